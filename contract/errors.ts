@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** One problem with one field of a request: `path` is dotted (`variables.email`, `files.0`). */
+export const Issue = z.object({
+  path: z.string(),
+  message: z.string(),
+});
+export type Issue = z.infer<typeof Issue>;
+
+/** The one error body every endpoint answers with (DESIGN.md, Errors). */
+export const ErrorBody = z.object({
+  error: z.string().describe('Machine-readable code, e.g. invalid_request, unauthorized, model_failed'),
+  message: z.string().describe('A human sentence saying what went wrong and what to do'),
+  issues: z.array(Issue).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const ErrorCode = {
+  badRequest: 'bad_request',
+  invalidRequest: 'invalid_request',
+  unauthorized: 'unauthorized',
+  notFound: 'not_found',
+  conflict: 'conflict',
+  tooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  tooManyRequests: 'too_many_requests',
+  modelFailed: 'model_failed',
+  notConfigured: 'not_configured',
+  internal: 'internal_error',
+} as const;

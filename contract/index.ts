@@ -1,0 +1,24 @@
+export * from './errors.ts';
+export * from './common.ts';
+export * from './operation.ts';
+export * from './write.ts';
+export * from './sessions.ts';
+export * from './workflows.ts';
+export * from './runs.ts';
+export * from './meta.ts';
+
+import { metaOperations } from './meta.ts';
+import { runOperations } from './runs.ts';
+import { sessionOperations } from './sessions.ts';
+import { workflowOperations } from './workflows.ts';
+import { writeOperations } from './write.ts';
+import type { Operation } from './operation.ts';
+
+/** Every operation of the API, in the order the OpenAPI document lists them. */
+export const operations: Record<string, Operation> = {
+  ...writeOperations,
+  ...sessionOperations,
+  ...runOperations,
+  ...workflowOperations,
+  ...metaOperations,
+};

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { ErrorBody } from './errors.ts';
+import { operations } from './index.ts';
+import type { Operation } from './operation.ts';
+
+type Json = Record<string, unknown>;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed request',
+  401: 'API key missing or invalid',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported content type',
+  422: 'Invalid input; one issue per bad field',
+  429: 'Over a limit; see Retry-After',
+  502: 'The upstream model failed; retry the request',
+  503: 'Not configured',
+};
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+function parameters(op: Operation): Json[] {
+  const out: Json[] = [];
+  for (const [where, obj] of [['path', op.params], ['query', op.query]] as const) {
+    if (!obj) continue;
+    const json = schemaOf(obj, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(json.properties ?? {})) {
+      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema });
+    }
+  }
+  return out;
+}
+
+function operationObject(op: Operation): Json {
+  const responses: Json = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    responses[status] = {
+      description: r.description,
+      ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } } : {}),
+    };
+  }
+  const errors = [...(op.errors ?? []), ...(op.auth === false ? [] : [401])];
+  for (const status of new Set(errors)) {
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? 'Error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    ...(op.auth === false ? { security: [] } : {}),
+    ...(parameters(op).length ? { parameters: parameters(op) } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { [op.body.contentType]: { schema: schemaOf(op.body.schema, 'input') } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI 3.0.1 document, generated from the contract's operations. */
+export function buildOpenApiDocument(serverUrl?: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const op of Object.values(operations)) {
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operationObject(op) };
+  }
+  return {
+    openapi: '3.0.1',
+    info: {
+      title: 'Browserdesk: an API for browser automation, web scraping and workflow automation',
+      version: '1.0.0',
+      description: 'Write prose from notes, open live browser sessions, and run saved workflows.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    security: [{ ApiKeyAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: { Error: schemaOf(ErrorBody, 'output') },
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import websocket from '@fastify/websocket';
+import type { Config } from './config.ts';
+import { openDb, type Db } from './store/db.ts';
+import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
+import { workflowsRepo, type WorkflowsRepo } from './store/workflows.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { installApiKeyAuth } from './http/auth.ts';
+import { bootstrapApiKey } from './http/apiKeys.ts';
+import { serveDashboard } from './http/dashboard.ts';
+import { loggerOptions } from './http/logger.ts';
+import { metaRoutes } from './routes/meta.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
+    /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
+    publicUrl(): string;
+  }
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Build the service without listening, so tests can start it on port 0. */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false });
+  const db = openDb(config.dataDir);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('store', { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) });
+  app.decorate('publicUrl', () => {
+    if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
+    const addr = app.server.address();
+    const port = addr && typeof addr === 'object' ? addr.port : config.PORT;
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  });
+  app.addHook('onClose', async () => db.close());
+
+  const written = bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
+  if (written) app.log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
+
+  installErrorHandler(app);
+  if (config.CORS_ORIGINS.length) {
+    await app.register(cors, { origin: config.CORS_ORIGINS, allowedHeaders: ['content-type', 'x-api-key'], methods: ['GET', 'POST', 'PUT', 'DELETE'] });
+  }
+  await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
+  installApiKeyAuth(app);
+
+  // Domain services (decorate the instance) and their route plugins, one line each.
+  await app.register(metaRoutes, { prefix: '/api' });
+
+  await serveDashboard(app);
+  return app;
+}

@@ -1,0 +1,67 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url().optional());
+
+/** A session (Xvfb + Chromium + x11vnc) takes about 250 MB; keep half the memory for everything else. */
+const defaultMaxSessions = Math.max(2, Math.floor(os.totalmem() / 2 / (250 * 1024 * 1024)));
+
+/** Every environment variable the service reads, validated once at start. */
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('./data'),
+  BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  WRITER_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),
+  WRITER_BASE_URL: optionalUrl,
+  WRITER_MODEL: z.string().min(1).optional(),
+  WRITER_API_KEY: z.string().optional(),
+  WRITER_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
+  WRITER_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WRITER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
+  MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
+  PROXY_URL: optionalUrl,
+
+  MAX_FILES: z.coerce.number().int().min(0).max(1000).default(10),
+  MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
+
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+});
+
+export type Config = z.infer<typeof EnvSchema> & { dataDir: string };
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; a bad value throws one line naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v; // an empty variable counts as unset
+  }
+  const parsed = EnvSchema.safeParse(picked);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid environment variable ${String(first.path[0])}: ${first.message}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}

@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorCode, type ErrorBody, type Issue } from '../../contract/errors.ts';
+
+/** A failure the client should hear about, mapped to the error shape by one handler. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: Issue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return { error: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) };
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, ErrorCode.notFound, `${what} not found`);
+export const unauthorized = () =>
+  new AppError(401, ErrorCode.unauthorized, 'API key missing or invalid: send it in the X-API-Key header');
+
+export function issuesOf(error: z.ZodError, prefix?: string): Issue[] {
+  return error.issues.map((i) => {
+    const p = [...(prefix ? [prefix] : []), ...i.path.map(String)];
+    if (i.code === 'unrecognized_keys') {
+      return { path: [...p, ...i.keys].join('.'), message: `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}` };
+    }
+    return { path: p.join('.') || '(body)', message: i.message };
+  });
+}
+
+export function invalid(issues: Issue[]): AppError {
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new AppError(422, ErrorCode.invalidRequest, `Invalid request: ${summary}`, issues);
+}
+
+/** Parse with a contract schema; a failure is a 422 naming each bad field. */
+export function parseOr422<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(issuesOf(r.error, prefix));
+  return r.data;
+}
+
+const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, ErrorCode.unsupportedMediaType, 'Unsupported content type: send application/json'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, ErrorCode.tooLarge, 'Request body is larger than the 1 MiB limit'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, ErrorCode.badRequest, 'Request body is empty: send a JSON object'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, ErrorCode.badRequest, 'Request body is not valid JSON'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, ErrorCode.badRequest, 'Content-Length does not match the body'],
+  FST_REQ_FILE_TOO_LARGE: [413, ErrorCode.tooLarge, 'An uploaded file is larger than the limit'],
+  FST_FILES_LIMIT: [413, ErrorCode.tooLarge, 'Too many files uploaded'],
+  FST_PARTS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart parts'],
+  FST_FIELDS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart fields'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, ErrorCode.unsupportedMediaType, 'Send multipart/form-data'],
+};
+
+/** Map every thrown thing to the error shape; never leak a stack, a path or a secret. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.status).send(err.toBody());
+    }
+    if (err instanceof z.ZodError) {
+      return reply.status(422).send(invalid(issuesOf(err)).toBody());
+    }
+    const code = (err as FastifyError).code;
+    const known = code ? FASTIFY_CODES[code] : undefined;
+    if (known) return reply.status(known[0]).send({ error: known[1], message: known[2] });
+    if (err instanceof SyntaxError || (err as FastifyError).statusCode === 400) {
+      return reply.status(400).send({ error: ErrorCode.badRequest, message: 'Malformed request' });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.status(status).send({ error: ErrorCode.badRequest, message: err.message });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: ErrorCode.internal, message: 'Internal error; it has been logged' });
+  });
+}
+
+export function sendRouteNotFound(req: FastifyRequest, reply: FastifyReply): void {
+  reply.status(404).send({ error: ErrorCode.notFound, message: `No route for ${req.method} ${req.url.split('?')[0]}` });
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+
+export interface TestServer {
+  app: FastifyInstance;
+  /** http://127.0.0.1:PORT */
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  /** fetch against url + path with the API key header set. */
+  api(pathname: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Start the real server on loopback, port 0, with its own data folder. `env` adds or overrides
+ * environment variables (WRITER_*, WARM_POOL_SIZE, ...). Pass `dataDir` to restart on old data.
+ */
+export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
+  const apiKey = env.BROWSERDESK_API_KEY ?? `test_${randomBytes(16).toString('hex')}`;
+  const config = loadConfig({ LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = app.publicUrl();
+  return {
+    app,
+    url,
+    apiKey,
+    dataDir: dir,
+    api: (pathname, init = {}) =>
+      fetch(url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string> | undefined) } }),
+    close: async () => {
+      await app.close();
+    },
+  };
+}
+
+/** JSON POST with the key. */
+export function postJson(server: TestServer, pathname: string, body: unknown, headers: Record<string, string> = {}) {
+  return server.api(pathname, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
