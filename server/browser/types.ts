@@ -1,0 +1,53 @@
+/**
+ * The seam between the session manager (server/browser) and its users: the session routes, the
+ * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
+ */
+export type SessionState = 'starting' | 'live' | 'ended';
+export type EndReason = 'stopped' | 'timed_out' | 'completed' | 'crashed' | 'failed_to_start';
+/** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
+export type Capability = 'view' | 'control' | 'cdp';
+
+export interface CreateSessionInput {
+  workflowId: string;
+  timeoutSeconds: number;
+  proxies: boolean;
+  /** Already-validated Playwright storage state, applied before the URLs are handed out. */
+  storageState?: { cookies: unknown[]; origins: { origin: string; localStorage: { name: string; value: string }[] }[] };
+  webhookUrl?: string;
+  metadata?: string;
+}
+
+export interface LiveSession {
+  id: string;
+  workflowId: string;
+  state: SessionState;
+  /** Chromium's own browser endpoint, ws://127.0.0.1:PORT/devtools/browser/…: loopback only, never handed out. */
+  browserWSEndpoint: string;
+  /** x11vnc's UNIX socket for this session's display. */
+  vncSocket: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface SessionTokens {
+  view: string;
+  control: string;
+  cdp: string;
+}
+
+export interface SessionManager {
+  /** Start (or take from the warm pool) a browser and hand it out. Throws AppError 422/429 on bad input or limits. */
+  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
+  get(id: string): LiveSession | undefined;
+  /**
+   * The live session if `token` grants `capability` (a control token also grants view), else null.
+   * Constant-time; says nothing about whether the session exists.
+   */
+  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null;
+  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. */
+  end(id: string, reason: EndReason): Promise<void>;
+  /** Subscribe to a session's end (for bridges to close their sockets). */
+  onEnd(id: string, listener: () => void): () => void;
+  /** End everything; called on server close. */
+  closeAll(): Promise<void>;
+}
