@@ -11,12 +11,14 @@ import { bootstrapApiKey } from './http/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { Bus } from './events/bus.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
     store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
+    bus: Bus;
     /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
     publicUrl(): string;
   }
@@ -29,6 +31,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false });
   const db = openDb(config.dataDir);
   app.decorate('config', config);
+  app.decorate('bus', new Bus());
   app.decorate('db', db);
   app.decorate('store', { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) });
   app.decorate('publicUrl', () => {
@@ -50,7 +53,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   installApiKeyAuth(app);
 
-  // Domain services (decorate the instance) and their route plugins, one line each.
+  // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
+  // each, services first. Sessions come before workflows: a run starts a session.
   await app.register(metaRoutes, { prefix: '/api' });
 
   await serveDashboard(app);
