@@ -6,7 +6,9 @@ export * from './sessions.ts';
 export * from './workflows.ts';
 export * from './runs.ts';
 export * from './meta.ts';
+export * from './events.ts';
 
+import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
 import { runOperations } from './runs.ts';
 import { sessionOperations } from './sessions.ts';
@@ -20,5 +22,6 @@ export const operations: Record<string, Operation> = {
   ...sessionOperations,
   ...runOperations,
   ...workflowOperations,
+  ...eventOperations,
   ...metaOperations,
 };

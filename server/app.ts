@@ -11,6 +11,7 @@ import { bootstrapApiKey } from './http/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { eventRoutes } from './routes/events.ts';
 import { Bus } from './events/bus.ts';
 
 declare module 'fastify' {
@@ -56,6 +57,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
   // each, services first. Sessions come before workflows: a run starts a session.
   await app.register(metaRoutes, { prefix: '/api' });
+  await app.register(eventRoutes, { prefix: '/api' });
 
   await serveDashboard(app);
   return app;
