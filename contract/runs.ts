@@ -1,4 +1,129 @@
+import { z } from 'zod';
+import { jsonString } from './common.ts';
 import { defineOperations } from './operation.ts';
 
-// Filled by the workflows work (issue 4): run_workflow, run_workflow_status, webhook secret.
-export const runOperations = defineOperations({});
+/**
+ * POST /run_workflow (multipart/form-data, spec 2.5) and what the dashboard needs around it:
+ * the run's status, and the signing secret of the webhooks that report it.
+ */
+
+/** The text fields of the multipart request. Files arrive as parts named `files` and are streamed to disk. */
+export const RunWorkflowFields = z
+  .object({
+    workflow_id: z.uuid('workflow_id must be a UUID').describe('Identifier of the saved workflow to run.'),
+    metadata: jsonString('metadata').optional().describe('A string holding JSON metadata; passed back unchanged in the webhooks.'),
+    webhook_url: z.url('webhook_url must be an http(s) URL').optional().describe('Address notified with run.started and run.completed.'),
+    variables: jsonString('variables')
+      .refine(
+        (s) => {
+          try {
+            const v: unknown = JSON.parse(s);
+            return typeof v === 'object' && v !== null && !Array.isArray(v);
+          } catch {
+            return true; // not JSON at all: jsonString already said so
+          }
+        },
+        { message: 'variables must be a string holding a JSON object' },
+      )
+      .optional()
+      .describe('A string holding a JSON object of variables passed to the workflow.'),
+  })
+  .strict();
+export type RunWorkflowFields = z.infer<typeof RunWorkflowFields>;
+
+/** For the OpenAPI document: the fields plus zero or more `files`. */
+export const RunWorkflowRequest = RunWorkflowFields.extend({
+  files: z.array(z.file()).optional().describe('Files for workflows that contain uploadFile steps, matched by file name.'),
+});
+
+export const RunWorkflowResponse = z.object({
+  succeeded: z.boolean().describe('Whether the run got under way (200); false with a message when it could not start (503).'),
+  message: z.string(),
+  session_id: z.uuid(),
+  vnc_url: z.string().describe('Watch the run: the white-label viewer page, embeddable in a frame. Empty when no session started.'),
+});
+export type RunWorkflowResponse = z.infer<typeof RunWorkflowResponse>;
+
+export const StepResult = z.object({
+  action: z.string().describe('The step type; for custom steps, their name (uploadFile, extract)'),
+  params: z.record(z.string(), z.unknown()).describe('The step as replayed, placeholders filled'),
+  result: z.object({ ok: z.boolean(), error: z.string().optional(), output: z.string().optional() }),
+  timestamp: z.iso.datetime().describe('When the step started'),
+  duration: z.number().int().describe('Milliseconds'),
+});
+export type StepResult = z.infer<typeof StepResult>;
+
+export const RunStatus = z.enum(['running', 'succeeded', 'failed']);
+
+export const RunStatusQuery = z.object({ session_id: z.uuid('session_id must be a UUID') });
+
+export const RunStatusResponse = z.object({
+  succeeded: z.boolean().describe('True once the run completed and every step succeeded'),
+  completed: z.boolean(),
+  status: RunStatus,
+  message: z.string().describe('Why the run failed, naming the step; or a short success note'),
+  results: z.array(StepResult),
+  total_actions: z.number().int().describe('Steps in the flow'),
+  session_id: z.uuid(),
+  workflow_id: z.uuid(),
+  completed_at: z.iso.datetime().nullable(),
+  outputs: z.record(z.string(), z.string()).describe('Values of the extract steps, by their `as` name'),
+  screenshot: z.string().nullable().describe('The final page as a data: URL (image/jpeg); null until completed'),
+});
+export type RunStatusResponse = z.infer<typeof RunStatusResponse>;
+
+/**
+ * Webhook body (Standard Webhooks 1.0: headers webhook-id, webhook-timestamp, webhook-signature).
+ * `metadata` is the caller's metadata string, byte for byte, or null when none was given.
+ */
+const ids = { session_id: z.uuid(), workflow_id: z.uuid(), metadata: z.string().nullable() };
+export const WebhookEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
+  z.object({ type: z.literal('session.ended'), timestamp: z.iso.datetime(), data: z.object({ ...ids, outcome: z.string() }) }),
+  z.object({ type: z.literal('run.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
+  z.object({
+    type: z.literal('run.completed'),
+    timestamp: z.iso.datetime(),
+    data: z.object({ ...ids, outcome: z.enum(['succeeded', 'failed']), message: z.string(), outputs: z.record(z.string(), z.string()) }),
+  }),
+]);
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+export const WebhookSecret = z.object({
+  secret: z.string().describe('whsec_… : verify webhook-signature with any Standard Webhooks library'),
+});
+
+export const runOperations = defineOperations({
+  runWorkflow: {
+    operationId: 'runWorkflow',
+    method: 'post',
+    path: '/run_workflow',
+    summary: 'Run a saved workflow in a new session; answers as soon as the run is under way',
+    tags: ['workflows'],
+    body: { contentType: 'multipart/form-data', schema: RunWorkflowRequest },
+    responses: {
+      200: { description: 'The run is under way; watch it at vnc_url', schema: RunWorkflowResponse },
+      503: { description: 'The run could not start (succeeded false; message says why)', schema: RunWorkflowResponse },
+    },
+    errors: [400, 401, 404, 413, 415, 422, 429],
+  },
+  runWorkflowStatus: {
+    operationId: 'runWorkflowStatus',
+    method: 'get',
+    path: '/run_workflow_status',
+    summary: 'Progress and outcome of a run: per-step results, outputs, final screenshot',
+    tags: ['workflows'],
+    query: RunStatusQuery,
+    responses: { 200: { description: 'The run', schema: RunStatusResponse } },
+    errors: [401, 404, 422],
+  },
+  webhookSecret: {
+    operationId: 'webhookSecret',
+    method: 'get',
+    path: '/webhooks/secret',
+    summary: 'The signing secret of every webhook (created once)',
+    tags: ['webhooks'],
+    responses: { 200: { description: 'The secret', schema: WebhookSecret } },
+    errors: [401],
+  },
+});

@@ -1,4 +1,168 @@
+import { z } from 'zod';
+import { page, PageQuery } from './common.ts';
 import { defineOperations } from './operation.ts';
 
-// Filled by the sessions work (issue 3): create_workflow_session, sessions list/get/end.
-export const sessionOperations = defineOperations({});
+export const SESSION_TIMEOUT_MIN = 30;
+export const SESSION_TIMEOUT_MAX = 86_400;
+export const SESSION_TIMEOUT_DEFAULT = 1200;
+
+/** One cookie of a Playwright storage state (what `context.storageState()` writes). */
+export const StorageCookie = z.object({
+  name: z.string().min(1),
+  value: z.string(),
+  domain: z.string().min(1),
+  path: z.string().default('/'),
+  /** Unix seconds; -1 (Playwright's value) for a session cookie. */
+  expires: z.number().default(-1),
+  httpOnly: z.boolean().default(false),
+  secure: z.boolean().default(false),
+  sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
+});
+
+/** A Playwright storage state: cookies, and localStorage by origin. */
+export const StorageState = z.object({
+  cookies: z.array(StorageCookie).default([]),
+  origins: z
+    .array(
+      z.object({
+        origin: z.url({ protocol: /^https?$/ }).refine((u) => new URL(u).origin === u.replace(/\/$/, ''), {
+          message: 'origin must be scheme://host[:port] with no path',
+        }),
+        localStorage: z.array(z.object({ name: z.string(), value: z.string() })).default([]),
+      }),
+    )
+    .default([]),
+});
+export type StorageState = z.infer<typeof StorageState>;
+
+function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** session_data: a string holding a Playwright storage state; parsed here so the server gets the object. */
+const SessionData = z
+  .string()
+  .transform((s, ctx) => {
+    const json = parseJson(s);
+    if (!json.ok) {
+      ctx.addIssue({ code: 'custom', message: 'session_data must be a string holding valid JSON (a Playwright storage state)' });
+      return z.NEVER;
+    }
+    const r = StorageState.safeParse(json.value);
+    if (!r.success) {
+      const first = r.error.issues[0]!;
+      const at = first.path.length ? ` at ${first.path.join('.')}` : '';
+      ctx.addIssue({
+        code: 'custom',
+        message: `session_data must be a Playwright storage state {cookies:[…], origins:[{origin, localStorage:[{name, value}]}]}: ${first.message}${at}`,
+      });
+      return z.NEVER;
+    }
+    return r.data;
+  })
+  .describe('A string holding JSON session data: a Playwright storage state {cookies, origins:[{origin, localStorage}]}, applied before the URLs are handed out');
+
+const JsonText = (what: string) =>
+  z.string().refine((s) => parseJson(s).ok, { message: `${what} must be a string holding valid JSON` });
+
+export const CreateWorkflowSessionRequest = z
+  .object({
+    workflow_name: z
+      .string()
+      .refine((s) => s.trim().length > 0, { message: 'workflow_name must not be empty' })
+      .refine((s) => s.length <= 200, { message: 'workflow_name must be at most 200 characters' })
+      .describe('Name of the workflow: an existing one of that name, or a new empty one'),
+    proxies: z.boolean().default(false).describe('Whether to use proxies (routes the browser through the server\'s PROXY_URL)'),
+    session_data: SessionData.optional(),
+    timeout: z
+      .number()
+      .int({ message: 'timeout must be an integer number of seconds' })
+      .min(SESSION_TIMEOUT_MIN, { message: `timeout must be at least ${SESSION_TIMEOUT_MIN} seconds` })
+      .max(SESSION_TIMEOUT_MAX, { message: `timeout must be at most ${SESSION_TIMEOUT_MAX} seconds` })
+      .default(SESSION_TIMEOUT_DEFAULT)
+      .describe('Timeout in seconds'),
+    webhook_url: z.url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' }).optional().describe('Address notified on workflow events'),
+    metadata: JsonText('metadata').optional().describe('A string holding JSON metadata, passed back in webhooks'),
+  })
+  .strict();
+export type CreateWorkflowSessionRequest = z.input<typeof CreateWorkflowSessionRequest>;
+
+export const CreateWorkflowSessionResponse = z.object({
+  session_id: z.uuid().describe('The session identifier'),
+  workflow_id: z.uuid().describe('The workflow identifier'),
+  livestream_url: z.string().optional().describe('Address for viewing the live session (view only)'),
+  connect_url: z.string().optional().describe('Connection address for a Chrome DevTools Protocol client'),
+  vnc_url: z.string().optional().describe('VNC connection address; a plain GET is an embeddable viewer page'),
+});
+export type CreateWorkflowSessionResponse = z.infer<typeof CreateWorkflowSessionResponse>;
+
+export const SessionStateEnum = z.enum(['starting', 'live', 'ended']);
+export const EndReasonEnum = z.enum(['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start']);
+
+export const Session = z.object({
+  id: z.uuid(),
+  workflow_id: z.uuid(),
+  state: SessionStateEnum,
+  end_reason: EndReasonEnum.nullable(),
+  proxies: z.boolean(),
+  timeout: z.number().int(),
+  webhook_url: z.string().nullable(),
+  metadata: z.string().nullable(),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+  ended_at: z.iso.datetime().nullable(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const SessionsQuery = PageQuery.extend({ state: SessionStateEnum.optional() });
+export const SessionsPage = page(Session);
+export type SessionsPage = z.infer<typeof SessionsPage>;
+
+export const SessionParams = z.object({ id: z.uuid({ message: 'id must be a session UUID' }) });
+
+export const sessionOperations = defineOperations({
+  createWorkflowSession: {
+    operationId: 'createWorkflowSession',
+    method: 'post',
+    path: '/create_workflow_session',
+    summary: 'Start a live browser session and get its watch, drive and CDP addresses',
+    tags: ['sessions'],
+    body: { contentType: 'application/json', schema: CreateWorkflowSessionRequest },
+    responses: { 200: { description: 'The session is live', schema: CreateWorkflowSessionResponse } },
+    errors: [400, 401, 413, 415, 422, 429, 503],
+  },
+  listSessions: {
+    operationId: 'listSessions',
+    method: 'get',
+    path: '/sessions',
+    summary: 'Sessions, newest first, optionally of one state',
+    tags: ['sessions'],
+    query: SessionsQuery,
+    responses: { 200: { description: 'A page of sessions', schema: SessionsPage } },
+    errors: [401, 422],
+  },
+  getSession: {
+    operationId: 'getSession',
+    method: 'get',
+    path: '/sessions/{id}',
+    summary: 'One session',
+    tags: ['sessions'],
+    params: SessionParams,
+    responses: { 200: { description: 'The session', schema: Session } },
+    errors: [401, 404, 422],
+  },
+  endSession: {
+    operationId: 'endSession',
+    method: 'delete',
+    path: '/sessions/{id}',
+    summary: 'End a session (reason stopped); ending an ended session changes nothing',
+    tags: ['sessions'],
+    params: SessionParams,
+    responses: { 200: { description: 'The ended session', schema: Session } },
+    errors: [401, 404, 422],
+  },
+});

@@ -12,6 +12,16 @@ import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { eventRoutes } from './routes/events.ts';
+import { sessionViewRoutes } from './routes/sessionViews.ts';
+import { workflowRoutes } from './routes/workflows.ts';
+import { webhooksService } from './webhooks/plugin.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { runRoutes } from './routes/runs.ts';
+import { sessionsPlugin } from './browser/plugin.ts';
+import { sessionRoutes } from './routes/sessions.ts';
+import { cdpProxyRoutes } from './routes/cdpProxy.ts';
+import { writerService } from './writer/plugin.ts';
+import { writeRoutes } from './routes/write.ts';
 import { Bus } from './events/bus.ts';
 
 declare module 'fastify' {
@@ -56,8 +66,19 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
   // each, services first. Sessions come before workflows: a run starts a session.
+  await app.register(sessionsPlugin);
   await app.register(metaRoutes, { prefix: '/api' });
+  await app.register(sessionRoutes, { prefix: '/api' });
+  await app.register(cdpProxyRoutes);
   await app.register(eventRoutes, { prefix: '/api' });
+  await app.register(writerService);
+  await app.register(writeRoutes, { prefix: '/api' });
+  await app.register(webhooksService);
+  await app.register(workflowRoutes, { prefix: '/api' });
+  await app.register(webhookRoutes, { prefix: '/api' });
+  await app.register(runRoutes, { prefix: '/api' });
+
+  await app.register(sessionViewRoutes);
 
   await serveDashboard(app);
   return app;

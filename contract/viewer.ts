@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * The session view URLs (DESIGN.md, "URLs a session hands out"): /s/{id}/vnc and /s/{id}/live.
+ * A GET returns the white-label viewer page; a WebSocket upgrade on the same path is the stream.
+ * These live outside /api (they authenticate with the session's own token, not an API key), so
+ * they are not OpenAPI operations, but their shapes are written here like every other edge.
+ */
+
+export const SessionViewParams = z.object({ id: z.string().min(1).max(100) });
+
+/** Only the token matters to the server; the page's own options are validated by the page. */
+export const SessionViewQuery = z.looseObject({ token: z.string().min(1).max(200).optional() });
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes' || v === '');
+
+/** #rgb or #rrggbb only: the value goes into CSS, so nothing else is let through. */
+const hexColour = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #1a73e8');
+
+export const ScaleMode = z.enum(['fit', 'remote', 'none']);
+export type ScaleMode = z.infer<typeof ScaleMode>;
+
+/** Options of the embeddable viewer pages, from their query string. */
+export const EmbedOptions = z.object({
+  view_only: flag.default(false).describe('Watch only: no keyboard or mouse input reaches the browser'),
+  scale: ScaleMode.default('fit').describe('fit: scale to the frame; remote: resize the remote screen; none: 1:1 with scroll'),
+  accent: hexColour.optional().describe('Accent colour of the status text and focus ring'),
+  background: hexColour.optional().describe('Background colour around the remote screen'),
+});
+export type EmbedOptions = z.infer<typeof EmbedOptions>;
+
+/**
+ * WebSocket close codes of the view streams. A viewer stops reconnecting on these: the token is
+ * wrong or dead (which says nothing about whether the session exists), or the session ended.
+ */
+export const ViewCloseCode = { unauthorized: 1008, sessionEnded: 4001 } as const;

@@ -1,0 +1,73 @@
+import { chromium } from '@playwright/test';
+import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+
+/** The colour of the noVNC canvas at a point (fractions of its size). */
+async function canvasPixel(page: import('@playwright/test').Page, fx: number, fy: number): Promise<number[]> {
+  return page.locator('.bd-viewer canvas').first().evaluate(
+    (c: HTMLCanvasElement, [x, y]) => Array.from(c.getContext('2d')!.getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1).data.slice(0, 3)),
+    [fx, fy],
+  );
+}
+
+test('launch a session, see its page in the noVNC canvas, then end it', async ({ authed: page }, testInfo) => {
+  await page.goto('/sessions');
+  await expect(page.getByText('No sessions yet').or(page.getByRole('table'))).toBeVisible();
+  await expectAccessible(page);
+  await keepScreenshot(page, testInfo, 'sessions');
+
+  await page.getByLabel('Workflow name').fill('e2e session');
+  await expect(page.getByLabel('Timeout (seconds)')).toHaveValue('1200');
+  await page.getByRole('button', { name: 'Launch session' }).click();
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  const sessionId = page.url().split('/').pop()!;
+  await expect(page.locator('.badge.live')).toBeVisible();
+  await expect(page.getByTestId('time-left')).toContainText('min');
+
+  // Paint the session's page one colour through the connect_url the page shows, as a user's script would.
+  const connectUrl = (await page.getByTestId('connect-url').textContent())!.trim();
+  expect(connectUrl).toMatch(/^ws:\/\/.+\/cdp\?token=/);
+  const remote = await chromium.connectOverCDP(connectUrl);
+  try {
+    const context = remote.contexts()[0]!;
+    const tab = context.pages()[0] ?? (await context.newPage());
+    await tab.goto('data:text/html,<style>html,body{margin:0;height:100%;background:rgb(0,128,255)}</style>');
+    await tab.bringToFront();
+  } finally {
+    await remote.close();
+  }
+  await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible();
+  await expect
+    .poll(async () => {
+      const [r, g, b] = await canvasPixel(page, 0.5, 0.7);
+      return Math.abs(r! - 0) + Math.abs(g! - 128) + Math.abs(b! - 255) < 30;
+    }, { message: 'the noVNC canvas shows the blue page' })
+    .toBe(true);
+  await expectAccessible(page);
+  await keepScreenshot(page, testInfo, 'session');
+
+  // The list shows it live, then End session ends it.
+  await page.getByRole('button', { name: 'End session' }).click();
+  await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
+  await page.goto('/sessions');
+  await expect(page.locator(`tr[data-session-id="${sessionId}"] .badge`)).toContainText('ended');
+});
+
+test('a 422 from the server is shown at the field it names', async ({ authed: page }) => {
+  await page.goto('/sessions');
+  await page.getByLabel('Workflow name').fill('e2e proxies');
+  await page.getByLabel('Use proxies').check();
+  await page.getByRole('button', { name: 'Launch session' }).click();
+  // The e2e server has no PROXY_URL: its 422 names `proxies`.
+  await expect(page.getByRole('alert').filter({ hasText: 'PROXY_URL' })).toBeVisible();
+  await expect(page).toHaveURL(/\/sessions$/);
+});
+
+test('the launcher checks JSON fields as you type', async ({ authed: page }) => {
+  await page.goto('/sessions');
+  const metadata = page.getByLabel('Metadata (JSON)');
+  await metadata.fill('{"order": ');
+  await expect(page.getByText('metadata must be a string holding valid JSON')).toBeVisible();
+  await expect(metadata).toHaveAttribute('aria-invalid', 'true');
+  await metadata.fill('{"order": 42}');
+  await expect(page.getByText('metadata must be a string holding valid JSON')).toHaveCount(0);
+});

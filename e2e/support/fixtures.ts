@@ -1,0 +1,38 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+
+export const E2E_API_KEY = 'e2e_key_0123456789abcdef';
+
+/** Put the key in the dashboard's settings before any page script runs. */
+export async function signIn(page: Page, apiKey = E2E_API_KEY): Promise<void> {
+  await page.addInitScript((key) => {
+    localStorage.setItem('browserdesk.settings', JSON.stringify({ baseUrl: `${location.origin}/api`, apiKey: key }));
+  }, apiKey);
+}
+
+/** Keep a screenshot of the page as a test artifact (in test-results). */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** axe finds no serious or critical violation. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+export const test = base.extend<{ api: APIRequestContext; authed: Page }>({
+  api: async ({ playwright, baseURL }, use) => {
+    const ctx = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'x-api-key': E2E_API_KEY } });
+    await use(ctx);
+    await ctx.dispose();
+  },
+  authed: async ({ page }, use) => {
+    await signIn(page);
+    await use(page);
+  },
+});
+export { expect };

@@ -1,0 +1,59 @@
+import WebSocket from 'ws';
+
+type Listener = (params: Record<string, unknown>, sessionId?: string) => void;
+
+/**
+ * The few CDP calls the manager itself makes (storage state, liveness), over one WebSocket to
+ * Chromium's browser endpoint. Flat sessions: a target's messages carry its sessionId.
+ */
+export class CdpClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const msg = JSON.parse(String(data)) as { id?: number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { message: string }; sessionId?: string };
+      if (msg.id !== undefined) {
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        if (msg.error) p.reject(new Error(`CDP: ${msg.error.message}`));
+        else p.resolve(msg.result);
+      } else if (msg.method) {
+        for (const l of this.listeners.get(msg.method) ?? []) l(msg.params ?? {}, msg.sessionId);
+      }
+    });
+    ws.on('close', () => {
+      for (const p of this.pending.values()) p.reject(new Error('CDP connection closed'));
+      this.pending.clear();
+    });
+  }
+
+  static connect(url: string, timeoutMs = 10_000): Promise<CdpClient> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
+      ws.once('open', () => resolve(new CdpClient(ws)));
+      ws.once('error', reject);
+    });
+  }
+
+  send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    });
+  }
+
+  on(method: string, listener: Listener): () => void {
+    let set = this.listeners.get(method);
+    if (!set) this.listeners.set(method, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}

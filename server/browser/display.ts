@@ -1,0 +1,45 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawnDetached, treeEnv, type TreeEnv } from './processes.ts';
+
+/** The virtual screen of every session; Chromium's window is sized to it. */
+export const SCREEN = { width: 1280, height: 720, depth: 24 } as const;
+
+export interface Display {
+  process: ChildProcess;
+  pid: number;
+  /** ":N", for DISPLAY. */
+  name: string;
+}
+
+/**
+ * Start Xvfb on a display number it picks itself (-displayfd): the X server takes the first free
+ * lock file, so parallel sessions, servers and test files never collide. Resolves once the server
+ * accepts connections (it writes the number only then).
+ */
+export function startXvfb(tree: TreeEnv, timeoutMs = 10_000): Promise<Display> {
+  const child = spawnDetached(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`, '-nolisten', 'tcp', '-noreset', '-dpi', '96'],
+    treeEnv(tree),
+    ['ignore', 'ignore', 'ignore', 'pipe'],
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb did not start: ${why}`));
+    };
+    const timer = setTimeout(() => fail('timed out'), timeoutMs);
+    child.once('error', (e) => fail(e.message));
+    child.once('exit', (code, sig) => fail(`exited (${code ?? sig})`));
+    const fd3 = child.stdio[3] as NodeJS.ReadableStream | null;
+    fd3?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^(\d+)\n/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ process: child, pid: child.pid!, name: `:${m[1]}` });
+    });
+  });
+}

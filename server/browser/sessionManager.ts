@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Bus } from '../events/bus.ts';
+import { AppError, invalid } from '../http/errors.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import type { SessionsRepo } from '../store/sessions.ts';
+import { CdpClient } from './cdpClient.ts';
+import { killTree, pidsStartedBy, startedBy } from './processes.ts';
+import { applyStorageState } from './storageState.ts';
+import { grants, mintTokens, type TokenHashes } from './tokens.ts';
+import { BrowserTree, type TreeOptions } from './tree.ts';
+import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionManager, SessionTokens } from './types.ts';
+import { WarmPool } from './warmPool.ts';
+
+export interface ManagerOptions {
+  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'PROXY_URL'>;
+  repo: SessionsRepo;
+  bus: Bus;
+  log: FastifyBaseLogger;
+}
+
+interface Entry {
+  session: LiveSession;
+  hashes: TokenHashes;
+  tree?: BrowserTree;
+  timer?: NodeJS.Timeout;
+  webhookUrl?: string;
+  metadata?: string;
+  endListeners: Set<() => void>;
+  ending?: Promise<void>;
+}
+
+/** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
+ * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
+ */
+export class BrowserSessionManager implements SessionManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pool: WarmPool;
+  private closed = false;
+
+  constructor(private readonly opts: ManagerOptions) {
+    this.pool = new WarmPool({
+      size: opts.config.WARM_POOL_SIZE,
+      treeOptions: (id) => this.treeOptions(id, undefined),
+      onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
+    });
+  }
+
+  private treeOptions(id: string, proxyServer: string | undefined): TreeOptions {
+    return {
+      dataDir: this.opts.config.dataDir,
+      id,
+      executable: this.opts.config.CHROMIUM_PATH,
+      proxyServer,
+      onPid: (kind, pid) => this.safely(() => this.opts.repo.addPid(id, kind, pid)),
+    };
+  }
+
+  /** SQLite writes after close (the db is gone) must not turn an orderly shutdown into a crash. */
+  private safely(fn: () => unknown): void {
+    try {
+      fn();
+    } catch (err) {
+      this.opts.log.warn({ err }, 'session record not updated');
+    }
+  }
+
+  /** Ready browsers in the warm pool (for tests and the benchmark). */
+  get warm(): number {
+    return this.pool.size;
+  }
+
+  whenWarm(timeoutMs?: number): Promise<void> {
+    return this.pool.whenFull(timeoutMs);
+  }
+
+  /** Sessions starting or live. */
+  get active(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Called once before the server takes requests: whatever a previous process of this DATA_DIR left
+   * (sessions marked live, their processes, their profiles) is ended, then the pool fills.
+   */
+  async start(): Promise<void> {
+    const { repo, bus, config } = this.opts;
+    const orphans = repo.endOrphans();
+    const recorded = repo.allProcesses();
+    const trees = new Map<string, number[]>();
+    for (const p of recorded) {
+      // Only a pid that still carries our marker is ours; anything else is a recycled pid.
+      if (startedBy(p.pid, config.dataDir, p.tree_id)) trees.set(p.tree_id, [...(trees.get(p.tree_id) ?? []), p.pid]);
+    }
+    await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
+    // Processes started but never recorded (the server died mid-start) carry the marker too.
+    for (const pid of pidsStartedBy(config.dataDir)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    for (const p of recorded) repo.dropTree(p.tree_id);
+    for (const dir of ['profiles', 'run']) {
+      await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
+    }
+    for (const id of orphans) {
+      const row = repo.get(id);
+      if (!row) continue;
+      bus.emit('session.ended', { session_id: id, workflow_id: row.workflow_id, reason: 'crashed', webhook_url: row.webhook_url ?? undefined, metadata: row.metadata ?? undefined });
+      bus.emit('session.changed', { session_id: id });
+    }
+    if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
+    this.pool.fill();
+  }
+
+  async create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+    const { config, repo, bus } = this.opts;
+    if (input.proxies && !config.PROXY_URL) {
+      throw invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
+    }
+    if (this.closed) throw new AppError(503, 'shutting_down', 'The server is shutting down; try again shortly', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (this.entries.size >= config.MAX_SESSIONS) {
+      throw new AppError(
+        429,
+        ErrorCode.tooManyRequests,
+        `This server runs at most ${config.MAX_SESSIONS} sessions at once; end one or retry later`,
+        undefined,
+        { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+
+    const pooled = input.proxies ? undefined : this.pool.take();
+    const id = pooled?.id ?? randomUUID();
+    const { tokens, hashes } = mintTokens();
+    const now = new Date();
+    const session: LiveSession = {
+      id,
+      workflowId: input.workflowId,
+      state: 'starting',
+      browserWSEndpoint: '',
+      vncSocket: '',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + input.timeoutSeconds * 1000),
+    };
+    const entry: Entry = { session, hashes, tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    this.entries.set(id, entry);
+    repo.insert({
+      id,
+      workflow_id: input.workflowId,
+      proxies: input.proxies ? 1 : 0,
+      timeout_seconds: input.timeoutSeconds,
+      webhook_url: input.webhookUrl ?? null,
+      metadata: input.metadata ?? null,
+      view_hash: hashes.view.toString('hex'),
+      control_hash: hashes.control.toString('hex'),
+      cdp_hash: hashes.cdp.toString('hex'),
+      created_at: now.toISOString(),
+      expires_at: session.expiresAt.toISOString(),
+    });
+    bus.emit('session.changed', { session_id: id });
+
+    let tree: BrowserTree;
+    try {
+      tree = pooled ?? (await BrowserTree.start(this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined)));
+      entry.tree = tree;
+      if (entry.ending) throw new Error('ended while starting');
+      if (input.storageState) await this.applyState(tree, input.storageState);
+      if (entry.ending) throw new Error('ended while starting');
+      if (!tree.alive) throw new Error('the browser died while starting');
+      tree.onExit((what) => {
+        this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
+        void this.end(id, 'crashed');
+      });
+    } catch (err) {
+      if (!entry.ending) this.opts.log.error({ err, session_id: id }, 'session failed to start');
+      await this.end(id, 'failed_to_start');
+      // A tree that finished starting after end() began is not known to end(): kill it here.
+      await entry.tree?.kill();
+      if (err instanceof AppError) throw err;
+      throw new AppError(503, 'browser_unavailable', 'The browser could not be started; retry the request');
+    } finally {
+      if (pooled) this.pool.fill();
+    }
+
+    // Live from now: the timeout counts from the moment the URLs are handed out.
+    const live = new Date();
+    session.state = 'live';
+    session.browserWSEndpoint = tree.browserWSEndpoint;
+    session.vncSocket = tree.vncSocket;
+    session.expiresAt = new Date(live.getTime() + input.timeoutSeconds * 1000);
+    entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
+    repo.markLive(id, session.expiresAt.toISOString());
+    bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
+    bus.emit('session.changed', { session_id: id });
+    return { session, tokens };
+  }
+
+  private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
+    const cdp = await CdpClient.connect(tree.browserWSEndpoint);
+    try {
+      // The contract's parse filled in the defaults; the seam's type is the looser input shape.
+      await applyStorageState(cdp, state as Parameters<typeof applyStorageState>[1]);
+    } catch (err) {
+      throw invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
+    } finally {
+      cdp.close();
+    }
+  }
+
+  get(id: string): LiveSession | undefined {
+    return this.entries.get(id)?.session;
+  }
+
+  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
+    const entry = this.entries.get(id);
+    const live = entry?.session.state === 'live' && !entry.ending ? entry : undefined;
+    return grants(live?.hashes, token, capability) ? live!.session : null;
+  }
+
+  end(id: string, reason: EndReason): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return Promise.resolve();
+    entry.ending ??= (async () => {
+      const { repo, bus } = this.opts;
+      clearTimeout(entry.timer);
+      entry.session.state = 'ended';
+      this.safely(() => repo.markEnded(id, reason));
+      // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
+      for (const l of entry.endListeners) {
+        try {
+          l();
+        } catch (err) {
+          this.opts.log.warn({ err }, 'session end listener failed');
+        }
+      }
+      entry.endListeners.clear();
+      bus.emit('session.ended', { session_id: id, workflow_id: entry.session.workflowId, reason, webhook_url: entry.webhookUrl, metadata: entry.metadata });
+      bus.emit('session.changed', { session_id: id });
+      // A tree still starting is killed by create() when it notices `ending`; its processes carry
+      // the marker, so a sweep by tree id catches them either way.
+      if (entry.tree) await entry.tree.kill();
+      else await killTree(this.opts.config.dataDir, id, []);
+      this.safely(() => repo.dropTree(id));
+      this.entries.delete(id);
+    })();
+    return entry.ending;
+  }
+
+  onEnd(id: string, listener: () => void): () => void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.ending) {
+      queueMicrotask(listener);
+      return () => undefined;
+    }
+    entry.endListeners.add(listener);
+    return () => entry.endListeners.delete(listener);
+  }
+
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
+  }
+}

@@ -1,0 +1,67 @@
+import type { CdpClient } from './cdpClient.ts';
+import type { StorageState } from '../../contract/sessions.ts';
+
+/** Playwright cookie → CDP Network.CookieParam. */
+function cookieParam(c: StorageState['cookies'][number]): Record<string, unknown> {
+  return {
+    name: c.name,
+    value: c.value,
+    domain: c.domain,
+    path: c.path,
+    secure: c.secure,
+    httpOnly: c.httpOnly,
+    ...(c.sameSite ? { sameSite: c.sameSite } : {}),
+    // Playwright writes -1 for a session cookie; CDP wants the field left out.
+    ...(c.expires > 0 ? { expires: c.expires } : {}),
+  };
+}
+
+const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
+
+/**
+ * Apply a Playwright storage state to the browser's default context before anyone gets the URLs.
+ * Cookies go in with Storage.setCookies. localStorage belongs to an origin, so a hidden tab visits
+ * each origin with every request answered locally by Fetch interception (nothing reaches the
+ * network), writes the items, and closes: the same trick Playwright uses for newContext({storageState}).
+ */
+export async function applyStorageState(cdp: CdpClient, state: StorageState): Promise<void> {
+  if (state.cookies.length) await cdp.send('Storage.setCookies', { cookies: state.cookies.map(cookieParam) });
+  const origins = state.origins.filter((o) => o.localStorage.length);
+  if (!origins.length) return;
+  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  const off = cdp.on('Fetch.requestPaused', (params, sid) => {
+    if (sid !== sessionId) return;
+    const requestId = params.requestId as string;
+    const isDocument = params.resourceType === 'Document';
+    void cdp
+      .send(
+        isDocument ? 'Fetch.fulfillRequest' : 'Fetch.failRequest',
+        isDocument ? { requestId, responseCode: 200, responseHeaders: [{ name: 'content-type', value: 'text/html' }], body: BLANK } : { requestId, errorReason: 'Aborted' },
+        sessionId,
+      )
+      .catch(() => undefined);
+  });
+  try {
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId);
+    await cdp.send('Page.enable', {}, sessionId);
+    for (const { origin, localStorage } of origins) {
+      const loaded = new Promise<void>((resolve) => {
+        const stop = cdp.on('Page.loadEventFired', (_p, sid) => {
+          if (sid !== sessionId) return;
+          stop();
+          resolve();
+        });
+      });
+      const nav = await cdp.send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` }, sessionId);
+      if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
+      await loaded;
+      const expression = `(() => { for (const [k, v] of ${JSON.stringify(localStorage.map((i) => [i.name, i.value]))}) localStorage.setItem(k, v); return location.origin; })()`;
+      const r = await cdp.send<{ exceptionDetails?: unknown }>('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+      if (r.exceptionDetails) throw new Error(`could not set localStorage of ${origin}`);
+    }
+  } finally {
+    off();
+    await cdp.send('Target.closeTarget', { targetId }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Capability, SessionTokens } from './types.ts';
+
+export type TokenHashes = Record<Capability, Buffer>;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** Three fresh capability tokens (32 random bytes, base64url) and their sha256 hashes. */
+export function mintTokens(): { tokens: SessionTokens; hashes: TokenHashes } {
+  const tokens: SessionTokens = {
+    view: randomBytes(32).toString('base64url'),
+    control: randomBytes(32).toString('base64url'),
+    cdp: randomBytes(32).toString('base64url'),
+  };
+  return { tokens, hashes: { view: sha256(tokens.view), control: sha256(tokens.control), cdp: sha256(tokens.cdp) } };
+}
+
+/** Compared against when the session is unknown, so that case costs the same as a wrong token. */
+const DECOY: TokenHashes = { view: sha256('decoy-v'), control: sha256('decoy-c'), cdp: sha256('decoy-x') };
+
+/**
+ * Does `token` grant `capability`? A control token also grants view. Always hashes and always makes
+ * the same comparisons, whether or not the session exists (`hashes` undefined).
+ */
+export function grants(hashes: TokenHashes | undefined, token: string | undefined, capability: Capability): boolean {
+  const h = hashes ?? DECOY;
+  const presented = sha256(token ?? '');
+  const exact = timingSafeEqual(presented, h[capability]);
+  const viaControl = timingSafeEqual(presented, h.control);
+  const ok = exact || (capability === 'view' && viaControl);
+  return ok && hashes !== undefined && typeof token === 'string' && token.length > 0;
+}

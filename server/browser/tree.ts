@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { startChromium, type Chromium } from './chromium.ts';
+import { startXvfb, type Display } from './display.ts';
+import { killTree } from './processes.ts';
+import { startX11vnc, type VncServer } from './vnc.ts';
+
+export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
+
+export interface TreeOptions {
+  dataDir: string;
+  id: string;
+  executable: string;
+  proxyServer?: string;
+  /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
+  onPid?: (kind: ProcessKind, pid: number) => void;
+}
+
+/** UNIX socket paths are limited to 107 bytes; a long DATA_DIR falls back to a private temp folder. */
+function vncSocketPath(dataDir: string, id: string): string {
+  const inData = path.join(dataDir, 'run', `${id}.vnc`);
+  if (Buffer.byteLength(inData) < 100) return inData;
+  const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `browserdesk-${tag}`, `${id}.vnc`);
+}
+
+export function profileDirOf(dataDir: string, id: string): string {
+  return path.join(dataDir, 'profiles', id);
+}
+
+/**
+ * One session's processes: Xvfb, a headful Chromium on it and an x11vnc on it, each its own
+ * process group, started as fast as they allow (Chromium and x11vnc in parallel once the display
+ * is up) and always ended together.
+ */
+export class BrowserTree {
+  private killing: Promise<void> | undefined;
+  private exitListener: ((what: ProcessKind) => void) | undefined;
+
+  private constructor(
+    readonly id: string,
+    private readonly opts: TreeOptions,
+    readonly display: Display,
+    readonly chromium: Chromium,
+    readonly vnc: VncServer,
+    readonly profileDir: string,
+  ) {
+    for (const [kind, child] of [['xvfb', display.process], ['chromium', chromium.process], ['x11vnc', vnc.process]] as const) {
+      child.once('exit', () => {
+        if (!this.killing) this.exitListener?.(kind);
+      });
+    }
+  }
+
+  get browserWSEndpoint(): string {
+    return this.chromium.browserWSEndpoint;
+  }
+
+  get vncSocket(): string {
+    return this.vnc.socket;
+  }
+
+  get pids(): number[] {
+    return [this.display.pid, this.chromium.pid, this.vnc.pid];
+  }
+
+  get alive(): boolean {
+    return !this.killing && [this.display.process, this.chromium.process, this.vnc.process].every((p) => p.exitCode === null && p.signalCode === null);
+  }
+
+  /** The first unexpected death of any member (a crash). Not called for deaths caused by kill(). */
+  onExit(listener: (what: ProcessKind) => void): void {
+    this.exitListener = listener;
+    if (!this.alive && !this.killing) queueMicrotask(() => listener('chromium'));
+  }
+
+  static async start(opts: TreeOptions): Promise<BrowserTree> {
+    const { dataDir, id } = opts;
+    const profileDir = profileDirOf(dataDir, id);
+    const socket = vncSocketPath(dataDir, id);
+    const leaders: number[] = [];
+    const note = (kind: ProcessKind, pid: number) => {
+      leaders.push(pid);
+      opts.onPid?.(kind, pid);
+    };
+    try {
+      fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+      const display = await startXvfb({ dataDir, treeId: id });
+      note('xvfb', display.pid);
+      const env = { dataDir, treeId: id, display: display.name };
+      const [chromium, vnc] = await Promise.all([
+        startChromium(env, { executable: opts.executable, profileDir, proxyServer: opts.proxyServer }).then((c) => (note('chromium', c.pid), c)),
+        startX11vnc(env, socket).then((v) => (note('x11vnc', v.pid), v)),
+      ]);
+      return new BrowserTree(id, opts, display, chromium, vnc, profileDir);
+    } catch (e) {
+      // Whatever did start (recorded or not: the marker finds it) goes, and so does the profile.
+      await killTree(dataDir, id, leaders);
+      await removeLeftovers(profileDir, socket);
+      throw e;
+    }
+  }
+
+  /** Kill every process of the tree (SIGTERM, SIGKILL after a short grace) and remove its files. Idempotent. */
+  kill(): Promise<void> {
+    this.killing ??= (async () => {
+      await killTree(this.opts.dataDir, this.id, this.pids);
+      await removeLeftovers(this.profileDir, this.vnc.socket);
+    })();
+    return this.killing;
+  }
+}
+
+async function removeLeftovers(profileDir: string, socket: string): Promise<void> {
+  await fs.promises.rm(profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  await fs.promises.rm(socket, { force: true }).catch(() => undefined);
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorCode } from '../../contract/errors.ts';
+import { bridgeCdp } from '../browser/cdpProxy.ts';
+import type { LiveSession } from '../browser/types.ts';
+
+/** /s/:id/cdp authenticates with the session's cdp token, never an API key. */
+const CdpParams = z.object({ id: z.string().min(1).max(100) });
+const CdpQuery = z.looseObject({ token: z.string().min(1).max(200).optional() });
+
+const authorized = new WeakMap<FastifyRequest, LiveSession>();
+
+/**
+ * connect_url: ws(s)://HOST/s/{id}/cdp?token=… is a WebSocket bridged to the session's own
+ * Chromium browser endpoint. The token is checked before the upgrade, so a bad one is a plain 401
+ * that says nothing about whether the session exists.
+ */
+export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
+  app.route({
+    method: 'GET',
+    url: '/s/:id/cdp',
+    preValidation: async (req, reply) => {
+      const params = CdpParams.safeParse(req.params);
+      const query = CdpQuery.safeParse(req.query);
+      const session = params.success && query.success ? app.sessions.authorize(params.data.id, query.data.token, 'cdp') : null;
+      if (!session) {
+        return reply.status(401).header('cache-control', 'no-store').send({ error: ErrorCode.unauthorized, message: 'Session token missing or invalid' });
+      }
+      authorized.set(req, session);
+    },
+    handler: async (_req, reply) =>
+      reply.status(426).header('upgrade', 'websocket').send({ error: 'upgrade_required', message: 'connect_url is a WebSocket: use a CDP client such as Playwright connectOverCDP or Puppeteer connect' }),
+    wsHandler: (socket, req) => {
+      const session = authorized.get(req);
+      if (!session) return socket.close(1008, 'unauthorized');
+      const close = bridgeCdp(socket, session.browserWSEndpoint, {
+        onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
+      });
+      const off = app.sessions.onEnd(session.id, () => close(1001, 'session ended'));
+      socket.once('close', off);
+    },
+  });
+}

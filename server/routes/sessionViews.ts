@@ -1,0 +1,102 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SessionViewParams, SessionViewQuery, ViewCloseCode } from '../../contract/viewer.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import type { Capability, LiveSession, SessionManager } from '../browser/types.ts';
+import { DIST_DIR } from '../http/dashboard.ts';
+import { bridgeVnc } from '../browser/vncBridge.ts';
+import { streamScreencast } from '../browser/screencast.ts';
+
+/** The session manager, once its plugin has decorated the app (read per request, not at start). */
+function sessionsOf(app: FastifyInstance): SessionManager | undefined {
+  return (app as FastifyInstance & { sessions?: SessionManager }).sessions;
+}
+
+/** The session the request's token opens for `capability`, or null; a bad shape counts as no token. */
+function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capability): LiveSession | null {
+  const params = SessionViewParams.safeParse(req.params);
+  const query = SessionViewQuery.safeParse(req.query);
+  if (!params.success || !query.success || !query.data.token) return null;
+  return sessionsOf(app)?.authorize(params.data.id, query.data.token, capability) ?? null;
+}
+
+/** The page's own view_only option also binds the stream, so an embed cannot be switched to input. */
+function asksViewOnly(req: FastifyRequest): boolean {
+  const v = (req.query as Record<string, unknown>).view_only;
+  return v === '' || v === '1' || v === 'true' || v === 'yes';
+}
+
+const UNAUTHORIZED_MESSAGE = 'Session token missing or invalid';
+
+function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
+  reply.status(401).header('cache-control', 'no-store');
+  if ((req.headers.accept ?? '').includes('text/html')) {
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html><meta charset="utf-8"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
+  }
+  return reply.send({ error: ErrorCode.unauthorized, message: UNAUTHORIZED_MESSAGE });
+}
+
+/**
+ * The built viewer page. No X-Frame-Options or frame-ancestors: these pages are made to be embedded
+ * on other origins. The token is in the URL, so keep it out of caches and Referer headers.
+ */
+function servePage(app: FastifyInstance, file: string) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!authorize(app, req, 'view')) return sendUnauthorized(req, reply);
+    let html: string;
+    try {
+      html = await fs.readFile(path.join(DIST_DIR, 'embed', file), 'utf8');
+    } catch {
+      return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
+    }
+    return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
+  };
+}
+
+/** Close the socket when its session ends; the returned function unsubscribes. */
+function closeOnEnd(app: FastifyInstance, session: LiveSession, close: (code: number, reason: string) => void): () => void {
+  return sessionsOf(app)?.onEnd(session.id, () => close(ViewCloseCode.sessionEnded, 'session ended')) ?? (() => {});
+}
+
+function rejectSocket(socket: WebSocket) {
+  socket.close(ViewCloseCode.unauthorized, 'unauthorized');
+}
+
+/** GET /s/:id/vnc (viewer page, or RFB over WebSocket) and GET /s/:id/live (livestream page, or frames). */
+export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
+  app.route({
+    method: 'GET',
+    url: '/s/:id/vnc',
+    handler: servePage(app, 'vnc.html'),
+    wsHandler: (socket, req) => {
+      const control = asksViewOnly(req) ? null : authorize(app, req, 'control');
+      const session = control ?? authorize(app, req, 'view');
+      if (!session) return rejectSocket(socket);
+      const end = bridgeVnc(socket, session.vncSocket, {
+        viewOnly: !control,
+        onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
+      });
+      socket.on('close', closeOnEnd(app, session, end));
+    },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/s/:id/live',
+    handler: servePage(app, 'live.html'),
+    wsHandler: (socket, req) => {
+      const session = authorize(app, req, 'view');
+      if (!session) return rejectSocket(socket);
+      const end = streamScreencast(socket, session.browserWSEndpoint, {
+        onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
+      });
+      // Input from a livestream viewer is never read; drop anything it sends.
+      socket.on('message', () => {});
+      socket.on('close', closeOnEnd(app, session, end));
+    },
+  });
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { sessionOperations, type Session } from '../../contract/sessions.ts';
+import { invalid, notFound } from '../http/errors.ts';
+import { addRoute } from '../http/route.ts';
+import { sessionsRepo, type SessionRow } from '../store/sessions.ts';
+
+function toSession(row: SessionRow): Session {
+  return {
+    id: row.id,
+    workflow_id: row.workflow_id,
+    state: row.state,
+    end_reason: row.end_reason,
+    proxies: row.proxies === 1,
+    timeout: row.timeout_seconds,
+    webhook_url: row.webhook_url,
+    metadata: row.metadata,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    ended_at: row.ended_at,
+  };
+}
+
+const encodeCursor = (r: { created_at: string; id: string }) => Buffer.from(JSON.stringify([r.created_at, r.id])).toString('base64url');
+function decodeCursor(cursor: string): { created_at: string; id: string } {
+  try {
+    const [created_at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof created_at === 'string' && typeof id === 'string') return { created_at, id };
+  } catch {
+    // fall through to the 422
+  }
+  throw invalid([{ path: 'cursor', message: 'not a cursor from a previous page' }]);
+}
+
+/** POST /create_workflow_session and the session list/get/end operations the dashboard needs. */
+export async function sessionRoutes(app: FastifyInstance): Promise<void> {
+  const repo = sessionsRepo(app.db);
+
+  addRoute(app, sessionOperations.createWorkflowSession, async ({ body }) => {
+    const workflow = app.store.workflows.findOrCreateByName(body.workflow_name);
+    const { session, tokens } = await app.sessions.create({
+      workflowId: workflow.id,
+      timeoutSeconds: body.timeout,
+      proxies: body.proxies,
+      storageState: body.session_data,
+      webhookUrl: body.webhook_url,
+      metadata: body.metadata,
+    });
+    const base = app.publicUrl();
+    const wsBase = base.replace(/^http/, 'ws');
+    const at = (b: string, what: string, token: string) => `${b}/s/${session.id}/${what}?token=${encodeURIComponent(token)}`;
+    return {
+      session_id: session.id,
+      workflow_id: workflow.id,
+      livestream_url: at(base, 'live', tokens.view),
+      connect_url: at(wsBase, 'cdp', tokens.cdp),
+      vnc_url: at(base, 'vnc', tokens.control),
+    };
+  });
+
+  addRoute(app, sessionOperations.listSessions, ({ query }) => {
+    const rows = repo.list({ state: query.state, limit: query.limit + 1, before: query.cursor ? decodeCursor(query.cursor) : undefined });
+    const items = rows.slice(0, query.limit);
+    const last = items.at(-1);
+    return { items: items.map(toSession), next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  });
+
+  addRoute(app, sessionOperations.getSession, ({ params }) => {
+    const row = repo.get(params.id);
+    if (!row) throw notFound('Session');
+    return toSession(row);
+  });
+
+  addRoute(app, sessionOperations.endSession, async ({ params }) => {
+    if (!repo.get(params.id)) throw notFound('Session');
+    await app.sessions.end(params.id, 'stopped');
+    return toSession(repo.get(params.id)!);
+  });
+}

@@ -1,0 +1,51 @@
+import { nowIso, type Db } from './db.ts';
+
+export type RunStatus = 'running' | 'succeeded' | 'failed';
+
+export interface RunRow {
+  id: string;
+  session_id: string;
+  workflow_id: string;
+  status: RunStatus;
+  message: string;
+  /** JSON list of StepResult. */
+  results: string;
+  total_actions: number;
+  /** JSON object of extract outputs. */
+  outputs: string;
+  screenshot: Buffer | null;
+  metadata: string | null;
+  webhook_url: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+/** The runs table: one row per run_workflow call that got as far as a session (or failed trying). */
+export function runsRepo(db: Db) {
+  const bySession = db.prepare<[string], RunRow>('SELECT * FROM runs WHERE session_id = ?');
+  return {
+    insert(row: Pick<RunRow, 'id' | 'session_id' | 'workflow_id' | 'status' | 'message' | 'total_actions' | 'metadata' | 'webhook_url'>): void {
+      db.prepare(
+        `INSERT INTO runs (id, session_id, workflow_id, status, message, results, total_actions, outputs, metadata, webhook_url, created_at, completed_at)
+         VALUES (@id, @session_id, @workflow_id, @status, @message, '[]', @total_actions, '{}', @metadata, @webhook_url, @created_at, @completed_at)`,
+      ).run({ ...row, created_at: nowIso(), completed_at: row.status === 'running' ? null : nowIso() });
+    },
+    getBySession: (sessionId: string) => bySession.get(sessionId),
+    /** Progress while running: results and outputs so far. */
+    progress: (id: string, results: unknown[], outputs: Record<string, string>) =>
+      db.prepare("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(results), JSON.stringify(outputs), id),
+    complete: (
+      id: string,
+      r: { status: Exclude<RunStatus, 'running'>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
+    ) =>
+      db
+        .prepare('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?')
+        .run(r.status, r.message, JSON.stringify(r.results), JSON.stringify(r.outputs), r.screenshot, nowIso(), id),
+    /** Runs a previous process left running (it stopped mid-run): they cannot resume. */
+    failInterrupted: () =>
+      db
+        .prepare("UPDATE runs SET status = 'failed', message = 'The server stopped during the run', completed_at = ? WHERE status = 'running'")
+        .run(nowIso()).changes,
+  };
+}
+export type RunsRepo = ReturnType<typeof runsRepo>;

@@ -1,0 +1,155 @@
+import { Webhook } from 'standardwebhooks';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookEvent } from '../../contract/runs.ts';
+import type { OutboxRepo, OutboxRow } from '../store/outbox.ts';
+import { checkDestination, DestinationRefused } from './destination.ts';
+import { postOnce } from './deliver.ts';
+
+/** Delay before each retry (DESIGN.md: 5 s, 5 min, 30 min, 2 h, …); after the last one the message is failed. */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export interface DispatcherOptions {
+  allowPrivate: boolean;
+  retryDelaysMs?: number[];
+  timeoutMs?: number;
+  log: FastifyBaseLogger;
+}
+
+/** Longest sleep between looks at the outbox, so rows written by another process are not missed for long. */
+const MAX_IDLE_MS = 30_000;
+const BATCH = 20;
+
+/**
+ * The webhook outbox's delivery loop. Events are written to SQLite first and sent from there, so a
+ * restart loses nothing: pending rows are picked up when the loop starts. At-least-once: the
+ * webhook-id is stable across attempts, so receivers can drop duplicates.
+ */
+export class WebhookDispatcher {
+  retryDelaysMs: number[];
+  timeoutMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = true;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Serialises enqueues so events reach the outbox in the order they happened. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly repo: OutboxRepo,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  secret(): string {
+    return this.repo.secret();
+  }
+
+  /** Queue one event for one destination; a refused or 410-disabled destination is recorded, not sent. */
+  enqueue(url: string, event: WebhookEvent): Promise<OutboxRow> {
+    const next = this.queue.then(async () => {
+      const payload = JSON.stringify(event);
+      if (this.repo.isDisabled(url)) {
+        return this.repo.insert({ url, type: event.type, payload, status: 'disabled', lastError: 'destination answered 410 Gone earlier' });
+      }
+      try {
+        await checkDestination(url, this.options.allowPrivate);
+      } catch (err) {
+        if (!(err instanceof DestinationRefused)) throw err;
+        this.options.log.warn({ type: event.type }, `webhook refused: ${err.message}`);
+        return this.repo.insert({ url, type: event.type, payload, status: 'refused', lastError: err.message });
+      }
+      const row = this.repo.insert({ url, type: event.type, payload, status: 'pending' });
+      this.kick();
+      return row;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  /** Stop looking for work and wait for attempts in flight (each bounded by timeoutMs). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.queue;
+    await Promise.all(this.inFlight.values());
+  }
+
+  /** Look at the outbox now. */
+  kick(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), 0);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped || this.running) return;
+    this.running = true;
+    try {
+      for (const row of this.repo.due(Date.now(), BATCH)) {
+        if (this.inFlight.has(row.id)) continue;
+        const attempt = this.attempt(row).finally(() => {
+          this.inFlight.delete(row.id);
+          this.kick();
+        });
+        this.inFlight.set(row.id, attempt);
+      }
+    } catch (err) {
+      this.options.log.error({ err }, 'webhook outbox read failed');
+    } finally {
+      this.running = false;
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const next = this.repo.nextDueAt();
+    const wait = next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), this.inFlight.size && next !== null && next <= Date.now() ? 50 : wait);
+    this.timer.unref();
+  }
+
+  private async attempt(row: OutboxRow): Promise<void> {
+    const attempts = row.attempts + 1;
+    let result;
+    try {
+      // Again at delivery: the name may resolve elsewhere now (DNS rebinding).
+      const dest = await checkDestination(row.url, this.options.allowPrivate);
+      const timestamp = new Date();
+      const signature = new Webhook(this.repo.secret()).sign(row.id, timestamp, row.payload);
+      result = await postOnce(
+        dest,
+        row.payload,
+        { 'webhook-id': row.id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature },
+        this.timeoutMs,
+      );
+    } catch (err) {
+      result = { ok: false as const, status: null, error: err instanceof DestinationRefused ? err.message : 'delivery failed' };
+    }
+    if (this.stopped && !result.ok) {
+      // Shutting down: leave the row as it was so the next start retries it at its time.
+      return;
+    }
+    try {
+      if (result.ok) {
+        this.repo.delivered(row.id, result.status, attempts);
+      } else if (result.status === 410) {
+        this.repo.disable(row.url, row.id, attempts);
+        this.options.log.warn({ id: row.id }, 'webhook destination answered 410 Gone; it is disabled');
+      } else {
+        const delay = this.retryDelaysMs[attempts - 1];
+        this.repo.attemptFailed(row.id, attempts, result.status, result.error, delay === undefined ? null : Date.now() + delay);
+      }
+    } catch (err) {
+      this.options.log.error({ err }, 'webhook outbox write failed');
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Issue } from '../../contract/errors.ts';
+import { PLACEHOLDER, type Flow, type Variable } from '../../contract/workflows.ts';
+
+export type VariableValues = Record<string, string | number | boolean>;
+
+/**
+ * Check a run's variables against the workflow's declarations: every required one present (or
+ * defaulted), each of its declared type, none undeclared. Issues name `variables.<name>`.
+ */
+export function resolveVariables(declared: Variable[], given: Record<string, unknown>): { values: VariableValues; issues: Issue[] } {
+  const values: VariableValues = {};
+  const issues: Issue[] = [];
+  const names = new Set(declared.map((v) => v.name));
+  for (const name of Object.keys(given)) {
+    if (!names.has(name)) issues.push({ path: `variables.${name}`, message: `the workflow declares no variable ${name}` });
+  }
+  for (const v of declared) {
+    const value = Object.hasOwn(given, v.name) ? given[v.name] : v.default;
+    if (value === undefined || value === null) {
+      if (v.required) issues.push({ path: `variables.${v.name}`, message: `${v.name} is required (${v.type})` });
+      continue;
+    }
+    if (typeof value !== v.type || (v.type === 'number' && !Number.isFinite(value))) {
+      issues.push({ path: `variables.${v.name}`, message: `${v.name} must be a ${v.type}, got ${Array.isArray(value) ? 'array' : typeof value}` });
+      continue;
+    }
+    values[v.name] = value as string | number | boolean;
+  }
+  return { values, issues };
+}
+
+/** The flow with `{{name}}` filled in every url and value field; an optional variable left unset fills as ''. */
+export function fillPlaceholders(flow: Flow, values: VariableValues): Flow {
+  const fill = (text: string) => text.replace(PLACEHOLDER, (_m, name: string) => (values[name] === undefined ? '' : String(values[name])));
+  return {
+    ...flow,
+    steps: flow.steps.map((step) => {
+      const out: Record<string, unknown> = { ...step };
+      for (const field of ['url', 'value'] as const) if (typeof out[field] === 'string') out[field] = fill(out[field]);
+      return out as typeof step;
+    }),
+  };
+}
+
+/** File names the flow's uploadFile steps need from the run's `files`. */
+export function filesNeeded(flow: Flow): { index: number; file: string }[] {
+  return flow.steps.flatMap((step, index) =>
+    step.type === 'customStep' && step.name === 'uploadFile' ? [{ index, file: step.parameters.file }] : [],
+  );
+}

@@ -1,0 +1,153 @@
+import { generateText, streamText, type FinishReason, type LanguageModelUsage } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import { ErrorCode } from '../../contract/errors.ts';
+import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '../../contract/write.ts';
+import type { Config } from '../config.ts';
+import { AppError, invalid } from '../http/errors.ts';
+import type { WritesRepo } from '../store/writes.ts';
+import { modelFailed, reasonOf } from './failure.ts';
+import { idleTimeoutFetch } from './idleTimeoutFetch.ts';
+import { chooseModel, type ModelChoice } from './model.ts';
+import { countWords } from './wordCount.ts';
+
+const SYSTEM =
+  'You are a skilled writer. Write the prose the user asks for. When given notes or an outline, write ' +
+  'finished prose from them, and keep to any length they ask for. Answer with the prose only.';
+
+type Settings = Pick<Config, 'WRITER_MAX_OUTPUT_TOKENS' | 'WRITER_MAX_RETRIES' | 'WRITER_TIMEOUT_MS'> & Parameters<typeof chooseModel>[0];
+
+/** What one model call produced, before it becomes the /write body. */
+interface Outcome {
+  text: string;
+  finishReason: FinishReason;
+  usage: LanguageModelUsage;
+}
+
+const shuttingDown = () => new AppError(503, 'shutting_down', 'The server is shutting down; retry the request.');
+
+/** The writing operation: one model call, the /write body, and the history of successful writes. */
+export class WriteService {
+  private readonly choice: ModelChoice;
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly repo: WritesRepo,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.choice = chooseModel(settings, idleTimeoutFetch(settings.WRITER_TIMEOUT_MS));
+  }
+
+  /** 503 naming the variables to set, before anything else happens (a stream checks this before it opens). */
+  ensureConfigured(): Extract<ModelChoice, { configured: true }> {
+    if (!this.choice.configured) throw new AppError(503, ErrorCode.notConfigured, this.choice.message);
+    return this.choice;
+  }
+
+  async write(prompt: string): Promise<WriteResponse> {
+    const { model, label } = this.ensureConfigured();
+    const started = performance.now();
+    const outcome = await this.tracked(undefined, async (abortSignal): Promise<Outcome> => {
+      const result = await generateText({ ...this.callSettings(prompt), model, abortSignal });
+      return { text: result.text, finishReason: result.finishReason, usage: result.totalUsage };
+    });
+    return this.finish(prompt, label, started, outcome);
+  }
+
+  /**
+   * The same operation, handing each piece of text to onDelta as it arrives. `signal` is the
+   * reader going away: the model call is cancelled and nothing is kept.
+   */
+  async stream(prompt: string, onDelta: (text: string) => void, signal: AbortSignal): Promise<WriteResponse> {
+    const { model, label } = this.ensureConfigured();
+    const started = performance.now();
+    const outcome = await this.tracked(signal, async (abortSignal): Promise<Outcome> => {
+      // onError: failures arrive as 'error' parts below; the default handler would print them, prompt and all.
+      const result = streamText({ ...this.callSettings(prompt), model, abortSignal, onError: () => {} });
+      let text = '';
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          text += part.text;
+          onDelta(part.text);
+        } else if (part.type === 'error') {
+          throw part.error;
+        } else if (part.type === 'abort') {
+          abortSignal.throwIfAborted();
+        } else if (part.type === 'finish') {
+          return { text, finishReason: part.finishReason, usage: part.totalUsage };
+        }
+      }
+      throw new Error('the model stream ended without a finish');
+    });
+    return this.finish(prompt, label, started, outcome);
+  }
+
+  /** A page of earlier writes, newest first; the cursor is opaque to clients. */
+  list(limit: number, cursor?: string): WritesPage {
+    const { items, nextBefore } = this.repo.page(limit, cursor === undefined ? undefined : decodeCursor(cursor));
+    return { items, next_cursor: nextBefore === null ? null : encodeCursor(nextBefore) };
+  }
+
+  /** Cancel every model call under way (server shutdown). */
+  close(): void {
+    for (const c of this.inFlight) c.abort(shuttingDown());
+  }
+
+  private callSettings(prompt: string) {
+    return {
+      system: SYSTEM,
+      prompt,
+      maxOutputTokens: this.settings.WRITER_MAX_OUTPUT_TOKENS,
+      maxRetries: this.settings.WRITER_MAX_RETRIES,
+    };
+  }
+
+  /** Run one model call that close() can cancel; map its failure to the error shape. */
+  private async tracked(signal: AbortSignal | undefined, run: (abortSignal: AbortSignal) => Promise<Outcome>): Promise<Outcome> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    const abortSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    try {
+      const outcome = await run(abortSignal);
+      if (outcome.finishReason === 'error') throw new Error('the model reported an error');
+      return outcome;
+    } catch (err) {
+      if (abortSignal.aborted) throw abortSignal.reason instanceof AppError ? abortSignal.reason : err;
+      const failure = modelFailed(err);
+      this.log.warn({ reason: reasonOf(err) }, 'writing model failed'); // never the error itself: it holds the prompt
+      throw failure;
+    } finally {
+      this.inFlight.delete(controller);
+    }
+  }
+
+  /** Build the /write body and keep the write. Only a finished (or cut) generation is stored. */
+  private finish(prompt: string, model: string, started: number, { text, finishReason, usage }: Outcome): WriteResponse {
+    const response: WriteResponse = {
+      succeeded: true,
+      text,
+      word_count: countWords(text),
+      error: finishReason === 'length' ? GENERATION_LIMIT_REACHED : null,
+      usage: { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 },
+    };
+    this.repo.insert({
+      prompt,
+      text,
+      word_count: response.word_count,
+      error: response.error,
+      usage: response.usage,
+      finish_reason: finishReason,
+      model,
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return response;
+  }
+}
+
+const encodeCursor = (seq: number) => Buffer.from(`writes:${seq}`).toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  const m = /^writes:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw invalid([{ path: 'cursor', message: "not a cursor from a previous page's next_cursor" }]);
+  return Number(m[1]);
+}

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Workflow, type WorkflowInput } from '../../../contract/workflows.ts';
+import { apiJson } from '../client.ts';
+
+/** POST /workflows for a new one, PUT /workflows/{id} to replace one. */
+export const saveWorkflow = ({ id, input }: { id?: string; input: WorkflowInput }) =>
+  id
+    ? apiJson(`/workflows/${encodeURIComponent(id)}`, Workflow, { method: 'PUT', body: input })
+    : apiJson('/workflows', Workflow, { method: 'POST', body: input });
+
+export function useSaveWorkflow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveWorkflow,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['workflows', 'one', saved.id], saved);
+      return queryClient.invalidateQueries({ queryKey: ['workflows', 'list'] });
+    },
+  });
+}

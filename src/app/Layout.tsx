@@ -1,0 +1,42 @@
+import { NavLink, Outlet, useNavigation } from 'react-router';
+
+const NAV = [
+  { to: '/writer', label: 'Writer' },
+  { to: '/sessions', label: 'Sessions' },
+  { to: '/workflows', label: 'Workflows' },
+  { to: '/run', label: 'Run' },
+  { to: '/settings', label: 'Settings' },
+] as const;
+
+export function Layout() {
+  const navigation = useNavigation();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <NavLink to="/writer" className="brand">
+          Browserdesk
+        </NavLink>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to}>{item.label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      {navigation.state === 'loading' && (
+        <p className="nav-progress" role="status">
+          Loading the page…
+        </p>
+      )}
+      <main id="main" className="page" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+export function PageLoading() {
+  return (
+    <p className="status" role="status">
+      Loading the page…
+    </p>
+  );
+}

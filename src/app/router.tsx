@@ -1,0 +1,36 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { onUnauthorized } from '../api/unauthorized.ts';
+import { Layout } from './Layout.tsx';
+import { RouteError } from './RouteError.tsx';
+import { NotFound } from './NotFound.tsx';
+import { PageLoading } from './PageLoading.tsx';
+
+// Each page is its own chunk: the first page loads only the shell and itself.
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    Component: Layout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: PageLoading,
+    children: [
+      { index: true, element: <Navigate to="/writer" replace /> },
+      { path: 'settings', lazy: () => import('../features/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })) },
+      { path: 'writer', lazy: () => import('../features/writer/WriterPage.tsx').then((m) => ({ Component: m.WriterPage })) },
+      { path: 'sessions', lazy: () => import('../features/sessions/SessionsPage.tsx').then((m) => ({ Component: m.SessionsPage })) },
+      { path: 'sessions/:id', lazy: () => import('../features/sessions/SessionPage.tsx').then((m) => ({ Component: m.SessionPage })) },
+      { path: 'workflows', lazy: () => import('../features/workflows/WorkflowsPage.tsx').then((m) => ({ Component: m.WorkflowsPage })) },
+      { path: 'workflows/new', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
+      { path: 'workflows/:id', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
+      { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
+      { path: 'runs/:sessionId', lazy: () => import('../features/runs/RunProgressPage.tsx').then((m) => ({ Component: m.RunProgressPage })) },
+      { path: '*', Component: NotFound },
+    ],
+  },
+]);
+
+// A 401 anywhere: go to Settings, remembering where the person was.
+onUnauthorized(() => {
+  const { pathname, search } = router.state.location;
+  if (pathname === '/settings') return;
+  void router.navigate(`/settings?from=${encodeURIComponent(pathname + search)}&reason=unauthorized`);
+});

@@ -1,0 +1,26 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+/** A modal confirmation on the native <dialog> (focus is trapped and Escape cancels). */
+export function ConfirmDialog(props: { open: boolean; title: string; children: ReactNode; confirmLabel: string; busy?: boolean; onConfirm(): void; onCancel(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (props.open && !d.open) d.showModal?.();
+    if (!props.open && d.open) d.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={props.onCancel} onClose={props.onCancel}>
+      <h2 id="confirm-title">{props.title}</h2>
+      {props.children}
+      <div className="row">
+        <button type="button" className="danger" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? 'Working…' : props.confirmLabel}
+        </button>
+        <button type="button" className="secondary" onClick={props.onCancel} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { RunWorkflowFields } from '../../../contract/runs.ts';
+import { ApiError, isStatus } from '../../api/errors.ts';
+import { useRunWorkflow } from '../../api/runs/run-workflow.ts';
+import { useWorkflow } from '../../api/workflows/get-workflow.ts';
+import { useWorkflows } from '../../api/workflows/get-workflows.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Field } from '../../components/Field.tsx';
+import { FileDrop } from './FileDrop.tsx';
+import { rememberRun } from './run-memory.ts';
+import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
+import { VariablesFields } from './VariablesFields.tsx';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function RunPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const workflows = useWorkflows();
+  const noList = workflows.isError; // a server with only the spec's operations: type the id
+  const [typed, setTyped] = useState(false);
+  const [files, setFiles] = useState<File[]>([]);
+  const run = useRunWorkflow();
+
+  const [context, setContext] = useState<RunFormContext>({ schema: null });
+  const form = useForm<RunFormValues, RunFormContext, RunWorkflowFields>({
+    resolver: runResolver,
+    context,
+    mode: 'onChange',
+    defaultValues: { workflow_id: params.get('workflow') ?? '', vars: {}, variablesJson: '', metadata: '', webhook_url: '' },
+  });
+  const { register, handleSubmit, control, setError, setValue, formState } = form;
+  const { errors } = formState;
+  const workflowId = useWatch({ control, name: 'workflow_id' }).trim();
+  const workflow = useWorkflow(UUID.test(workflowId) && !noList ? workflowId : undefined);
+  const schema = workflow.data?.variables ?? null;
+
+  // A newly chosen workflow brings its variables schema and its defaults.
+  useEffect(() => {
+    setContext({ schema });
+    setValue('vars', schema ? initialVars(schema) : {});
+  }, [schema, setValue]);
+
+  const onSubmit = handleSubmit(async (fields) => {
+    try {
+      const answer = await run.mutateAsync({ fields, files });
+      if (answer.succeeded) {
+        rememberRun(answer.session_id, { vncUrl: answer.vnc_url, workflowName: workflow.data?.name });
+        void navigate(`/runs/${answer.session_id}`);
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422) {
+        for (const issue of err.issues) {
+          const [head, ...rest] = issue.path.split('.');
+          if (head === 'variables' && schema && rest[0]) setError(`vars.${rest[0]}`, { type: 'server', message: issue.message });
+          else if (head === 'variables') setError('variablesJson', { type: 'server', message: issue.message });
+          else if (head === 'workflow_id' || head === 'metadata' || head === 'webhook_url') setError(head, { type: 'server', message: issue.message });
+          else setError('root.server', { type: 'server', message: `${issue.path}: ${issue.message}` });
+        }
+      }
+    }
+  });
+
+  const showSelect = workflows.isSuccess && workflows.data.items.length > 0 && !typed;
+  return (
+    <>
+      <h1>Run a workflow</h1>
+      <p className="lead">Runs a saved workflow in a new browser session. You watch it live and see each step as it completes.</p>
+      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <div className="card">
+          {workflows.isPending && <p className="status" role="status">Loading workflows…</p>}
+          {showSelect ? (
+            <Field
+              label="Workflow"
+              name="workflow_id"
+              error={errors.workflow_id?.message}
+              extra={
+                <button type="button" className="secondary small" onClick={() => setTyped(true)}>
+                  Type an id instead
+                </button>
+              }
+            >
+              {(p) => (
+                <select {...p} {...register('workflow_id')}>
+                  <option value="">Choose a workflow…</option>
+                  {workflows.data.items.map((w) => (
+                    <option key={w.id} value={w.id}>
+                      {w.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          ) : (
+            !workflows.isPending && (
+              <Field
+                label="Workflow id"
+                name="workflow_id"
+                error={errors.workflow_id?.message}
+                hint={
+                  noList && !isStatus(workflows.error, 401)
+                    ? 'This server does not list workflows: enter the id (a UUID) of a saved workflow.'
+                    : workflows.data?.items.length === 0
+                      ? <>No saved workflows yet: <Link to="/workflows/new">create one</Link>, or enter an id.</>
+                      : 'The UUID of a saved workflow.'
+                }
+              >
+                {(p) => <input {...p} spellCheck={false} autoComplete="off" placeholder="00000000-0000-0000-0000-000000000000" {...register('workflow_id')} />}
+              </Field>
+            )
+          )}
+          {workflow.isError && (
+            <p className="field-error" role="alert">
+              {isStatus(workflow.error, 404) ? 'No saved workflow has this id.' : `Could not load the workflow: ${workflow.error.message}`}
+            </p>
+          )}
+        </div>
+
+        {schema && <VariablesFields schema={schema} register={register} errors={errors.vars} />}
+        {!schema && (
+          <div className="card">
+            <Field
+              label="Variables (JSON object)"
+              name="variablesJson"
+              error={errors.variablesJson?.message}
+              hint={workflow.isPending && UUID.test(workflowId) && !noList ? 'Loading the variables…' : 'For example {"email": "a@example.com"}. Checked as you type.'}
+            >
+              {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('variablesJson')} />}
+            </Field>
+          </div>
+        )}
+
+        <div className="card">
+          <Field label="Metadata (JSON)" name="metadata" error={errors.metadata?.message} hint="Optional. Passed back unchanged in the webhooks. Checked as you type.">
+            {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
+          </Field>
+          <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Receives run.started and run.completed.">
+            {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
+          </Field>
+          <FileDrop files={files} onChange={setFiles} />
+        </div>
+
+        {errors.root?.server && (
+          <p className="notice error" role="alert">
+            {errors.root.server.message}
+          </p>
+        )}
+        {run.data && !run.data.succeeded && (
+          <div className="notice error" role="alert">
+            <p>
+              <strong>The run could not start.</strong> {run.data.message}
+            </p>
+          </div>
+        )}
+        {run.isError && !isStatus(run.error, 422) && <ErrorNotice error={run.error} title="The run could not start." />}
+        <button type="submit" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Starting the run…' : 'Run workflow'}
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { RunStatusResponse } from '../../../contract/runs.ts';
+
+/** Each step as it completes, then the outcome and the outputs. */
+export function RunSteps({ run }: { run: RunStatusResponse }) {
+  const done = run.results.length;
+  return (
+    <>
+      {!run.completed && (
+        <p className="status" role="status">
+          Running… {done} of {run.total_actions} steps done.
+        </p>
+      )}
+      {run.completed && (
+        <div className={`notice ${run.succeeded ? 'ok' : 'error'}`} role="status" data-testid="outcome">
+          <p>
+            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong> {run.message}
+          </p>
+          {run.completed_at && <p className="hint">Finished {new Date(run.completed_at).toLocaleString()}</p>}
+        </div>
+      )}
+      <ol className="steps" aria-label="Steps">
+        {run.results.map((r, i) => (
+          <li key={i}>
+            <div className="row spread">
+              <span>
+                <span aria-hidden="true">{r.result.ok ? '✓' : '✗'}</span> <strong>{r.action}</strong>
+                <span className="visually-hidden">{r.result.ok ? ' succeeded' : ' failed'}</span> <span className="hint">{describeParams(r.params)}</span>
+              </span>
+              <span className="hint">{r.duration} ms</span>
+            </div>
+            {r.result.error && <p className="field-error">{r.result.error}</p>}
+            {r.result.output !== undefined && <p className="hint">Output: {r.result.output}</p>}
+          </li>
+        ))}
+      </ol>
+      {run.completed && (
+        <>
+          <h3>Outputs</h3>
+          {Object.keys(run.outputs).length === 0 ? (
+            <p className="status">No outputs (the workflow has no extract steps, or they did not run).</p>
+          ) : (
+            <dl className="outputs" data-testid="outputs">
+              {Object.entries(run.outputs).map(([k, v]) => (
+                <div key={k} className="row">
+                  <dt>
+                    <code>{k}</code>
+                  </dt>
+                  <dd style={{ margin: 0 }}>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+/** A short readable hint of what a step did: its url, value or first selector. */
+function describeParams(p: Record<string, unknown>): string {
+  if (typeof p.url === 'string') return p.url;
+  const params = p.parameters as Record<string, unknown> | undefined;
+  const selectors = (p.selectors ?? params?.selectors) as unknown;
+  const first = Array.isArray(selectors) ? [selectors[0]].flat()[0] : undefined;
+  const value = typeof p.value === 'string' ? ` = ${p.value}` : '';
+  return typeof first === 'string' ? `${first}${value}` : value.slice(3);
+}

@@ -1,0 +1,78 @@
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { RunWorkflowFields } from '../../../contract/runs.ts';
+import type { Variable } from '../../../contract/workflows.ts';
+
+/**
+ * The Run form. With a known variables schema each variable is its own input (`vars.<name>`);
+ * without one (a server with no workflow endpoints) variables are typed as a JSON object.
+ */
+export interface RunFormValues {
+  workflow_id: string;
+  vars: Record<string, string | boolean>;
+  variablesJson: string;
+  metadata: string;
+  webhook_url: string;
+}
+
+export interface RunFormContext {
+  /** The workflow's variables schema, or null when unknown. */
+  schema: Variable[] | null;
+}
+
+export function initialVars(schema: Variable[]): Record<string, string | boolean> {
+  return Object.fromEntries(schema.map((v) => [v.name, v.type === 'boolean' ? v.default === true : v.default === undefined ? '' : String(v.default)]));
+}
+
+/** Typed variable values from the inputs, plus a message for each bad one. */
+export function collectVariables(schema: Variable[], vars: RunFormValues['vars']): { values: Record<string, unknown>; errors: Record<string, string> } {
+  const values: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const v of schema) {
+    const raw = vars[v.name];
+    if (v.type === 'boolean') {
+      values[v.name] = raw === true;
+      continue;
+    }
+    const text = typeof raw === 'string' ? raw : '';
+    if (text === '') {
+      if (v.required && v.default === undefined) errors[v.name] = `${v.name} is required`;
+      continue;
+    }
+    if (v.type === 'number') {
+      const n = Number(text);
+      if (!Number.isFinite(n)) errors[v.name] = `${v.name} must be a number`;
+      else values[v.name] = n;
+    } else values[v.name] = text;
+  }
+  return { values, errors };
+}
+
+/** The multipart text fields, validated with the contract's RunWorkflowFields. */
+export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFields> = (values, context) => {
+  const errors: Record<string, unknown> = {};
+  const schema = context?.schema ?? null;
+  let variables: string | undefined;
+  if (schema) {
+    const collected = collectVariables(schema, values.vars);
+    const varErrors = Object.fromEntries(Object.entries(collected.errors).map(([k, m]) => [k, { type: 'validate', message: m }]));
+    if (Object.keys(varErrors).length) errors.vars = varErrors;
+    variables = schema.length ? JSON.stringify(collected.values) : undefined;
+  } else if (values.variablesJson.trim()) variables = values.variablesJson;
+
+  const candidate = {
+    workflow_id: values.workflow_id.trim(),
+    metadata: values.metadata.trim() ? values.metadata : undefined,
+    webhook_url: values.webhook_url.trim() ? values.webhook_url.trim() : undefined,
+    variables,
+  };
+  const parsed = RunWorkflowFields.safeParse(candidate);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? 'workflow_id');
+      const key = field === 'variables' ? 'variablesJson' : field;
+      errors[key] ??= { type: 'validate', message: issue.message };
+    }
+  }
+  if (Object.keys(errors).length || !parsed.success) return { values: {}, errors: errors as FieldErrors<RunFormValues> };
+  return { values: parsed.data, errors: {} };
+};

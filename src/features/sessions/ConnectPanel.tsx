@@ -1,0 +1,40 @@
+import { CopyButton } from '../../components/CopyButton.tsx';
+
+export function playwrightSnippet(connectUrl: string): string {
+  return `import { chromium } from 'playwright';
+
+const browser = await chromium.connectOverCDP(${JSON.stringify(connectUrl)});
+const context = browser.contexts()[0];
+const page = context.pages()[0] ?? (await context.newPage());
+await page.goto('https://example.com');
+console.log(await page.title());
+await browser.close(); // disconnects; the session lives until its timeout or End session
+`;
+}
+
+/** The CDP address with a copy button and a Playwright script that uses it. */
+export function ConnectPanel({ connectUrl }: { connectUrl: string }) {
+  const snippet = playwrightSnippet(connectUrl);
+  return (
+    <section className="card" aria-labelledby="connect-title">
+      <h2 id="connect-title">Connect with code</h2>
+      <div className="row spread">
+        <span className="label" id="connect-url-label">
+          connect_url
+        </span>
+        <CopyButton text={connectUrl} label="Copy connect_url" />
+      </div>
+      <pre aria-labelledby="connect-url-label" data-testid="connect-url">
+        {connectUrl}
+      </pre>
+      <p className="hint">Works with Playwright&apos;s chromium.connectOverCDP() and Puppeteer&apos;s connect({'{ browserWSEndpoint }'}). Keep it secret: it drives the browser.</p>
+      <div className="row spread">
+        <span className="label" id="snippet-label">
+          Playwright
+        </span>
+        <CopyButton text={snippet} label="Copy script" />
+      </div>
+      <pre aria-labelledby="snippet-label">{snippet}</pre>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { useForm } from 'react-hook-form';
+import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts';
+import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from '../../../contract/sessions.ts';
+import { applyIssues } from '../../api/form-issues.ts';
+import { Field } from '../../components/Field.tsx';
+import { LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
+
+/** Every field of the create request, validated with the contract as you type. */
+export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessionRequest): Promise<unknown> }) {
+  const { register, handleSubmit, setError, formState } = useForm<LauncherValues, unknown, CreateWorkflowSessionRequest>({
+    resolver: launcherResolver,
+    mode: 'onChange',
+    defaultValues: launcherDefaults,
+  });
+  const { errors } = formState;
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      await onLaunch(body);
+    } catch (err) {
+      applyIssues(err, LAUNCHER_FIELDS, setError);
+    }
+  });
+  return (
+    <form className="card" onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="launch-title">
+      <h2 id="launch-title">Launch a session</h2>
+      <Field label="Workflow name" name="workflow_name" error={errors.workflow_name?.message} hint="An existing workflow of this name, or a new empty one.">
+        {(p) => <input {...p} autoComplete="off" {...register('workflow_name')} />}
+      </Field>
+      <label className="check">
+        <input type="checkbox" {...register('proxies')} /> Use proxies
+      </label>
+      {errors.proxies && (
+        <p className="field-error" role="alert">
+          {errors.proxies.message}
+        </p>
+      )}
+      <Field
+        label="Timeout (seconds)"
+        name="timeout"
+        error={errors.timeout?.message}
+        hint={`Default 1200 (20 minutes); from ${SESSION_TIMEOUT_MIN} to ${SESSION_TIMEOUT_MAX}.`}
+      >
+        {(p) => <input {...p} type="number" inputMode="numeric" min={SESSION_TIMEOUT_MIN} max={SESSION_TIMEOUT_MAX} step={1} {...register('timeout')} />}
+      </Field>
+      <Field
+        label="Session data (JSON)"
+        name="session_data"
+        error={errors.session_data?.message}
+        hint={
+          <>
+            Optional. A Playwright storage state: <code>{'{"cookies": [...], "origins": [{"origin", "localStorage": [...]}]}'}</code>. Checked as you
+            type.
+          </>
+        }
+      >
+        {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('session_data')} />}
+      </Field>
+      <Field label="Metadata (JSON)" name="metadata" error={errors.metadata?.message} hint="Optional. Passed back in the webhooks. Checked as you type.">
+        {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
+      </Field>
+      <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Notified when the session starts and ends.">
+        {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
+      </Field>
+      {errors.root?.server && (
+        <p className="notice error" role="alert">
+          {errors.root.server.message}
+        </p>
+      )}
+      <button type="submit" disabled={formState.isSubmitting}>
+        {formState.isSubmitting ? 'Starting a browser…' : 'Launch session'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+import { Suspense, useId, useRef, useState } from 'react';
+import type { ScaleMode } from '../../../contract/viewer.ts';
+import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+import type { VncViewerHandle } from '../../viewer/index.ts';
+
+type Tab = 'vnc' | 'live';
+
+/** The session's browser: interactive noVNC on one tab, the view-only livestream on the other. */
+export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestreamUrl?: string }) {
+  const [tab, setTab] = useState<Tab>(vncUrl ? 'vnc' : 'live');
+  const [liveOpened, setLiveOpened] = useState(!vncUrl);
+  const [scale, setScale] = useState<ScaleMode>('fit');
+  const [viewOnly, setViewOnly] = useState(false);
+  const [remoteClip, setRemoteClip] = useState('');
+  const [toSend, setToSend] = useState('');
+  const viewer = useRef<VncViewerHandle>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const choose = (t: Tab) => {
+    setTab(t);
+    if (t === 'live') setLiveOpened(true);
+  };
+  const tabs: { key: Tab; label: string; url?: string }[] = [
+    { key: 'vnc', label: 'Interactive (noVNC)', url: vncUrl },
+    { key: 'live', label: 'Livestream', url: livestreamUrl },
+  ];
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Live browser</h2>
+      <div className="tabs" role="tablist" aria-label="Live view">
+        {tabs
+          .filter((t) => t.url)
+          .map((t) => (
+            <button
+              key={t.key}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${t.key}`}
+              aria-selected={tab === t.key}
+              aria-controls={`${id}-panel-${t.key}`}
+              tabIndex={tab === t.key ? 0 : -1}
+              onClick={() => choose(t.key)}
+              onKeyDown={(e) => {
+                if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') choose(tab === 'vnc' ? 'live' : 'vnc');
+              }}
+            >
+              {t.label}
+            </button>
+          ))}
+      </div>
+      {vncUrl && (
+        <div role="tabpanel" id={`${id}-panel-vnc`} aria-labelledby={`${id}-tab-vnc`} hidden={tab !== 'vnc'}>
+          <div className="row" style={{ marginBottom: '0.5rem' }}>
+            <label htmlFor={`${id}-scale`}>Scale</label>
+            <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(e.target.value as ScaleMode)} style={{ width: 'auto' }}>
+              <option value="fit">Fit to the frame</option>
+              <option value="remote">Resize the remote screen</option>
+              <option value="none">None (1:1, scroll)</option>
+            </select>
+            <label className="check" style={{ margin: 0 }}>
+              <input type="checkbox" checked={viewOnly} onChange={(e) => setViewOnly(e.target.checked)} /> View only
+            </label>
+            <button type="button" className="secondary small" onClick={() => void frame.current?.requestFullscreen?.()}>
+              Fullscreen
+            </button>
+          </div>
+          <div ref={frame} className="viewer-host">
+            <Suspense fallback={<p className="status">Loading the viewer…</p>}>
+              <LazyVncViewer ref={viewer} url={vncUrl} scale={scale} viewOnly={viewOnly} onClipboard={setRemoteClip} className="viewer-frame" label="Live browser (interactive)" />
+            </Suspense>
+          </div>
+          <details style={{ marginTop: '0.75rem' }}>
+            <summary>Clipboard</summary>
+            <div className="field">
+              <label htmlFor={`${id}-remote-clip`}>Copied in the remote browser</label>
+              <textarea id={`${id}-remote-clip`} readOnly rows={2} value={remoteClip} placeholder="Text copied in the session appears here." />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-send-clip`}>Send to the remote clipboard</label>
+              <textarea id={`${id}-send-clip`} rows={2} value={toSend} onChange={(e) => setToSend(e.target.value)} />
+            </div>
+            <button type="button" className="secondary small" disabled={viewOnly || !toSend} onClick={() => viewer.current?.pasteClipboard(toSend)}>
+              Send text
+            </button>
+            {viewOnly && <p className="hint">Turn off view only to send text.</p>}
+          </details>
+        </div>
+      )}
+      {livestreamUrl && (
+        <div role="tabpanel" id={`${id}-panel-live`} aria-labelledby={`${id}-tab-live`} hidden={tab !== 'live'}>
+          {liveOpened && <iframe className="viewer-frame" src={livestreamUrl} title="Livestream of the browser (view only)" />}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { Link, useParams } from 'react-router';
+import { isStatus } from '../../api/errors.ts';
+import { useEndSession } from '../../api/sessions/end-session.ts';
+import { useSession } from '../../api/sessions/get-session.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ConnectPanel } from './ConnectPanel.tsx';
+import { LiveViewPanel } from './LiveViewPanel.tsx';
+import { recallSession } from './session-memory.ts';
+import { SessionBadge } from './SessionBadge.tsx';
+import { TimeLeft } from './TimeLeft.tsx';
+
+export function SessionPage() {
+  const { id = '' } = useParams();
+  const session = useSession(id);
+  const end = useEndSession();
+  const remembered = recallSession(id);
+  const ended = session.data?.state === 'ended';
+  const expiresAt =
+    session.data?.expires_at ?? (remembered ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString() : undefined);
+  const unknownHere = session.isError && isStatus(session.error, 404) && !remembered;
+
+  return (
+    <>
+      <p>
+        <Link to="/sessions">← Sessions</Link>
+      </p>
+      <div className="row spread">
+        <h1>
+          Session <code>{id.slice(0, 8)}</code>
+        </h1>
+        {!ended && !unknownHere && (
+          <button type="button" className="danger" disabled={end.isPending} onClick={() => end.mutate(id)}>
+            {end.isPending ? 'Ending…' : 'End session'}
+          </button>
+        )}
+      </div>
+      <ul className="stats">
+        {session.data && (
+          <li>
+            State: <SessionBadge session={session.data} />
+          </li>
+        )}
+        {remembered && (
+          <li>
+            Workflow: <strong>{remembered.workflow_name}</strong>
+          </li>
+        )}
+        {!ended && expiresAt && (
+          <li>
+            Time left: <strong><TimeLeft expiresAt={expiresAt} /></strong>
+          </li>
+        )}
+      </ul>
+      {session.isPending && <p className="status" role="status">Loading the session…</p>}
+      {unknownHere && <ErrorNotice error={session.error} title="No such session." />}
+      {session.isError && !isStatus(session.error, 404) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
+      {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
+      {ended ? (
+        <p className="notice" role="status">
+          This session has ended{session.data?.end_reason ? ` (${session.data.end_reason.replace(/_/g, ' ')})` : ''}. Its browser and addresses are gone.
+        </p>
+      ) : remembered ? (
+        <>
+          {(remembered.vnc_url || remembered.livestream_url) && <LiveViewPanel vncUrl={remembered.vnc_url} livestreamUrl={remembered.livestream_url} />}
+          {remembered.connect_url && <ConnectPanel connectUrl={remembered.connect_url} />}
+        </>
+      ) : (
+        !unknownHere && (
+          <p className="notice warn">
+            The live view and connect address are shown only in the browser tab that launched this session: the server keeps their tokens hashed and cannot
+            show them again.
+          </p>
+        )
+      )}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { useNavigate } from 'react-router';
+import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts';
+import { SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
+import { isStatus } from '../../api/errors.ts';
+import { useCreateSession } from '../../api/sessions/create-session.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { LauncherForm } from './LauncherForm.tsx';
+import { rememberSession } from './session-memory.ts';
+import { SessionList } from './SessionList.tsx';
+
+export function SessionsPage() {
+  const create = useCreateSession();
+  const navigate = useNavigate();
+  const launch = async (body: CreateWorkflowSessionRequest) => {
+    const created = await create.mutateAsync(body);
+    rememberSession({ ...created, workflow_name: body.workflow_name, created_at: new Date().toISOString(), timeout: body.timeout ?? SESSION_TIMEOUT_DEFAULT });
+    await navigate(`/sessions/${created.session_id}`);
+  };
+  return (
+    <>
+      <h1>Sessions</h1>
+      <p className="lead">A live browser you can watch, drive, or connect to with Playwright or Puppeteer.</p>
+      <div className="grid-2">
+        <div>
+          <LauncherForm onLaunch={launch} />
+          {create.isError && !isStatus(create.error, 422) && (
+            <ErrorNotice
+              error={create.error}
+              title={isStatus(create.error, 429) ? 'Too many sessions are running.' : 'The session did not start.'}
+            >
+              {create.error instanceof Error && 'retryAfter' in create.error && typeof create.error.retryAfter === 'number' && (
+                <p>Try again in {create.error.retryAfter} s, or end a session you no longer need.</p>
+              )}
+            </ErrorNotice>
+          )}
+        </div>
+        <SessionList />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { CreateWorkflowSessionRequest, SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
+import { contractResolver } from '../../lib/contract-resolver.ts';
+
+/** The launcher's inputs as typed; empty optional fields are left out of the request. */
+export interface LauncherValues {
+  workflow_name: string;
+  proxies: boolean;
+  session_data: string;
+  timeout: string;
+  webhook_url: string;
+  metadata: string;
+}
+
+export const launcherDefaults: LauncherValues = {
+  workflow_name: '',
+  proxies: false,
+  session_data: '',
+  timeout: String(SESSION_TIMEOUT_DEFAULT),
+  webhook_url: '',
+  metadata: '',
+};
+
+const opt = (s: string) => (s.trim() === '' ? undefined : s);
+
+export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (v: LauncherValues) => ({
+  workflow_name: v.workflow_name,
+  proxies: v.proxies,
+  session_data: opt(v.session_data),
+  // Number('') is 0, so an emptied box means the default rather than an error.
+  timeout: v.timeout.trim() === '' ? undefined : Number(v.timeout),
+  webhook_url: opt(v.webhook_url)?.trim(),
+  metadata: opt(v.metadata),
+}));
+
+export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata'] as const;

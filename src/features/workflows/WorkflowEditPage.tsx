@@ -1,0 +1,128 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { WorkflowInput } from '../../../contract/workflows.ts';
+import { isStatus } from '../../api/errors.ts';
+import { useWorkflow } from '../../api/workflows/get-workflow.ts';
+import { useSaveWorkflow } from '../../api/workflows/save-workflow.ts';
+import { ApiError } from '../../api/errors.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Field } from '../../components/Field.tsx';
+import { ImportRecorderButton } from './ImportRecorderButton.tsx';
+import { VariablesEditor } from './VariablesEditor.tsx';
+import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
+
+/** Router state the list page passes when a Recorder file was imported there. */
+export interface ImportedFlowState {
+  imported?: { title: string; text: string };
+}
+
+export function WorkflowEditPage() {
+  const { id } = useParams();
+  const existing = useWorkflow(id);
+  if (id && existing.isPending) return <p className="status" role="status">Loading the workflow…</p>;
+  if (id && existing.isError)
+    return (
+      <>
+        <h1>Edit workflow</h1>
+        <ErrorNotice error={existing.error} title={isStatus(existing.error, 404) ? 'This workflow does not exist (any more).' : 'Could not load the workflow.'}>
+          <p>
+            <Link to="/workflows">Back to the workflows</Link>
+          </p>
+        </ErrorNotice>
+      </>
+    );
+  return <WorkflowEditor id={id} initial={existing.data ? toFormValues(existing.data) : undefined} />;
+}
+
+function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormValues }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const imported = (location.state as ImportedFlowState | null)?.imported;
+  const save = useSaveWorkflow();
+  const form = useForm<WorkflowFormValues, unknown, WorkflowInput>({
+    resolver: workflowResolver,
+    mode: 'onChange',
+    defaultValues: initial ?? { name: imported?.title ?? '', flowText: imported?.text ?? emptyFlowText(), variables: [] },
+  });
+  const { register, handleSubmit, control, setError, setValue, getValues, formState } = form;
+  const { errors } = formState;
+
+  useEffect(() => {
+    if (formState.isSubmitSuccessful && save.data && !id) void navigate(`/workflows/${save.data.id}`, { replace: true });
+  }, [formState.isSubmitSuccessful, save.data, id, navigate]);
+
+  const onSubmit = handleSubmit(async (input) => {
+    try {
+      await save.mutateAsync({ id, input });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 422 && err.issues.length) {
+        for (const p of placeIssues(getValues(), err.issues.map((i) => ({ path: splitPath(i.path), message: i.message }))))
+          setError(p.field as 'name', { type: 'server', message: p.message });
+      } else if (err instanceof ApiError && err.status === 409) {
+        setError('name', { type: 'server', message: err.message });
+      }
+      throw err;
+    }
+  });
+
+  return (
+    <>
+      <p>
+        <Link to="/workflows">← Workflows</Link>
+      </p>
+      <h1>{id ? 'Edit workflow' : 'New workflow'}</h1>
+      <form onSubmit={(e) => void onSubmit(e).catch(() => undefined)} noValidate>
+        <div className="card">
+          <Field label="Name" name="name" error={errors.name?.message} hint="Unique; create_workflow_session finds a workflow by this name.">
+            {(p) => <input {...p} {...register('name')} />}
+          </Field>
+          <Field
+            label="Flow (Chrome Recorder JSON)"
+            name="flowText"
+            error={errors.flowText?.message}
+            hint={
+              <>
+                The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
+                <code>uploadFile</code> and <code>extract</code> are written as <code>customStep</code>.
+              </>
+            }
+            extra={
+              <ImportRecorderButton
+                label="Import file"
+                onImport={(title, text) => {
+                  setValue('flowText', text, { shouldValidate: true, shouldDirty: true });
+                  if (!getValues('name')) setValue('name', title, { shouldValidate: true });
+                }}
+              />
+            }
+          >
+            {(p) => <textarea {...p} className="code" rows={18} spellCheck={false} {...register('flowText')} />}
+          </Field>
+        </div>
+        <VariablesEditor control={control} register={register} errors={errors.variables} />
+        {errors.root?.server && (
+          <p className="notice error" role="alert">
+            {errors.root.server.message}
+          </p>
+        )}
+        {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && <ErrorNotice error={save.error} title="Not saved." />}
+        {save.isSuccess && !formState.isDirty && (
+          <p className="notice ok" role="status">
+            Saved.
+          </p>
+        )}
+        <div className="row">
+          <button type="submit" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Saving…' : 'Save workflow'}
+          </button>
+          {id && (
+            <Link className="button secondary" to={`/run?workflow=${id}`}>
+              Run this workflow
+            </Link>
+          )}
+        </div>
+      </form>
+    </>
+  );
+}

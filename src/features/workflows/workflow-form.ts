@@ -1,0 +1,96 @@
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { WorkflowInput, type Flow, type Variable } from '../../../contract/workflows.ts';
+import { formatLineIssues, lineOfPath, parseFlowText, type LineIssue } from './flow-text.ts';
+
+/** What the editor holds: the flow as text (so errors point at lines) and variables as rows of inputs. */
+export interface VariableRow {
+  name: string;
+  type: Variable['type'];
+  required: boolean;
+  /** As typed; converted to the variable's type on save. Empty means no default. */
+  default: string;
+}
+export interface WorkflowFormValues {
+  name: string;
+  flowText: string;
+  variables: VariableRow[];
+}
+
+export const emptyFlowText = (title = 'New workflow') => JSON.stringify({ title, steps: [] } satisfies Flow, null, 2);
+
+export function toFormValues(w: { name: string; flow: unknown; variables: Variable[] }): WorkflowFormValues {
+  return {
+    name: w.name,
+    flowText: JSON.stringify(w.flow, null, 2),
+    variables: w.variables.map((v) => ({ name: v.name, type: v.type, required: v.required, default: v.default === undefined ? '' : String(v.default) })),
+  };
+}
+
+function typedDefault(row: VariableRow): string | number | boolean | undefined {
+  if (row.default === '') return undefined;
+  if (row.type === 'number') {
+    const n = Number(row.default);
+    return Number.isFinite(n) ? n : row.default; // left as text so the schema names the field
+  }
+  if (row.type === 'boolean') return row.default === 'true' ? true : row.default === 'false' ? false : row.default;
+  return row.default;
+}
+
+const VARIABLE_FIELDS = new Set(['name', 'type', 'required', 'default']);
+
+/** Turn issues (from the contract schema or a server 422) into [form field, message] pairs. */
+export function placeIssues(
+  values: WorkflowFormValues,
+  issues: { path: (string | number)[]; message: string }[],
+): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  const flowLines: LineIssue[] = [];
+  const { tree } = parseFlowText(values.flowText);
+  for (const { path, message } of issues) {
+    const [head, ...rest] = path;
+    if (head === 'flow') flowLines.push({ line: lineOfPath(values.flowText, tree, rest), message: rest.length ? `${rest.join('.')}: ${message}` : message });
+    else if (head === 'variables' && typeof rest[0] === 'number' && values.variables[rest[0]]) {
+      const sub = String(rest[1] ?? 'name');
+      out.push({ field: `variables.${rest[0]}.${VARIABLE_FIELDS.has(sub) ? sub : 'name'}`, message });
+    } else if (head === 'name') out.push({ field: 'name', message });
+    else out.push({ field: 'root.server', message: `${path.join('.')}: ${message}` });
+  }
+  if (flowLines.length) out.push({ field: 'flowText', message: formatLineIssues(flowLines) });
+  return out;
+}
+
+/** A server issue path ("flow.steps.3.url") as a path list. */
+export const splitPath = (p: string) => p.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+
+function nest(list: { field: string; message: string }[]): FieldErrors<WorkflowFormValues> {
+  const errors: Record<string, unknown> = {};
+  for (const { field, message } of list) {
+    const keys = field.split('.');
+    let at: Record<string, unknown> = errors;
+    keys.forEach((k, i) => {
+      if (i === keys.length - 1) {
+        if (!at[k]) at[k] = { type: 'validate', message };
+        return;
+      }
+      at[k] ??= /^\d+$/.test(keys[i + 1]!) ? [] : {};
+      at = at[k] as Record<string, unknown>;
+    });
+  }
+  return errors as FieldErrors<WorkflowFormValues>;
+}
+
+/** react-hook-form resolver: the contract's WorkflowInput decides, the flow's problems get line numbers. */
+export const workflowResolver: Resolver<WorkflowFormValues, unknown, WorkflowInput> = (values) => {
+  const parsed = parseFlowText(values.flowText);
+  const candidate = {
+    name: values.name,
+    flow: parsed.value,
+    variables: values.variables.map((r) => ({ name: r.name, type: r.type, required: r.required, default: typedDefault(r) })),
+  };
+  const result = WorkflowInput.safeParse(candidate);
+  const issues = result.success ? [] : result.error.issues.filter((i) => !(parsed.syntax.length && i.path[0] === 'flow'));
+  const placed = placeIssues(values, issues.map((i) => ({ path: i.path as (string | number)[], message: i.message })));
+  if (parsed.syntax.length) placed.push({ field: 'flowText', message: formatLineIssues(parsed.syntax) });
+  if (result.success && placed.length === 0) return { values: result.data, errors: {} };
+  return { values: {}, errors: nest(placed) };
+};

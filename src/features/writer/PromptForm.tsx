@@ -1,0 +1,53 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import { codePointLength } from '../../../contract/common.ts';
+import { PROMPT_MAX_CHARS, WriteRequest } from '../../../contract/write.ts';
+import { applyIssues } from '../../api/form-issues.ts';
+import { Field } from '../../components/Field.tsx';
+
+export interface PromptFormProps {
+  busy: boolean;
+  /** Rejects with the API error; a 422's issues land on the prompt field. */
+  onWrite(body: WriteRequest): Promise<unknown>;
+}
+
+/** The prompt box: live code-point count against the server's 8000, validated with the contract. */
+export function PromptForm({ busy, onWrite }: PromptFormProps) {
+  const { register, handleSubmit, control, setError, formState } = useForm<WriteRequest>({
+    resolver: zodResolver(WriteRequest),
+    defaultValues: { prompt: '' },
+    mode: 'onChange',
+  });
+  const prompt = useWatch({ control, name: 'prompt' }) ?? '';
+  const count = codePointLength(prompt);
+  const over = count > PROMPT_MAX_CHARS;
+
+  const onSubmit = handleSubmit(async (body) => {
+    try {
+      await onWrite(body);
+    } catch (err) {
+      applyIssues(err, ['prompt'], setError);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="card">
+      <Field
+        label="Prompt"
+        name="prompt"
+        error={formState.errors.prompt?.message ?? formState.errors.root?.server?.message}
+        hint="A request or notes to write from. Say how long you want it, e.g. “about 300 words” or “three short paragraphs”."
+        extra={
+          <span className={`counter${over ? ' over' : ''}`} id="prompt-count">
+            {count.toLocaleString()} / {PROMPT_MAX_CHARS.toLocaleString()} characters
+          </span>
+        }
+      >
+        {(p) => <textarea {...p} rows={8} {...register('prompt')} />}
+      </Field>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Writing…' : 'Write'}
+      </button>
+    </form>
+  );
+}

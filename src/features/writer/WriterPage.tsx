@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { WriteRecord, WriteRequest, WriteResponse } from '../../../contract/write.ts';
+import { ApiError } from '../../api/errors.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { PromptForm } from './PromptForm.tsx';
+import { useWrite } from './use-write.ts';
+import { WriteHistory } from './WriteHistory.tsx';
+import { WriteResult } from './WriteResult.tsx';
+
+export function WriterPage() {
+  const write = useWrite();
+  const [last, setLast] = useState<WriteRequest | null>(null);
+  const [opened, setOpened] = useState<{ prompt: string; result: WriteResponse } | null>(null);
+
+  const run = (body: WriteRequest) => {
+    setLast(body);
+    setOpened(null);
+    return write.mutateAsync(body);
+  };
+  const open = (r: WriteRecord) => {
+    write.reset();
+    setOpened({ prompt: r.prompt, result: { succeeded: true, text: r.text, word_count: r.word_count, error: r.error, usage: r.usage } });
+  };
+  const status = write.error instanceof ApiError ? write.error.status : undefined;
+
+  return (
+    <>
+      <h1>Writer</h1>
+      <p className="lead">Write prose from a request or from notes. Generation usually takes 10 to 20 seconds; the text streams in as it is written.</p>
+      <div className="grid-2">
+        <div>
+          <PromptForm busy={write.isPending} onWrite={run} />
+          {write.isError && status !== 422 && (
+            <ErrorNotice
+              error={write.error}
+              title={status === 502 ? 'The writing model failed.' : status === 503 ? 'No writing model is configured.' : 'The write did not finish.'}
+            >
+              {status === 503 && (
+                <p>
+                  On the server, set <code>WRITER_PROVIDER</code> (openai-compatible, openai or anthropic), <code>WRITER_MODEL</code>,{' '}
+                  <code>WRITER_BASE_URL</code> for an OpenAI-compatible endpoint and <code>WRITER_API_KEY</code> if it needs one, then restart
+                  the server.
+                </p>
+              )}
+              {status !== 503 && last && (
+                <p>
+                  <button type="button" onClick={() => void run(last).catch(() => undefined)}>
+                    Try again
+                  </button>
+                </p>
+              )}
+            </ErrorNotice>
+          )}
+        </div>
+        <div>
+          {(write.isPending || write.data || (write.isError && write.streamed)) && (
+            <WriteResult text={write.streamed} result={write.data} streaming={write.isPending} prompt={last?.prompt ?? ''} />
+          )}
+          {opened && !write.isPending && !write.data && <WriteResult text="" result={opened.result} streaming={false} prompt={opened.prompt} />}
+          {!write.isPending && !write.data && !opened && !write.streamed && (
+            <p className="card status">Nothing written yet. Enter a prompt and choose Write.</p>
+          )}
+        </div>
+      </div>
+      <WriteHistory onOpen={open} />
+    </>
+  );
+}

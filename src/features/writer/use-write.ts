@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import type { WriteRequest } from '../../../contract/write.ts';
+import { streamWrite } from '../../api/writes/write-stream.ts';
+
+/** One write at a time: the text as it streams in, then the final answer. */
+export function useWrite() {
+  const queryClient = useQueryClient();
+  const [streamed, setStreamed] = useState('');
+  const abort = useRef<AbortController | null>(null);
+  const mutation = useMutation({
+    mutationFn: (body: WriteRequest) => {
+      abort.current?.abort();
+      const controller = new AbortController();
+      abort.current = controller;
+      setStreamed('');
+      return streamWrite(body, (piece) => setStreamed((t) => t + piece), controller.signal);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['writes'] }),
+  });
+  return {
+    ...mutation,
+    streamed,
+    stop: () => abort.current?.abort(),
+  };
+}

@@ -1,0 +1,100 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { keepConnected, type ConnectionStatus } from './connection.ts';
+import { toWebSocketUrl } from './streamUrl.ts';
+import { StatusLine } from './StatusLine.tsx';
+import './viewer.css';
+
+export interface LiveStreamProps {
+  /** The session's livestream_url: ws(s)://… or http(s)://… whose path upgrades to the frame stream. */
+  url: string;
+  background?: string;
+  onStatusChange?: (status: ConnectionStatus) => void;
+  label?: string;
+  className?: string;
+}
+
+/**
+ * A watch-only view of the session's active tab: JPEG frames over a WebSocket, each message an
+ * 8-byte capture time followed by the image (server/browser/screencast.ts), drawn on a canvas.
+ * When frames come faster than they decode, only the newest waiting one is drawn.
+ */
+export function LiveStream({ url, background, onStatusChange, label = 'Live stream of the browser', className }: LiveStreamProps) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
+  const wsUrl = useMemo(() => {
+    try {
+      return toWebSocketUrl(url);
+    } catch {
+      return null; // not a URL a stream can be opened on
+    }
+  }, [url]);
+  const status: ConnectionStatus = wsUrl ? connection : { state: 'unavailable' };
+  const onStatusRef = useRef(onStatusChange);
+  useEffect(() => {
+    onStatusRef.current = onStatusChange;
+  });
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    if (!wsUrl) return;
+    let frames = 0;
+    let waiting: ArrayBuffer | undefined;
+    let decoding = false;
+    let stopped = false;
+
+    const draw = async () => {
+      decoding = true;
+      while (waiting && !stopped) {
+        const data = waiting;
+        waiting = undefined;
+        try {
+          const bitmap = await createImageBitmap(new Blob([data.slice(8)], { type: 'image/jpeg' }));
+          if (canvas.width !== bitmap.width) canvas.width = bitmap.width;
+          if (canvas.height !== bitmap.height) canvas.height = bitmap.height;
+          ctx.drawImage(bitmap, 0, 0);
+          bitmap.close();
+          canvas.dataset.frames = String(++frames);
+          canvas.dataset.capturedAt = String(new DataView(data).getFloat64(0));
+        } catch {
+          // a damaged frame: the next one replaces it
+        }
+      }
+      decoding = false;
+    };
+
+    const stop = keepConnected({
+      url: wsUrl,
+      onStatus: (s) => {
+        setStatus(s);
+        onStatusRef.current?.(s);
+      },
+      open: (socket, connected) => {
+        const onMessage = (e: MessageEvent) => {
+          if (!(e.data instanceof ArrayBuffer) || e.data.byteLength <= 8) return;
+          connected();
+          waiting = e.data;
+          if (!decoding) void draw();
+        };
+        socket.addEventListener('open', connected);
+        socket.addEventListener('message', onMessage);
+        return () => {
+          socket.removeEventListener('open', connected);
+          socket.removeEventListener('message', onMessage);
+        };
+      },
+    });
+    return () => {
+      stopped = true;
+      stop();
+    };
+  }, [wsUrl]);
+
+  return (
+    <div className={`bd-viewer${className ? ` ${className}` : ''}`} style={background ? { background } : undefined} role="region" aria-label={label} data-state={status.state}>
+      <canvas ref={canvasRef} className="bd-viewer__frame" role="img" aria-label={label} />
+      <StatusLine status={status} />
+    </div>
+  );
+}

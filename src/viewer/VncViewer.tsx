@@ -1,0 +1,150 @@
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import type RFB from '@novnc/novnc';
+import type { ScaleMode } from '../../contract/viewer.ts';
+import { keepConnected, type ConnectionStatus } from './connection.ts';
+import { loadRfb } from './loadRfb.ts';
+import { toPageUrl, toWebSocketUrl } from './streamUrl.ts';
+import { StatusLine } from './StatusLine.tsx';
+import './viewer.css';
+
+export interface VncViewerHandle {
+  focus(): void;
+  /** Send text to the remote clipboard (ignored when view-only). */
+  pasteClipboard(text: string): void;
+  sendCtrlAltDel(): void;
+}
+
+export interface VncViewerProps {
+  /** The session's vnc_url: ws(s)://… or http(s)://… whose path upgrades to RFB. */
+  url: string;
+  viewOnly?: boolean;
+  /** fit: scale to this element; remote: resize the remote screen to it; none: 1:1, clipped. */
+  scale?: ScaleMode;
+  /** CSS colour around the remote screen. */
+  background?: string;
+  /** Text the remote side put on its clipboard. */
+  onClipboard?: (text: string) => void;
+  onStatusChange?: (status: ConnectionStatus) => void;
+  /** When no RFB connection can be made at all: show the URL's page in an iframe, or keep retrying. */
+  fallback?: 'iframe' | 'none';
+  /** Accessible name of the viewer. */
+  label?: string;
+  className?: string;
+  ref?: Ref<VncViewerHandle>;
+}
+
+/** Failed first attempts before the iframe fallback (only when fallback is 'iframe'). */
+const ATTEMPTS_BEFORE_FALLBACK = 3;
+
+function applyScale(rfb: RFB, scale: ScaleMode) {
+  rfb.scaleViewport = scale === 'fit';
+  rfb.resizeSession = scale === 'remote';
+  rfb.clipViewport = scale === 'none';
+}
+
+/** A live, interactive view of a session's browser through noVNC. */
+export function VncViewer({ url, viewOnly = false, scale = 'fit', background, onClipboard, onStatusChange, fallback = 'iframe', label = 'Live browser', className, ref }: VncViewerProps) {
+  const screenRef = useRef<HTMLDivElement>(null);
+  const rfbRef = useRef<RFB | null>(null);
+  const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
+  const wsUrl = useMemo(() => {
+    try {
+      return toWebSocketUrl(url);
+    } catch {
+      return null; // not a URL a stream can be opened on
+    }
+  }, [url]);
+  const status: ConnectionStatus = wsUrl ? connection : { state: 'unavailable' };
+  // Latest props for the long-lived connection, read without reconnecting when they change.
+  const latest = useRef({ viewOnly, scale, background, onClipboard, onStatusChange });
+  useEffect(() => {
+    latest.current = { viewOnly, scale, background, onClipboard, onStatusChange };
+  });
+
+  useEffect(() => {
+    const target = screenRef.current;
+    if (!target) return;
+    if (!wsUrl) return;
+    const report = (s: ConnectionStatus) => {
+      setStatus(s);
+      latest.current.onStatusChange?.(s);
+    };
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    loadRfb().then(
+      (Rfb) => {
+        if (cancelled) return;
+        stop = keepConnected({
+          url: wsUrl,
+          giveUpAfter: fallback === 'iframe' ? ATTEMPTS_BEFORE_FALLBACK : Infinity,
+          onStatus: report,
+          open: (socket, connected) => {
+            const rfb = new Rfb(target, socket, { shared: true });
+            const { viewOnly: vo, scale: sc, background: bg } = latest.current;
+            rfb.viewOnly = vo;
+            rfb.focusOnClick = true;
+            applyScale(rfb, sc);
+            if (bg) rfb.background = bg;
+            rfb.addEventListener('connect', connected);
+            rfb.addEventListener('clipboard', (e) => latest.current.onClipboard?.(e.detail.text));
+            rfbRef.current = rfb;
+            return () => {
+              if (rfbRef.current === rfb) rfbRef.current = null;
+              try {
+                rfb.disconnect();
+              } catch {
+                // already disconnected by the closing socket
+              }
+            };
+          },
+        });
+      },
+      () => report({ state: 'unavailable' }),
+    );
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [wsUrl, fallback]);
+
+  useEffect(() => {
+    const rfb = rfbRef.current;
+    if (!rfb) return;
+    rfb.viewOnly = viewOnly;
+    applyScale(rfb, scale);
+    if (background) rfb.background = background;
+  }, [viewOnly, scale, background, status.state]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      focus: () => rfbRef.current?.focus(),
+      pasteClipboard: (text) => {
+        if (!latest.current.viewOnly) rfbRef.current?.clipboardPasteFrom(text);
+      },
+      sendCtrlAltDel: () => {
+        if (!latest.current.viewOnly) rfbRef.current?.sendCtrlAltDel();
+      },
+    }),
+    [],
+  );
+
+  const showIframe = status.state === 'unavailable' && fallback === 'iframe';
+  return (
+    <div
+      className={`bd-viewer${className ? ` ${className}` : ''}`}
+      style={background ? { background } : undefined}
+      role="region"
+      aria-label={label}
+      data-state={status.state}
+      data-view-only={viewOnly ? 'true' : 'false'}
+    >
+      {showIframe ? (
+        <iframe className="bd-viewer__iframe" src={toPageUrl(url)} title={label} />
+      ) : (
+        <div ref={screenRef} className="bd-viewer__screen" onClick={() => rfbRef.current?.focus()} />
+      )}
+      <StatusLine status={status} />
+    </div>
+  );
+}

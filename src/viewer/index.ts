@@ -1,0 +1,5 @@
+// The viewer components the dashboard and the embed pages share. noVNC itself loads lazily.
+export { VncViewer, type VncViewerHandle, type VncViewerProps } from './VncViewer.tsx';
+export { LiveStream, type LiveStreamProps } from './LiveStream.tsx';
+export { describe as describeStatus, type ConnectionStatus, type ViewerState } from './connection.ts';
+export { toWebSocketUrl, toPageUrl } from './streamUrl.ts';

@@ -1,0 +1,209 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real HTTP server that plays a writing model for the tests: OpenAI chat completions
+ * (POST …/chat/completions, plain and `stream: true`) and Anthropic messages (POST …/messages,
+ * plain and streaming). Each test scripts what the next requests get with `enqueue`; when the
+ * queue is empty every request gets `fallback`. Every request is recorded in `requests`.
+ */
+
+export interface FakeUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export type FakeBehaviour =
+  /** Answer with this text; an array is sent as one stream chunk per element (joined when not streaming). */
+  | {
+      kind: 'reply';
+      text: string | string[];
+      /** stop → finish_reason stop / stop_reason end_turn; length → length / max_tokens. */
+      finish?: 'stop' | 'length';
+      usage?: FakeUsage;
+      /** Streaming only: after the first chunk, wait for this before sending the rest. */
+      gate?: Promise<void>;
+    }
+  /** Answer with this HTTP status and the provider's error body (`retry-after-ms: 0`, so retries are immediate). */
+  | { kind: 'status'; status: number }
+  /** Never answer (until the client gives up or the fake closes). */
+  | { kind: 'hang' }
+  /** Streaming: send the first `after` chunks, then cut the connection. Not streaming: cut at once. */
+  | { kind: 'cut'; text: string[]; after: number };
+
+export interface FakeRequest {
+  protocol: 'openai' | 'anthropic';
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  // The decoded request body as the provider SDK sent it; tests read fields off it freely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  stream: boolean;
+  /** Settles when the client's connection for this request closes (e.g. the server cancelled the call). */
+  closed: Promise<void>;
+}
+
+export interface FakeModel {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** Base URL for WRITER_BASE_URL (both protocols live under /v1). */
+  baseUrl: string;
+  requests: FakeRequest[];
+  fallback: FakeBehaviour;
+  enqueue(...behaviours: FakeBehaviour[]): void;
+  /** Writer environment for startServer(), pointing at this fake. */
+  env(provider?: 'openai-compatible' | 'openai' | 'anthropic', extra?: Record<string, string>): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_REPLY: FakeBehaviour = { kind: 'reply', text: ['The quick brown fox ', 'jumps over ', 'the lazy dog.'], usage: { input_tokens: 12, output_tokens: 9 } };
+
+const sse = (res: http.ServerResponse, data: unknown, event?: string) =>
+  res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function errorBody(protocol: FakeRequest['protocol'], status: number) {
+  return protocol === 'openai'
+    ? { error: { message: `fake upstream error ${status}`, type: 'server_error', param: null, code: null } }
+    : { type: 'error', error: { type: status === 529 ? 'overloaded_error' : 'api_error', message: `fake upstream error ${status}` } };
+}
+
+/** OpenAI chat completions, plain or streamed. */
+async function openaiReply(req: FakeRequest, res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>) {
+  const chunks = typeof b.text === 'string' ? [b.text] : b.text;
+  const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
+  const finish = b.kind === 'reply' && b.finish === 'length' ? 'length' : 'stop';
+  const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) };
+  const openaiUsage = { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens };
+  if (!req.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: chunks.join('') }, finish_reason: finish }],
+        usage: openaiUsage,
+      }),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (choices: unknown[], extra: object = {}) => sse(res, { ...base, object: 'chat.completion.chunk', choices, ...extra });
+  chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  await sendChunks(res, b, (text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }]));
+  if (res.destroyed) return;
+  chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+  if (req.body?.stream_options?.include_usage) chunk([], { usage: openaiUsage });
+  sse(res, '[DONE]');
+  res.end();
+}
+
+/** Anthropic messages, plain or streamed. */
+async function anthropicReply(req: FakeRequest, res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>) {
+  const chunks = typeof b.text === 'string' ? [b.text] : b.text;
+  const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
+  const stopReason = b.kind === 'reply' && b.finish === 'length' ? 'max_tokens' : 'end_turn';
+  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: String(req.body?.model), stop_sequence: null };
+  if (!req.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: chunks.join('') }], stop_reason: stopReason, usage }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event = (type: string, data: object) => sse(res, { type, ...data }, type);
+  event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
+  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  await sendChunks(res, b, (text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
+  if (res.destroyed) return;
+  event('content_block_stop', { index: 0 });
+  event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  event('message_stop', {});
+  res.end();
+}
+
+/** Send the text chunks, honouring a gate (reply) or a cut (cut). */
+async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>, send: (text: string) => void) {
+  const chunks = typeof b.text === 'string' ? [b.text] : b.text;
+  for (const [i, text] of chunks.entries()) {
+    if (b.kind === 'cut' && i === b.after) {
+      res.destroy();
+      return;
+    }
+    send(text);
+    if (i === 0 && b.kind === 'reply' && b.gate) await b.gate;
+  }
+  if (b.kind === 'cut') res.destroy();
+}
+
+export async function startFakeModel(): Promise<FakeModel> {
+  const queue: FakeBehaviour[] = [];
+  const requests: FakeRequest[] = [];
+  const fake = { fallback: DEFAULT_REPLY } as FakeModel;
+
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const protocol = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : undefined;
+    if (req.method !== 'POST' || !protocol) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    const record: FakeRequest = { protocol, path, headers: req.headers, body, stream: (body as { stream?: boolean }).stream === true, closed };
+    requests.push(record);
+    const b = queue.shift() ?? fake.fallback;
+    switch (b.kind) {
+      case 'hang':
+        return; // the socket stays open until the client aborts or close() cuts it
+      case 'status':
+        res.writeHead(b.status, { 'content-type': 'application/json', 'retry-after-ms': '0' });
+        res.end(JSON.stringify(errorBody(protocol, b.status)));
+        return;
+      case 'cut':
+        if (!record.stream) {
+          res.destroy();
+          return;
+        }
+      // falls through: a streamed cut sends its first chunks like a reply
+      case 'reply':
+        await (protocol === 'openai' ? openaiReply : anthropicReply)(record, res, b);
+    }
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return Object.assign(fake, {
+    url: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...behaviours: FakeBehaviour[]) => void queue.push(...behaviours),
+    env: (provider: 'openai-compatible' | 'openai' | 'anthropic' = 'openai-compatible', extra: Record<string, string> = {}) => ({
+      WRITER_PROVIDER: provider,
+      WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      WRITER_MODEL: provider === 'anthropic' ? 'claude-fake' : 'fake-model',
+      WRITER_API_KEY: 'sk-fake-writer-key',
+      ...extra,
+    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}

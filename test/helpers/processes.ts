@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import { DATA_DIR_MARKER } from '../../server/browser/processes.ts';
+
+export interface ServiceProcess {
+  pid: number;
+  /** The kernel's name for it (/proc/PID/comm): Xvfb, chromium, x11vnc, chrome_crashpad, … */
+  name: string;
+  cmdline: string;
+}
+
+function read(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Live processes the service started for this DATA_DIR: those whose environment carries the
+ * data-dir marker (every process of a tree, Chromium's zygote and renderers included) or whose
+ * command line names the folder. Scoped by folder, so parallel test files never see each other's.
+ * Zombies (exited, not yet reaped) have no environment and do not count.
+ */
+export function serviceProcesses(dataDir: string): ServiceProcess[] {
+  const out: ServiceProcess[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const environ = read(`/proc/${entry}/environ`);
+    const cmdline = read(`/proc/${entry}/cmdline`);
+    if (!environ || cmdline === null) continue;
+    const ours = environ.split('\0').includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir));
+    if (!ours) continue;
+    const argv = cmdline.split('\0').filter(Boolean);
+    // comm, not argv[0]: Chromium's zygote rewrites its argv.
+    const name = (read(`/proc/${entry}/comm`) ?? '').trim();
+    out.push({ pid: Number(entry), name, cmdline: argv.join(' ') });
+  }
+  return out;
+}
+
+/** Counts by kind, e.g. { Xvfb: 1, chromium: 7, x11vnc: 1 }. */
+export function countByName(dataDir: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const p of serviceProcesses(dataDir)) counts[p.name] = (counts[p.name] ?? 0) + 1;
+  return counts;
+}
+
+/** Poll until nothing the service started for `dataDir` is left (or the deadline passes); returns what is left. */
+export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 10_000): Promise<ServiceProcess[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = serviceProcesses(dataDir);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = serviceProcesses(dataDir);
+  }
+  return left;
+}

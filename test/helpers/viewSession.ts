@@ -1,0 +1,138 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { WebSocket } from 'ws';
+import { postJson, type TestServer } from './server.ts';
+
+/**
+ * Shared set-up of the view tests (vnc*, livestream) and bench/livestream.ts: a real session from
+ * the API, a page server to show in it, and a tiny CDP client to drive its page.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The viewer pages are served from dist/: build once if a fresh checkout has none. */
+export function ensureViewerBuilt(): void {
+  if (fs.existsSync(path.join(ROOT, 'dist/embed/vnc.html')) && fs.existsSync(path.join(ROOT, 'dist/embed/live.html'))) return;
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** A session as the view tests see it: its URLs and a way to drive its browser over CDP. */
+export interface ViewSession {
+  id: string;
+  vncUrl: string;
+  liveUrl: string;
+  viewToken: string;
+  controlToken: string;
+  cdpToken: string;
+  browserWSEndpoint: string;
+  end(): Promise<void>;
+}
+
+/** Start a real session through the API (POST /api/create_workflow_session) and read its URLs. */
+export async function openViewSession(server: TestServer): Promise<ViewSession> {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'view tests' });
+  if (res.status !== 200) throw new Error(`create_workflow_session: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { session_id: string; vnc_url: string; livestream_url: string; connect_url: string };
+  const token = (url: string) => new URL(url).searchParams.get('token')!;
+  const live = server.app.sessions.get(body.session_id);
+  if (!live) throw new Error('session not in the manager');
+  return {
+    id: body.session_id,
+    vncUrl: body.vnc_url,
+    liveUrl: body.livestream_url,
+    viewToken: token(body.livestream_url),
+    controlToken: token(body.vnc_url),
+    cdpToken: token(body.connect_url),
+    browserWSEndpoint: live.browserWSEndpoint,
+    end: async () => {
+      await server.api(`/api/sessions/${body.session_id}`, { method: 'DELETE' });
+    },
+  };
+}
+
+/** A loopback page server: `/solid/<hex>` paints one colour and records clicks in window.clicks. */
+export async function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const m = /^\/solid\/([0-9a-f]{6})$/.exec(req.url ?? '');
+    if (!m) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>solid</title>
+<style>html,body{margin:0;height:100%;background:#${m[1]};cursor:default}</style>
+<script>window.clicks=[];addEventListener('mousedown',e=>clicks.push([e.clientX,e.clientY]));addEventListener('keydown',e=>clicks.push(e.key));</script>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A minimal CDP client for driving the session's first page (navigate, evaluate). */
+export class CdpPage {
+  private nextId = 1;
+  private sessionId = '';
+  private readonly pending = new Map<number, (msg: { result?: unknown; error?: { message: string } }) => void>();
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (d) => {
+      const msg = JSON.parse(d.toString()) as { id?: number; result?: unknown; error?: { message: string } };
+      if (msg.id !== undefined) this.pending.get(msg.id)?.(msg);
+    });
+  }
+
+  static async attach(browserWSEndpoint: string): Promise<CdpPage> {
+    const ws = new WebSocket(browserWSEndpoint);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const page = new CdpPage(ws);
+    try {
+      const { targetInfos } = (await page.call('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
+      const target = targetInfos.find((t) => t.type === 'page');
+      if (!target) throw new Error('no page target');
+      const { sessionId } = (await page.call('Target.attachToTarget', { targetId: target.targetId, flatten: true })) as { sessionId: string };
+      page.sessionId = sessionId;
+      return page;
+    } catch (err) {
+      ws.close();
+      throw err;
+    }
+  }
+
+  call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ id, method, params, ...(this.sessionId ? { sessionId: this.sessionId } : {}) }));
+    return new Promise((resolve, reject) =>
+      this.pending.set(id, (msg) => {
+        this.pending.delete(id);
+        if (msg.error) reject(new Error(msg.error.message));
+        else resolve(msg.result);
+      }),
+    );
+  }
+
+  async goto(url: string): Promise<void> {
+    await this.call('Page.navigate', { url });
+    // The page's own script defines window.clicks, so its presence means the page is in.
+    await waitForAsync('navigation', async () => ((await this.evaluate('document.readyState === "complete" && Array.isArray(window.clicks)')) ? true : undefined));
+  }
+
+  async evaluate(expression: string): Promise<unknown> {
+    const r = (await this.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value?: unknown } };
+    return r.result.value;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export async function waitForAsync<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

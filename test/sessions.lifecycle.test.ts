@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateWorkflowSessionResponse, Session } from '../contract/sessions.ts';
+import type { BusEvents } from '../server/events/bus.ts';
+import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+});
+
+async function createSession(s: TestServer, body: Record<string, unknown> = {}) {
+  const res = await postJson(s, '/api/create_workflow_session', { workflow_name: 'lifecycle', ...body });
+  expect(res.status).toBe(200);
+  return CreateWorkflowSessionResponse.parse(await res.json());
+}
+
+async function sessionOf(s: TestServer, id: string) {
+  return Session.parse(await (await s.api(`/api/sessions/${id}`)).json());
+}
+
+function nextEnded(s: TestServer, id: string): Promise<BusEvents['session.ended']> {
+  return new Promise((resolve) => {
+    const off = s.app.bus.on('session.ended', (e) => {
+      if (e.session_id !== id) return;
+      off();
+      resolve(e);
+    });
+  });
+}
+
+describe('session lifecycle leaves no process behind', () => {
+  it('after many create/end cycles', async () => {
+    for (let i = 0; i < 4; i++) {
+      const s = await createSession(server);
+      expect(countByName(server.dataDir).Xvfb).toBe(1);
+      const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
+      expect(res.status).toBe(200);
+      expect(serviceProcesses(server.dataDir)).toEqual([]);
+    }
+    expect(fs.readdirSync(path.join(server.dataDir, 'profiles'))).toEqual([]);
+  });
+
+  it('after Chromium is killed with SIGKILL: the session is crashed and the rest of its tree ends', async () => {
+    const s = await createSession(server, { webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
+    const ended = nextEnded(server, s.session_id);
+    const browser = serviceProcesses(server.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='));
+    expect(browser).toBeDefined();
+    process.kill(browser!.pid, 'SIGKILL');
+    expect(await ended).toMatchObject({ reason: 'crashed', webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+    expect(await sessionOf(server, s.session_id)).toMatchObject({ state: 'ended', end_reason: 'crashed' });
+  });
+
+  it('after its timeout (a 1 s session made through the manager; HTTP allows 30 s at least)', async () => {
+    const workflow = server.app.store.workflows.findOrCreateByName('lifecycle');
+    const { session } = await server.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 1, proxies: false });
+    const ended = nextEnded(server, session.id);
+    expect(serviceProcesses(server.dataDir).length).toBeGreaterThan(0);
+    expect((await ended).reason).toBe('timed_out');
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+    expect(await sessionOf(server, session.id)).toMatchObject({ state: 'ended', end_reason: 'timed_out' });
+  });
+
+  it('after a failed start: the session is failed_to_start and its display is gone', async () => {
+    const broken = await startServer({ CHROMIUM_PATH: '/bin/false' });
+    try {
+      const res = await postJson(broken, '/api/create_workflow_session', { workflow_name: 'broken' });
+      expect(res.status).toBe(503);
+      const list = (await (await broken.api('/api/sessions')).json()) as { items: Session[] };
+      expect(list.items).toHaveLength(1);
+      expect(list.items[0]).toMatchObject({ state: 'ended', end_reason: 'failed_to_start' });
+      expect(await waitForNoServiceProcesses(broken.dataDir)).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('with a warm pool: creation takes the ready browser, the pool refills, close ends all', async () => {
+    const pooled = await startServer({ WARM_POOL_SIZE: '1' });
+    try {
+      const manager = pooled.app.sessions as BrowserSessionManager;
+      await manager.whenWarm();
+      expect(manager.warm).toBe(1);
+      const warmTree = serviceProcesses(pooled.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='))!;
+      const s = await createSession(pooled);
+      // The session runs in the browser that was waiting, under the same id.
+      expect(warmTree.cmdline).toContain(`profiles/${s.session_id}`);
+      await manager.whenWarm();
+      expect(manager.warm).toBe(1);
+      expect(countByName(pooled.dataDir).Xvfb).toBe(2);
+    } finally {
+      await pooled.close();
+    }
+    expect(await waitForNoServiceProcesses(pooled.dataDir)).toEqual([]);
+  });
+
+  it('after a server crash: the next start marks its sessions crashed and reaps their processes', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
+    const apiKey = `test_${randomBytes(16).toString('hex')}`;
+    // The real server in its own process, so it can die without ending anything.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '0', LOG_LEVEL: 'info', PUBLIC_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /dashboard at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+      });
+      const res = await fetch(`${url}/api/create_workflow_session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ workflow_name: 'crash' }),
+      });
+      expect(res.status).toBe(200);
+      const { session_id } = (await res.json()) as { session_id: string };
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      // The crash left the tree running: that is what the restart must clean up.
+      expect(countByName(dataDir)).toMatchObject({ Xvfb: 1, x11vnc: 1 });
+
+      const restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
+      try {
+        expect(await sessionOf(restarted, session_id)).toMatchObject({ state: 'ended', end_reason: 'crashed' });
+        expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
+        expect(fs.existsSync(path.join(dataDir, 'profiles', session_id))).toBe(false);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // Whatever happened above, nothing of this data folder may survive the test.
+      for (const p of serviceProcesses(dataDir)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
+import WebSocket from 'ws';
+import { CreateWorkflowSessionResponse, Session, SessionsPage } from '../contract/sessions.ts';
+import type { BusEvents } from '../server/events/bus.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { countByName, waitForNoServiceProcesses } from './helpers/processes.ts';
+
+let server: TestServer;
+let site: http.Server;
+let siteUrl: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  // The page the session's browser visits: served by the test, on loopback.
+  site = http.createServer((req, res) => {
+    if (req.url === '/echo') {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<title>echo</title><pre id="cookie">${req.headers.cookie ?? ''}</pre>`);
+      return;
+    }
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>Hello from the test</title><h1>hi</h1>');
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((r) => site?.close(r));
+  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+});
+
+async function create(body: Record<string, unknown> = {}) {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'sessions-test', ...body });
+  expect(res.status).toBe(200);
+  return CreateWorkflowSessionResponse.parse(await res.json());
+}
+
+async function end(id: string) {
+  const res = await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+  expect(res.status).toBe(200);
+  return Session.parse(await res.json());
+}
+
+/** Status of a WebSocket upgrade to `url`: 101 when accepted, else the HTTP status. */
+function upgradeStatus(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+    });
+    ws.once('error', () => resolve(-1));
+  });
+}
+
+describe('live browser sessions', () => {
+  it('creates a session, drives it with Playwright connectOverCDP, and ends it', async () => {
+    const events: (keyof BusEvents)[] = [];
+    const offs = (['session.started', 'session.ended'] as const).map((t) => server.app.bus.on(t, () => events.push(t)));
+    const s = await create({ metadata: '{"order":42}' });
+    expect(s.connect_url).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/cdp\\?token=[\\w-]{43}$`));
+    expect(s.vnc_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/vnc\\?token=[\\w-]{43}$`));
+    expect(s.livestream_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/live\\?token=[\\w-]{43}$`));
+    // One tree: a display, a VNC server, and Chromium (with its helpers).
+    const counts = countByName(server.dataDir);
+    expect(counts.Xvfb).toBe(1);
+    expect(counts.x11vnc).toBe(1);
+    expect(counts.chromium).toBeGreaterThanOrEqual(1);
+
+    const got = Session.parse(await (await server.api(`/api/sessions/${s.session_id}`)).json());
+    expect(got).toMatchObject({ id: s.session_id, workflow_id: s.workflow_id, state: 'live', end_reason: null, timeout: 1200, metadata: '{"order":42}' });
+
+    const browser = await chromium.connectOverCDP(s.connect_url!);
+    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+    await page.goto(siteUrl);
+    expect(await page.title()).toBe('Hello from the test');
+    await browser.close();
+
+    const ended = await end(s.session_id);
+    expect(ended).toMatchObject({ state: 'ended', end_reason: 'stopped' });
+    expect(ended.ended_at).not.toBeNull();
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+    expect(events).toEqual(['session.started', 'session.ended']);
+    offs.forEach((off) => off());
+  });
+
+  it('works with Puppeteer connect({ browserWSEndpoint: connect_url })', async () => {
+    const s = await create();
+    const browser = await puppeteer.connect({ browserWSEndpoint: s.connect_url!, defaultViewport: null });
+    const page = await browser.newPage();
+    await page.goto(siteUrl);
+    expect(await page.title()).toBe('Hello from the test');
+    expect(await browser.version()).toMatch(/Chrome\/\d+/);
+    await browser.disconnect();
+    await end(s.session_id);
+  });
+
+  it('applies session_data (cookies and localStorage) before handing out the URLs', async () => {
+    const origin = siteUrl;
+    const state = {
+      cookies: [{ name: 'sid', value: 'abc123', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }],
+      origins: [{ origin, localStorage: [{ name: 'theme', value: 'dark' }] }],
+    };
+    const s = await create({ session_data: JSON.stringify(state) });
+    const browser = await chromium.connectOverCDP(s.connect_url!);
+    const page = await browser.contexts()[0]!.newPage();
+    await page.goto(`${siteUrl}/echo`);
+    expect(await page.textContent('#cookie')).toBe('sid=abc123');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await browser.close();
+    await end(s.session_id);
+  });
+
+  it('lists sessions, filtered by state', async () => {
+    const s = await create();
+    const live = SessionsPage.parse(await (await server.api('/api/sessions?state=live')).json());
+    expect(live.items.map((i) => i.id)).toEqual([s.session_id]);
+    await end(s.session_id);
+    const ended = SessionsPage.parse(await (await server.api('/api/sessions?state=ended&limit=100')).json());
+    expect(ended.items.map((i) => i.id)).toContain(s.session_id);
+    expect(ended.items.every((i) => i.state === 'ended')).toBe(true);
+    const none = SessionsPage.parse(await (await server.api('/api/sessions?state=live')).json());
+    expect(none.items).toEqual([]);
+    expect((await server.api('/api/sessions?state=sleeping')).status).toBe(422);
+    expect((await server.api(`/api/sessions/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await server.api(`/api/sessions/${crypto.randomUUID()}`, { method: 'DELETE' })).status).toBe(404);
+    // Ending twice changes nothing.
+    expect((await end(s.session_id)).end_reason).toBe('stopped');
+  });
+
+  it('guards connect_url with its own token: wrong, missing, other capability, other session, ended', async () => {
+    const a = await create();
+    const b = await create();
+    const url = new URL(a.connect_url!);
+    const base = `${url.origin.replace('http', 'ws')}${url.pathname}`;
+    const viewToken = new URL(a.livestream_url!).searchParams.get('token')!;
+    const controlToken = new URL(a.vnc_url!).searchParams.get('token')!;
+    const otherToken = new URL(b.connect_url!).searchParams.get('token')!;
+
+    expect(await upgradeStatus(a.connect_url!)).toBe(101);
+    expect(await upgradeStatus(`${base}?token=${'x'.repeat(43)}`)).toBe(401);
+    expect(await upgradeStatus(base)).toBe(401);
+    expect(await upgradeStatus(`${base}?token=${viewToken}`)).toBe(401);
+    expect(await upgradeStatus(`${base}?token=${controlToken}`)).toBe(401);
+    expect(await upgradeStatus(`${base}?token=${otherToken}`)).toBe(401);
+
+    // An unknown session answers exactly like a wrong token.
+    const unknown = await fetch(`http://${url.host}/s/${crypto.randomUUID()}/cdp?token=${otherToken}`);
+    const wrong = await fetch(`http://${url.host}${url.pathname}?token=${otherToken}`);
+    expect([unknown.status, await unknown.text()]).toEqual([wrong.status, await wrong.text()]);
+
+    // authorize(): capabilities as the seam describes them.
+    expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')?.id).toBe(a.session_id);
+    expect(server.app.sessions.authorize(a.session_id, controlToken, 'control')?.id).toBe(a.session_id);
+    expect(server.app.sessions.authorize(a.session_id, viewToken, 'control')).toBeNull();
+    expect(server.app.sessions.authorize(a.session_id, undefined, 'view')).toBeNull();
+
+    // An open CDP connection is closed when its session ends, and the token dies with it.
+    const ws = new WebSocket(a.connect_url!);
+    await new Promise((r) => ws.once('open', r));
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    await end(a.session_id);
+    expect(await closed).toBe(1001);
+    expect(await upgradeStatus(a.connect_url!)).toBe(401);
+    expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')).toBeNull();
+    await end(b.session_id);
+  });
+});

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const recorderExport = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8'));
+
+const formFlow = {
+  title: 'Fill the form',
+  steps: [
+    { type: 'navigate', url: '{{site}}/form' },
+    { type: 'change', selectors: [['#name']], value: '{{name}}' },
+    { type: 'customStep', name: 'uploadFile', parameters: { selectors: [['#file']], file: 'report.txt' } },
+    { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-name']], as: 'shown' } },
+  ],
+};
+const formVariables = [
+  { name: 'site', type: 'string', required: true },
+  { name: 'name', type: 'string', required: false, default: 'Ada' },
+];
+
+describe('workflow CRUD', () => {
+  it('imports a Chrome Recorder export unchanged and reads it back', async () => {
+    const res = await postJson(server, '/api/workflows', { name: 'recorded', flow: recorderExport });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.flow).toEqual(recorderExport);
+    expect(created.variables).toEqual([]);
+    const got = await (await server.api(`/api/workflows/${created.id}`)).json();
+    expect(got).toEqual(created);
+  });
+
+  it('creates, lists, updates and deletes', async () => {
+    const created = await (await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })).json();
+    expect(created.variables).toEqual(formVariables);
+    expect(created.flow.steps[2]).toEqual(formFlow.steps[2]);
+
+    const list = await (await server.api('/api/workflows?limit=1')).json();
+    expect(list.items).toHaveLength(1);
+    expect(list.next_cursor).toEqual(expect.any(String));
+    const rest = await (await server.api(`/api/workflows?limit=10&cursor=${list.next_cursor}`)).json();
+    const names = [...list.items, ...rest.items].map((w: { name: string }) => w.name);
+    expect(names.sort()).toEqual(['form', 'recorded']);
+
+    const put = await server.api(`/api/workflows/${created.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'form v2', flow: { title: 'empty', steps: [] } }),
+    });
+    expect(put.status).toBe(200);
+    const updated = await put.json();
+    expect(updated).toMatchObject({ id: created.id, name: 'form v2', flow: { title: 'empty', steps: [] }, variables: [] });
+    expect(updated.created_at).toBe(created.created_at);
+
+    expect((await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await server.api(`/api/workflows/${created.id}`)).status).toBe(404);
+    expect((await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('refuses a duplicate name with 409', async () => {
+    await postJson(server, '/api/workflows', { name: 'twice', flow: { title: 't', steps: [] } });
+    const res = await postJson(server, '/api/workflows', { name: 'twice', flow: { title: 't', steps: [] } });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: 'conflict', issues: [{ path: 'name' }] });
+  });
+
+  it('404s an unknown id and 422s a malformed one', async () => {
+    expect((await server.api(`/api/workflows/${randomUUID()}`)).status).toBe(404);
+    const res = await server.api('/api/workflows/not-a-uuid');
+    expect(res.status).toBe(422);
+    expect((await res.json()).issues[0].path).toBe('id');
+  });
+});
+
+describe('workflow validation: 422 naming the step and field', () => {
+  async function issuesFor(body: unknown) {
+    const res = await postJson(server, '/api/workflows', body);
+    expect(res.status).toBe(422);
+    const json = await res.json();
+    expect(json.error).toBe('invalid_request');
+    return json.issues as { path: string; message: string }[];
+  }
+  const withStep = (step: unknown, variables: unknown[] = []) => ({
+    name: `bad ${randomUUID()}`,
+    flow: { title: 'bad', steps: [{ type: 'navigate', url: 'http://example.org' }, { type: 'close' }, { type: 'close' }, step] },
+    variables,
+  });
+
+  it('an unknown step type', async () => {
+    const issues = await issuesFor(withStep({ type: 'teleport', selectors: [['#a']] }));
+    expect(issues).toEqual([{ path: 'flow.steps.3.type', message: expect.stringContaining('click') }]);
+  });
+
+  it('an unknown custom step', async () => {
+    const issues = await issuesFor(withStep({ type: 'customStep', name: 'launchRocket', parameters: {} }));
+    expect(issues[0]!.path).toBe('flow.steps.3.name');
+  });
+
+  it('a placeholder with no variable', async () => {
+    const issues = await issuesFor(withStep({ type: 'change', selectors: ['#q'], value: 'hello {{who}}' }, [{ name: 'other', type: 'string' }]));
+    expect(issues).toEqual([{ path: 'flow.steps.3.value', message: expect.stringContaining('{{who}}') }]);
+    expect(issues[0]!.message).toContain('step 3 (change)');
+  });
+
+  it('bad selectors', async () => {
+    for (const selectors of [[], [[]], [''], 'div', [['#a', 3]], ['aria/']]) {
+      const issues = await issuesFor(withStep({ type: 'click', selectors, offsetX: 1, offsetY: 1 }));
+      expect(issues).toEqual([{ path: 'flow.steps.3.selectors', message: expect.stringContaining('selectors') }]);
+    }
+  });
+
+  it('bad custom step parameters and variables', async () => {
+    const issues = await issuesFor(
+      withStep({ type: 'customStep', name: 'extract', parameters: { selectors: [['#a']], as: '1bad' } }, [
+        { name: 'n', type: 'number', default: 'seven' },
+      ]),
+    );
+    expect(issues.map((i) => i.path).sort()).toEqual(['flow.steps.3.parameters.as', 'variables.0.default']);
+  });
+
+  it('nothing is saved after a 422', async () => {
+    const before = (await (await server.api('/api/workflows?limit=100')).json()).items.length;
+    await issuesFor(withStep({ type: 'teleport' }));
+    const after = (await (await server.api('/api/workflows?limit=100')).json()).items.length;
+    expect(after).toBe(before);
+  });
+});
