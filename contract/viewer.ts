@@ -36,3 +36,6 @@ export type EmbedOptions = z.infer<typeof EmbedOptions>;
  * wrong or dead (which says nothing about whether the session exists), or the session ended.
  */
 export const ViewCloseCode = { unauthorized: 1008, sessionEnded: 4001 } as const;
+
+/** Meta tag the server adds to the VNC page when its token only grants viewing. */
+export const VIEW_ONLY_META = 'browserdesk-view-only';

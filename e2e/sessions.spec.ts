@@ -4,7 +4,7 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 /** The colour of the noVNC canvas at a point (fractions of its size). */
 async function canvasPixel(page: import('@playwright/test').Page, fx: number, fy: number): Promise<number[]> {
   return page.locator('.bd-viewer canvas').first().evaluate(
-    (c: HTMLCanvasElement, [x, y]) => Array.from(c.getContext('2d')!.getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1).data.slice(0, 3)),
+    (c: HTMLCanvasElement, [x = 0.5, y = 0.5]) => Array.from(c.getContext('2d')!.getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1).data.slice(0, 3)),
     [fx, fy],
   );
 }

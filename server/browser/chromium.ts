@@ -36,6 +36,7 @@ export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions): stri
     `--window-size=${SCREEN.width},${SCREEN.height}`,
     '--disable-field-trial-config',
     '--disable-breakpad',
+    '--disable-crash-reporter',
     '--disable-default-apps',
     '--disable-dev-shm-usage',
     '--disable-extensions',

@@ -106,21 +106,22 @@ function signal(pid: number, sig: NodeJS.Signals, group: boolean): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * End a tree: SIGTERM to each group leader's group, then SIGKILL to whatever still carries the
- * tree's marker after `graceMs`. Group leaders are checked against the marker first, so a recycled
- * pid is never signalled. Resolves when nothing of the tree is left.
+ * End a tree: SIGTERM to each group leader's group and to every process carrying the tree's marker
+ * (Chromium's crash handler daemonizes into a group of its own), then SIGKILL to whatever is left
+ * after `graceMs`. Group leaders are checked against the marker first, so a recycled pid is never
+ * signalled. Resolves when nothing of the tree is left.
  */
 export async function killTree(dataDir: string, treeId: string, groupLeaders: number[], graceMs = 500): Promise<void> {
   for (const pid of groupLeaders) if (startedBy(pid, dataDir, treeId)) signal(pid, 'SIGTERM', true);
-  const deadline = Date.now() + graceMs;
   let left = pidsStartedBy(dataDir, treeId);
+  for (const pid of left) signal(pid, 'SIGTERM', false);
+  const deadline = Date.now() + graceMs;
   while (left.length && Date.now() < deadline) {
-    await sleep(15);
+    await sleep(10);
     left = pidsStartedBy(dataDir, treeId);
   }
   for (let round = 0; left.length && round < 50; round++) {
     for (const pid of left) signal(pid, 'SIGKILL', false);
-    for (const pid of groupLeaders) if (left.includes(pid)) signal(pid, 'SIGKILL', true);
     await sleep(20);
     left = pidsStartedBy(dataDir, treeId);
   }

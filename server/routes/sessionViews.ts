@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SessionViewParams, SessionViewQuery, ViewCloseCode } from '../../contract/viewer.ts';
+import { SessionViewParams, SessionViewQuery, VIEW_ONLY_META, ViewCloseCode } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { Capability, LiveSession, SessionManager } from '../browser/types.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
@@ -44,7 +44,7 @@ function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
  * The built viewer page. No X-Frame-Options or frame-ancestors: these pages are made to be embedded
  * on other origins. The token is in the URL, so keep it out of caches and Referer headers.
  */
-function servePage(app: FastifyInstance, file: string) {
+function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (!authorize(app, req, 'view')) return sendUnauthorized(req, reply);
     let html: string;
@@ -53,6 +53,8 @@ function servePage(app: FastifyInstance, file: string) {
     } catch {
       return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
     }
+    // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
+    if (file === 'vnc.html' && !authorize(app, req, 'control')) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
     return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
   };
 }

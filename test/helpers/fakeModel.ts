@@ -29,7 +29,7 @@ export type FakeBehaviour =
   /** Never answer (until the client gives up or the fake closes). */
   | { kind: 'hang' }
   /** Streaming: send the first `after` chunks, then cut the connection. Not streaming: cut at once. */
-  | { kind: 'cut'; text: string[]; after: number };
+  | { kind: 'cut'; text: string[]; after: number; /** after the first chunk, wait for this before going on */ gate?: Promise<void> };
 
 export interface FakeRequest {
   protocol: 'openai' | 'anthropic';
@@ -51,6 +51,8 @@ export interface FakeModel {
   requests: FakeRequest[];
   fallback: FakeBehaviour;
   enqueue(...behaviours: FakeBehaviour[]): void;
+  /** Forget recorded requests and queued behaviours. */
+  reset(): void;
   /** Writer environment for startServer(), pointing at this fake. */
   env(provider?: 'openai-compatible' | 'openai' | 'anthropic', extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -129,18 +131,19 @@ async function anthropicReply(req: FakeRequest, res: http.ServerResponse, b: Ext
   res.end();
 }
 
-/** Send the text chunks, honouring a gate (reply) or a cut (cut). */
+/** Send the text chunks, honouring a gate; a cut waits until the chunks before it have left. */
 async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>, send: (text: string) => void) {
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
+  const flushed = () => new Promise<void>((resolve) => res.write('', () => resolve()));
   for (const [i, text] of chunks.entries()) {
-    if (b.kind === 'cut' && i === b.after) {
-      res.destroy();
-      return;
-    }
+    if (b.kind === 'cut' && i === b.after) break;
     send(text);
-    if (i === 0 && b.kind === 'reply' && b.gate) await b.gate;
+    if (i === 0 && b.gate) await b.gate;
   }
-  if (b.kind === 'cut') res.destroy();
+  if (b.kind === 'cut') {
+    await flushed();
+    res.destroy();
+  }
 }
 
 export async function startFakeModel(): Promise<FakeModel> {
@@ -193,6 +196,10 @@ export async function startFakeModel(): Promise<FakeModel> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     enqueue: (...behaviours: FakeBehaviour[]) => void queue.push(...behaviours),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     env: (provider: 'openai-compatible' | 'openai' | 'anthropic' = 'openai-compatible', extra: Record<string, string> = {}) => ({
       WRITER_PROVIDER: provider,
       WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,

@@ -1,0 +1,195 @@
+/**
+ * Session figures (issue 3), ONE JSON line:
+ * - create → connect_url answers Browser.getVersion, p50/p95, with the warm pool and cold;
+ * - the whole cycle (create, connectOverCDP, goto a local page, end) p50 against Playwright's own
+ *   chromium.launch + goto + close, alternating in the same run;
+ * - how many sessions stay live at once (up to a bound) and memory per session (PSS, so pages
+ *   shared between processes are not counted twice).
+ *
+ *   npx tsx bench/sessions.ts [iterations] [max concurrent]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import WebSocket from 'ws';
+import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
+import { serviceProcesses } from '../test/helpers/processes.ts';
+
+const ITERATIONS = Number(process.argv[2] ?? 10);
+const MAX_CONCURRENT = Number(process.argv[3] ?? 24);
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!) : null;
+};
+const stats = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), n: xs.length });
+
+function getVersion(connectUrl: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(connectUrl, { perMessageDeflate: false });
+    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.getVersion' })));
+    ws.on('message', (d) => {
+      if ((JSON.parse(String(d)) as { id?: number }).id !== 1) return;
+      ws.close();
+      resolve();
+    });
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+  });
+}
+
+async function create(server: TestServer): Promise<{ session_id: string; connect_url: string }> {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'bench' });
+  if (res.status !== 200) throw new Error(`create answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { session_id: string; connect_url: string };
+}
+
+const end = (server: TestServer, id: string) => server.api(`/api/sessions/${id}`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
+
+async function createToCdp(server: TestServer, warm: boolean): Promise<number[]> {
+  const manager = server.app.sessions as BrowserSessionManager;
+  const out: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    if (warm) await manager.whenWarm(60_000);
+    const t = performance.now();
+    const s = await create(server);
+    await getVersion(s.connect_url);
+    out.push(performance.now() - t);
+    await end(server, s.session_id);
+  }
+  return out;
+}
+
+async function cycles(server: TestServer, pageUrl: string): Promise<{ ours: number[]; raw: number[] }> {
+  const manager = server.app.sessions as BrowserSessionManager;
+  const ours: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    await manager.whenWarm(60_000);
+    let t = performance.now();
+    const s = await create(server);
+    const browser = await chromium.connectOverCDP(s.connect_url);
+    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+    await page.goto(pageUrl);
+    await browser.close();
+    await end(server, s.session_id);
+    ours.push(performance.now() - t);
+
+    t = performance.now();
+    const plain = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    const p = await plain.newPage();
+    await p.goto(pageUrl);
+    await plain.close();
+    raw.push(performance.now() - t);
+  }
+  return { ours, raw };
+}
+
+function pssKb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function rssKb(pid: number): number {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function concurrency(server: TestServer): Promise<{ live: number; pss_mb_per_session: number | null; rss_mb_per_session: number | null; stopped_by: string }> {
+  const ids: string[] = [];
+  const urls: string[] = [];
+  let stoppedBy = 'bound';
+  try {
+    while (ids.length < MAX_CONCURRENT) {
+      try {
+        const s = await create(server);
+        ids.push(s.session_id);
+        urls.push(s.connect_url);
+        await getVersion(s.connect_url);
+      } catch (e) {
+        stoppedBy = (e as Error).message.slice(0, 120);
+        break;
+      }
+    }
+    // Every one still answers, all at once.
+    const answers = await Promise.allSettled(urls.map((u) => getVersion(u)));
+    const answering = answers.filter((a) => a.status === 'fulfilled').length;
+    const procs = serviceProcesses(server.dataDir);
+    const pss = procs.reduce((n, p) => n + pssKb(p.pid), 0);
+    const rss = procs.reduce((n, p) => n + rssKb(p.pid), 0);
+    const live = Math.min(answering, (server.app.sessions as BrowserSessionManager).active);
+    return {
+      live,
+      pss_mb_per_session: live ? Math.round(pss / 1024 / live) : null,
+      rss_mb_per_session: live ? Math.round(rss / 1024 / live) : null,
+      stopped_by: stoppedBy,
+    };
+  } finally {
+    await Promise.all(ids.map((id) => end(server, id)));
+  }
+}
+
+async function main(): Promise<void> {
+  const site = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>bench</title><h1>bench</h1>');
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const pageUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const load = os.loadavg()[0];
+
+  const warmServer = await startServer({ WARM_POOL_SIZE: '1' });
+  let warm: number[], cycle: { ours: number[]; raw: number[] };
+  try {
+    warm = await createToCdp(warmServer, true);
+    cycle = await cycles(warmServer, pageUrl);
+  } finally {
+    await warmServer.close();
+  }
+
+  const coldServer = await startServer({ WARM_POOL_SIZE: '0', MAX_SESSIONS: String(MAX_CONCURRENT) });
+  let cold: number[], conc: Awaited<ReturnType<typeof concurrency>>;
+  try {
+    cold = await createToCdp(coldServer, false);
+    conc = await concurrency(coldServer);
+  } finally {
+    await coldServer.close();
+  }
+  await new Promise((r) => site.close(r));
+
+  const oursP50 = quantile(cycle.ours, 0.5);
+  const rawP50 = quantile(cycle.raw, 0.5);
+  console.log(
+    JSON.stringify({
+      bench: 'sessions',
+      create_to_getversion_warm_ms: stats(warm),
+      create_to_getversion_cold_ms: stats(cold),
+      cycle_ms: stats(cycle.ours),
+      raw_playwright_cycle_ms: stats(cycle.raw),
+      cycle_vs_raw: oursP50 && rawP50 ? Number((oursP50 / rawP50).toFixed(2)) : null,
+      concurrent_live: conc.live,
+      concurrent_bound: MAX_CONCURRENT,
+      concurrent_stopped_by: conc.stopped_by,
+      pss_mb_per_session: conc.pss_mb_per_session,
+      rss_mb_per_session: conc.rss_mb_per_session,
+      cpus: os.cpus().length,
+      load_avg_1m_at_start: Number(load?.toFixed(2)),
+    }),
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
