@@ -81,11 +81,15 @@ describe('livestream_url', () => {
     await page.close();
   });
 
-  it('streams frames while the page moves and reads nothing the viewer sends', async () => {
+  it('streams frames while the page moves, and input sent by the viewer changes nothing', async () => {
     // A page that repaints every animation frame, so the screencast has something to send.
-    await cdp.call('Page.navigate', { url: `data:text/html,<body style="margin:0"><canvas id=c></canvas><script>const c=document.getElementById('c');c.width=innerWidth;c.height=innerHeight;const g=c.getContext('2d');(function f(t){g.fillStyle='hsl('+(t/4%25360)+',80%25,50%25)';g.fillRect(0,0,c.width,c.height);requestAnimationFrame(f)})(0)</script>` });
+    await cdp.call('Page.navigate', { url: `data:text/html,<body style="margin:0"><canvas id=c></canvas><script>window.clicks=[];addEventListener('mousedown',()=>clicks.push(1));const c=document.getElementById('c');c.width=innerWidth;c.height=innerHeight;const g=c.getContext('2d');(function f(t){g.fillStyle='hsl('+(t/4%25360)+',80%25,50%25)';g.fillRect(0,0,c.width,c.height);requestAnimationFrame(f)})(0)</script>` });
     const ws = new WebSocket(session.liveUrl.replace(/^http/, 'ws'));
-    ws.on('open', () => ws.send(JSON.stringify({ method: 'Input.dispatchMouseEvent', params: { type: 'mousePressed', x: 1, y: 1 } })));
+    // What a CDP client or an RFB client would send to click; the stream must ignore both.
+    ws.on('open', () => {
+      ws.send(JSON.stringify({ id: 1, method: 'Input.dispatchMouseEvent', params: { type: 'mousePressed', x: 10, y: 10, button: 'left', clickCount: 1 } }));
+      ws.send(Buffer.from([5, 1, 0, 10, 0, 10]));
+    });
     const frames: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
       ws.on('message', (data: Buffer) => {
@@ -95,6 +99,7 @@ describe('livestream_url', () => {
       ws.on('close', () => reject(new Error('closed before 10 frames')));
     });
     ws.close();
+    expect(await cdp.evaluate('window.clicks.length')).toBe(0);
     for (const f of frames) {
       const capturedAt = f.readDoubleBE(0);
       expect(Math.abs(capturedAt - Date.now())).toBeLessThan(60_000); // a wall-clock capture time

@@ -31,6 +31,9 @@ async function sessionOf(s: TestServer, id: string) {
   return Session.parse(await (await s.api(`/api/sessions/${id}`)).json());
 }
 
+/** Field 19 of /proc/PID/stat (after the parenthesised command name). */
+const niceOf = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+
 function nextEnded(s: TestServer, id: string): Promise<BusEvents['session.ended']> {
   return new Promise((resolve) => {
     const off = s.app.bus.on('session.ended', (e) => {
@@ -96,10 +99,16 @@ describe('session lifecycle leaves no process behind', () => {
       expect(manager.warm).toBe(1);
       const warmTree = serviceProcesses(pooled.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='))!;
       const s = await createSession(pooled);
-      // The session runs in the browser that was waiting, under the same id.
+      // The session runs in the browser that was waiting, under the same id, at normal priority
+      // again, while the refill starts at a lower one so it never slows the sessions in use.
       expect(warmTree.cmdline).toContain(`profiles/${s.session_id}`);
       await manager.whenWarm();
       expect(manager.warm).toBe(1);
+      // (Xvfb: single-threaded, and Chromium sets some of its own threads' priorities.)
+      const xvfbs = serviceProcesses(pooled.dataDir).filter((p) => p.name === 'Xvfb');
+      expect(xvfbs.map((p) => p.tree).sort()).toEqual([s.session_id, expect.any(String)].sort());
+      expect(niceOf(xvfbs.find((p) => p.tree === s.session_id)!.pid)).toBe(0);
+      expect(niceOf(xvfbs.find((p) => p.tree !== s.session_id)!.pid)).toBe(process.getuid?.() === 0 ? 10 : 0);
       expect(countByName(pooled.dataDir).Xvfb).toBe(2);
     } finally {
       await pooled.close();

@@ -86,6 +86,11 @@ describe('live browser sessions', () => {
     expect(await page.title()).toBe('Hello from the test');
     await browser.close();
 
+    // The http(s) form of connect_url works too: Playwright asks /json/version first.
+    const viaHttp = await chromium.connectOverCDP(s.connect_url!.replace(/^ws/, 'http'));
+    expect(viaHttp.version()).toMatch(/^\d+\./);
+    await viaHttp.close();
+
     const ended = await end(s.session_id);
     expect(ended).toMatchObject({ state: 'ended', end_reason: 'stopped' });
     expect(ended.ended_at).not.toBeNull();
@@ -94,15 +99,20 @@ describe('live browser sessions', () => {
     offs.forEach((off) => off());
   });
 
-  it('works with Puppeteer connect({ browserWSEndpoint: connect_url })', async () => {
+  it('works with Puppeteer connect({ browserWSEndpoint: connect_url }); its browser.close() stops the session', async () => {
     const s = await create();
     const browser = await puppeteer.connect({ browserWSEndpoint: s.connect_url!, defaultViewport: null });
     const page = await browser.newPage();
     await page.goto(siteUrl);
     expect(await page.title()).toBe('Hello from the test');
     expect(await browser.version()).toMatch(/Chrome\/\d+/);
-    await browser.disconnect();
-    await end(s.session_id);
+    const ended = new Promise<BusEvents['session.ended']>((resolve) => {
+      const off = server.app.bus.on('session.ended', (e) => e.session_id === s.session_id && (off(), resolve(e)));
+    });
+    // Puppeteer's close() sends Browser.close: the client ended its browser, which is not a crash.
+    await browser.close();
+    expect((await ended).reason).toBe('stopped');
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
   });
 
   it('applies session_data (cookies and localStorage) before handing out the URLs', async () => {
@@ -153,6 +163,11 @@ describe('live browser sessions', () => {
     expect(await upgradeStatus(`${base}?token=${viewToken}`)).toBe(401);
     expect(await upgradeStatus(`${base}?token=${controlToken}`)).toBe(401);
     expect(await upgradeStatus(`${base}?token=${otherToken}`)).toBe(401);
+
+    const httpBase = `http://${url.host}${url.pathname}`;
+    expect((await fetch(`${httpBase}/json/version?token=${controlToken}`)).status).toBe(401);
+    const version = (await (await fetch(`${httpBase}/json/version?token=${url.searchParams.get('token')}`)).json()) as { webSocketDebuggerUrl: string };
+    expect(version.webSocketDebuggerUrl).toBe(a.connect_url);
 
     // An unknown session answers exactly like a wrong token.
     const unknown = await fetch(`http://${url.host}/s/${crypto.randomUUID()}/cdp?token=${otherToken}`);

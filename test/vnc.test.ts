@@ -84,8 +84,19 @@ describe('vnc_url', () => {
   });
 
   it('drops input from a view token, while a control token still drives the page', async () => {
-    const base = session.vncUrl.replace(/token=[^&]+/, '');
-    const viewer = await openViewer(`${base}token=${session.viewToken}`);
+    const viewUrl = session.vncUrl.replace(/token=[^&]+/, `token=${session.viewToken}`);
+    // The page marks a view token view-only itself; check that, then take the mark out so the
+    // noVNC client does send input and it is the bridge that has to drop it.
+    const marked = await openViewer(viewUrl);
+    await expect(marked.locator('[data-view-only="true"]').count()).resolves.toBe(1);
+    await marked.close();
+    const viewer = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await viewer.addInitScript(() => {
+      new MutationObserver(() => document.querySelector('meta[name="browserdesk-view-only"]')?.remove()).observe(document, { childList: true, subtree: true });
+    });
+    await viewer.goto(viewUrl);
+    await viewer.locator('[role="status"]', { hasText: 'Connected' }).waitFor();
+    await expect(viewer.locator('[data-view-only="false"]').count()).resolves.toBe(1);
     const driver = await openViewer(session.vncUrl);
     await cdp.evaluate('window.clicks.length = 0');
 

@@ -68,7 +68,7 @@ export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions): stri
  */
 export async function startChromium(tree: TreeEnv & { display: string }, opts: ChromiumOptions, timeoutMs = 20_000): Promise<Chromium> {
   fs.mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-  const child = spawnDetached(opts.executable, chromiumArgs(opts), treeEnv(tree), ['ignore', 'ignore', 'ignore']);
+  const child = spawnDetached(opts.executable, chromiumArgs(opts), treeEnv(tree), ['ignore', 'ignore', 'ignore'], tree.niceness);
   let exited: string | undefined;
   const onExit = (code: number | null, sig: string | null) => (exited = `exited (${code ?? sig})`);
   child.once('exit', onExit);

@@ -22,6 +22,7 @@ export function startXvfb(tree: TreeEnv, timeoutMs = 10_000): Promise<Display> {
     ['-displayfd', '3', '-screen', '0', `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`, '-nolisten', 'tcp', '-noreset', '-dpi', '96'],
     treeEnv(tree),
     ['ignore', 'ignore', 'ignore', 'pipe'],
+    tree.niceness,
   );
   return new Promise((resolve, reject) => {
     let out = '';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 
 /**
  * Every process the session manager starts carries this variable (inherited by Chromium's zygote and
@@ -14,6 +15,8 @@ export interface TreeEnv {
   dataDir: string;
   treeId: string;
   display?: string;
+  /** Warm-pool trees start at a lower priority, so refilling never slows the sessions in use. */
+  niceness?: number;
 }
 
 /**
@@ -37,8 +40,9 @@ export function treeEnv({ dataDir, treeId, display }: TreeEnv): NodeJS.ProcessEn
  * Spawn in a process group of its own (detached), so the whole group can be signalled at once,
  * and so a crash of the server does not take the signal for us: the restart reaps instead.
  */
-export function spawnDetached(command: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess {
-  const child = spawn(command, args, { env, stdio, detached: true });
+export function spawnDetached(command: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, niceness = 0): ChildProcess {
+  // `nice` execs the command, so the pid, the cmdline and the inherited fds are the command's own.
+  const child = niceness ? spawn('nice', ['-n', String(niceness), command, ...args], { env, stdio, detached: true }) : spawn(command, args, { env, stdio, detached: true });
   // Detached children must not keep the server's event loop alive, nor be waited for on exit.
   child.unref();
   return child;
@@ -124,5 +128,29 @@ export async function killTree(dataDir: string, treeId: string, groupLeaders: nu
     for (const pid of left) signal(pid, 'SIGKILL', false);
     await sleep(20);
     left = pidsStartedBy(dataDir, treeId);
+  }
+}
+
+/**
+ * Take back a tree's niceness (a pooled tree handed out to a session). Niceness is per thread on
+ * Linux, so every thread is adjusted; threads Chromium itself raised (its UI threads run at a
+ * negative nice as root) are left as they are.
+ */
+export function renice(dataDir: string, treeId: string, by: number): void {
+  for (const pid of pidsStartedBy(dataDir, treeId)) {
+    let tids: string[];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const nice = os.getPriority(Number(tid));
+        if (nice >= by) os.setPriority(Number(tid), nice - by);
+      } catch {
+        // gone, or not allowed (not root): it keeps running, just at the lower priority
+      }
+    }
   }
 }

@@ -42,13 +42,14 @@ const RETRY_AFTER_SECONDS = 5;
  */
 export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Set<Promise<unknown>>();
   private readonly pool: WarmPool;
   private closed = false;
 
   constructor(private readonly opts: ManagerOptions) {
     this.pool = new WarmPool({
       size: opts.config.WARM_POOL_SIZE,
-      treeOptions: (id) => this.treeOptions(id, undefined),
+      treeOptions: (id) => ({ ...this.treeOptions(id, undefined), niceness: 10 }),
       onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
     });
   }
@@ -109,7 +110,7 @@ export class BrowserSessionManager implements SessionManager {
       }
     }
     for (const p of recorded) repo.dropTree(p.tree_id);
-    for (const dir of ['profiles', 'run']) {
+    for (const dir of ['profiles', 'run', 'trash']) {
       await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
     }
     for (const id of orphans) {
@@ -122,7 +123,17 @@ export class BrowserSessionManager implements SessionManager {
     this.pool.fill();
   }
 
-  async create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+    // closeAll() waits for creations in flight, so a browser finishing its start during shutdown
+    // is still killed before the server is gone.
+    const p = this.createNow(input);
+    const tracked = p.catch(() => undefined);
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+    return p;
+  }
+
+  private async createNow(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     const { config, repo, bus } = this.opts;
     if (input.proxies && !config.PROXY_URL) {
       throw invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
@@ -152,20 +163,25 @@ export class BrowserSessionManager implements SessionManager {
       expiresAt: new Date(now.getTime() + input.timeoutSeconds * 1000),
     };
     const entry: Entry = { session, hashes, tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    try {
+      repo.insert({
+        id,
+        workflow_id: input.workflowId,
+        proxies: input.proxies ? 1 : 0,
+        timeout_seconds: input.timeoutSeconds,
+        webhook_url: input.webhookUrl ?? null,
+        metadata: input.metadata ?? null,
+        view_hash: hashes.view.toString('hex'),
+        control_hash: hashes.control.toString('hex'),
+        cdp_hash: hashes.cdp.toString('hex'),
+        created_at: now.toISOString(),
+        expires_at: session.expiresAt.toISOString(),
+      });
+    } catch (err) {
+      await pooled?.kill();
+      throw err;
+    }
     this.entries.set(id, entry);
-    repo.insert({
-      id,
-      workflow_id: input.workflowId,
-      proxies: input.proxies ? 1 : 0,
-      timeout_seconds: input.timeoutSeconds,
-      webhook_url: input.webhookUrl ?? null,
-      metadata: input.metadata ?? null,
-      view_hash: hashes.view.toString('hex'),
-      control_hash: hashes.control.toString('hex'),
-      cdp_hash: hashes.cdp.toString('hex'),
-      created_at: now.toISOString(),
-      expires_at: session.expiresAt.toISOString(),
-    });
     bus.emit('session.changed', { session_id: id });
 
     let tree: BrowserTree;
@@ -176,9 +192,10 @@ export class BrowserSessionManager implements SessionManager {
       if (input.storageState) await this.applyState(tree, input.storageState);
       if (entry.ending) throw new Error('ended while starting');
       if (!tree.alive) throw new Error('the browser died while starting');
-      tree.onExit((what) => {
-        this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
-        void this.end(id, 'crashed');
+      tree.onExit((what, clean) => {
+        const closedByClient = what === 'chromium' && clean;
+        if (!closedByClient) this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
+        void this.end(id, closedByClient ? 'stopped' : 'crashed');
       });
     } catch (err) {
       if (!entry.ending) this.opts.log.error({ err, session_id: id }, 'session failed to start');
@@ -268,5 +285,6 @@ export class BrowserSessionManager implements SessionManager {
   async closeAll(): Promise<void> {
     this.closed = true;
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
+    await Promise.all(this.inflight);
   }
 }

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { CdpClient } from './cdpClient.ts';
 import { startChromium, type Chromium } from './chromium.ts';
 import { startXvfb, type Display } from './display.ts';
-import { killTree } from './processes.ts';
+import { killTree, renice } from './processes.ts';
 import { startX11vnc, type VncServer } from './vnc.ts';
 
 export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
@@ -14,6 +15,8 @@ export interface TreeOptions {
   id: string;
   executable: string;
   proxyServer?: string;
+  /** Start at this niceness (warm pool); promote() restores normal priority. */
+  niceness?: number;
   /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
   onPid?: (kind: ProcessKind, pid: number) => void;
 }
@@ -37,7 +40,7 @@ export function profileDirOf(dataDir: string, id: string): string {
  */
 export class BrowserTree {
   private killing: Promise<void> | undefined;
-  private exitListener: ((what: ProcessKind) => void) | undefined;
+  private exitListener: ((what: ProcessKind, clean: boolean) => void) | undefined;
 
   private constructor(
     readonly id: string,
@@ -48,8 +51,8 @@ export class BrowserTree {
     readonly profileDir: string,
   ) {
     for (const [kind, child] of [['xvfb', display.process], ['chromium', chromium.process], ['x11vnc', vnc.process]] as const) {
-      child.once('exit', () => {
-        if (!this.killing) this.exitListener?.(kind);
+      child.once('exit', (code) => {
+        if (!this.killing) this.exitListener?.(kind, code === 0);
       });
     }
   }
@@ -70,10 +73,13 @@ export class BrowserTree {
     return !this.killing && [this.display.process, this.chromium.process, this.vnc.process].every((p) => p.exitCode === null && p.signalCode === null);
   }
 
-  /** The first unexpected death of any member (a crash). Not called for deaths caused by kill(). */
-  onExit(listener: (what: ProcessKind) => void): void {
+  /**
+   * The first death of any member not caused by kill(). `clean` is an exit with status 0 (a client
+   * closed the browser over CDP, e.g. Puppeteer's browser.close()); anything else is a crash.
+   */
+  onExit(listener: (what: ProcessKind, clean: boolean) => void): void {
     this.exitListener = listener;
-    if (!this.alive && !this.killing) queueMicrotask(() => listener('chromium'));
+    if (!this.alive && !this.killing) queueMicrotask(() => listener('chromium', false));
   }
 
   static async start(opts: TreeOptions): Promise<BrowserTree> {
@@ -87,13 +93,22 @@ export class BrowserTree {
     };
     try {
       fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-      const display = await startXvfb({ dataDir, treeId: id });
+      const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
+      const display = await startXvfb({ dataDir, treeId: id, niceness });
       note('xvfb', display.pid);
-      const env = { dataDir, treeId: id, display: display.name };
+      const env = { dataDir, treeId: id, display: display.name, niceness };
       const [chromium, vnc] = await Promise.all([
         startChromium(env, { executable: opts.executable, profileDir, proxyServer: opts.proxyServer }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, socket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
+      // DevToolsActivePort is written early in Chromium's start; a tree is ready only once the
+      // browser answers a command, so nobody is handed a browser that is still busy starting.
+      const cdp = await CdpClient.connect(chromium.browserWSEndpoint);
+      try {
+        await cdp.send('Browser.getVersion');
+      } finally {
+        cdp.close();
+      }
       return new BrowserTree(id, opts, display, chromium, vnc, profileDir);
     } catch (e) {
       // Whatever did start (recorded or not: the marker finds it) goes, and so does the profile.
@@ -101,6 +116,11 @@ export class BrowserTree {
       await removeLeftovers(profileDir, socket);
       throw e;
     }
+  }
+
+  /** Back to normal priority: this tree now serves a session. */
+  promote(): void {
+    if (this.opts.niceness) renice(this.opts.dataDir, this.id, this.opts.niceness);
   }
 
   /** Kill every process of the tree (SIGTERM, SIGKILL after a short grace) and remove its files. Idempotent. */
@@ -113,7 +133,21 @@ export class BrowserTree {
   }
 }
 
+/**
+ * The profile is moved out of profiles/ at once (a rename) and deleted behind it, so ending a
+ * session does not wait for thousands of small files; a restart empties trash/ as well.
+ */
 async function removeLeftovers(profileDir: string, socket: string): Promise<void> {
-  await fs.promises.rm(profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   await fs.promises.rm(socket, { force: true }).catch(() => undefined);
+  const trash = path.join(path.dirname(path.dirname(profileDir)), 'trash');
+  const target = path.join(trash, `${path.basename(profileDir)}-${Date.now()}`);
+  try {
+    await fs.promises.mkdir(trash, { recursive: true, mode: 0o700 });
+    await fs.promises.rename(profileDir, target);
+  } catch {
+    // Not there (never created), or rename failed: delete in place.
+    await fs.promises.rm(profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    return;
+  }
+  void fs.promises.rm(target, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
 }

@@ -36,6 +36,7 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
     ],
     treeEnv(tree),
     ['ignore', 'ignore', 'ignore'],
+    tree.niceness,
   );
   let exited: string | undefined;
   const onExit = (code: number | null, sig: string | null) => (exited = `exited (${code ?? sig})`);

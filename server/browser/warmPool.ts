@@ -30,7 +30,10 @@ export class WarmPool {
   take(): BrowserTree | undefined {
     let tree: BrowserTree | undefined;
     while ((tree = this.ready.shift())) {
-      if (tree.alive) break;
+      if (tree.alive) {
+        tree.promote();
+        break;
+      }
       void tree.kill();
     }
     this.fill();

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode } from '../../contract/errors.ts';
 import { bridgeCdp } from '../browser/cdpProxy.ts';
@@ -10,6 +10,16 @@ const CdpQuery = z.looseObject({ token: z.string().min(1).max(200).optional() })
 
 const authorized = new WeakMap<FastifyRequest, LiveSession>();
 
+function authorize(app: FastifyInstance, req: FastifyRequest): LiveSession | null {
+  const params = CdpParams.safeParse(req.params);
+  const query = CdpQuery.safeParse(req.query);
+  return params.success && query.success ? app.sessions.authorize(params.data.id, query.data.token, 'cdp') : null;
+}
+
+function unauthorized(reply: FastifyReply) {
+  return reply.status(401).header('cache-control', 'no-store').send({ error: ErrorCode.unauthorized, message: 'Session token missing or invalid' });
+}
+
 /**
  * connect_url: ws(s)://HOST/s/{id}/cdp?token=… is a WebSocket bridged to the session's own
  * Chromium browser endpoint. The token is checked before the upgrade, so a bad one is a plain 401
@@ -20,12 +30,8 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
     method: 'GET',
     url: '/s/:id/cdp',
     preValidation: async (req, reply) => {
-      const params = CdpParams.safeParse(req.params);
-      const query = CdpQuery.safeParse(req.query);
-      const session = params.success && query.success ? app.sessions.authorize(params.data.id, query.data.token, 'cdp') : null;
-      if (!session) {
-        return reply.status(401).header('cache-control', 'no-store').send({ error: ErrorCode.unauthorized, message: 'Session token missing or invalid' });
-      }
+      const session = authorize(app, req);
+      if (!session) return unauthorized(reply);
       authorized.set(req, session);
     },
     handler: async (_req, reply) =>
@@ -40,4 +46,21 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
       socket.once('close', off);
     },
   });
+
+  // An http(s) connect_url makes Playwright's connectOverCDP and Puppeteer's browserURL ask
+  // /json/version first: answer with Chromium's own, pointing back at this proxy.
+  app.get('/s/:id/cdp/json/version', { exposeHeadRoute: false }, jsonVersion);
+  app.get('/s/:id/cdp/json/version/', { exposeHeadRoute: false }, jsonVersion);
+  async function jsonVersion(req: FastifyRequest, reply: FastifyReply) {
+    const session = authorize(app, req);
+    if (!session) return unauthorized(reply);
+    const upstream = new URL(session.browserWSEndpoint);
+    const res = await fetch(`http://${upstream.host}/json/version`).catch(() => null);
+    const info = res?.ok ? ((await res.json()) as Record<string, unknown>) : {};
+    const token = (req.query as { token: string }).token;
+    const wsBase = app.publicUrl().replace(/^http/, 'ws');
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ ...info, webSocketDebuggerUrl: `${wsBase}/s/${session.id}/cdp?token=${encodeURIComponent(token)}` });
+  }
 }

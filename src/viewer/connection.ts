@@ -79,12 +79,19 @@ export function keepConnected(opts: ConnectionOptions): () => void {
       opts.onStatus({ state: 'reconnecting', retryInMs: delay });
       timer = setTimeout(attempt, delay);
     });
-    cleanup = opts.open(ws, () => {
-      if (stopped || thisConnected) return;
-      thisConnected = everConnected = true;
-      failures = 0;
-      opts.onStatus({ state: 'connected' });
-    });
+    try {
+      cleanup = opts.open(ws, () => {
+        if (stopped || thisConnected) return;
+        thisConnected = everConnected = true;
+        failures = 0;
+        opts.onStatus({ state: 'connected' });
+      });
+    } catch {
+      // The client cannot run here at all (e.g. no canvas): retrying would fail the same way.
+      stopped = true;
+      ws.close();
+      opts.onStatus({ state: 'unavailable' });
+    }
   };
 
   attempt();

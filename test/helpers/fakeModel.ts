@@ -178,16 +178,11 @@ export async function startFakeModel(): Promise<FakeModel> {
         res.end(JSON.stringify(errorBody(protocol, b.status)));
         return;
       case 'cut':
-        if (!record.stream) {
-          res.destroy();
-          return;
-        }
-      // falls through: a streamed cut sends its first chunks like a reply
       case 'reply':
-        await (protocol === 'openai' ? openaiReply : anthropicReply)(record, res, b);
+        if (b.kind === 'cut' && !record.stream) res.destroy();
+        else await (protocol === 'openai' ? openaiReply : anthropicReply)(record, res, b);
     }
   });
-  server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

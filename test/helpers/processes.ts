@@ -1,11 +1,13 @@
 import fs from 'node:fs';
-import { DATA_DIR_MARKER } from '../../server/browser/processes.ts';
+import { DATA_DIR_MARKER, TREE_MARKER } from '../../server/browser/processes.ts';
 
 export interface ServiceProcess {
   pid: number;
   /** The kernel's name for it (/proc/PID/comm): Xvfb, chromium, x11vnc, chrome_crashpad, … */
   name: string;
   cmdline: string;
+  /** The browser tree (session or warm-pool id) it belongs to, when it carries the marker. */
+  tree?: string;
 }
 
 function read(file: string): string | null {
@@ -29,12 +31,14 @@ export function serviceProcesses(dataDir: string): ServiceProcess[] {
     const environ = read(`/proc/${entry}/environ`);
     const cmdline = read(`/proc/${entry}/cmdline`);
     if (!environ || cmdline === null) continue;
-    const ours = environ.split('\0').includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir));
+    const env = environ.split('\0');
+    const ours = env.includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir));
     if (!ours) continue;
     const argv = cmdline.split('\0').filter(Boolean);
     // comm, not argv[0]: Chromium's zygote rewrites its argv.
     const name = (read(`/proc/${entry}/comm`) ?? '').trim();
-    out.push({ pid: Number(entry), name, cmdline: argv.join(' ') });
+    const tree = env.find((e) => e.startsWith(`${TREE_MARKER}=`))?.slice(TREE_MARKER.length + 1);
+    out.push({ pid: Number(entry), name, cmdline: argv.join(' '), ...(tree ? { tree } : {}) });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
@@ -13,10 +14,16 @@ import { postJson, type TestServer } from './server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** The viewer pages are served from dist/: build once if a fresh checkout has none. */
+/**
+ * The viewer pages are served from dist/: build once if a fresh checkout has none (CI's set-up
+ * builds first). Test files run in parallel, so the check and the build happen under a lock.
+ */
 export function ensureViewerBuilt(): void {
-  if (fs.existsSync(path.join(ROOT, 'dist/embed/vnc.html')) && fs.existsSync(path.join(ROOT, 'dist/embed/live.html'))) return;
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const built = () => fs.existsSync(path.join(ROOT, 'dist/embed/vnc.html')) && fs.existsSync(path.join(ROOT, 'dist/embed/live.html'));
+  if (built()) return;
+  const script = 'test -f dist/embed/vnc.html && test -f dist/embed/live.html || npx vite build --logLevel warn';
+  execFileSync('flock', [path.join(os.tmpdir(), 'browserdesk-vite-build.lock'), 'sh', '-c', script], { cwd: ROOT, stdio: 'inherit' });
+  if (!built()) throw new Error('vite build did not produce dist/embed/vnc.html and live.html');
 }
 
 /** A session as the view tests see it: its URLs and a way to drive its browser over CDP. */

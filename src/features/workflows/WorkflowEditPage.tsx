@@ -15,6 +15,8 @@ import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, 
 /** Router state the list page passes when a Recorder file was imported there. */
 export interface ImportedFlowState {
   imported?: { title: string; text: string };
+  /** Set after a new workflow was created, so its own page says so. */
+  saved?: boolean;
 }
 
 export function WorkflowEditPage() {
@@ -38,7 +40,8 @@ export function WorkflowEditPage() {
 function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormValues }) {
   const navigate = useNavigate();
   const location = useLocation();
-  const imported = (location.state as ImportedFlowState | null)?.imported;
+  const state = location.state as ImportedFlowState | null;
+  const imported = state?.imported;
   const save = useSaveWorkflow();
   const form = useForm<WorkflowFormValues, unknown, WorkflowInput>({
     resolver: workflowResolver,
@@ -49,7 +52,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
   const { errors } = formState;
 
   useEffect(() => {
-    if (formState.isSubmitSuccessful && save.data && !id) void navigate(`/workflows/${save.data.id}`, { replace: true });
+    if (formState.isSubmitSuccessful && save.data && !id) void navigate(`/workflows/${save.data.id}`, { replace: true, state: { saved: true } satisfies ImportedFlowState });
   }, [formState.isSubmitSuccessful, save.data, id, navigate]);
 
   const onSubmit = handleSubmit(async (input) => {
@@ -107,7 +110,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
           </p>
         )}
         {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && <ErrorNotice error={save.error} title="Not saved." />}
-        {save.isSuccess && !formState.isDirty && (
+        {(save.isSuccess || (state?.saved && !save.isError)) && !formState.isDirty && (
           <p className="notice ok" role="status">
             Saved.
           </p>

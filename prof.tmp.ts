@@ -1,0 +1,15 @@
+import inspector from 'node:inspector/promises';
+import fs from 'node:fs';
+import { startFakeModel } from './test/helpers/fakeModel.ts';
+import { startServer, postJson } from './test/helpers/server.ts';
+const fake = await startFakeModel();
+const server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
+const f = () => postJson(server, '/api/write', { prompt: 'hi' }).then(r => r.arrayBuffer());
+for (let i = 0; i < 100; i++) await f();
+const s = new inspector.Session(); s.connect();
+await s.post('Profiler.enable'); await s.post('Profiler.setSamplingInterval', { interval: 100 }); await s.post('Profiler.start');
+for (let i = 0; i < 400; i++) await f();
+const { profile } = await s.post('Profiler.stop');
+fs.mkdirSync('/tmp/w2/prof2', { recursive: true });
+fs.writeFileSync('/tmp/w2/prof2/a.cpuprofile', JSON.stringify(profile));
+await server.close(); await fake.close();
