@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { RunWorkflowFields } from '../../../contract/runs.ts';
@@ -24,10 +24,11 @@ export function RunPage() {
   const [files, setFiles] = useState<File[]>([]);
   const run = useRunWorkflow();
 
-  const [context, setContext] = useState<RunFormContext>({ schema: null });
+  // The resolver reads the schema through this stable object; the effect below keeps it current.
+  const context = useRef<RunFormContext>({ schema: null });
   const form = useForm<RunFormValues, RunFormContext, RunWorkflowFields>({
     resolver: runResolver,
-    context,
+    context: context.current,
     mode: 'onChange',
     defaultValues: { workflow_id: params.get('workflow') ?? '', vars: {}, variablesJson: '', metadata: '', webhook_url: '' },
   });
@@ -39,7 +40,7 @@ export function RunPage() {
 
   // A newly chosen workflow brings its variables schema and its defaults.
   useEffect(() => {
-    setContext({ schema });
+    context.current.schema = schema;
     setValue('vars', schema ? initialVars(schema) : {});
   }, [schema, setValue]);
 
