@@ -35,7 +35,7 @@ test('an empty prompt is refused at the field without a request', async ({ authe
   await page.goto('/writer');
   let posted = false;
   page.on('request', (r) => {
-    if (r.url().includes('/api/write')) posted = true;
+    if (r.method() === 'POST' && r.url().includes('/api/write')) posted = true;
   });
   await page.getByRole('button', { name: 'Write' }).click();
   await expect(page.getByText('prompt must not be empty')).toBeVisible();

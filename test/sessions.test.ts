@@ -12,9 +12,18 @@ import { countByName, waitForNoServiceProcesses } from './helpers/processes.ts';
 let server: TestServer;
 let site: http.Server;
 let siteUrl: string;
+let proxy: http.Server;
+const proxied: string[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
+  // A forward proxy standing in for PROXY_URL: it answers every request itself and records it.
+  proxy = http.createServer((req, res) => {
+    proxied.push(req.url ?? '');
+    res.setHeader('content-type', 'text/html');
+    res.end('<title>via the proxy</title>');
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  server = await startServer({ PROXY_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
   // The page the session's browser visits: served by the test, on loopback.
   site = http.createServer((req, res) => {
     if (req.url === '/echo') {
@@ -32,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await new Promise((r) => site?.close(r));
+  await new Promise((r) => proxy?.close(r));
   expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
 });
 
@@ -129,6 +139,26 @@ describe('live browser sessions', () => {
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
     await browser.close();
     await end(s.session_id);
+  });
+
+  it('routes the browser through PROXY_URL when proxies is true', async () => {
+    const s = await create({ proxies: true });
+    expect(Session.parse(await (await server.api(`/api/sessions/${s.session_id}`)).json()).proxies).toBe(true);
+    const browser = await chromium.connectOverCDP(s.connect_url!);
+    const page = await browser.contexts()[0]!.newPage();
+    await page.goto('http://shop.example.test/cart');
+    expect(await page.title()).toBe('via the proxy');
+    expect(proxied).toContain('http://shop.example.test/cart');
+    await browser.close();
+    await end(s.session_id);
+  });
+
+  it('answers 422 naming session_data when the browser refuses it, and leaves nothing running', async () => {
+    const bad = { cookies: [{ name: 'a', value: 'b', domain: 'bad domain with spaces', path: '/' }], origins: [] };
+    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'sessions-test', session_data: JSON.stringify(bad) });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['session_data']);
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
   });
 
   it('lists sessions, filtered by state', async () => {

@@ -203,6 +203,22 @@ describe('POST /api/write statuses', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('closing the server cancels model calls under way: /write answers 503, a stream ends with an error event', async () => {
+    const s = await startServer(fake.env());
+    fake.enqueue({ kind: 'hang' }, { kind: 'hang' });
+    const plain = postJson(s, '/api/write', { prompt: 'slow' });
+    const streamed = postJson(s, '/api/write/stream', { prompt: 'slow' });
+    await fake.received(2);
+    await s.close();
+    const res = await plain;
+    expect(res.status).toBe(503);
+    expect(ErrorBody.parse(await res.json()).error).toBe('shutting_down');
+    expect(await (await streamed).text()).toContain('"type":"error","status":503,"error":"shutting_down"');
+    await Promise.all(fake.requests.map((r) => r.closed));
+  });
+});
+
 describe('other providers', () => {
   it('speaks Anthropic messages: x-api-key, end_turn, max_tokens as the limit, usage', async () => {
     const s = await startServer(fake.env('anthropic'));

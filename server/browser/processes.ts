@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Every process the session manager starts carries this variable (inherited by Chromium's zygote and
@@ -74,14 +75,19 @@ export function cmdlineOf(pid: number): string[] | null {
   return readNulList(`/proc/${pid}/cmdline`);
 }
 
-/** True when `pid` is still a process this data folder started (pids are recycled). */
+/**
+ * True when `pid` is still a process this data folder started (pids are recycled). The markers in
+ * its environment say so; Chromium's zygote and renderers overwrite their environment block with
+ * their process title, so for them the profile path on their command line says so instead.
+ */
 export function startedBy(pid: number, dataDir: string, treeId?: string): boolean {
   const env = environOf(pid);
-  if (!env?.includes(`${DATA_DIR_MARKER}=${dataDir}`)) return false;
-  return treeId === undefined || env.includes(`${TREE_MARKER}=${treeId}`);
+  if (env?.includes(`${DATA_DIR_MARKER}=${dataDir}`) && (treeId === undefined || env.includes(`${TREE_MARKER}=${treeId}`))) return true;
+  const profile = path.join(dataDir, 'profiles', treeId ?? ''); // with no tree: "DATA_DIR/profiles/"
+  return cmdlineOf(pid)?.some((arg) => arg.includes(profile)) ?? false;
 }
 
-/** Every live pid whose environment carries the markers (the whole tree, whatever its groups). */
+/** Every live pid startedBy() the data folder (and tree): the whole tree, whatever its groups. */
 export function pidsStartedBy(dataDir: string, treeId?: string): number[] {
   const out: number[] = [];
   let entries: string[];
@@ -124,20 +130,48 @@ export async function killTree(dataDir: string, treeId: string, groupLeaders: nu
     await sleep(10);
     left = pidsStartedBy(dataDir, treeId);
   }
-  for (let round = 0; left.length && round < 50; round++) {
+  // SIGKILL cannot be ignored, but a process busy in the kernel (disk I/O on a loaded machine)
+  // dies only when that returns: keep at it until the tree is gone.
+  const giveUp = Date.now() + 30_000;
+  while (left.length && Date.now() < giveUp) {
     for (const pid of left) signal(pid, 'SIGKILL', false);
     await sleep(20);
     left = pidsStartedBy(dataDir, treeId);
   }
 }
 
+/** `pid` and its descendants, through /proc/PID/task/TID/children (no full /proc scan). */
+export function descendantsOf(pids: number[]): number[] {
+  const seen = new Set<number>();
+  const todo = [...pids];
+  while (todo.length) {
+    const pid = todo.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    let tids: string[];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim()) todo.push(Number(c));
+      } catch {
+        // thread or process gone
+      }
+    }
+  }
+  return [...seen];
+}
+
 /**
- * Take back a tree's niceness (a pooled tree handed out to a session). Niceness is per thread on
- * Linux, so every thread is adjusted; threads Chromium itself raised (its UI threads run at a
- * negative nice as root) are left as they are.
+ * Take back `by` niceness from the processes under `leaders` (a pooled tree handed out to a
+ * session). Niceness is per thread on Linux, so every thread is adjusted; threads Chromium itself
+ * raised (its UI threads run at a negative nice as root) are left as they are.
  */
-export function renice(dataDir: string, treeId: string, by: number): void {
-  for (const pid of pidsStartedBy(dataDir, treeId)) {
+export function renice(leaders: number[], by: number): void {
+  for (const pid of descendantsOf(leaders)) {
     let tids: string[];
     try {
       tids = fs.readdirSync(`/proc/${pid}/task`);

@@ -204,8 +204,6 @@ export class BrowserSessionManager implements SessionManager {
       await entry.tree?.kill();
       if (err instanceof AppError) throw err;
       throw new AppError(503, 'browser_unavailable', 'The browser could not be started; retry the request');
-    } finally {
-      if (pooled) this.pool.fill();
     }
 
     // Live from now: the timeout counts from the moment the URLs are handed out.

@@ -16,6 +16,24 @@ function cookieParam(c: StorageState['cookies'][number]): Record<string, unknown
   };
 }
 
+const bare = (domain: string) => domain.replace(/^\./, '').toLowerCase();
+
+/**
+ * Storage.setCookies drops a cookie it does not like (a malformed domain, a __Host- cookie that is
+ * not secure, …) without an error, so read them back: a cookie that did not make it is reported
+ * rather than silently missing. Already-expired cookies are expected to be dropped.
+ */
+async function setCookies(cdp: CdpClient, cookies: StorageState['cookies']): Promise<void> {
+  await cdp.send('Storage.setCookies', { cookies: cookies.map(cookieParam) });
+  const { cookies: stored } = await cdp.send<{ cookies: { name: string; domain: string; path: string }[] }>('Storage.getCookies');
+  const now = Date.now() / 1000;
+  for (const c of cookies) {
+    if (c.expires > 0 && c.expires <= now) continue;
+    const found = stored.some((s) => s.name === c.name && bare(s.domain) === bare(c.domain) && s.path === c.path);
+    if (!found) throw new Error(`the browser rejected cookie "${c.name}" for domain ${c.domain}`);
+  }
+}
+
 const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
 
 /**
@@ -25,7 +43,7 @@ const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
  * network), writes the items, and closes: the same trick Playwright uses for newContext({storageState}).
  */
 export async function applyStorageState(cdp: CdpClient, state: StorageState): Promise<void> {
-  if (state.cookies.length) await cdp.send('Storage.setCookies', { cookies: state.cookies.map(cookieParam) });
+  if (state.cookies.length) await setCookies(cdp, state.cookies);
   const origins = state.origins.filter((o) => o.localStorage.length);
   if (!origins.length) return;
   const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });

@@ -120,7 +120,7 @@ export class BrowserTree {
 
   /** Back to normal priority: this tree now serves a session. */
   promote(): void {
-    if (this.opts.niceness) renice(this.opts.dataDir, this.id, this.opts.niceness);
+    if (this.opts.niceness) renice(this.pids, this.opts.niceness);
   }
 
   /** Kill every process of the tree (SIGTERM, SIGKILL after a short grace) and remove its files. Idempotent. */

@@ -8,6 +8,8 @@ export interface WarmPoolOptions {
   onError: (err: unknown) => void;
 }
 
+const REFILL_DELAY_MS = 150;
+
 /**
  * Ready browser trees, so a session is handed out in milliseconds. Refilled one tree at a time in
  * the background (two cores: starting several Chromiums at once slows every one of them); a
@@ -19,6 +21,7 @@ export class WarmPool {
   private closed = false;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private delayTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WarmPoolOptions) {}
 
@@ -31,16 +34,29 @@ export class WarmPool {
     let tree: BrowserTree | undefined;
     while ((tree = this.ready.shift())) {
       if (tree.alive) {
-        tree.promote();
+        // After the hand-out is answered: a few hundred /proc reads need not delay it.
+        const promoted = tree;
+        setImmediate(() => promoted.promote());
         break;
       }
       void tree.kill();
     }
-    this.fill();
+    // Likewise the refill: spawning blocks the event loop for a moment, so let the response (and
+    // the client's first CDP message) through first.
+    this.fill(REFILL_DELAY_MS);
     return tree;
   }
 
-  fill(): void {
+  fill(delayMs = 0): void {
+    if (delayMs > 0) {
+      if (!this.delayTimer) {
+        this.delayTimer = setTimeout(() => {
+          this.delayTimer = undefined;
+          this.fill();
+        }, delayMs);
+      }
+      return;
+    }
     if (this.filling || this.closed || this.retryTimer) return;
     if (this.ready.length >= this.opts.size) return;
     this.filling = true;
@@ -84,6 +100,7 @@ export class WarmPool {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.delayTimer);
     const trees = this.ready.splice(0);
     // A start in flight sees `closed` and kills its own tree.
     while (this.filling) await new Promise((r) => setTimeout(r, 20));

@@ -1,7 +1,9 @@
 import { APICallError, RetryError } from 'ai';
 import { ErrorCode } from '../../contract/errors.ts';
 import { AppError } from '../http/errors.ts';
-import { ModelTimeoutError } from './idleTimeoutFetch.ts';
+
+/** undici's per-attempt timeouts (modelFetch): nothing from the model for WRITER_TIMEOUT_MS. */
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Walk an error and its causes (the SDK wraps network errors in APICallError, fetch in TypeError). */
 function* chain(err: unknown): Generator<unknown> {
@@ -16,14 +18,14 @@ function* chain(err: unknown): Generator<unknown> {
  * A few words on why one attempt failed. Built from status codes and error codes only: the
  * provider's own message or the SDK's request values could echo the prompt or part of a key.
  */
-export function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown, timeoutMs: number): string {
   for (const e of chain(err)) {
-    if (e instanceof ModelTimeoutError) return `no answer within ${e.timeoutMs} ms`;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return `no answer within ${timeoutMs} ms`;
     if (APICallError.isInstance(e) && e.statusCode) {
       const hint = e.statusCode === 401 || e.statusCode === 403 ? '; check WRITER_API_KEY' : e.statusCode === 404 ? '; check WRITER_BASE_URL and WRITER_MODEL' : '';
       return `HTTP ${e.statusCode}${hint}`;
     }
-    const code = (e as { code?: unknown }).code;
     if (code === 'ECONNREFUSED') return 'connection refused';
     if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_\w+)$/.test(code)) return `network error ${code}`;
   }
@@ -31,9 +33,9 @@ export function reasonOf(err: unknown): string {
 }
 
 /** The 502 for a model that failed after the SDK's retries. */
-export function modelFailed(err: unknown): AppError {
+export function modelFailed(err: unknown, timeoutMs: number): AppError {
   const errors = RetryError.isInstance(err) ? err.errors : [err];
   const last = RetryError.isInstance(err) ? err.lastError : err;
   const attempts = errors.length === 1 ? '1 attempt' : `${errors.length} attempts`;
-  return new AppError(502, ErrorCode.modelFailed, `The writing model failed (${reasonOf(last)}) after ${attempts}; retry the request.`);
+  return new AppError(502, ErrorCode.modelFailed, `The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`);
 }

@@ -14,6 +14,8 @@ export const writerService = fp(
   async (app: FastifyInstance) => {
     const service = new WriteService(app.config, writesRepo(app.db), app.log);
     app.decorate('writer', service);
+    // preClose: model calls under way would keep the server's close waiting on their requests.
+    app.addHook('preClose', async () => service.abortAll());
     app.addHook('onClose', async () => service.close());
   },
   { name: 'writer' },

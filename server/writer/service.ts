@@ -5,8 +5,8 @@ import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '.
 import type { Config } from '../config.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import type { WritesRepo } from '../store/writes.ts';
-import { modelFailed, reasonOf } from './failure.ts';
-import { idleTimeoutFetch } from './idleTimeoutFetch.ts';
+import { modelFailed } from './failure.ts';
+import { modelFetch } from './modelFetch.ts';
 import { chooseModel, type ModelChoice } from './model.ts';
 import { countWords } from './wordCount.ts';
 
@@ -29,13 +29,15 @@ const shuttingDown = () => new AppError(503, 'shutting_down', 'The server is shu
 export class WriteService {
   private readonly choice: ModelChoice;
   private readonly inFlight = new Set<AbortController>();
+  private readonly http: ReturnType<typeof modelFetch>;
 
   constructor(
     private readonly settings: Settings,
     private readonly repo: WritesRepo,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.choice = chooseModel(settings, idleTimeoutFetch(settings.WRITER_TIMEOUT_MS));
+    this.http = modelFetch(settings.WRITER_TIMEOUT_MS);
+    this.choice = chooseModel(settings, this.http.fetch);
   }
 
   /** 503 naming the variables to set, before anything else happens (a stream checks this before it opens). */
@@ -88,9 +90,14 @@ export class WriteService {
     return { items, next_cursor: nextBefore === null ? null : encodeCursor(nextBefore) };
   }
 
-  /** Cancel every model call under way (server shutdown). */
-  close(): void {
+  /** Cancel every model call under way (server shutdown): /write answers 503, a stream ends with an error event. */
+  abortAll(): void {
     for (const c of this.inFlight) c.abort(shuttingDown());
+  }
+
+  async close(): Promise<void> {
+    this.abortAll();
+    await this.http.close();
   }
 
   private callSettings(prompt: string) {
@@ -113,8 +120,8 @@ export class WriteService {
       return outcome;
     } catch (err) {
       if (abortSignal.aborted) throw abortSignal.reason instanceof AppError ? abortSignal.reason : err;
-      const failure = modelFailed(err);
-      this.log.warn({ reason: reasonOf(err) }, 'writing model failed'); // never the error itself: it holds the prompt
+      const failure = modelFailed(err, this.settings.WRITER_TIMEOUT_MS);
+      this.log.warn({ reason: failure.message }, 'writing model failed'); // never the error itself: it holds the prompt
       throw failure;
     } finally {
       this.inFlight.delete(controller);

@@ -53,6 +53,8 @@ export interface FakeModel {
   enqueue(...behaviours: FakeBehaviour[]): void;
   /** Forget recorded requests and queued behaviours. */
   reset(): void;
+  /** Settles once `n` requests have been received since the last reset. */
+  received(n: number): Promise<void>;
   /** Writer environment for startServer(), pointing at this fake. */
   env(provider?: 'openai-compatible' | 'openai' | 'anthropic', extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
@@ -149,6 +151,7 @@ async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { 
 export async function startFakeModel(): Promise<FakeModel> {
   const queue: FakeBehaviour[] = [];
   const requests: FakeRequest[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
   const fake = { fallback: DEFAULT_REPLY } as FakeModel;
 
   const server = http.createServer(async (req, res) => {
@@ -169,6 +172,10 @@ export async function startFakeModel(): Promise<FakeModel> {
     const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const record: FakeRequest = { protocol, path, headers: req.headers, body, stream: (body as { stream?: boolean }).stream === true, closed };
     requests.push(record);
+    for (const w of waiters.filter((w) => requests.length >= w.n)) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
     const b = queue.shift() ?? fake.fallback;
     switch (b.kind) {
       case 'hang':
@@ -191,6 +198,7 @@ export async function startFakeModel(): Promise<FakeModel> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     enqueue: (...behaviours: FakeBehaviour[]) => void queue.push(...behaviours),
+    received: (n: number) => (requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
     reset: () => {
       queue.length = 0;
       requests.length = 0;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { RunWorkflowFields } from '../../../contract/runs.ts';
@@ -13,6 +13,14 @@ import { rememberRun } from './run-memory.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
 import { VariablesFields } from './VariablesFields.tsx';
 
+/** The schema the resolver validates variables with: one object for the form's life, kept current. */
+class SchemaHolder implements RunFormContext {
+  schema: RunFormContext['schema'] = null;
+  set(schema: RunFormContext['schema']) {
+    this.schema = schema;
+  }
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function RunPage() {
@@ -25,10 +33,10 @@ export function RunPage() {
   const run = useRunWorkflow();
 
   // The resolver reads the schema through this stable object; the effect below keeps it current.
-  const context = useRef<RunFormContext>({ schema: null });
+  const [context] = useState(() => new SchemaHolder());
   const form = useForm<RunFormValues, RunFormContext, RunWorkflowFields>({
     resolver: runResolver,
-    context: context.current,
+    context,
     mode: 'onChange',
     defaultValues: { workflow_id: params.get('workflow') ?? '', vars: {}, variablesJson: '', metadata: '', webhook_url: '' },
   });
@@ -40,9 +48,9 @@ export function RunPage() {
 
   // A newly chosen workflow brings its variables schema and its defaults.
   useEffect(() => {
-    context.current.schema = schema;
+    context.set(schema);
     setValue('vars', schema ? initialVars(schema) : {});
-  }, [schema, setValue]);
+  }, [schema, setValue, context]);
 
   const onSubmit = handleSubmit(async (fields) => {
     try {

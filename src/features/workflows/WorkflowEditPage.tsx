@@ -34,7 +34,8 @@ export function WorkflowEditPage() {
         </ErrorNotice>
       </>
     );
-  return <WorkflowEditor id={id} initial={existing.data ? toFormValues(existing.data) : undefined} />;
+  // Keyed: after a new workflow is created the route changes to its id, and the editor starts afresh from the saved copy.
+  return <WorkflowEditor key={id ?? 'new'} id={id} initial={existing.data ? toFormValues(existing.data) : undefined} />;
 }
 
 function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormValues }) {
@@ -110,7 +111,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
           </p>
         )}
         {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && <ErrorNotice error={save.error} title="Not saved." />}
-        {(save.isSuccess || (state?.saved && !save.isError)) && !formState.isDirty && (
+        {((save.isSuccess && !formState.isDirty) || (state?.saved && save.isIdle)) && (
           <p className="notice ok" role="status">
             Saved.
           </p>

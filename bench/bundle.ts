@@ -1,0 +1,62 @@
+// Bundle size of the dashboard, one JSON line: gzip bytes of the JavaScript the first page loads
+// (dist/index.html's module script and modulepreload links, plus the chunks they import
+// statically), of the first route's page on top of that (/ opens the Writer), and of the noVNC
+// viewer chunk, which loads only when a viewer is shown. Run after `npx vite build`.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const DIST = path.resolve(import.meta.dirname, '../dist');
+const read = (p: string) => readFileSync(path.join(DIST, p.replace(/^\//, '')));
+const gz = (p: string) => gzipSync(read(p), { level: 9 }).length;
+
+/** Static imports of a chunk (`import … from "./x.js"` and `import "./x.js"`), resolved to dist paths. */
+function staticImports(file: string): string[] {
+  const code = read(file).toString('utf8');
+  const found = new Set<string>();
+  for (const m of code.matchAll(/(?:^|[;}\n])\s*import\s*(?:[\w${},*\s]+from\s*)?["']([^"']+\.js)["']/g)) {
+    found.add(path.posix.join(path.posix.dirname(file), m[1]!));
+  }
+  return [...found];
+}
+
+function closure(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length) {
+    const f = queue.shift()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    queue.push(...staticImports(f));
+  }
+  return seen;
+}
+
+const html = read('index.html').toString('utf8');
+const entry = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+const preloads = [...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+const firstPage = closure([...entry, ...preloads]);
+const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(f), 0);
+
+// The chunk a lazy route or the viewer loads is named after its module by Vite.
+const assets = (prefix: string) =>
+  readdirSync(path.join(DIST, 'assets'))
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.js'))
+    .map((f) => `/assets/${f}`);
+
+const writer = assets('WriterPage-');
+const writerExtra = [...closure(writer)].filter((f) => !firstPage.has(f));
+const rfb = assets('rfb-');
+const viewer = [...closure([...assets('VncViewer-'), ...rfb])].filter((f) => !firstPage.has(f));
+
+console.log(
+  JSON.stringify({
+    first_page_js_gzip_bytes: sum(firstPage),
+    first_page_js_files: firstPage.size,
+    first_route_writer_js_gzip_bytes: sum(writerExtra),
+    first_load_total_js_gzip_bytes: sum(firstPage) + sum(writerExtra),
+    novnc_chunk_gzip_bytes: sum(rfb),
+    viewer_total_js_gzip_bytes: sum(viewer),
+    target_first_page_gzip_bytes: 150 * 1024,
+  }),
+);

@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+
+/**
+ * The fetch the AI SDK providers use to reach the model, built on undici's request(): the same
+ * HTTP client as Node's fetch without the WHATWG machinery around it, which is most of the
+ * server's own time per /write. undici's timeouts give the per-attempt limit: `timeoutMs` of
+ * silence before the headers or between body chunks, so a long stream that keeps arriving is
+ * never cut but a hung model is. Their errors (UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT)
+ * and refused connections (ECONNREFUSED) are network errors the SDK retries.
+ */
+export function modelFetch(timeoutMs: number): { fetch: typeof globalThis.fetch; close(): Promise<void> } {
+  const dispatcher = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connect: { timeout: timeoutMs } });
+  const fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const res = await request(input instanceof Request ? input.url : input, {
+      dispatcher,
+      method: (init.method ?? 'GET') as 'POST',
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      body: init.body as string | undefined, // the providers send JSON text
+      signal: init.signal ?? undefined,
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+    }
+    const streamed = headers.get('content-type')?.startsWith('text/event-stream');
+    // A whole JSON answer is read here (still under bodyTimeout); a stream is handed on as it comes.
+    const body = streamed ? (Readable.toWeb(res.body) as ReadableStream<Uint8Array>) : await res.body.text();
+    return new Response(res.statusCode === 204 ? null : body, { status: res.statusCode, headers });
+  };
+  return { fetch, close: () => dispatcher.destroy() };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { Variable } from '../../../contract/workflows.ts';
+import { runResolver, type RunFormValues } from './run-form.ts';
+
+const ID = '3da01067-def5-4369-9fcc-3a0ccecdf3b0';
+const schema: Variable[] = [
+  { name: 'email', type: 'string', required: true },
+  { name: 'count', type: 'number', required: false, default: 2 },
+  { name: 'agree', type: 'boolean', required: false },
+];
+const base: RunFormValues = { workflow_id: ID, vars: {}, variablesJson: '', metadata: '', webhook_url: '' };
+const resolve = (v: RunFormValues, s: Variable[] | null) =>
+  runResolver(v, { schema: s }, { fields: {}, shouldUseNativeValidation: false }) as Awaited<ReturnType<typeof runResolver>>;
+
+describe('run form validation', () => {
+  it('builds variables from the schema-generated inputs, typed', async () => {
+    const r = await resolve({ ...base, vars: { email: 'a@b.c', count: '5', agree: true }, metadata: '{"t":1}' }, schema);
+    expect(r.errors).toEqual({});
+    expect(r.values).toEqual({ workflow_id: ID, metadata: '{"t":1}', webhook_url: undefined, variables: '{"email":"a@b.c","count":5,"agree":true}' });
+  });
+
+  it('names a missing required variable and a non-number', async () => {
+    const r = await resolve({ ...base, vars: { email: '', count: 'x', agree: false } }, schema);
+    expect(r.errors.vars?.email?.message).toBe('email is required');
+    expect(r.errors.vars?.count?.message).toBe('count must be a number');
+  });
+
+  it('checks the id, the metadata JSON, the webhook URL and, without a schema, the variables JSON', async () => {
+    const r = await resolve({ workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '{', webhook_url: 'nope' }, null);
+    expect(r.errors.workflow_id?.message).toBe('workflow_id must be a UUID');
+    expect(r.errors.metadata?.message).toBe('metadata must be a string holding valid JSON');
+    expect(r.errors.webhook_url?.message).toBe('webhook_url must be an http(s) URL');
+    expect(r.errors.variablesJson?.message).toBe('variables must be a string holding a JSON object');
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { placeIssues, splitPath, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
+
+const flowText = ['{', '  "title": "t",', '  "steps": [', '    { "type": "navigate", "url": "https://x.test/{{who}}" },', '    { "type": "click", "offsetX": 1, "offsetY": 1 }', '  ]', '}'].join('\n');
+const values = (over: Partial<WorkflowFormValues> = {}): WorkflowFormValues => ({ name: 'w', flowText, variables: [], ...over });
+const resolve = (v: WorkflowFormValues) => workflowResolver(v, undefined, { fields: {}, shouldUseNativeValidation: false }) as Awaited<ReturnType<typeof workflowResolver>>;
+
+describe('workflow editor validation', () => {
+  it('puts a schema problem of a step on that step\'s line', async () => {
+    const r = await resolve(values({ variables: [{ name: 'who', type: 'string', required: false, default: '' }] }));
+    expect(r.errors.flowText?.message).toMatch(/^Line 5: steps\.1\.selectors: /);
+  });
+
+  it('names an undeclared placeholder at its line', async () => {
+    const fixed = flowText.replace('"offsetX": 1', '"selectors": [["#b"]], "offsetX": 1');
+    const r = await resolve(values({ flowText: fixed }));
+    expect(r.errors.flowText?.message).toContain('Line 4: steps.0.url: step 0 (navigate) uses {{who}}');
+  });
+
+  it('reports JSON syntax errors with their line', async () => {
+    const r = await resolve(values({ flowText: '{\n  "title": "t",\n  "steps": [\n    { "type": "navigate" \n  ]\n}' }));
+    expect(r.errors.flowText?.message).toMatch(/^Line [45]: JSON syntax: /);
+  });
+
+  it('checks variable defaults against their type and passes a valid workflow', async () => {
+    const fixed = flowText.replace('"offsetX": 1', '"selectors": [["#b"]], "offsetX": 1');
+    const bad = await resolve(values({ flowText: fixed, variables: [{ name: 'who', type: 'number', required: false, default: 'abc' }] }));
+    expect(bad.errors.variables?.[0]?.default?.message).toBe("default must have the variable's type");
+    const good = await resolve(values({ flowText: fixed, variables: [{ name: 'who', type: 'number', required: true, default: '3' }] }));
+    expect(good.errors).toEqual({});
+    expect(good.values).toMatchObject({ name: 'w', variables: [{ name: 'who', type: 'number', required: true, default: 3 }] });
+  });
+
+  it('places server issues (dotted paths) on fields and flow lines', () => {
+    const v = values({ variables: [{ name: 'who', type: 'string', required: false, default: '' }] });
+    const placed = placeIssues(v, [
+      { path: splitPath('flow.steps.1.offsetX'), message: 'bad' },
+      { path: splitPath('variables.0.name'), message: 'taken' },
+      { path: splitPath('name'), message: 'exists' },
+    ]);
+    expect(placed).toEqual([
+      { field: 'variables.0.name', message: 'taken' },
+      { field: 'name', message: 'exists' },
+      { field: 'flowText', message: 'Line 5: steps.1.offsetX: bad' },
+    ]);
+  });
+});
