@@ -41,6 +41,7 @@ export const WriteStreamEvent = z.discriminatedUnion('type', [
 ]);
 export type WriteStreamEvent = z.infer<typeof WriteStreamEvent>;
 
+/** One kept write (GET /writes): only successful ones, truncated included; a 502 keeps nothing. */
 export const WriteRecord = z.object({
   id: z.uuid(),
   prompt: z.string(),
@@ -48,9 +49,9 @@ export const WriteRecord = z.object({
   word_count: z.number().int(),
   error: z.literal(GENERATION_LIMIT_REACHED).nullable(),
   usage: Usage,
-  finish_reason: z.string(),
-  model: z.string(),
-  duration_ms: z.number().int(),
+  finish_reason: z.string().describe('Why generation stopped: stop, length (the output limit), ...'),
+  model: z.string().describe('provider:model that wrote it, e.g. openai-compatible:llama3.1'),
+  duration_ms: z.number().int().describe('Time spent on the model call, retries included'),
   created_at: z.iso.datetime(),
 });
 export type WriteRecord = z.infer<typeof WriteRecord>;

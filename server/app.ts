@@ -58,6 +58,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   if (written) app.log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
 
   installErrorHandler(app);
+  // The API speaks JSON (and multipart on /run_workflow): without this, Fastify's text/plain parser
+  // would turn a wrong content type into a 422 about a string instead of a 415.
+  app.removeContentTypeParser('text/plain');
   if (config.CORS_ORIGINS.length) {
     await app.register(cors, { origin: config.CORS_ORIGINS, allowedHeaders: ['content-type', 'x-api-key'], methods: ['GET', 'POST', 'PUT', 'DELETE'] });
   }

@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 async function createSession(s: TestServer, body: Record<string, unknown> = {}) {
@@ -49,10 +50,13 @@ describe('session lifecycle leaves no process behind', () => {
     for (let i = 0; i < 4; i++) {
       const s = await createSession(server);
       expect(countByName(server.dataDir).Xvfb).toBe(1);
+      // Chromium's own temp folder (its singleton socket) goes with the session too.
+      const singleton = path.dirname(fs.readlinkSync(path.join(server.dataDir, 'profiles', s.session_id, 'SingletonSocket')));
       const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
       expect(res.status).toBe(200);
       // Gone when DELETE answers, not some time later.
       expect(serviceProcesses(server.dataDir).map((p) => `${p.name}: ${p.cmdline.slice(0, 120)}`)).toEqual([]);
+      expect(fs.existsSync(singleton)).toBe(false);
     }
     expect(fs.readdirSync(path.join(server.dataDir, 'profiles'))).toEqual([]);
   });
@@ -89,6 +93,7 @@ describe('session lifecycle leaves no process behind', () => {
       expect(await waitForNoServiceProcesses(broken.dataDir)).toEqual([]);
     } finally {
       await broken.close();
+      fs.rmSync(broken.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 
@@ -116,6 +121,7 @@ describe('session lifecycle leaves no process behind', () => {
       await pooled.close();
     }
     expect(await waitForNoServiceProcesses(pooled.dataDir)).toEqual([]);
+    fs.rmSync(pooled.dataDir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it('after a server crash: the next start marks its sessions crashed and reaps their processes', async () => {
@@ -124,7 +130,7 @@ describe('session lifecycle leaves no process behind', () => {
     // The real server in its own process, so it can die without ending anything.
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '0', LOG_LEVEL: 'info', PUBLIC_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '1', LOG_LEVEL: 'info', PUBLIC_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -144,11 +150,13 @@ describe('session lifecycle leaves no process behind', () => {
       });
       expect(res.status).toBe(200);
       const { session_id } = (await res.json()) as { session_id: string };
+      // Let the warm pool refill too, so the crash leaves a session's tree and a pooled one.
+      for (let i = 0; i < 400 && countByName(dataDir).x11vnc !== 2; i++) await new Promise((r) => setTimeout(r, 50));
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
-      // The crash left the tree running: that is what the restart must clean up.
-      expect(countByName(dataDir)).toMatchObject({ Xvfb: 1, x11vnc: 1 });
+      // The crash left both trees running: that is what the restart must clean up.
+      expect(countByName(dataDir)).toMatchObject({ Xvfb: 2, x11vnc: 2 });
 
       const restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
       try {
@@ -161,7 +169,14 @@ describe('session lifecycle leaves no process behind', () => {
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       // Whatever happened above, nothing of this data folder may survive the test.
-      for (const p of serviceProcesses(dataDir)) process.kill(p.pid, 'SIGKILL');
+      for (const p of serviceProcesses(dataDir)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 });

@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
@@ -7,7 +10,7 @@ import WebSocket from 'ws';
 import { CreateWorkflowSessionResponse, Session, SessionsPage } from '../contract/sessions.ts';
 import type { BusEvents } from '../server/events/bus.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { countByName, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 
 let server: TestServer;
 let site: http.Server;
@@ -43,6 +46,7 @@ afterAll(async () => {
   await new Promise((r) => site?.close(r));
   await new Promise((r) => proxy?.close(r));
   expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 async function create(body: Record<string, unknown> = {}) {
@@ -86,6 +90,18 @@ describe('live browser sessions', () => {
     expect(counts.Xvfb).toBe(1);
     expect(counts.x11vnc).toBe(1);
     expect(counts.chromium).toBeGreaterThanOrEqual(1);
+
+    // The display takes only clients holding its cookie: another local user cannot open it.
+    const xvfb = serviceProcesses(server.dataDir).find((p) => p.name === 'Xvfb')!;
+    const display = fs.readFileSync(`/proc/${serviceProcesses(server.dataDir).find((p) => p.name === 'x11vnc')!.pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('DISPLAY='))!.slice(8);
+    expect(xvfb.cmdline).toContain('-auth');
+    const intruder = spawnSync('x11vnc', ['-display', display, '-rfbport', '0', '-unixsock', path.join(server.dataDir, 'intruder.sock'), '-quiet', '-nopw', '-norc', '-once', '-timeout', '1'], {
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(intruder.status).not.toBe(0);
+    expect(intruder.stderr).toContain('XOpenDisplay failed');
 
     const got = Session.parse(await (await server.api(`/api/sessions/${s.session_id}`)).json());
     expect(got).toMatchObject({ id: s.session_id, workflow_id: s.workflow_id, state: 'live', end_reason: null, timeout: 1200, metadata: '{"order":42}' });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../contract/errors.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
@@ -11,6 +12,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 const create = (body: unknown) => postJson(server, '/api/create_workflow_session', body);

@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { spawnDetached, treeEnv, type TreeEnv } from './processes.ts';
 
 /** The virtual screen of every session; Chromium's window is sized to it. */
@@ -12,14 +14,31 @@ export interface Display {
 }
 
 /**
+ * An Xauthority file holding one random MIT-MAGIC-COOKIE-1 for any display (FamilyWild, empty
+ * address and number: the number is only known once Xvfb has picked it). Xvfb is started with
+ * -auth on it and its clients get XAUTHORITY, so no other local user can open the display.
+ */
+export function writeXauthority(file: string): void {
+  const u16 = (n: number) => {
+    const b = Buffer.alloc(2);
+    b.writeUInt16BE(n);
+    return b;
+  };
+  const field = (b: Buffer) => Buffer.concat([u16(b.length), b]);
+  const FAMILY_WILD = 0xffff;
+  const entry = Buffer.concat([u16(FAMILY_WILD), field(Buffer.alloc(0)), field(Buffer.alloc(0)), field(Buffer.from('MIT-MAGIC-COOKIE-1')), field(randomBytes(16))]);
+  fs.writeFileSync(file, entry, { mode: 0o600 });
+}
+
+/**
  * Start Xvfb on a display number it picks itself (-displayfd): the X server takes the first free
  * lock file, so parallel sessions, servers and test files never collide. Resolves once the server
  * accepts connections (it writes the number only then).
  */
-export function startXvfb(tree: TreeEnv, timeoutMs = 10_000): Promise<Display> {
+export function startXvfb(tree: TreeEnv & { xauthority: string }, timeoutMs = 10_000): Promise<Display> {
   const child = spawnDetached(
     'Xvfb',
-    ['-displayfd', '3', '-screen', '0', `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`, '-nolisten', 'tcp', '-noreset', '-dpi', '96'],
+    ['-displayfd', '3', '-auth', tree.xauthority, '-screen', '0', `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`, '-nolisten', 'tcp', '-noreset', '-dpi', '96'],
     treeEnv(tree),
     ['ignore', 'ignore', 'ignore', 'pipe'],
     tree.niceness,

@@ -16,6 +16,8 @@ export interface TreeEnv {
   dataDir: string;
   treeId: string;
   display?: string;
+  /** The display's cookie file (XAUTHORITY). */
+  xauthority?: string;
   /** Warm-pool trees start at a lower priority, so refilling never slows the sessions in use. */
   niceness?: number;
 }
@@ -24,7 +26,7 @@ export interface TreeEnv {
  * A small, explicit environment: the server's secrets (model keys, API key) never reach a browser
  * the customer drives.
  */
-export function treeEnv({ dataDir, treeId, display }: TreeEnv): NodeJS.ProcessEnv {
+export function treeEnv({ dataDir, treeId, display, xauthority }: TreeEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: process.env.HOME ?? '/root',
@@ -34,6 +36,7 @@ export function treeEnv({ dataDir, treeId, display }: TreeEnv): NodeJS.ProcessEn
   };
   if (process.env.TZ) env.TZ = process.env.TZ;
   if (display) env.DISPLAY = display;
+  if (xauthority) env.XAUTHORITY = xauthority;
   return env;
 }
 

@@ -11,7 +11,7 @@ import { CdpClient } from './cdpClient.ts';
 import { killTree, pidsStartedBy, startedBy } from './processes.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
-import { BrowserTree, type TreeOptions } from './tree.ts';
+import { BrowserTree, removeSingletonDir, type TreeOptions } from './tree.ts';
 import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionManager, SessionTokens } from './types.ts';
 import { WarmPool } from './warmPool.ts';
 
@@ -110,6 +110,8 @@ export class BrowserSessionManager implements SessionManager {
       }
     }
     for (const p of recorded) repo.dropTree(p.tree_id);
+    const profiles = path.join(config.dataDir, 'profiles');
+    for (const dir of await fs.promises.readdir(profiles).catch(() => [] as string[])) await removeSingletonDir(path.join(profiles, dir));
     for (const dir of ['profiles', 'run', 'trash']) {
       await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
     }

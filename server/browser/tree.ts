@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { CdpClient } from './cdpClient.ts';
 import { startChromium, type Chromium } from './chromium.ts';
-import { startXvfb, type Display } from './display.ts';
+import { startXvfb, writeXauthority, type Display } from './display.ts';
 import { killTree, renice } from './processes.ts';
 import { startX11vnc, type VncServer } from './vnc.ts';
 
@@ -86,6 +86,7 @@ export class BrowserTree {
     const { dataDir, id } = opts;
     const profileDir = profileDirOf(dataDir, id);
     const socket = vncSocketPath(dataDir, id);
+    const xauthority = path.join(dataDir, 'run', `${id}.xauth`);
     const leaders: number[] = [];
     const note = (kind: ProcessKind, pid: number) => {
       leaders.push(pid);
@@ -93,10 +94,12 @@ export class BrowserTree {
     };
     try {
       fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+      fs.mkdirSync(path.dirname(xauthority), { recursive: true, mode: 0o700 });
+      writeXauthority(xauthority);
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
-      const display = await startXvfb({ dataDir, treeId: id, niceness });
+      const display = await startXvfb({ dataDir, treeId: id, niceness, xauthority });
       note('xvfb', display.pid);
-      const env = { dataDir, treeId: id, display: display.name, niceness };
+      const env = { dataDir, treeId: id, display: display.name, niceness, xauthority };
       const [chromium, vnc] = await Promise.all([
         startChromium(env, { executable: opts.executable, profileDir, proxyServer: opts.proxyServer }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, socket).then((v) => (note('x11vnc', v.pid), v)),
@@ -113,7 +116,7 @@ export class BrowserTree {
     } catch (e) {
       // Whatever did start (recorded or not: the marker finds it) goes, and so does the profile.
       await killTree(dataDir, id, leaders);
-      await removeLeftovers(profileDir, socket);
+      await removeLeftovers(profileDir, socket, xauthority);
       throw e;
     }
   }
@@ -127,9 +130,20 @@ export class BrowserTree {
   kill(): Promise<void> {
     this.killing ??= (async () => {
       await killTree(this.opts.dataDir, this.id, this.pids);
-      await removeLeftovers(this.profileDir, this.vnc.socket);
+      await removeLeftovers(this.profileDir, this.vnc.socket, path.join(this.opts.dataDir, 'run', `${this.id}.xauth`));
     })();
     return this.killing;
+  }
+}
+
+/**
+ * Chromium keeps its singleton socket in a temp folder of its own (/tmp/org.chromium.Chromium.*),
+ * linked from the profile; nothing removes that folder when the browser is killed.
+ */
+export async function removeSingletonDir(profileDir: string): Promise<void> {
+  const singleton = await fs.promises.readlink(path.join(profileDir, 'SingletonSocket')).catch(() => null);
+  if (singleton && /^org\.chromium\.Chromium\.\w+$/.test(path.basename(path.dirname(singleton)))) {
+    await fs.promises.rm(path.dirname(singleton), { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
@@ -137,8 +151,10 @@ export class BrowserTree {
  * The profile is moved out of profiles/ at once (a rename) and deleted behind it, so ending a
  * session does not wait for thousands of small files; a restart empties trash/ as well.
  */
-async function removeLeftovers(profileDir: string, socket: string): Promise<void> {
+async function removeLeftovers(profileDir: string, socket: string, xauthority: string): Promise<void> {
   await fs.promises.rm(socket, { force: true }).catch(() => undefined);
+  await fs.promises.rm(xauthority, { force: true }).catch(() => undefined);
+  await removeSingletonDir(profileDir);
   const trash = path.join(path.dirname(path.dirname(profileDir)), 'trash');
   const target = path.join(trash, `${path.basename(profileDir)}-${Date.now()}`);
   try {

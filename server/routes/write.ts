@@ -7,8 +7,6 @@ import { openSse } from '../http/sse.ts';
 
 /** POST /write, POST /write/stream and GET /writes; the work is in app.writer. */
 export async function writeRoutes(app: FastifyInstance): Promise<void> {
-  // JSON only: without this Fastify's text/plain parser turns a wrong content type into a 422 about a string.
-  app.removeContentTypeParser('text/plain');
 
   addRoute(app, writeOperations.write, ({ body }) => app.writer.write(body.prompt));
 
