@@ -19,8 +19,11 @@ export default defineConfig({
   },
   webServer: {
     command: 'node e2e/support/server.mjs',
+    // Through the dashboard's preview server to the service: both are up.
     url: `http://127.0.0.1:${port}/api/healthz`,
     reuseExistingServer: false,
+    // SIGTERM first, so e2e/support/server.mjs ends its children and removes its temp folders.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     timeout: 120_000,
     env: { E2E_PORT: String(port) },
   },

@@ -185,6 +185,7 @@ async function main(): Promise<void> {
       rss_mb_per_session: conc.rss_mb_per_session,
       cpus: os.cpus().length,
       load_avg_1m_at_start: Number(load?.toFixed(2)),
+      load_avg_1m_at_end: Number(os.loadavg()[0]?.toFixed(2)),
     }),
   );
 }

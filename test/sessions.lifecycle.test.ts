@@ -97,6 +97,23 @@ describe('session lifecycle leaves no process behind', () => {
     }
   });
 
+  it('after the server closes while sessions are still starting', async () => {
+    const closing = await startServer();
+    try {
+      const workflow = closing.app.store.workflows.findOrCreateByName('closing');
+      const starts = [1, 2].map(() => closing.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false }));
+      // Close as soon as the first display is up: the browsers are mid-start.
+      for (let i = 0; i < 400 && !countByName(closing.dataDir).Xvfb; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(countByName(closing.dataDir).Xvfb).toBeGreaterThan(0);
+      await closing.close();
+      const outcomes = await Promise.allSettled(starts);
+      expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+      expect(serviceProcesses(closing.dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(closing.dataDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  });
+
   it('with a warm pool: creation takes the ready browser, the pool refills, close ends all', async () => {
     const pooled = await startServer({ WARM_POOL_SIZE: '1' });
     try {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -220,6 +221,12 @@ describe('live browser sessions', () => {
     const wrong = await fetch(`http://${url.host}${url.pathname}?token=${otherToken}`);
     expect([unknown.status, await unknown.text()]).toEqual([wrong.status, await wrong.text()]);
 
+    // Stored as sha256 hashes only: no token appears anywhere in the row.
+    const row = () => server.app.db.prepare('SELECT * FROM sessions WHERE id = ?').get(a.session_id) as Record<string, unknown>;
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    expect(row()).toMatchObject({ view_hash: sha(viewToken), control_hash: sha(controlToken), cdp_hash: sha(url.searchParams.get('token')!) });
+    expect(JSON.stringify(row())).not.toContain(controlToken);
+
     // authorize(): capabilities as the seam describes them.
     expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')?.id).toBe(a.session_id);
     expect(server.app.sessions.authorize(a.session_id, controlToken, 'control')?.id).toBe(a.session_id);
@@ -234,6 +241,7 @@ describe('live browser sessions', () => {
     expect(await closed).toBe(1001);
     expect(await upgradeStatus(a.connect_url!)).toBe(401);
     expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')).toBeNull();
+    expect(row()).toMatchObject({ view_hash: null, control_hash: null, cdp_hash: null });
     await end(b.session_id);
   });
 });

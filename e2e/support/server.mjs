@@ -51,7 +51,7 @@ for (let i = 0; api.exitCode === null; i++) {
   if (i > 600) break; // 60 s: let Playwright's own timeout report it
   await new Promise((r) => setTimeout(r, 100));
 }
-const web = spawn(process.execPath, [vite, 'preview', '--outDir', outDir, '--port', webPort, '--strictPort', '--host', '127.0.0.1'], {
+const web = spawn(process.execPath, [vite, 'preview', '--config', 'e2e/support/preview.config.ts', '--outDir', outDir, '--port', webPort, '--strictPort', '--host', '127.0.0.1'], {
   stdio: 'inherit',
   env: { ...process.env, BROWSERDESK_URL: `http://127.0.0.1:${apiPort}` },
 });

@@ -24,6 +24,8 @@ export class CdpClient {
         for (const l of this.listeners.get(msg.method) ?? []) l(msg.params ?? {}, msg.sessionId);
       }
     });
+    // Errors end in 'close', which fails what is pending; an unheard 'error' would crash the server.
+    ws.on('error', () => undefined);
     ws.on('close', () => {
       for (const p of this.pending.values()) p.reject(new Error('CDP connection closed'));
       this.pending.clear();
@@ -38,10 +40,19 @@ export class CdpClient {
     });
   }
 
-  send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+  /** One command; a browser that does not answer within `timeoutMs` is an error, not a hang. */
+  send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`CDP: ${method} got no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const settle = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A) => {
+        clearTimeout(timer);
+        fn(...a);
+      };
+      this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
       this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     });
   }

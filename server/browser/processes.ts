@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Every process the session manager starts carries this variable (inherited by Chromium's zygote and
- * renderers), holding DATA_DIR. It is how a restarted server, and the tests, recognise what a given
- * data folder started, without trusting a pid that may have been recycled.
+ * Every process the session manager starts carries this variable, holding DATA_DIR (its children
+ * inherit it; see startedBy() for Chromium's). It is how a restarted server, and the tests,
+ * recognise what a given data folder started, without trusting a pid that may have been recycled.
  */
 export const DATA_DIR_MARKER = 'BROWSERDESK_DATA_DIR';
 /** Names the tree (session) a process belongs to, for the same reason. */
@@ -50,15 +50,6 @@ export function spawnDetached(command: string, args: string[], env: NodeJS.Proce
   // Detached children must not keep the server's event loop alive, nor be waited for on exit.
   child.unref();
   return child;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function readNulList(file: string): string[] | null {

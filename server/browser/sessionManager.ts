@@ -102,12 +102,15 @@ export class BrowserSessionManager implements SessionManager {
     }
     await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
     // Processes started but never recorded (the server died mid-start) carry the marker too.
-    for (const pid of pidsStartedBy(config.dataDir)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
+    for (let left = pidsStartedBy(config.dataDir), round = 0; left.length && round < 250; left = pidsStartedBy(config.dataDir), round++) {
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
       }
+      await new Promise((r) => setTimeout(r, 20));
     }
     for (const p of recorded) repo.dropTree(p.tree_id);
     const profiles = path.join(config.dataDir, 'profiles');

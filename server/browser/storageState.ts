@@ -64,13 +64,19 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId);
     await cdp.send('Page.enable', {}, sessionId);
     for (const { origin, localStorage } of origins) {
-      const loaded = new Promise<void>((resolve) => {
+      const loaded = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          stop();
+          reject(new Error(`${origin} did not load`));
+        }, 15_000);
         const stop = cdp.on('Page.loadEventFired', (_p, sid) => {
           if (sid !== sessionId) return;
+          clearTimeout(timer);
           stop();
           resolve();
         });
       });
+      loaded.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       const nav = await cdp.send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` }, sessionId);
       if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
       await loaded;

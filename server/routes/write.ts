@@ -7,7 +7,6 @@ import { openSse } from '../http/sse.ts';
 
 /** POST /write, POST /write/stream and GET /writes; the work is in app.writer. */
 export async function writeRoutes(app: FastifyInstance): Promise<void> {
-
   addRoute(app, writeOperations.write, ({ body }) => app.writer.write(body.prompt));
 
   addRoute(app, writeOperations.writeStream, async ({ body }, _req, reply) => {

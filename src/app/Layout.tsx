@@ -1,4 +1,5 @@
-import { NavLink, Outlet, useNavigation } from 'react-router';
+import { useEffect } from 'react';
+import { NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 
 const NAV = [
   { to: '/writer', label: 'Writer' },
@@ -10,6 +11,12 @@ const NAV = [
 
 export function Layout() {
   const navigation = useNavigation();
+  const { pathname } = useLocation();
+  // Each page has its own title, so history, tabs and screen readers tell pages apart.
+  useEffect(() => {
+    const section = NAV.find((n) => pathname.startsWith(n.to));
+    document.title = section ? `${section.label} · Browserdesk` : 'Browserdesk';
+  }, [pathname]);
   return (
     <>
       <a className="skip-link" href="#main">

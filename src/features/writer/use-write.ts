@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WriteRequest } from '../../../contract/write.ts';
 import { streamWrite } from '../../api/writes/write-stream.ts';
 
@@ -8,6 +8,8 @@ export function useWrite() {
   const queryClient = useQueryClient();
   const [streamed, setStreamed] = useState('');
   const abort = useRef<AbortController | null>(null);
+  // Leaving the page stops the stream rather than generating text nobody reads.
+  useEffect(() => () => abort.current?.abort(), []);
   const mutation = useMutation({
     mutationFn: (body: WriteRequest) => {
       abort.current?.abort();
