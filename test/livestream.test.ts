@@ -1,31 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { CdpPage, ensureViewerBuilt, openViewSession, startPageServer, waitForAsync, type ViewSession } from './helpers/viewSession.ts';
+import { startViewFixture, type PageServer, type ViewFixture } from './helpers/viewFixture.ts';
+import { waitForAsync, type CdpPage, type ViewSession } from './helpers/viewSession.ts';
 
-let server: TestServer;
-let pages: Awaited<ReturnType<typeof startPageServer>>;
+let pages: PageServer;
 let session: ViewSession;
 let cdp: CdpPage;
 let browser: Browser;
+let fixture: ViewFixture | undefined;
 
 beforeAll(async () => {
-  ensureViewerBuilt();
-  server = await startServer();
-  pages = await startPageServer();
-  session = await openViewSession(server);
-  cdp = await CdpPage.attach(session.browserWSEndpoint);
-  await cdp.goto(`${pages.url}/solid/cc2200`);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  fixture = await startViewFixture('/solid/cc2200');
+  ({ pages, session, cdp, browser } = fixture);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  cdp?.close();
-  await server?.close();
-  await pages?.close();
-});
+afterAll(() => fixture?.close());
 
 const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 24);
 

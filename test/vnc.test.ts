@@ -1,34 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { CdpPage, ensureViewerBuilt, openViewSession, startPageServer, waitForAsync, type ViewSession } from './helpers/viewSession.ts';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from './helpers/server.ts';
+import { startViewFixture, type PageServer, type ViewFixture } from './helpers/viewFixture.ts';
+import { openViewSession, waitForAsync, type CdpPage, type ViewSession } from './helpers/viewSession.ts';
 
 // The session's page: one solid colour, so the noVNC canvas can be checked pixel by pixel.
 const COLOUR = '1e90ff';
 const RGB = [0x1e, 0x90, 0xff];
 
 let server: TestServer;
-let pages: Awaited<ReturnType<typeof startPageServer>>;
+let pages: PageServer;
 let session: ViewSession;
 let cdp: CdpPage;
 let browser: Browser;
+let fixture: ViewFixture | undefined;
 
 beforeAll(async () => {
-  ensureViewerBuilt();
-  server = await startServer();
-  pages = await startPageServer();
-  session = await openViewSession(server);
-  cdp = await CdpPage.attach(session.browserWSEndpoint);
-  await cdp.goto(`${pages.url}/solid/${COLOUR}`);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  fixture = await startViewFixture(`/solid/${COLOUR}`);
+  ({ server, pages, session, cdp, browser } = fixture);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  cdp?.close();
-  await server?.close();
-  await pages?.close();
-});
+afterAll(() => fixture?.close());
 
 /** The colour of the noVNC canvas at the middle of the remote screen (inside the web page). */
 function centrePixel(page: Page): Promise<number[]> {

@@ -124,13 +124,28 @@ export async function killTree(dataDir: string, treeId: string, groupLeaders: nu
     await sleep(10);
     left = pidsStartedBy(dataDir, treeId);
   }
-  // SIGKILL cannot be ignored, but a process busy in the kernel (disk I/O on a loaded machine)
-  // dies only when that returns: keep at it until the tree is gone.
+  if (left.length) await killStartedBy(dataDir, treeId);
+}
+
+/**
+ * SIGKILL every process startedBy() the data folder (and tree) until none is left. SIGKILL cannot
+ * be ignored, but a process busy in the kernel (disk I/O on a loaded machine) dies only when that
+ * returns: keep at it, for up to 30 s.
+ */
+export async function killStartedBy(dataDir: string, treeId?: string): Promise<void> {
   const giveUp = Date.now() + 30_000;
-  while (left.length && Date.now() < giveUp) {
+  for (let left = pidsStartedBy(dataDir, treeId); left.length && Date.now() < giveUp; left = pidsStartedBy(dataDir, treeId)) {
     for (const pid of left) signal(pid, 'SIGKILL', false);
     await sleep(20);
-    left = pidsStartedBy(dataDir, treeId);
+  }
+}
+
+/** The thread ids of `pid`; none when it is gone. */
+function threadsOf(pid: number): string[] {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
   }
 }
 
@@ -142,13 +157,7 @@ export function descendantsOf(pids: number[]): number[] {
     const pid = todo.pop()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
-    let tids: string[];
-    try {
-      tids = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
+    for (const tid of threadsOf(pid)) {
       try {
         for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim()) todo.push(Number(c));
       } catch {
@@ -166,13 +175,7 @@ export function descendantsOf(pids: number[]): number[] {
  */
 export function renice(leaders: number[], by: number): void {
   for (const pid of descendantsOf(leaders)) {
-    let tids: string[];
-    try {
-      tids = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
+    for (const tid of threadsOf(pid)) {
       try {
         const nice = os.getPriority(Number(tid));
         if (nice >= by) os.setPriority(Number(tid), nice - by);

@@ -8,7 +8,7 @@ import { AppError, invalid } from '../http/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
 import { CdpClient } from './cdpClient.ts';
-import { killTree, pidsStartedBy, startedBy } from './processes.ts';
+import { killStartedBy, killTree, startedBy } from './processes.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, removeSingletonDir, type TreeOptions } from './tree.ts';
@@ -102,16 +102,7 @@ export class BrowserSessionManager implements SessionManager {
     }
     await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
     // Processes started but never recorded (the server died mid-start) carry the marker too.
-    for (let left = pidsStartedBy(config.dataDir), round = 0; left.length && round < 250; left = pidsStartedBy(config.dataDir), round++) {
-      for (const pid of left) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // gone already
-        }
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await killStartedBy(config.dataDir);
     for (const p of recorded) repo.dropTree(p.tree_id);
     const profiles = path.join(config.dataDir, 'profiles');
     for (const dir of await fs.promises.readdir(profiles).catch(() => [] as string[])) await removeSingletonDir(path.join(profiles, dir));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations, type Session } from '../../contract/sessions.ts';
-import { invalid, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
 import { sessionsRepo, type SessionRow } from '../store/sessions.ts';
 
@@ -18,17 +19,6 @@ function toSession(row: SessionRow): Session {
     expires_at: row.expires_at,
     ended_at: row.ended_at,
   };
-}
-
-const encodeCursor = (r: { created_at: string; id: string }) => Buffer.from(JSON.stringify([r.created_at, r.id])).toString('base64url');
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  try {
-    const [created_at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof created_at === 'string' && typeof id === 'string') return { created_at, id };
-  } catch {
-    // fall through to the 422
-  }
-  throw invalid([{ path: 'cursor', message: 'not a cursor from a previous page' }]);
 }
 
 /** POST /create_workflow_session and the session list/get/end operations the dashboard needs. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { workflowOperations, WorkflowInput } from '../../contract/workflows.ts';
-import { AppError, invalid, notFound } from '../http/errors.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
 import { DuplicateNameError, type WorkflowFields } from '../store/workflows.ts';
 import { toWorkflow } from '../workflows/records.ts';
@@ -17,17 +18,6 @@ function duplicate(name: string) {
   return new AppError(409, ErrorCode.conflict, `A workflow named "${name}" already exists; pick another name`, [
     { path: 'name', message: 'already taken' },
   ]);
-}
-
-const encodeCursor = (c: { created_at: string; id: string }) => Buffer.from(JSON.stringify([c.created_at, c.id])).toString('base64url');
-function decodeCursor(cursor: string): { created_at: string; id: string } {
-  try {
-    const [created_at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof created_at === 'string' && typeof id === 'string') return { created_at, id };
-  } catch {
-    // fall through to the 422
-  }
-  throw invalid([{ path: 'cursor', message: 'not a cursor from a previous page' }]);
 }
 
 /** Workflow CRUD: the operations the spec leaves out, which the dashboard needs (DESIGN.md). */
