@@ -22,7 +22,9 @@ const isRoot = () => process.getuid?.() === 0;
 /** Flags: the shop's required set, plus Playwright's own quiet-start switches that apply to a headful browser. */
 export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions): string[] {
   return [
-    ...(isRoot() ? ['--no-sandbox'] : []),
+    // --test-type: as root --no-sandbox is required, and this keeps Chromium from painting its
+    // "unsupported command-line flag" bar over every page a person watches.
+    ...(isRoot() ? ['--no-sandbox', '--test-type'] : []),
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
