@@ -34,7 +34,7 @@ async function main() {
   let cdp: CdpPage | undefined;
   try {
     const session = await openViewSession(server);
-    cdp = await CdpPage.attach(session.browserWSEndpoint);
+    cdp = await CdpPage.attach(session.connectUrl);
     await cdp.call('Page.navigate', { url: ANIMATION });
     await new Promise((r) => setTimeout(r, 300));
 

@@ -41,6 +41,17 @@ export const EnvSchema = z.object({
   MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
 
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  /** Each session runs as one uid of this range (gid the same); never root or a system user. */
+  SESSION_UIDS: z
+    .string()
+    .regex(/^\d+-\d+$/, 'must be FIRST-LAST, e.g. 200000-200999')
+    .default('200000-200999')
+    .transform((v) => {
+      const [first, last] = v.split('-').map(Number) as [number, number];
+      return { first, last };
+    })
+    .refine((r) => r.first >= 1000 && r.last >= r.first && r.last < 2 ** 31, 'must be a range of uids from 1000 up, FIRST no greater than LAST'),
+  BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
   CORS_ORIGINS: z
     .string()
     .default('')

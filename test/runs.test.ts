@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatusResponse, RunWorkflowResponse, WebhookEvent } from '../contract/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { treeGone } from './helpers/processes.ts';
 import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';
 import { RECORDED_ORIGIN, startFormSite, type FormSite } from './fixtures/formSite.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
@@ -12,16 +13,9 @@ import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 let server: TestServer;
 let site: FormSite;
 let hooks: Receiver;
-/** Chromium endpoints of the sessions runs started, captured when each run starts. */
-const endpoints = new Map<string, string>();
-
 beforeAll(async () => {
   [server, site, hooks] = await Promise.all([startServer(), startFormSite(), startReceiver([200])]);
   server.app.webhooks.retryDelaysMs = [200, 200];
-  server.app.bus.on('run.started', ({ session_id }) => {
-    const s = (server.app as unknown as { sessions: { get(id: string): { browserWSEndpoint: string } | undefined } }).sessions.get(session_id);
-    if (s) endpoints.set(session_id, s.browserWSEndpoint);
-  });
 });
 afterAll(async () => {
   await server?.close();
@@ -61,16 +55,6 @@ async function sessionOf(id: string): Promise<{ state: string; end_reason: strin
 }
 
 /** True when nothing answers on the Chromium's DevTools port any more: its process is gone. */
-async function chromiumGone(endpoint: string): Promise<boolean> {
-  const { host } = new URL(endpoint);
-  try {
-    await fetch(`http://${host}/json/version`, { signal: AbortSignal.timeout(2000) });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 const METADATA = '{"order": 7, "tags": ["a", "b"], "note": "unchanged \\u00e9"}';
 
 describe('POST /api/run_workflow', () => {
@@ -114,7 +98,7 @@ describe('POST /api/run_workflow', () => {
     // The upload folder is gone and the session ended with its browser.
     const runsDir = path.join(server.dataDir, 'runs');
     expect(fs.existsSync(runsDir) ? fs.readdirSync(runsDir) : []).toEqual([]);
-    expect(await chromiumGone(endpoints.get(body.session_id)!)).toBe(true);
+    expect(await treeGone(server.dataDir, body.session_id)).toBe(true);
     expect(await sessionOf(body.session_id)).toMatchObject({ state: 'ended', end_reason: 'completed' });
 
     // run.started and run.completed, signed, metadata unchanged.
@@ -157,7 +141,7 @@ describe('POST /api/run_workflow', () => {
     expect(run.message).toMatch(/^Step 1 \(click\) failed: /);
     expect(run.results.map((r) => [r.action, r.result.ok])).toEqual([['navigate', true], ['click', false]]);
     expect(run.results[1]!.result.error).toEqual(expect.any(String));
-    expect(await chromiumGone(endpoints.get(body.session_id)!)).toBe(true);
+    expect(await treeGone(server.dataDir, body.session_id)).toBe(true);
     expect(await sessionOf(body.session_id)).toMatchObject({ state: 'ended', end_reason: 'completed' });
     const wh = new Webhook((await (await server.api('/api/webhooks/secret')).json()).secret);
     for (;;) {
@@ -191,14 +175,13 @@ describe('a run when the server closes', () => {
       const fd = new FormData();
       fd.append('workflow_id', (await create.json()).id);
       const started = RunWorkflowResponse.parse(await (await own.api('/api/run_workflow', { method: 'POST', body: fd })).json());
-      const endpoint = (own.app as unknown as { sessions: { get(id: string): { browserWSEndpoint: string } | undefined } }).sessions.get(started.session_id)!.browserWSEndpoint;
       for (;;) {
         const s = RunStatusResponse.parse(await (await own.api(`/api/run_workflow_status?session_id=${started.session_id}`)).json());
         if (s.results.length === 1) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       await own.close();
-      expect(await chromiumGone(endpoint)).toBe(true);
+      expect(await treeGone(own.dataDir, started.session_id)).toBe(true);
 
       reopened = await startServer({}, own.dataDir);
       const res = await reopened.api(`/api/run_workflow_status?session_id=${started.session_id}`);

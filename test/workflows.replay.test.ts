@@ -30,7 +30,7 @@ describe('replay engine', () => {
     const wf = WorkflowInput.parse(formWorkflow());
     const { values, issues } = resolveVariables(wf.variables, { site: site.origin, name: 'Ada Lovelace', size: 'large' });
     expect(issues).toEqual([]);
-    const outcome = await replayFlow({ browserWSEndpoint: browser.wsEndpoint(), flow: fillPlaceholders(wf.flow, values), filesDir });
+    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow: fillPlaceholders(wf.flow, values), filesDir });
     expect(outcome.message).toBe('All 12 steps succeeded');
     expect(outcome.succeeded).toBe(true);
     const sub = site.submissions.at(-1)!;
@@ -53,7 +53,7 @@ describe('replay engine', () => {
     const text = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8');
     const flow = Flow.parse(JSON.parse(text.replaceAll(RECORDED_ORIGIN, site.origin)));
     const before = site.submissions.length;
-    const outcome = await replayFlow({ browserWSEndpoint: browser.wsEndpoint(), flow, filesDir });
+    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
     expect(outcome.message).toBe(`All ${flow.steps.length} steps succeeded`);
     expect(site.submissions.slice(before)).toEqual([{ name: 'Grace Hopper', email: 'grace@example.org', size: 'large' }]);
   });
@@ -68,7 +68,7 @@ describe('replay engine', () => {
         { type: 'close' },
       ],
     });
-    const outcome = await replayFlow({ browserWSEndpoint: browser.wsEndpoint(), flow, filesDir });
+    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
     expect(outcome.succeeded).toBe(false);
     expect(outcome.message).toMatch(/^Step 1 \(click\) failed: .*(timed out|Timed out|Waiting)/i);
     expect(outcome.results.map((r) => r.result.ok)).toEqual([true, false]);

@@ -1,38 +1,41 @@
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { CdpHub } from './cdp/hub.ts';
+import type { SessionFolders } from './cdp/policy.ts';
 import { SCREEN } from './display.ts';
-import { spawnDetached, treeEnv, type TreeEnv } from './processes.ts';
+import { spawnDetached, type TreeEnv } from './processes.ts';
 
 export interface Chromium {
   process: ChildProcess;
   pid: number;
-  /** ws://127.0.0.1:PORT/devtools/browser/…: loopback only, never handed out. */
-  browserWSEndpoint: string;
+  /** DevTools over the pipe: the only way to the browser's protocol. */
+  hub: CdpHub;
 }
 
 export interface ChromiumOptions {
   executable: string;
   profileDir: string;
   proxyServer?: string;
+  folders: SessionFolders;
 }
 
-const isRoot = () => process.getuid?.() === 0;
-
-/** Flags: the shop's required set, plus Playwright's own quiet-start switches that apply to a headful browser. */
-export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions): string[] {
+/**
+ * Flags: the shop's required set, plus Playwright's own quiet-start switches that apply to a headful
+ * browser. DevTools is on a pipe only (no port): nothing on the host, no page and no other session
+ * can reach it. The sandbox stays on unless the browser would run as root.
+ */
+export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions, asRoot: boolean): string[] {
   return [
     // --test-type: as root --no-sandbox is required, and this keeps Chromium from painting its
     // "unsupported command-line flag" bar over every page a person watches.
-    ...(isRoot() ? ['--no-sandbox', '--test-type'] : []),
+    ...(asRoot ? ['--no-sandbox', '--test-type'] : []),
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
     '--no-default-browser-check',
-    '--remote-debugging-port=0',
-    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-pipe',
     `--user-data-dir=${profileDir}`,
     '--window-position=0,0',
     `--window-size=${SCREEN.width},${SCREEN.height}`,
@@ -64,33 +67,22 @@ export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions): stri
 }
 
 /**
- * Start a headful Chromium on `tree.display`. It picks its own debugging port
- * (--remote-debugging-port=0) and writes it to DevToolsActivePort in the profile, which we poll:
- * no port is ever chosen by us, so none can collide.
+ * Start a headful Chromium on `tree.display`, as the tree's user, with DevTools on fds 3 (commands
+ * in) and 4 (answers out). Ready once the browser answers a command, so nobody is handed a browser
+ * that is still busy starting.
  */
 export async function startChromium(tree: TreeEnv & { display: string }, opts: ChromiumOptions, timeoutMs = 20_000): Promise<Chromium> {
-  fs.mkdirSync(opts.profileDir, { recursive: true, mode: 0o700 });
-  const child = spawnDetached(opts.executable, chromiumArgs(opts), treeEnv(tree), ['ignore', 'ignore', 'ignore'], tree.niceness);
+  const asRoot = (tree.user?.uid ?? process.getuid?.()) === 0;
+  const child = spawnDetached(opts.executable, chromiumArgs(opts, asRoot), tree, ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']);
+  const hub = new CdpHub(child.stdio[3] as Writable, child.stdio[4] as Readable, opts.folders);
   let exited: string | undefined;
-  const onExit = (code: number | null, sig: string | null) => (exited = `exited (${code ?? sig})`);
-  child.once('exit', onExit);
-  child.once('error', (e) => (exited = e.message));
-  const file = path.join(opts.profileDir, 'DevToolsActivePort');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (exited) throw new Error(`Chromium did not start: ${exited}`);
-    if (Date.now() > deadline) throw new Error('Chromium did not start: timed out waiting for DevToolsActivePort');
-    let text = '';
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      // not written yet
-    }
-    const [port, wsPath] = text.split('\n');
-    if (port && wsPath) {
-      child.off('exit', onExit);
-      return { process: child, pid: child.pid!, browserWSEndpoint: `ws://127.0.0.1:${port}${wsPath}` };
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  const died = new Promise<never>((_, reject) => {
+    child.once('exit', (code, sig) => reject(new Error(`Chromium did not start: exited (${code ?? sig})`)));
+    child.once('error', (e) => reject(new Error(`Chromium did not start: ${e.message}`)));
+  });
+  died.catch((e: Error) => (exited = e.message));
+  await Promise.race([hub.call('Browser.getVersion', {}, undefined, timeoutMs), died]).catch((e: Error) => {
+    throw new Error(exited ?? (e.message.includes('no answer') ? 'Chromium did not start: timed out' : e.message));
+  });
+  return { process: child, pid: child.pid!, hub };
 }

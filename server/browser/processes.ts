@@ -2,6 +2,8 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sessionRootOf, sessionsRootOf } from './isolation/sessionDirs.ts';
+import type { SessionUser } from './isolation/sessionUsers.ts';
 
 /**
  * Every process the session manager starts carries this variable, holding DATA_DIR (its children
@@ -20,16 +22,24 @@ export interface TreeEnv {
   xauthority?: string;
   /** Warm-pool trees start at a lower priority, so refilling never slows the sessions in use. */
   niceness?: number;
+  /** The session's own home and temp folders (Chromium writes into both). */
+  home: string;
+  tmp: string;
+  /** The user the tree runs as; null: the service's own. */
+  user: SessionUser | null;
 }
 
 /**
  * A small, explicit environment: the server's secrets (model keys, API key) never reach a browser
  * the customer drives.
  */
-export function treeEnv({ dataDir, treeId, display, xauthority }: TreeEnv): NodeJS.ProcessEnv {
+export function treeEnv({ dataDir, treeId, display, xauthority, home, tmp }: TreeEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/root',
+    HOME: home,
+    TMPDIR: tmp,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
     LANG: process.env.LANG ?? 'C.UTF-8',
     [DATA_DIR_MARKER]: dataDir,
     [TREE_MARKER]: treeId,
@@ -44,9 +54,15 @@ export function treeEnv({ dataDir, treeId, display, xauthority }: TreeEnv): Node
  * Spawn in a process group of its own (detached), so the whole group can be signalled at once,
  * and so a crash of the server does not take the signal for us: the restart reaps instead.
  */
-export function spawnDetached(command: string, args: string[], env: NodeJS.ProcessEnv, stdio: StdioOptions, niceness = 0): ChildProcess {
+export function spawnDetached(command: string, args: string[], tree: TreeEnv, stdio: StdioOptions): ChildProcess {
+  const env = treeEnv(tree);
+  // As the session's user (the kernel then keeps it from the service's files and other sessions);
+  // the user's home is the session's own, and nothing of the service's environment is passed on.
+  const as = tree.user ? { uid: tree.user.uid, gid: tree.user.gid } : {};
+  const options = { env, stdio, detached: true, cwd: tree.home, ...as };
   // `nice` execs the command, so the pid, the cmdline and the inherited fds are the command's own.
-  const child = niceness ? spawn('nice', ['-n', String(niceness), command, ...args], { env, stdio, detached: true }) : spawn(command, args, { env, stdio, detached: true });
+  const niceness = tree.niceness ?? 0;
+  const child = niceness ? spawn('nice', ['-n', String(niceness), command, ...args], options) : spawn(command, args, options);
   // Detached children must not keep the server's event loop alive, nor be waited for on exit.
   child.unref();
   return child;
@@ -72,13 +88,13 @@ export function cmdlineOf(pid: number): string[] | null {
 /**
  * True when `pid` is still a process this data folder started (pids are recycled). The markers in
  * its environment say so; Chromium's zygote and renderers overwrite their environment block with
- * their process title, so for them the profile path on their command line says so instead.
+ * their process title, so for them the session folder on their command line says so instead.
  */
 export function startedBy(pid: number, dataDir: string, treeId?: string): boolean {
   const env = environOf(pid);
   if (env?.includes(`${DATA_DIR_MARKER}=${dataDir}`) && (treeId === undefined || env.includes(`${TREE_MARKER}=${treeId}`))) return true;
-  const profile = path.join(dataDir, 'profiles', treeId ?? ''); // with no tree: "DATA_DIR/profiles/"
-  return cmdlineOf(pid)?.some((arg) => arg.includes(profile)) ?? false;
+  const folder = treeId === undefined ? sessionsRootOf(dataDir) : sessionRootOf(dataDir, treeId);
+  return cmdlineOf(pid)?.some((arg) => arg.includes(folder)) ?? false;
 }
 
 /** Every live pid startedBy() the data folder (and tree): the whole tree, whatever its groups. */

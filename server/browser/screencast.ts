@@ -1,4 +1,6 @@
-import { WebSocket, type RawData } from 'ws';
+import { WebSocket } from 'ws';
+import { CdpClient } from './cdp/client.ts';
+import type { CdpHub } from './cdp/hub.ts';
 
 /**
  * The livestream: CDP Page.startScreencast frames of the session's active tab, relayed to a
@@ -21,46 +23,6 @@ export interface ScreencastOptions {
 /** Drop frames rather than queue them when a viewer falls this far behind: live beats complete. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
 
-interface CdpMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  sessionId?: string;
-  result?: Record<string, unknown>;
-  error?: { message: string };
-}
-
-/** Just enough of a CDP client over one WebSocket with flattened target sessions. */
-class Cdp {
-  private nextId = 1;
-  private readonly calls = new Map<number, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }>();
-
-  constructor(
-    private readonly socket: WebSocket,
-    onEvent: (msg: CdpMessage) => void,
-  ) {
-    socket.on('message', (data: RawData) => {
-      const msg = JSON.parse(data.toString()) as CdpMessage;
-      if (msg.id === undefined) return onEvent(msg);
-      const call = this.calls.get(msg.id);
-      this.calls.delete(msg.id);
-      if (msg.error) call?.reject(new Error(msg.error.message));
-      else call?.resolve(msg.result ?? {});
-    });
-    socket.on('close', () => {
-      for (const call of this.calls.values()) call.reject(new Error('CDP connection closed'));
-      this.calls.clear();
-    });
-  }
-
-  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> {
-    if (this.socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('CDP connection closed'));
-    const id = this.nextId++;
-    this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    return new Promise((resolve, reject) => this.calls.set(id, { resolve, reject }));
-  }
-}
-
 interface Tab {
   targetId: string;
   sessionId: string;
@@ -71,8 +33,8 @@ interface Tab {
 }
 
 /** Relay the active tab's screencast to `viewer` until either side closes. Returns a closer. */
-export function streamScreencast(viewer: WebSocket, browserWSEndpoint: string, opts: ScreencastOptions = {}): (code?: number, reason?: string) => void {
-  const socket = new WebSocket(browserWSEndpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+export function streamScreencast(viewer: WebSocket, hub: CdpHub, opts: ScreencastOptions = {}): (code?: number, reason?: string) => void {
+  let cdp: CdpClient | undefined;
   const tabs = new Map<string, Tab>(); // by CDP session id
   const attaching = new Set<string>(); // target ids
   let rankCounter = 0;
@@ -82,7 +44,7 @@ export function streamScreencast(viewer: WebSocket, browserWSEndpoint: string, o
   const end = (code = 1000, reason = '') => {
     if (closed) return;
     closed = true;
-    socket.terminate();
+    cdp?.close();
     if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING) viewer.close(code, reason);
   };
   const fail = (err: unknown) => {
@@ -110,21 +72,21 @@ export function streamScreencast(viewer: WebSocket, browserWSEndpoint: string, o
     if (attaching.has(targetId)) return;
     attaching.add(targetId);
     try {
-      const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
+      const { sessionId } = await cdp!.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
       const tab: Tab = { targetId, sessionId, visible: true, rank: ++rankCounter };
       tabs.set(sessionId, tab);
       pickActive();
-      const state = await cdp.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId);
+      const state = await cdp!.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId);
       tab.visible = (state.result as { value?: unknown } | undefined)?.value !== 'hidden';
       pickActive();
-      await cdp.send('Page.startScreencast', { format: 'jpeg', quality: opts.quality ?? 70, maxWidth: opts.maxWidth ?? 1920, maxHeight: opts.maxHeight ?? 1080, everyNthFrame: 1 }, sessionId);
+      await cdp!.send('Page.startScreencast', { format: 'jpeg', quality: opts.quality ?? 70, maxWidth: opts.maxWidth ?? 1920, maxHeight: opts.maxHeight ?? 1080, everyNthFrame: 1 }, sessionId);
     } catch (err) {
       fail(err); // the tab closed while we attached: nothing to show
     }
   };
 
-  const onEvent = (msg: CdpMessage) => {
-    const p = msg.params ?? {};
+  const onEvent = (msg: { method: string; params: Record<string, unknown>; sessionId?: string }) => {
+    const p = msg.params;
     switch (msg.method) {
       case 'Target.targetCreated': {
         const info = p.targetInfo as { targetId: string; type: string };
@@ -145,7 +107,7 @@ export function streamScreencast(viewer: WebSocket, browserWSEndpoint: string, o
       case 'Page.screencastFrame': {
         const sessionId = msg.sessionId!;
         // Ack first: Chromium sends the next frame only after the ack, so this sets the frame rate.
-        cdp.send('Page.screencastFrameAck', { sessionId: p.sessionId }, sessionId).catch(() => {});
+        cdp!.send('Page.screencastFrameAck', { sessionId: p.sessionId }, sessionId).catch(() => {});
         const tab = tabs.get(sessionId);
         if (!tab) break;
         const jpeg = Buffer.from(p.data as string, 'base64');
@@ -172,15 +134,21 @@ export function streamScreencast(viewer: WebSocket, browserWSEndpoint: string, o
     }
   };
 
-  const cdp = new Cdp(socket, onEvent);
-  socket.on('open', () => {
-    cdp.send('Target.setDiscoverTargets', { discover: true }).catch(fail);
-  });
-  socket.on('error', (err) => {
-    fail(err);
-    end(1011, 'browser unavailable');
-  });
-  socket.on('close', () => end(1011, 'browser closed'));
+  CdpClient.open(hub)
+    .then(async (client) => {
+      cdp = client;
+      if (closed) {
+        client.close();
+        return;
+      }
+      client.on('*', (ev, sessionId) => onEvent({ ...(ev as { method: string; params: Record<string, unknown> }), sessionId }));
+      client.onClose(() => end(1011, 'browser closed'));
+      await client.send('Target.setDiscoverTargets', { discover: true });
+    })
+    .catch((err: unknown) => {
+      fail(err);
+      end(1011, 'browser unavailable');
+    });
   viewer.on('close', () => end());
   viewer.on('error', () => end());
   return end;

@@ -7,23 +7,28 @@ import type { Bus } from '../events/bus.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
-import { CdpClient } from './cdpClient.ts';
+import { CdpClient } from './cdp/client.ts';
+import { removeStaleDisplayFiles } from './display.ts';
+import { Isolation } from './isolation/isolation.ts';
+import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killStartedBy, killTree, startedBy } from './processes.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
-import { BrowserTree, removeSingletonDir, type TreeOptions } from './tree.ts';
+import { BrowserTree, type TreeOptions } from './tree.ts';
 import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionManager, SessionTokens } from './types.ts';
 import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
-  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'PROXY_URL'>;
+  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
   repo: SessionsRepo;
   bus: Bus;
   log: FastifyBaseLogger;
 }
 
 interface Entry {
-  session: LiveSession;
+  workflowId: string;
+  /** Set once the browser is up; until then the session is starting. */
+  session?: LiveSession;
   hashes: TokenHashes;
   tree?: BrowserTree;
   timer?: NodeJS.Timeout;
@@ -44,6 +49,7 @@ export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly pool: WarmPool;
+  private isolation: Isolation | undefined;
   private closed = false;
 
   constructor(private readonly opts: ManagerOptions) {
@@ -55,10 +61,12 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   private treeOptions(id: string, proxyServer: string | undefined): TreeOptions {
+    if (!this.isolation) throw new Error('the session manager has not started');
     return {
       dataDir: this.opts.config.dataDir,
       id,
       executable: this.opts.config.CHROMIUM_PATH,
+      isolation: this.isolation,
       proxyServer,
       onPid: (kind, pid) => this.safely(() => this.opts.repo.addPid(id, kind, pid)),
     };
@@ -104,11 +112,14 @@ export class BrowserSessionManager implements SessionManager {
     // Processes started but never recorded (the server died mid-start) carry the marker too.
     await killStartedBy(config.dataDir);
     for (const p of recorded) repo.dropTree(p.tree_id);
-    const profiles = path.join(config.dataDir, 'profiles');
-    for (const dir of await fs.promises.readdir(profiles).catch(() => [] as string[])) await removeSingletonDir(path.join(profiles, dir));
+    await removeAllSessionDirs(config.dataDir);
+    removeStaleDisplayFiles(config.SESSION_UIDS);
+    // Folders of versions that kept profiles inside DATA_DIR.
     for (const dir of ['profiles', 'run', 'trash']) {
       await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
     }
+    this.isolation = await Isolation.start({ dataDir: config.dataDir, uids: config.SESSION_UIDS, allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS });
+    for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
     for (const id of orphans) {
       const row = repo.get(id);
       if (!row) continue;
@@ -149,16 +160,7 @@ export class BrowserSessionManager implements SessionManager {
     const id = pooled?.id ?? randomUUID();
     const { tokens, hashes } = mintTokens();
     const now = new Date();
-    const session: LiveSession = {
-      id,
-      workflowId: input.workflowId,
-      state: 'starting',
-      browserWSEndpoint: '',
-      vncSocket: '',
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + input.timeoutSeconds * 1000),
-    };
-    const entry: Entry = { session, hashes, tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = { workflowId: input.workflowId, hashes, tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     try {
       repo.insert({
         id,
@@ -171,7 +173,7 @@ export class BrowserSessionManager implements SessionManager {
         control_hash: hashes.control.toString('hex'),
         cdp_hash: hashes.cdp.toString('hex'),
         created_at: now.toISOString(),
-        expires_at: session.expiresAt.toISOString(),
+        expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
       });
     } catch (err) {
       await pooled?.kill();
@@ -204,10 +206,18 @@ export class BrowserSessionManager implements SessionManager {
 
     // Live from now: the timeout counts from the moment the URLs are handed out.
     const live = new Date();
-    session.state = 'live';
-    session.browserWSEndpoint = tree.browserWSEndpoint;
-    session.vncSocket = tree.vncSocket;
-    session.expiresAt = new Date(live.getTime() + input.timeoutSeconds * 1000);
+    const session: LiveSession = {
+      id,
+      workflowId: input.workflowId,
+      state: 'live',
+      hub: tree.hub,
+      folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
+      user: tree.user,
+      vncSocket: tree.vncSocket,
+      createdAt: now,
+      expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
+    };
+    entry.session = session;
     entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
     repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
@@ -216,7 +226,7 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
-    const cdp = await CdpClient.connect(tree.browserWSEndpoint);
+    const cdp = await CdpClient.open(tree.hub);
     try {
       // The contract's parse filled in the defaults; the seam's type is the looser input shape.
       await applyStorageState(cdp, state as Parameters<typeof applyStorageState>[1]);
@@ -233,8 +243,8 @@ export class BrowserSessionManager implements SessionManager {
 
   authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
     const entry = this.entries.get(id);
-    const live = entry?.session.state === 'live' && !entry.ending ? entry : undefined;
-    return grants(live?.hashes, token, capability) ? live!.session : null;
+    const live = entry?.session?.state === 'live' && !entry.ending ? entry : undefined;
+    return grants(live?.hashes, token, capability) ? live!.session! : null;
   }
 
   end(id: string, reason: EndReason): Promise<void> {
@@ -243,7 +253,7 @@ export class BrowserSessionManager implements SessionManager {
     entry.ending ??= (async () => {
       const { repo, bus } = this.opts;
       clearTimeout(entry.timer);
-      entry.session.state = 'ended';
+      if (entry.session) entry.session.state = 'ended';
       this.safely(() => repo.markEnded(id, reason));
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
       for (const l of entry.endListeners) {
@@ -254,7 +264,7 @@ export class BrowserSessionManager implements SessionManager {
         }
       }
       entry.endListeners.clear();
-      bus.emit('session.ended', { session_id: id, workflow_id: entry.session.workflowId, reason, webhook_url: entry.webhookUrl, metadata: entry.metadata });
+      bus.emit('session.ended', { session_id: id, workflow_id: entry.workflowId, reason, webhook_url: entry.webhookUrl, metadata: entry.metadata });
       bus.emit('session.changed', { session_id: id });
       // A tree still starting is killed by create() when it notices `ending`; its processes carry
       // the marker, so a sweep by tree id catches them either way.
@@ -280,5 +290,6 @@ export class BrowserSessionManager implements SessionManager {
     this.closed = true;
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
+    await this.isolation?.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { CdpClient } from './cdpClient.ts';
+import type { CdpClient } from './cdp/client.ts';
 import type { StorageState } from '../../contract/sessions.ts';
 
 /** Playwright cookie → CDP Network.CookieParam. */

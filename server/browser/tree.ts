@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createHash } from 'node:crypto';
-import { CdpClient } from './cdpClient.ts';
+import type { CdpHub } from './cdp/hub.ts';
 import { startChromium, type Chromium } from './chromium.ts';
-import { startXvfb, writeXauthority, type Display } from './display.ts';
-import { killTree, renice } from './processes.ts';
+import { ensureX11SocketDir, removeDisplayFiles, startXvfb, writeXauthority, type Display } from './display.ts';
+import type { Isolation, TreeSandbox } from './isolation/isolation.ts';
+import type { SessionDirs } from './isolation/sessionDirs.ts';
+import { killTree, renice, type TreeEnv } from './processes.ts';
 import { startX11vnc, type VncServer } from './vnc.ts';
 
 export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
@@ -14,6 +12,7 @@ export interface TreeOptions {
   dataDir: string;
   id: string;
   executable: string;
+  isolation: Isolation;
   proxyServer?: string;
   /** Start at this niceness (warm pool); promote() restores normal priority. */
   niceness?: number;
@@ -21,22 +20,10 @@ export interface TreeOptions {
   onPid?: (kind: ProcessKind, pid: number) => void;
 }
 
-/** UNIX socket paths are limited to 107 bytes; a long DATA_DIR falls back to a private temp folder. */
-function vncSocketPath(dataDir: string, id: string): string {
-  const inData = path.join(dataDir, 'run', `${id}.vnc`);
-  if (Buffer.byteLength(inData) < 100) return inData;
-  const tag = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-  return path.join(os.tmpdir(), `browserdesk-${tag}`, `${id}.vnc`);
-}
-
-export function profileDirOf(dataDir: string, id: string): string {
-  return path.join(dataDir, 'profiles', id);
-}
-
 /**
  * One session's processes: Xvfb, a headful Chromium on it and an x11vnc on it, each its own
- * process group, started as fast as they allow (Chromium and x11vnc in parallel once the display
- * is up) and always ended together.
+ * process group, all as the session's own user in the session's own folders, started as fast as
+ * they allow (Chromium and x11vnc in parallel once the display is up) and always ended together.
  */
 export class BrowserTree {
   private killing: Promise<void> | undefined;
@@ -45,10 +32,10 @@ export class BrowserTree {
   private constructor(
     readonly id: string,
     private readonly opts: TreeOptions,
+    private readonly sandbox: TreeSandbox,
     readonly display: Display,
     readonly chromium: Chromium,
     readonly vnc: VncServer,
-    readonly profileDir: string,
   ) {
     for (const [kind, child] of [['xvfb', display.process], ['chromium', chromium.process], ['x11vnc', vnc.process]] as const) {
       child.once('exit', (code) => {
@@ -57,8 +44,18 @@ export class BrowserTree {
     }
   }
 
-  get browserWSEndpoint(): string {
-    return this.chromium.browserWSEndpoint;
+  /** The only door to the browser's DevTools. */
+  get hub(): CdpHub {
+    return this.chromium.hub;
+  }
+
+  get dirs(): SessionDirs {
+    return this.sandbox.dirs;
+  }
+
+  /** The uid and gid the tree runs as (null: the service's own). */
+  get user(): TreeSandbox['user'] {
+    return this.sandbox.user;
   }
 
   get vncSocket(): string {
@@ -84,39 +81,33 @@ export class BrowserTree {
 
   static async start(opts: TreeOptions): Promise<BrowserTree> {
     const { dataDir, id } = opts;
-    const profileDir = profileDirOf(dataDir, id);
-    const socket = vncSocketPath(dataDir, id);
-    const xauthority = path.join(dataDir, 'run', `${id}.xauth`);
+    const sandbox = await opts.isolation.prepare(id);
+    const { dirs, user } = sandbox;
     const leaders: number[] = [];
+    let display: Display | undefined;
     const note = (kind: ProcessKind, pid: number) => {
       leaders.push(pid);
       opts.onPid?.(kind, pid);
     };
     try {
-      fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-      fs.mkdirSync(path.dirname(xauthority), { recursive: true, mode: 0o700 });
-      writeXauthority(xauthority);
+      ensureX11SocketDir();
+      writeXauthority(dirs.xauthority, user);
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
-      const display = await startXvfb({ dataDir, treeId: id, niceness, xauthority });
+      const base: TreeEnv = { dataDir, treeId: id, niceness, xauthority: dirs.xauthority, home: dirs.home, tmp: dirs.tmp, user };
+      display = await startXvfb({ ...base, xauthority: dirs.xauthority });
       note('xvfb', display.pid);
-      const env = { dataDir, treeId: id, display: display.name, niceness, xauthority };
+      const env = { ...base, display: display.name };
+      const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const [chromium, vnc] = await Promise.all([
-        startChromium(env, { executable: opts.executable, profileDir, proxyServer: opts.proxyServer }).then((c) => (note('chromium', c.pid), c)),
-        startX11vnc(env, socket).then((v) => (note('x11vnc', v.pid), v)),
+        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders }).then((c) => (note('chromium', c.pid), c)),
+        startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
-      // DevToolsActivePort is written early in Chromium's start; a tree is ready only once the
-      // browser answers a command, so nobody is handed a browser that is still busy starting.
-      const cdp = await CdpClient.connect(chromium.browserWSEndpoint);
-      try {
-        await cdp.send('Browser.getVersion');
-      } finally {
-        cdp.close();
-      }
-      return new BrowserTree(id, opts, display, chromium, vnc, profileDir);
+      return new BrowserTree(id, opts, sandbox, display, chromium, vnc);
     } catch (e) {
-      // Whatever did start (recorded or not: the marker finds it) goes, and so does the profile.
+      // Whatever did start (recorded or not: the marker finds it) goes, and so do the folders.
       await killTree(dataDir, id, leaders);
-      await removeLeftovers(profileDir, socket, xauthority);
+      if (display) removeDisplayFiles(display.name);
+      await opts.isolation.release(sandbox);
       throw e;
     }
   }
@@ -129,41 +120,12 @@ export class BrowserTree {
   /** Kill every process of the tree (SIGTERM, SIGKILL after a short grace) and remove its files. Idempotent. */
   kill(): Promise<void> {
     this.killing ??= (async () => {
+      this.hub.close();
       await killTree(this.opts.dataDir, this.id, this.pids);
-      await removeLeftovers(this.profileDir, this.vnc.socket, path.join(this.opts.dataDir, 'run', `${this.id}.xauth`));
+      removeDisplayFiles(this.display.name);
+      await this.opts.isolation.release(this.sandbox);
     })();
     return this.killing;
   }
 }
 
-/**
- * Chromium keeps its singleton socket in a temp folder of its own (/tmp/org.chromium.Chromium.*),
- * linked from the profile; nothing removes that folder when the browser is killed.
- */
-export async function removeSingletonDir(profileDir: string): Promise<void> {
-  const singleton = await fs.promises.readlink(path.join(profileDir, 'SingletonSocket')).catch(() => null);
-  if (singleton && /^org\.chromium\.Chromium\.\w+$/.test(path.basename(path.dirname(singleton)))) {
-    await fs.promises.rm(path.dirname(singleton), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-/**
- * The profile is moved out of profiles/ at once (a rename) and deleted behind it, so ending a
- * session does not wait for thousands of small files; a restart empties trash/ as well.
- */
-async function removeLeftovers(profileDir: string, socket: string, xauthority: string): Promise<void> {
-  await fs.promises.rm(socket, { force: true }).catch(() => undefined);
-  await fs.promises.rm(xauthority, { force: true }).catch(() => undefined);
-  await removeSingletonDir(profileDir);
-  const trash = path.join(path.dirname(path.dirname(profileDir)), 'trash');
-  const target = path.join(trash, `${path.basename(profileDir)}-${Date.now()}`);
-  try {
-    await fs.promises.mkdir(trash, { recursive: true, mode: 0o700 });
-    await fs.promises.rename(profileDir, target);
-  } catch {
-    // Not there (never created), or rename failed: delete in place.
-    await fs.promises.rm(profileDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
-    return;
-  }
-  void fs.promises.rm(target, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
-}

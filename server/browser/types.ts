@@ -2,6 +2,10 @@
  * The seam between the session manager (server/browser) and its users: the session routes, the
  * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
  */
+import type { CdpHub } from './cdp/hub.ts';
+import type { SessionFolders } from './cdp/policy.ts';
+import type { SessionUser } from './isolation/sessionUsers.ts';
+
 export type SessionState = 'starting' | 'live' | 'ended';
 export type EndReason = 'stopped' | 'timed_out' | 'completed' | 'crashed' | 'failed_to_start';
 /** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
@@ -21,8 +25,12 @@ export interface LiveSession {
   id: string;
   workflowId: string;
   state: SessionState;
-  /** Chromium's own browser endpoint, ws://127.0.0.1:PORT/devtools/browser/…: loopback only, never handed out. */
-  browserWSEndpoint: string;
+  /** The browser's DevTools, over its pipe: the only way in (channels, each under the session's policy). */
+  hub: CdpHub;
+  /** The session's own folders for files the page is given (uploads) and saves (downloads). */
+  folders: SessionFolders;
+  /** The user the session's processes run as; null when the service cannot switch users. */
+  user: SessionUser | null;
   /** x11vnc's UNIX socket for this session's display. */
   vncSocket: string;
   createdAt: Date;

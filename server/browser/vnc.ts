@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { spawnDetached, treeEnv, type TreeEnv } from './processes.ts';
+import { spawnDetached, type TreeEnv } from './processes.ts';
 
 export interface VncServer {
   process: ChildProcess;
@@ -9,9 +9,10 @@ export interface VncServer {
 }
 
 /**
- * x11vnc on the session's display, reachable ONLY through a UNIX socket (-rfbport 0 turns TCP off,
- * -no6 keeps it from opening an IPv6 port); the socket lives in the session's 0700 run folder and
- * the VNC bridge is the only way in from outside. Resolves when the socket exists.
+ * x11vnc on the session's display, reachable ONLY through a UNIX socket. -rfbport 0 turns its IPv4
+ * port off, but on display :0 it still opened [::]:5900 with no password: -rfbportv6 0 closes that
+ * one too. Once the socket exists it is made the service's own (0600), so only the VNC bridge can
+ * connect: not the session's own user, not anyone else. Resolves when the socket exists.
  */
 export async function startX11vnc(tree: TreeEnv & { display: string }, socket: string, timeoutMs = 10_000): Promise<VncServer> {
   fs.rmSync(socket, { force: true });
@@ -21,6 +22,7 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
       '-display', tree.display,
       '-unixsock', socket,
       '-rfbport', '0',
+      '-rfbportv6', '0',
       '-no6',
       '-shared',
       '-forever',
@@ -34,9 +36,8 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
       '-defer', '10',
       '-noipv6',
     ],
-    treeEnv(tree),
+    tree,
     ['ignore', 'ignore', 'ignore'],
-    tree.niceness,
   );
   let exited: string | undefined;
   const onExit = (code: number | null, sig: string | null) => (exited = `exited (${code ?? sig})`);
@@ -49,5 +50,18 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
     await new Promise((r) => setTimeout(r, 5));
   }
   child.off('exit', onExit);
+  takeSocket(socket);
   return { process: child, pid: child.pid!, socket };
+}
+
+/**
+ * Make x11vnc's socket the service's own, 0600. Its folder is sticky and the service's, so once the
+ * entry is ours the session's user can no longer swap it; checking it is a socket before and after
+ * the change of owner means no link planted in its place is ever followed.
+ */
+function takeSocket(socket: string): void {
+  if (!fs.lstatSync(socket).isSocket()) throw new Error('x11vnc did not start: its socket is not a socket');
+  fs.lchownSync(socket, process.getuid!(), process.getgid!());
+  if (!fs.lstatSync(socket).isSocket()) throw new Error('x11vnc did not start: its socket was replaced');
+  fs.chmodSync(socket, 0o600);
 }

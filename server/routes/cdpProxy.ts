@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode } from '../../contract/errors.ts';
-import { bridgeCdp } from '../browser/cdpProxy.ts';
+import { bridgeCdp } from '../browser/cdp/bridge.ts';
+import { CdpClient } from '../browser/cdp/client.ts';
 import type { LiveSession } from '../browser/types.ts';
 
 /** /s/:id/cdp authenticates with the session's cdp token, never an API key. */
@@ -25,6 +26,20 @@ function unauthorized(reply: FastifyReply) {
  * Chromium browser endpoint. The token is checked before the upgrade, so a bad one is a plain 401
  * that says nothing about whether the session exists.
  */
+/** Chromium's own /json/version fields, asked over the session's pipe (the browser has no HTTP port). */
+async function versionOf(session: LiveSession): Promise<Record<string, unknown>> {
+  const cdp = await CdpClient.open(session.hub).catch(() => null);
+  if (!cdp) return {};
+  try {
+    const v = await cdp.send<{ product: string; protocolVersion: string; userAgent: string; jsVersion: string; revision: string }>('Browser.getVersion', {}, undefined, 5_000);
+    return { Browser: v.product, 'Protocol-Version': v.protocolVersion, 'User-Agent': v.userAgent, 'V8-Version': v.jsVersion, 'WebKit-Version': v.revision };
+  } catch {
+    return {};
+  } finally {
+    cdp.close();
+  }
+}
+
 export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
@@ -39,8 +54,8 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
     wsHandler: (socket, req) => {
       const session = authorized.get(req);
       if (!session) return socket.close(1008, 'unauthorized');
-      const close = bridgeCdp(socket, session.browserWSEndpoint, {
-        onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
+      const close = bridgeCdp(socket, session.hub, {
+        onError: (err: Error) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
       });
       const off = app.sessions.onEnd(session.id, () => close(1001, 'session ended'));
       socket.once('close', off);
@@ -54,9 +69,7 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
   async function jsonVersion(req: FastifyRequest, reply: FastifyReply) {
     const session = authorize(app, req);
     if (!session) return unauthorized(reply);
-    const upstream = new URL(session.browserWSEndpoint);
-    const res = await fetch(`http://${upstream.host}/json/version`).catch(() => null);
-    const info = res?.ok ? ((await res.json()) as Record<string, unknown>) : {};
+    const info = await versionOf(session);
     const token = (req.query as { token: string }).token;
     const wsBase = app.publicUrl().replace(/^http/, 'ws');
     return reply

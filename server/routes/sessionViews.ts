@@ -93,7 +93,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     wsHandler: (socket, req) => {
       const session = authorize(app, req, 'view');
       if (!session) return rejectSocket(socket);
-      const end = streamScreencast(socket, session.browserWSEndpoint, {
+      const end = streamScreencast(socket, session.hub, {
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
       });
       // Input from a livestream viewer is never read; drop anything it sends.

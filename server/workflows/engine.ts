@@ -1,5 +1,5 @@
 import { createRunner, type Step as ReplayStep, type UserFlow } from '@puppeteer/replay';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppeteer-core';
 import type { StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
 import { RunExtension } from './extension.ts';
@@ -14,8 +14,8 @@ export interface FlowOutcome {
 }
 
 export interface ReplayOptions {
-  /** Chromium's own DevTools endpoint (loopback). The browser is left running: its owner ends it. */
-  browserWSEndpoint: string;
+  /** How to reach the browser (a session's hub channel, or a test's own endpoint). The browser is left running: its owner ends it. */
+  connect: () => Promise<Pick<ConnectOptions, 'transport' | 'browserWSEndpoint'>>;
   /** A flow whose placeholders are already filled. */
   flow: Flow;
   /** The run's upload folder. */
@@ -55,7 +55,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   let failure: string | undefined;
   let screenshot: Buffer | null = null;
   try {
-    browser = await puppeteer.connect({ browserWSEndpoint: opts.browserWSEndpoint, defaultViewport: null });
+    browser = await puppeteer.connect({ ...(await opts.connect()), defaultViewport: null });
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
     const page = await pageOf(browser);

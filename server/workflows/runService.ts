@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { RunWorkflowFields, type RunStatusResponse, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
-import type { SessionManager } from '../browser/types.ts';
+import type { LiveSession, SessionManager } from '../browser/types.ts';
+import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
+import { handUploads } from './handUploads.ts';
 import { AppError, invalid, parseOr422 } from '../http/errors.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
 import { checkDestination, DestinationRefused } from '../webhooks/destination.ts';
@@ -104,18 +106,20 @@ export class RunService {
 
     const abort = new AbortController();
     const offEnd = sessions!.onEnd(session.id, () => abort.abort());
-    const done = this.execute(run, session.id, session.browserWSEndpoint, abort.signal, sessions!, offEnd).finally(() => this.active.delete(run.runId));
+    const done = this.execute(run, session, abort.signal, sessions!, offEnd).finally(() => this.active.delete(run.runId));
     this.active.set(run.runId, { abort, done });
     const vncUrl = `${this.app.publicUrl()}/s/${session.id}/vnc?token=${encodeURIComponent(tokens.control)}`;
     return { status: 200, body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl } };
   }
 
-  private async execute(run: PreparedRun, sessionId: string, endpoint: string, signal: AbortSignal, sessions: SessionManager, offEnd: () => void): Promise<void> {
+  private async execute(run: PreparedRun, session: LiveSession, signal: AbortSignal, sessions: SessionManager, offEnd: () => void): Promise<void> {
+    const sessionId = session.id;
     const results: StepResult[] = [];
     const outcome = await replayFlow({
-      browserWSEndpoint: endpoint,
+      connect: async () => ({ transport: await puppeteerTransport(session.hub) }),
       flow: run.flow,
-      filesDir: run.filesDir,
+      // The browser runs as the session's user: it can read the files only once they are in its own folder.
+      filesDir: handUploads(run.filesDir, session),
       signal,
       onStep: (index, result, outputs) => {
         results.push(result);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { DATA_DIR_MARKER, TREE_MARKER } from '../../server/browser/processes.ts';
+import { sessionRootOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
 
 export interface ServiceProcess {
   pid: number;
@@ -26,13 +27,14 @@ function read(file: string): string | null {
  */
 export function serviceProcesses(dataDir: string): ServiceProcess[] {
   const out: ServiceProcess[] = [];
+  const sessionsRoot = sessionsRootOf(dataDir);
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     const environ = read(`/proc/${entry}/environ`);
     const cmdline = read(`/proc/${entry}/cmdline`);
     if (!environ || cmdline === null) continue;
     const env = environ.split('\0');
-    const ours = env.includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir));
+    const ours = env.includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir) || a.includes(sessionsRoot));
     if (!ours) continue;
     const argv = cmdline.split('\0').filter(Boolean);
     // comm, not argv[0]: Chromium's zygote rewrites its argv.
@@ -59,4 +61,12 @@ export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 10_
     left = serviceProcesses(dataDir);
   }
   return left;
+}
+
+/** Poll until no process of one tree (session) is left; true when none is. */
+export async function treeGone(dataDir: string, treeId: string, timeoutMs = 10_000): Promise<boolean> {
+  const mine = () => serviceProcesses(dataDir).filter((p) => p.tree === treeId || p.cmdline.includes(sessionRootOf(dataDir, treeId)));
+  const deadline = Date.now() + timeoutMs;
+  while (mine().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return mine().length === 0;
 }

@@ -24,7 +24,7 @@ export interface TestServer {
 export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
   const apiKey = env.BROWSERDESK_API_KEY ?? `test_${randomBytes(16).toString('hex')}`;
-  const config = loadConfig({ LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
+  const config = loadConfig({ LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', BROWSER_ALLOW_PRIVATE_NETWORKS: '1', ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = app.publicUrl();

@@ -22,7 +22,7 @@ export async function startViewFixture(firstPage: string): Promise<ViewFixture> 
   const server = await startServer();
   const pages = await startPageServer();
   const session = await openViewSession(server);
-  const cdp = await CdpPage.attach(session.browserWSEndpoint);
+  const cdp = await CdpPage.attach(session.connectUrl);
   await cdp.goto(`${pages.url}${firstPage}`);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   return {

@@ -34,7 +34,8 @@ export interface ViewSession {
   viewToken: string;
   controlToken: string;
   cdpToken: string;
-  browserWSEndpoint: string;
+  /** The session's connect_url: tests drive its page as a customer would. */
+  connectUrl: string;
   end(): Promise<void>;
 }
 
@@ -44,8 +45,6 @@ export async function openViewSession(server: TestServer): Promise<ViewSession> 
   if (res.status !== 200) throw new Error(`create_workflow_session: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { session_id: string; vnc_url: string; livestream_url: string; connect_url: string };
   const token = (url: string) => new URL(url).searchParams.get('token')!;
-  const live = server.app.sessions.get(body.session_id);
-  if (!live) throw new Error('session not in the manager');
   return {
     id: body.session_id,
     vncUrl: body.vnc_url,
@@ -53,7 +52,7 @@ export async function openViewSession(server: TestServer): Promise<ViewSession> 
     viewToken: token(body.livestream_url),
     controlToken: token(body.vnc_url),
     cdpToken: token(body.connect_url),
-    browserWSEndpoint: live.browserWSEndpoint,
+    connectUrl: body.connect_url,
     end: async () => {
       await server.api(`/api/sessions/${body.session_id}`, { method: 'DELETE' });
     },
@@ -89,8 +88,8 @@ export class CdpPage {
     });
   }
 
-  static async attach(browserWSEndpoint: string): Promise<CdpPage> {
-    const ws = new WebSocket(browserWSEndpoint);
+  static async attach(connectUrl: string): Promise<CdpPage> {
+    const ws = new WebSocket(connectUrl);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const page = new CdpPage(ws);
     try {

@@ -1,0 +1,277 @@
+import type { Readable, Writable } from 'node:stream';
+import { checkCommand, type SessionFolders } from './policy.ts';
+
+/** One CDP message as Chromium and clients exchange it (flat sessions: a target's carry its sessionId). */
+export interface CdpMessage {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code?: number; message: string };
+  sessionId?: string;
+}
+
+/** A consumer of one channel: a connect_url client, the livestream, a run, the manager itself. */
+export interface ChannelSink {
+  message(msg: CdpMessage): void;
+  closed(reason: string): void;
+}
+
+/**
+ * Chromium answers one message at most this big; a larger one is dropped (its command fails with
+ * an error) so that no single response can take the server's memory.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+const SESSION_NOT_FOUND = -32001;
+const INVALID_REQUEST = -32600;
+const SERVER_ERROR = -32000;
+
+/**
+ * One connection of the session's browser, as if it were a DevTools WebSocket of its own: it has
+ * its own browser-target session (Target.attachToBrowserTarget), so discovery, auto-attach and
+ * domain state of one consumer never leak into another's, and it can only address the target
+ * sessions it attached itself. Every command passes the session's policy first.
+ */
+export class CdpChannel {
+  /** Its browser-target session; messages without a sessionId are sent on it. */
+  root = '';
+  readonly sessions = new Set<string>();
+  closed = false;
+
+  constructor(
+    private readonly hub: CdpHub,
+    readonly sink: ChannelSink,
+  ) {}
+
+  /** A command from the consumer, as parsed JSON or raw text (a client's WebSocket frame). */
+  send(input: string | CdpMessage): void {
+    if (this.closed) return;
+    let msg: CdpMessage;
+    try {
+      msg = typeof input === 'string' ? (JSON.parse(input) as CdpMessage) : input;
+    } catch {
+      return this.sink.message({ id: 0, error: { code: INVALID_REQUEST, message: 'Message must be a JSON object' } });
+    }
+    this.hub.command(this, msg);
+  }
+
+  /** Stop reading from Chromium while this consumer cannot keep up (see CdpHub.hold). */
+  hold(on: boolean): void {
+    this.hub.hold(this, on);
+  }
+
+  close(): void {
+    this.hub.closeChannel(this, 'closed');
+  }
+}
+
+interface Pending {
+  channel?: CdpChannel;
+  clientId: number;
+  method: string;
+  internal?: { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
+}
+
+/**
+ * The only door to a session's browser: Chromium's DevTools on a pipe (--remote-debugging-pipe,
+ * fds 3 and 4, NUL-separated JSON), which only this process holds. No TCP port exists that a page,
+ * another session or another local user could reach. Consumers get channels multiplexed over it.
+ */
+export class CdpHub {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Every target session by id, with the channel that attached it. */
+  private readonly owners = new Map<string, CdpChannel>();
+  private readonly channels = new Set<CdpChannel>();
+  private readonly holders = new Set<CdpChannel>();
+  private chunks: Buffer[] = [];
+  private chunkBytes = 0;
+  private dropping = false;
+  private ended: string | undefined;
+
+  constructor(
+    private readonly out: Writable,
+    private readonly input: Readable,
+    private readonly folders: SessionFolders,
+  ) {
+    input.on('data', (d: Buffer) => this.read(d));
+    input.on('close', () => this.shutdown('browser closed'));
+    input.on('error', () => this.shutdown('browser closed'));
+    out.on('error', () => this.shutdown('browser closed'));
+  }
+
+  get open(): boolean {
+    return !this.ended;
+  }
+
+  /** A command on the pipe's own session, for the manager's readiness check. */
+  call(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+    if (this.ended) return Promise.reject(new Error(`CDP: ${this.ended}`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`CDP: ${method} got no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const settle = <A>(fn: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        fn(a);
+      };
+      this.pending.set(id, { clientId: id, method, internal: { resolve: settle(resolve), reject: settle(reject) } });
+      this.write({ id, method, params, ...(sessionId ? { sessionId } : {}) });
+    });
+  }
+
+  /** A new channel with its own browser-target session. */
+  async channel(sink: ChannelSink): Promise<CdpChannel> {
+    const channel = new CdpChannel(this, sink);
+    const { sessionId } = (await this.call('Target.attachToBrowserTarget')) as { sessionId: string };
+    channel.root = sessionId;
+    channel.sessions.add(sessionId);
+    this.owners.set(sessionId, channel);
+    this.channels.add(channel);
+    if (this.ended) this.closeChannel(channel, this.ended);
+    return channel;
+  }
+
+  command(channel: CdpChannel, msg: CdpMessage): void {
+    const reply = (error: { code: number; message: string }) =>
+      channel.sink.message({ id: typeof msg.id === 'number' ? msg.id : 0, error, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) });
+    if (typeof msg !== 'object' || msg === null || typeof msg.id !== 'number' || typeof msg.method !== 'string') {
+      return reply({ code: INVALID_REQUEST, message: 'A command needs a numeric id and a method' });
+    }
+    const sessionId = msg.sessionId ?? channel.root;
+    if (typeof sessionId !== 'string' || !channel.sessions.has(sessionId)) {
+      return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
+    }
+    const params = msg.params && typeof msg.params === 'object' ? msg.params : {};
+    const verdict = checkCommand(msg.method, params, this.folders);
+    if (!verdict.ok) return reply({ code: SERVER_ERROR, message: verdict.message });
+    const id = this.nextId++;
+    this.pending.set(id, { channel, clientId: msg.id, method: msg.method });
+    this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
+  }
+
+  /**
+   * Backpressure: while any consumer holds, the pipe is not read, so Chromium waits (its own
+   * buffers grow, counted against the session's browser) instead of this server's memory.
+   */
+  hold(channel: CdpChannel, on: boolean): void {
+    if (on) this.holders.add(channel);
+    else this.holders.delete(channel);
+    if (this.holders.size) this.input.pause();
+    else this.input.resume();
+  }
+
+  closeChannel(channel: CdpChannel, reason: string): void {
+    if (channel.closed) return;
+    channel.closed = true;
+    this.channels.delete(channel);
+    this.hold(channel, false);
+    for (const s of channel.sessions) this.owners.delete(s);
+    // Detaching the browser-target session detaches every session attached through it.
+    if (!this.ended && channel.root) this.call('Target.detachFromTarget', { sessionId: channel.root }).catch(() => undefined);
+    channel.sink.closed(reason);
+  }
+
+  private write(msg: CdpMessage): void {
+    if (this.ended) return;
+    this.out.write(`${JSON.stringify(msg)}\0`);
+  }
+
+  private read(data: Buffer): void {
+    let start = 0;
+    for (let nul = data.indexOf(0, start); nul >= 0; nul = data.indexOf(0, start)) {
+      this.append(data.subarray(start, nul));
+      const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+      const dropped = this.dropping;
+      this.chunks = [];
+      this.chunkBytes = 0;
+      this.dropping = false;
+      if (dropped) this.tooLarge(whole);
+      else this.dispatch(whole.toString('utf8'));
+      start = nul + 1;
+    }
+    this.append(data.subarray(start));
+  }
+
+  /** Past MAX_MESSAGE_BYTES only the head is kept, to name the command the answer belonged to. */
+  private append(part: Buffer): void {
+    if (!part.length) return;
+    if (this.dropping) return;
+    this.chunkBytes += part.length;
+    this.chunks.push(part);
+    if (this.chunkBytes > MAX_MESSAGE_BYTES) {
+      this.dropping = true;
+      this.chunks = [Buffer.concat(this.chunks).subarray(0, 64)];
+    }
+  }
+
+  private tooLarge(head: Buffer): void {
+    const id = /^\{"id":(\d+)/.exec(head.toString('latin1'))?.[1];
+    if (id === undefined) return; // an event: dropped
+    this.answer({ id: Number(id), error: { code: SERVER_ERROR, message: `The answer is larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB and was dropped` } });
+  }
+
+  private dispatch(text: string): void {
+    let msg: CdpMessage;
+    try {
+      msg = JSON.parse(text) as CdpMessage;
+    } catch {
+      return;
+    }
+    if (msg.id !== undefined) return this.answer(msg);
+    if (!msg.sessionId) return; // the pipe's own session: only our attach bookkeeping
+    const owner = this.owners.get(msg.sessionId);
+    if (!owner) return;
+    const child = (msg.params as { sessionId?: string } | undefined)?.sessionId;
+    if (msg.method === 'Target.attachedToTarget' && child) {
+      owner.sessions.add(child);
+      this.owners.set(child, owner);
+    } else if (msg.method === 'Target.detachedFromTarget' && child) {
+      owner.sessions.delete(child);
+      this.owners.delete(child);
+    }
+    owner.sink.message(this.forClient(owner, msg));
+  }
+
+  private answer(msg: CdpMessage): void {
+    const p = this.pending.get(msg.id!);
+    if (!p) return;
+    this.pending.delete(msg.id!);
+    if (p.internal) {
+      if (msg.error) p.internal.reject(new Error(`CDP: ${msg.error.message}`));
+      else p.internal.resolve(msg.result ?? {});
+      return;
+    }
+    const channel = p.channel!;
+    if (channel.closed) return;
+    const attached = (msg.result as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof attached === 'string' && (p.method === 'Target.attachToTarget' || p.method === 'Target.attachToBrowserTarget')) {
+      channel.sessions.add(attached);
+      this.owners.set(attached, channel);
+    }
+    channel.sink.message(this.forClient(channel, { ...msg, id: p.clientId }));
+  }
+
+  /** The channel's own browser session is its "connection": its messages carry no sessionId. */
+  private forClient(channel: CdpChannel, msg: CdpMessage): CdpMessage {
+    if (msg.sessionId !== channel.root) return msg;
+    const { sessionId: _root, ...rest } = msg;
+    return rest;
+  }
+
+  private shutdown(reason: string): void {
+    if (this.ended) return;
+    this.ended = reason;
+    for (const p of this.pending.values()) p.internal?.reject(new Error(`CDP: ${reason}`));
+    this.pending.clear();
+    for (const c of [...this.channels]) this.closeChannel(c, reason);
+  }
+
+  /** End every channel (the tree is being killed). */
+  close(): void {
+    this.shutdown('session ended');
+  }
+}

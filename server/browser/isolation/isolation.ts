@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import { EgressFilter } from './egress.ts';
+import { createSessionDirs, removeSessionDirs, sessionDirsOf, type SessionDirs } from './sessionDirs.ts';
+import { SessionUsers, type SessionUser } from './sessionUsers.ts';
+
+export interface IsolationOptions {
+  dataDir: string;
+  uids: { first: number; last: number };
+  allowPrivateNetworks: boolean;
+}
+
+/** What one browser tree runs as and in. */
+export interface TreeSandbox {
+  dirs: SessionDirs;
+  /** null: the service is not root and the tree runs as the service's own user. */
+  user: SessionUser | null;
+}
+
+/**
+ * How sessions are kept apart on this host: each tree as its own user (when the service is root),
+ * in folders only that user can enter, with its egress filtered by uid. What cannot be had here is
+ * listed in `gaps` and said once at start.
+ */
+export class Isolation {
+  readonly gaps: string[] = [];
+
+  private constructor(
+    private readonly opts: IsolationOptions,
+    private readonly users: SessionUsers | null,
+    private readonly egress: EgressFilter | null,
+  ) {}
+
+  static async start(opts: IsolationOptions): Promise<Isolation> {
+    const root = process.getuid?.() === 0;
+    const gaps: string[] = [];
+    const users = root ? new SessionUsers(opts.uids.first, opts.uids.last) : null;
+    if (!root) gaps.push('the service is not root, so every session runs as the service\'s own user: a session\'s browser can read what this user can read (DATA_DIR included) and the files of other sessions');
+    let egress: EgressFilter | null = null;
+    if (opts.allowPrivateNetworks) {
+      gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses, this service included');
+    } else if (root) {
+      const installed = await EgressFilter.install(opts.dataDir);
+      egress = installed.filter;
+      if (!egress) gaps.push(`network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses`);
+    } else {
+      gaps.push('network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses');
+    }
+    const isolation = new Isolation(opts, users, egress);
+    isolation.gaps.push(...gaps);
+    // DATA_DIR holds the database and the keys: the service's alone.
+    fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(opts.dataDir, 0o700);
+    return isolation;
+  }
+
+  /** A fresh user and folders for a tree; undone by release(). */
+  async prepare(id: string): Promise<TreeSandbox> {
+    const dirs = sessionDirsOf(this.opts.dataDir, id);
+    const user = this.users?.claim() ?? null;
+    try {
+      createSessionDirs(this.opts.dataDir, dirs, user);
+      if (user && this.egress) await this.egress.add(user.uid);
+    } catch (e) {
+      await this.release({ dirs, user });
+      throw e;
+    }
+    return { dirs, user };
+  }
+
+  /** After the tree's processes are gone: folders removed, user and its filter entry given back. */
+  async release({ dirs, user }: TreeSandbox): Promise<void> {
+    await removeSessionDirs(this.opts.dataDir, dirs);
+    if (user) {
+      await this.egress?.remove(user.uid);
+      this.users?.release(user);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.egress?.uninstall();
+  }
+}
