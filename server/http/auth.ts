@@ -1,18 +1,52 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { unauthorized } from './errors.ts';
 import { verifyApiKey } from './apiKeys.ts';
 
-/** Paths under /api that need no key. */
-const OPEN = new Set(['/api/healthz', '/api/openapi.json']);
+/**
+ * How a route is reached: `apiKey` (the default: X-API-Key), `public` (healthz, openapi.json, the
+ * dashboard's files) or `token` (the session pages and sockets, which check their capability token
+ * themselves).
+ */
+export type RouteAuth = 'apiKey' | 'public' | 'token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyInstance {
+    /** Every route as registered, with how it is reached (the auth tests walk it). */
+    routeTable(): { method: string; url: string; auth: RouteAuth }[];
+  }
+}
+
+const authOf = (route: Pick<RouteOptions, 'config'>): RouteAuth => (route.config as { auth?: RouteAuth } | undefined)?.auth ?? 'apiKey';
+
+/** Mark every route registered in `app`'s scope from now on as `auth` (for plugins whose routes we do not write). */
+export function markRoutes(app: FastifyInstance, auth: RouteAuth): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), auth };
+  });
+}
 
 /**
- * Every /api route needs X-API-Key. Only the header counts: a key in the query string is ignored,
- * because URLs end up in logs and browser history.
+ * The key is required by the route the router matched, never by the shape of the raw URL: the
+ * router decodes %61pi to api, and a prefix test on the raw URL let such spellings through. A route
+ * is open only when it says so; anything else, including a route added tomorrow, needs the key.
+ * Only the header counts: a key in the query string is ignored, as URLs end up in logs.
  */
 export function installApiKeyAuth(app: FastifyInstance): void {
+  // The options objects themselves: hooks of inner scopes (markRoutes) run after this one.
+  const routes: RouteOptions[] = [];
+  app.decorate('routeTable', () => routes.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: authOf(r) }))));
+  app.addHook('onRoute', (route) => {
+    // @fastify/cors answers preflights on OPTIONS *: browsers send those without credentials.
+    if (route.method === 'OPTIONS' && route.url === '*') route.config = { ...(route.config as object), auth: 'public' };
+    routes.push(route);
+  });
   app.addHook('onRequest', async (req) => {
-    const pathname = req.url.split('?')[0]!;
-    if (!pathname.startsWith('/api/') || OPEN.has(pathname) || req.method === 'OPTIONS') return;
+    // No route matched: the not-found handler answers, and it serves nothing protected.
+    if (req.is404) return;
+    if (authOf(req.routeOptions) !== 'apiKey') return;
     const header = req.headers['x-api-key'];
     const id = verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined);
     if (!id) throw unauthorized();

@@ -24,6 +24,7 @@ export function addRoute<O extends Operation>(
   app.route({
     method: op.method.toUpperCase() as 'GET',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
+    config: { auth: op.auth === false ? 'public' : 'apiKey' },
     handler: async (req, reply) => {
       const input = {
         params: op.params ? parseOr422(op.params, req.params) : undefined,

@@ -73,6 +73,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/vnc',
+    config: { auth: 'token' },
     handler: servePage(app, 'vnc.html'),
     wsHandler: (socket, req) => {
       const control = asksViewOnly(req) ? null : authorize(app, req, 'control');
@@ -89,6 +90,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/live',
+    config: { auth: 'token' },
     handler: servePage(app, 'live.html'),
     wsHandler: (socket, req) => {
       const session = authorize(app, req, 'view');
