@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
+import { sessionDirsOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
+import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { serviceProcesses } from '../helpers/processes.ts';
+import { listenersOf, uidOf } from './sockets.ts';
+
+/**
+ * The attacks of issue 9 against real sessions: a customer holding session A's connect_url tries
+ * to reach the host's files, session B, and the warm-pool browser the next customer will get.
+ */
+let server: TestServer;
+const opened: Browser[] = [];
+
+async function createSession() {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'attack' });
+  expect(res.status).toBe(200);
+  return CreateWorkflowSessionResponse.parse(await res.json());
+}
+
+async function drive(connectUrl: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.connectOverCDP(connectUrl);
+  opened.push(browser);
+  const context = browser.contexts()[0]!;
+  return { browser, page: context.pages()[0] ?? (await context.newPage()) };
+}
+
+/** What a page of the session can read at a file:// URL: its text, or null when the browser refuses. */
+async function readFileUrl(page: Page, url: string): Promise<string | null> {
+  try {
+    const res = await page.goto(url, { timeout: 10_000 });
+    if (!res || !res.ok()) return null;
+    const text = await page.evaluate(() => document.body?.innerText ?? '');
+    // A folder the browser may not read shows as an empty listing: only the header row.
+    if (/^Index of [^\n]*\n\[parent directory\]\nName\tSize\tDate Modified\s*$/.test(text)) return null;
+    return /ERR_|not found|denied/i.test(text) && text.length < 400 ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+beforeAll(async () => {
+  server = await startServer({ WARM_POOL_SIZE: '1' });
+  await (server.app.sessions as unknown as { whenWarm(ms?: number): Promise<void> }).whenWarm(30_000);
+});
+afterAll(async () => {
+  for (const b of opened) await b.close().catch(() => undefined);
+  await server.close();
+});
+
+describe('a session holder cannot reach the host, another session, or the pool', () => {
+  it('runs each session as its own non-root user, with the sandbox on, and DATA_DIR 0700', async () => {
+    const a = await createSession();
+    const b = await createSession();
+    const uidsOf = (id: string) => new Set(serviceProcesses(server.dataDir).filter((p) => p.tree === id || p.cmdline.includes(sessionDirsOf(server.dataDir, id).root)).map((p) => uidOf(p.pid)));
+    const ua = uidsOf(a.session_id);
+    const ub = uidsOf(b.session_id);
+    expect(ua.size).toBe(1);
+    expect(ub.size).toBe(1);
+    const [uidA] = ua;
+    const [uidB] = ub;
+    expect(uidA).not.toBe(0);
+    expect(uidB).not.toBe(0);
+    expect(uidA).not.toBe(uidB);
+    for (const p of serviceProcesses(server.dataDir)) expect(p.cmdline, p.name).not.toMatch(/--no-sandbox/);
+    expect(fs.statSync(server.dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(sessionDirsOf(server.dataDir, a.session_id).root).uid).toBe(uidA);
+    expect(fs.statSync(sessionDirsOf(server.dataDir, a.session_id).root).mode & 0o777).toBe(0o700);
+  });
+
+  it('has no process of any session or of the pool listening on TCP or UDP', async () => {
+    await createSession();
+    const pids = serviceProcesses(server.dataDir).map((p) => p.pid);
+    expect(pids.length).toBeGreaterThan(6);
+    expect(listenersOf(pids)).toEqual([]);
+    // The VNC socket is the service's and 0600: not even the session's own user can connect.
+    for (const dir of fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.'))) {
+      const sock = path.join(sessionsRootOf(server.dataDir), dir, 'run', 'vnc.sock');
+      if (!fs.existsSync(sock)) continue;
+      const st = fs.statSync(sock);
+      expect(st.uid).toBe(process.getuid!());
+      expect(st.mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it('cannot read DATA_DIR, the database or another session through file://', async () => {
+    const a = await createSession();
+    const b = await createSession();
+    const { page } = await drive(a.connect_url!);
+    const bDirs = sessionDirsOf(server.dataDir, b.session_id);
+    for (const url of [`file://${server.dataDir}/`, `file://${server.dataDir}/browserdesk.db`, `file://${server.dataDir}/browserdesk.db-wal`, `file://${bDirs.root}/`, `file://${bDirs.profile}/`, `file://${bDirs.profile}/Default/Cookies`, `file://${sessionsRootOf(server.dataDir)}/`]) {
+      const text = await readFileUrl(page, url);
+      expect(text, url).toBeNull();
+    }
+    // Its own folder it can read: the refusals above are the kernel's, not a blanket block.
+    const own = sessionDirsOf(server.dataDir, a.session_id);
+    fs.writeFileSync(path.join(own.downloads, 'mine.txt'), 'own file');
+    fs.chmodSync(path.join(own.downloads, 'mine.txt'), 0o644);
+    expect(await readFileUrl(page, `file://${own.downloads}/mine.txt`)).toContain('own file');
+  });
+
+  it('refuses DOM.setFileInputFiles outside its own folders, however the path is spelled', async () => {
+    const a = await createSession();
+    const b = await createSession();
+    const { page } = await drive(a.connect_url!);
+    await page.setContent('<input type="file" id="f">');
+    const cdp = await page.context().newCDPSession(page);
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#f' });
+    const own = sessionDirsOf(server.dataDir, a.session_id);
+    const bDirs = sessionDirsOf(server.dataDir, b.session_id);
+    fs.symlinkSync(path.join(server.dataDir, 'browserdesk.db'), path.join(own.uploads, 'link.db'));
+    const attempts = [
+      path.join(server.dataDir, 'browserdesk.db-wal'),
+      path.join(server.dataDir, 'api-key'),
+      `${own.uploads}/../../../${path.basename(sessionsRootOf(server.dataDir))}/../../${server.dataDir}/browserdesk.db`,
+      path.join(own.uploads, 'link.db'),
+      path.join(bDirs.profile, 'Default', 'Cookies'),
+      '/etc/shadow',
+      'relative/path',
+    ];
+    for (const file of attempts) {
+      await expect(cdp.send('DOM.setFileInputFiles', { nodeId, files: [file] }), file).rejects.toThrow(/uploads or downloads folder/);
+    }
+    expect(await page.evaluate(() => (document.getElementById('f') as HTMLInputElement).files!.length)).toBe(0);
+    // A file in its own uploads folder is given to the page.
+    fs.writeFileSync(path.join(own.uploads, 'ok.txt'), 'fine');
+    fs.chownSync(path.join(own.uploads, 'ok.txt'), fs.statSync(own.uploads).uid, fs.statSync(own.uploads).gid);
+    await cdp.send('DOM.setFileInputFiles', { nodeId, files: [path.join(own.uploads, 'ok.txt')] });
+    expect(await page.evaluate(() => (document.getElementById('f') as HTMLInputElement).files![0]!.text())).toBe('fine');
+  });
+
+  it('keeps downloads in its own folder whatever Browser.setDownloadBehavior asks', async () => {
+    const a = await createSession();
+    const { browser, page } = await drive(a.connect_url!);
+    const elsewhere = fs.mkdtempSync('/tmp/bd-attack-');
+    fs.chmodSync(elsewhere, 0o777);
+    const cdp = await browser.newBrowserCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: elsewhere });
+    await page.setContent(`<a id="d" download="planted.txt" href="data:text/plain,planted">get</a>`);
+    await page.click('#d');
+    const own = sessionDirsOf(server.dataDir, a.session_id).downloads;
+    const deadline = Date.now() + 10_000;
+    while (!fs.readdirSync(own).some((f) => f === 'planted.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fs.readdirSync(own)).toContain('planted.txt');
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    fs.rmSync(elsewhere, { recursive: true, force: true });
+  });
+
+  it('refuses the commands that would reach past its browser', async () => {
+    const a = await createSession();
+    const { browser } = await drive(a.connect_url!);
+    const cdp = await browser.newBrowserCDPSession();
+    await expect(cdp.send('Target.setRemoteLocations' as 'Browser.getVersion', { locations: [{ host: '127.0.0.1', port: 9222 }] } as never)).rejects.toThrow(/not available/);
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const pageTarget = targetInfos.find((t) => t.type === 'page')!;
+    await expect(cdp.send('Target.exposeDevToolsProtocol', { targetId: pageTarget.targetId })).rejects.toThrow(/not available/);
+  });
+
+  it('lets one client of a session address only the target sessions it attached itself', async () => {
+    const a = await createSession();
+    const open = async () => {
+      const ws = new WebSocket(a.connect_url!);
+      await new Promise((r, j) => ws.once('open', r).once('error', j));
+      let id = 0;
+      const call = (method: string, params: Record<string, unknown> = {}, sessionId?: string) =>
+        new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((resolve) => {
+          const mine = ++id;
+          ws.on('message', function onMsg(d) {
+            const msg = JSON.parse(String(d)) as { id?: number };
+            if (msg.id !== mine) return;
+            ws.off('message', onMsg);
+            resolve(msg as never);
+          });
+          ws.send(JSON.stringify({ id: mine, method, params, ...(sessionId ? { sessionId } : {}) }));
+        });
+      return { ws, call };
+    };
+    const one = await open();
+    const two = await open();
+    const { result } = await one.call('Target.getTargets');
+    const target = (result!.targetInfos as { targetId: string; type: string }[]).find((t) => t.type === 'page')!;
+    const attached = await one.call('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    const sessionId = attached.result!.sessionId as string;
+    expect((await one.call('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).result).toMatchObject({ result: { value: 42 } });
+    expect((await two.call('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).error?.message).toMatch(/Session with given id not found/);
+    one.ws.close();
+    two.ws.close();
+  });
+
+  it('cannot plant a cookie or a tab in the browser the next customer receives', async () => {
+    const a = await createSession();
+    const { browser, page } = await drive(a.connect_url!);
+    await page.goto('data:text/html,<title>a</title>');
+    await browser.contexts()[0]!.addCookies([{ name: 'planted', value: 'x', domain: 'example.com', path: '/' }]);
+    // Every door the old design had: the pool's DevTools port file, its profile, its display cookie.
+    const pool = fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.'));
+    for (const dir of pool) {
+      for (const file of ['profile/DevToolsActivePort', 'profile/Default/Cookies', 'run/xauth']) {
+        expect(await readFileUrl(page, `file://${path.join(sessionsRootOf(server.dataDir), dir, file)}`), file).toBeNull();
+      }
+    }
+    await (server.app.sessions as unknown as { whenWarm(ms?: number): Promise<void> }).whenWarm(30_000);
+    const next = await createSession();
+    const { browser: nextBrowser } = await drive(next.connect_url!);
+    const cookies = await nextBrowser.contexts()[0]!.cookies();
+    expect(cookies.find((c) => c.name === 'planted')).toBeUndefined();
+    const pages = nextBrowser.contexts()[0]!.pages();
+    expect(pages.map((p) => p.url())).toEqual(['about:blank']);
+  });
+});
