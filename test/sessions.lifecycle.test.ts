@@ -9,6 +9,7 @@ import type { BusEvents } from '../server/events/bus.ts';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { sessionDirsOf, sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -51,14 +52,15 @@ describe('session lifecycle leaves no process behind', () => {
       const s = await createSession(server);
       expect(countByName(server.dataDir).Xvfb).toBe(1);
       // Chromium's own temp folder (its singleton socket) goes with the session too.
-      const singleton = path.dirname(fs.readlinkSync(path.join(server.dataDir, 'profiles', s.session_id, 'SingletonSocket')));
+      const singleton = path.dirname(fs.readlinkSync(path.join(sessionDirsOf(server.dataDir, s.session_id).profile, 'SingletonSocket')));
       const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
       expect(res.status).toBe(200);
       // Gone when DELETE answers, not some time later.
       expect(serviceProcesses(server.dataDir).map((p) => `${p.name}: ${p.cmdline.slice(0, 120)}`)).toEqual([]);
       expect(fs.existsSync(singleton)).toBe(false);
     }
-    expect(fs.readdirSync(path.join(server.dataDir, 'profiles'))).toEqual([]);
+    // Session folders go at once (a rename out of the way; the copy in .trash-* is deleted behind).
+    expect(fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.trash-'))).toEqual([]);
   });
 
   it('after Chromium is killed with SIGKILL: the session is crashed and the rest of its tree ends', async () => {
@@ -124,7 +126,7 @@ describe('session lifecycle leaves no process behind', () => {
       const s = await createSession(pooled);
       // The session runs in the browser that was waiting, under the same id, at normal priority
       // again, while the refill starts at a lower one so it never slows the sessions in use.
-      expect(warmTree.cmdline).toContain(`profiles/${s.session_id}`);
+      expect(warmTree.cmdline).toContain(sessionDirsOf(pooled.dataDir, s.session_id).profile);
       await manager.whenWarm();
       expect(manager.warm).toBe(1);
       // (Xvfb: single-threaded, and Chromium sets some of its own threads' priorities.)
@@ -179,7 +181,7 @@ describe('session lifecycle leaves no process behind', () => {
       try {
         expect(await sessionOf(restarted, session_id)).toMatchObject({ state: 'ended', end_reason: 'crashed' });
         expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
-        expect(fs.existsSync(path.join(dataDir, 'profiles', session_id))).toBe(false);
+        expect(fs.existsSync(sessionDirsOf(dataDir, session_id).root)).toBe(false);
       } finally {
         await restarted.close();
       }

@@ -9,33 +9,38 @@ export interface VncServer {
 }
 
 /**
- * x11vnc on the session's display, reachable ONLY through a UNIX socket. -rfbport 0 turns its IPv4
+ * x11vnc's flags: on the session's display, reachable ONLY through a UNIX socket. -rfbport 0 turns its IPv4
  * port off, but on display :0 it still opened [::]:5900 with no password: -rfbportv6 0 closes that
  * one too. Once the socket exists it is made the service's own (0600), so only the VNC bridge can
  * connect: not the session's own user, not anyone else. Resolves when the socket exists.
  */
+export function x11vncArgs(display: string, socket: string): string[] {
+  return [
+    '-display', display,
+    '-unixsock', socket,
+    '-rfbport', '0',
+    '-rfbportv6', '0',
+    '-no6',
+    '-shared',
+    '-forever',
+    '-nopw',
+    '-norc',
+    '-quiet',
+    '-noxdamage', // XDAMAGE misses Chromium's updates on Xvfb
+    '-ncache', '0',
+    '-nowf',
+    '-wait', '10',
+    '-defer', '10',
+    '-noipv6',
+  ];
+}
+
+/** x11vnc as the tree's user; resolves when its socket exists, then makes the socket the service's. */
 export async function startX11vnc(tree: TreeEnv & { display: string }, socket: string, timeoutMs = 10_000): Promise<VncServer> {
   fs.rmSync(socket, { force: true });
   const child = spawnDetached(
     'x11vnc',
-    [
-      '-display', tree.display,
-      '-unixsock', socket,
-      '-rfbport', '0',
-      '-rfbportv6', '0',
-      '-no6',
-      '-shared',
-      '-forever',
-      '-nopw',
-      '-norc',
-      '-quiet',
-      '-noxdamage', // XDAMAGE misses Chromium's updates on Xvfb
-      '-ncache', '0',
-      '-nowf',
-      '-wait', '10',
-      '-defer', '10',
-      '-noipv6',
-    ],
+    x11vncArgs(tree.display, socket),
     tree,
     ['ignore', 'ignore', 'ignore'],
   );

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode, type ErrorBody, type Issue } from '../../contract/errors.ts';
+import { installClientErrorHandler } from './clientErrors.ts';
 
 /** A failure the client should hear about, mapped to the error shape by one handler. */
 export class AppError extends Error {
@@ -56,10 +57,14 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_PARTS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart parts'],
   FST_FIELDS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart fields'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, ErrorCode.unsupportedMediaType, 'Send multipart/form-data'],
+  FST_INVALID_JSON_FIELD_ERROR: [400, ErrorCode.badRequest, 'A multipart field sent as application/json is not valid JSON'],
+  FST_PROTO_VIOLATION: [400, ErrorCode.badRequest, 'A multipart field name is not allowed (__proto__, constructor, ...)'],
+  FST_MP_PREMATURE_CLOSE: [400, ErrorCode.badRequest, 'The request ended before the multipart body was complete'],
 };
 
-/** Map every thrown thing to the error shape; never leak a stack, a path or a secret. */
+/** Map every thrown thing to the error shape (client errors of the HTTP parser too); never leak a stack, a path or a secret. */
 export function installErrorHandler(app: FastifyInstance): void {
+  installClientErrorHandler(app);
   app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);

@@ -15,6 +15,10 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
     limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 20, fieldSize: 1024 * 1024, parts: MAX_FILES + 20 },
   });
   const runs = new RunService(app);
+  // After the session manager's start (which reaps a dead process's browsers) and the webhook loop's.
+  app.addHook('onReady', async () => {
+    await runs.recoverInterrupted();
+  });
   app.addHook('onClose', () => runs.closeAll());
 
   addRoute(app, runOperations.runWorkflow, async (_input, req, reply) => {

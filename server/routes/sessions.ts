@@ -3,6 +3,7 @@ import { sessionOperations, type Session } from '../../contract/sessions.ts';
 import { notFound } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
+import { admitCreate } from './sessionAdmission.ts';
 import { sessionsRepo, type SessionRow } from '../store/sessions.ts';
 
 function toSession(row: SessionRow): Session {
@@ -26,15 +27,25 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   const repo = sessionsRepo(app.db);
 
   addRoute(app, sessionOperations.createWorkflowSession, async ({ body }) => {
-    const workflow = app.store.workflows.findOrCreateByName(body.workflow_name);
-    const { session, tokens } = await app.sessions.create({
-      workflowId: workflow.id,
-      timeoutSeconds: body.timeout,
-      proxies: body.proxies,
-      storageState: body.session_data,
-      webhookUrl: body.webhook_url,
-      metadata: body.metadata,
-    });
+    // A refused create leaves nothing: what can be checked without a browser is checked first,
+    // and a workflow this request created goes again when its session does not start.
+    await admitCreate(app, body);
+    const { row: workflow, created } = app.store.workflows.ensureByName(body.workflow_name);
+    let started;
+    try {
+      started = await app.sessions.create({
+        workflowId: workflow.id,
+        timeoutSeconds: body.timeout,
+        proxies: body.proxies,
+        storageState: body.session_data,
+        webhookUrl: body.webhook_url,
+        metadata: body.metadata,
+      });
+    } catch (err) {
+      if (created) app.store.workflows.deleteIfUnused(workflow.id);
+      throw err;
+    }
+    const { session, tokens } = started;
     const base = app.publicUrl();
     const wsBase = base.replace(/^http/, 'ws');
     const at = (b: string, what: string, token: string) => `${b}/s/${session.id}/${what}?token=${encodeURIComponent(token)}`;

@@ -41,11 +41,11 @@ export function runsRepo(db: Db) {
       db
         .prepare('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?')
         .run(r.status, r.message, JSON.stringify(r.results), JSON.stringify(r.outputs), r.screenshot, nowIso(), id),
-    /** Runs a previous process left running (it stopped mid-run): they cannot resume. */
-    failInterrupted: () =>
-      db
-        .prepare("UPDATE runs SET status = 'failed', message = 'The server stopped during the run', completed_at = ? WHERE status = 'running'")
-        .run(nowIso()).changes,
+    /** Runs still marked running: after a restart, those a previous process left (it stopped mid-run). */
+    running: () => db.prepare<[], RunRow>("SELECT * FROM runs WHERE status = 'running' ORDER BY created_at").all(),
+    /** Fail one interrupted run, keeping the steps it got through. False when it was no longer running. */
+    failInterrupted: (id: string, message: string) =>
+      db.prepare("UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status = 'running'").run(message, nowIso(), id).changes > 0,
   };
 }
 export type RunsRepo = ReturnType<typeof runsRepo>;

@@ -38,18 +38,30 @@ export function workflowsRepo(db: Db) {
   const nextPage = db.prepare<[string, string, string, number], WorkflowRow>(
     'SELECT * FROM workflows WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?',
   );
+  const ensureByName = db.transaction((name: string): { row: WorkflowRow; created: boolean } => {
+    const found = byName.get(name);
+    if (found) return { row: found, created: false };
+    const now = nowIso();
+    const row: WorkflowRow = { id: randomUUID(), name, flow: EMPTY_FLOW(name), variables: '[]', created_at: now, updated_at: now };
+    insert.run(row);
+    return { row, created: true };
+  });
+  const deleteUnused = db.prepare(
+    `DELETE FROM workflows WHERE id = @id AND created_at = updated_at
+       AND NOT EXISTS (SELECT 1 FROM sessions WHERE workflow_id = @id AND state != 'ended')
+       AND NOT EXISTS (SELECT 1 FROM runs WHERE workflow_id = @id)`,
+  );
   return {
     get: (id: string) => byId.get(id),
     getByName: (name: string) => byName.get(name),
-    /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name). */
-    findOrCreateByName: db.transaction((name: string): WorkflowRow => {
-      const found = byName.get(name);
-      if (found) return found;
-      const now = nowIso();
-      const row: WorkflowRow = { id: randomUUID(), name, flow: EMPTY_FLOW(name), variables: '[]', created_at: now, updated_at: now };
-      insert.run(row);
-      return row;
-    }),
+    /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
+    ensureByName,
+    findOrCreateByName: (name: string): WorkflowRow => ensureByName(name).row,
+    /**
+     * Undo ensureByName's creation when what it was created for failed: delete the workflow unless
+     * someone has since edited it or another session or run uses it. True when it was deleted.
+     */
+    deleteIfUnused: (id: string): boolean => deleteUnused.run({ id }).changes > 0,
     create(fields: WorkflowFields): WorkflowRow {
       const now = nowIso();
       const row: WorkflowRow = { id: randomUUID(), ...fields, created_at: now, updated_at: now };

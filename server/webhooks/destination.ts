@@ -65,3 +65,17 @@ export async function checkDestination(raw: string, allowPrivate: boolean): Prom
   const first = answers[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
+
+/**
+ * The check a request's webhook_url gets before anything is created (create_workflow_session,
+ * run_workflow): the issue to answer 422 with, or null when the destination may be called.
+ */
+export async function webhookUrlIssue(url: string, allowPrivate: boolean): Promise<{ path: 'webhook_url'; message: string } | null> {
+  try {
+    await checkDestination(url, allowPrivate);
+    return null;
+  } catch (err) {
+    if (err instanceof DestinationRefused) return { path: 'webhook_url', message: err.message };
+    throw err;
+  }
+}

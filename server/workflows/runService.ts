@@ -10,8 +10,9 @@ import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
 import { AppError, invalid, parseOr422 } from '../http/errors.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
-import { checkDestination, DestinationRefused } from '../webhooks/destination.ts';
+import { webhookUrlIssue } from '../webhooks/destination.ts';
 import { replayFlow } from './engine.ts';
+import { failInterruptedRuns } from './interruptedRuns.ts';
 import { toWorkflow } from './records.ts';
 import type { RunForm } from './uploads.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
@@ -35,8 +36,16 @@ export class RunService {
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = runsRepo(app.db);
-    const interrupted = this.repo.failInterrupted();
-    if (interrupted) app.log.warn(`${interrupted} run(s) were interrupted by the last shutdown and are marked failed`);
+  }
+
+  /** Called once before requests are taken: fail what a previous process left running, with its webhook. */
+  recoverInterrupted(): Promise<number> {
+    return failInterruptedRuns({
+      repo: this.repo,
+      enqueue: (url, event) => this.app.webhooks.enqueue(url, event),
+      runDir: (id) => this.runDir(id),
+      log: this.app.log,
+    });
   }
 
   runDir(runId: string): string {
@@ -60,14 +69,8 @@ export class RunService {
         issues.push({ path: 'files', message: `step ${need.index} (uploadFile) needs a file named ${need.file}` });
       }
     }
-    if (fields.webhook_url) {
-      try {
-        await checkDestination(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE);
-      } catch (err) {
-        if (!(err instanceof DestinationRefused)) throw err;
-        issues.push({ path: 'webhook_url', message: err.message });
-      }
-    }
+    const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE) : null;
+    if (webhookIssue) issues.push(webhookIssue);
     if (issues.length) throw invalid(issues);
     return {
       runId,

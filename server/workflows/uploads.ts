@@ -3,8 +3,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../contract/common.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { AppError, invalid } from '../http/errors.ts';
+import { uploadError } from './uploadErrors.ts';
 
 export interface RunForm {
   /** Text fields by name (each at most once). */
@@ -13,12 +15,30 @@ export interface RunForm {
   files: string[];
 }
 
-const tooLarge = (message: string) => new AppError(413, ErrorCode.tooLarge, message);
+/** Longest file name the file system takes (NAME_MAX), in bytes. */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/** Why `name` (already without folders) cannot be a file name on disk, or null when it can. */
+function badFileName(name: string): string | null {
+  if (!name || name === '.' || name === '..') return 'each file needs a file name';
+  if (name.includes('\0')) return 'a file name must not contain a NUL byte';
+  if (Buffer.byteLength(name) > MAX_FILE_NAME_BYTES) return `a file name must be at most ${MAX_FILE_NAME_BYTES} bytes (UTF-8)`;
+  return null;
+}
+
+/** A field's text: a part sent as application/json arrives parsed; keep the text form the contract speaks of. */
+function fieldText(name: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  // Checked before JSON.stringify, which recurses and would overflow the stack on deep input.
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw invalid([{ path: name, message: tooDeepMessage(name) }]);
+  return JSON.stringify(value);
+}
 
 /**
  * Read a run_workflow multipart body, streaming each `files` part straight into `dir` (never held
  * in memory). @fastify/multipart's limits stop a request with too many or too large files while
- * it streams (413). On any error the folder is removed and nothing is kept.
+ * it streams (413); a body that is not well-formed multipart is a 400. On any error the folder is
+ * removed and nothing is kept.
  */
 export async function receiveRunForm(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
   const fields: Record<string, string> = {};
@@ -28,8 +48,7 @@ export async function receiveRunForm(req: FastifyRequest, dir: string, limits: {
     for await (const part of parts) {
       if (part.type === 'field') {
         if (part.fieldname in fields) throw invalid([{ path: part.fieldname, message: `${part.fieldname} was sent more than once` }]);
-        // A part sent as application/json arrives parsed; keep the text form the contract speaks of.
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+        fields[part.fieldname] = fieldText(part.fieldname, part.value);
         continue;
       }
       if (part.fieldname !== 'files') {
@@ -37,25 +56,21 @@ export async function receiveRunForm(req: FastifyRequest, dir: string, limits: {
         throw invalid([{ path: part.fieldname, message: 'files must be sent in parts named files' }]);
       }
       const name = path.basename(part.filename ?? '');
-      if (!name || name === '.' || name === '..') {
+      const bad = badFileName(name) ?? (files.includes(name) ? `two files are named ${name}` : null);
+      if (bad) {
         part.file.resume();
-        throw invalid([{ path: `files.${files.length}`, message: 'each file needs a file name' }]);
-      }
-      if (files.includes(name)) {
-        part.file.resume();
-        throw invalid([{ path: `files.${files.length}`, message: `two files are named ${name}` }]);
+        throw invalid([{ path: `files.${files.length}`, message: bad }]);
       }
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       await pipeline(part.file, fs.createWriteStream(path.join(dir, name), { mode: 0o600 }));
-      if (part.file.truncated) throw tooLarge(`File ${name} is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
+      if (part.file.truncated) {
+        throw new AppError(413, ErrorCode.tooLarge, `File ${name} is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
+      }
       files.push(name);
     }
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw tooLarge(`Too many files: at most ${limits.maxFiles} (MAX_FILES)`);
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(`A file is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
-    throw err;
+    throw uploadError(err, limits);
   }
   return { fields, files };
 }

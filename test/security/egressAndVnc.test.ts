@@ -1,15 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
-import { startX11vnc } from '../../server/browser/vnc.ts';
+import { x11vncArgs } from '../../server/browser/vnc.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
-import { listenersOf } from './sockets.ts';
 
 let page: http.Server;
 let pageUrl: string;
@@ -59,29 +57,32 @@ describe('network egress of a session', () => {
 
 describe('x11vnc on display :0', () => {
   it('listens on its UNIX socket only, never on TCP 5900', async () => {
-    // Display :0 is the one where -rfbport 0 alone still opened [::]:5900. Take it when it is free.
-    const deadline = Date.now() + 30_000;
-    while (fs.existsSync('/tmp/.X0-lock') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    expect(fs.existsSync('/tmp/.X0-lock')).toBe(false);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-vnc0-'));
-    const xvfb = spawn('Xvfb', [':0', '-nolisten', 'tcp', '-screen', '0', '640x480x24'], { stdio: 'ignore' });
+    // Display :0 is the one where -rfbport 0 alone still opened [::]:5900 with no password. Other
+    // sessions may hold :0 on this host, so this runs the real flags in a private /tmp and network
+    // namespace, where :0 is always free and every port x11vnc opens is visible in one table.
+    const dir = fs.mkdtempSync('/var/tmp/bd-vnc0-');
+    const sock = path.join(dir, 'vnc.sock');
+    const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+    const script = `mount -t tmpfs none /tmp && mkdir -m 1777 /tmp/.X11-unix && Xvfb :0 -nolisten tcp -screen 0 640x480x24 & sleep 1; exec x11vnc ${x11vncArgs(':0', sock).map(quote).join(' ')}`;
+    const ns = spawn('unshare', ['--mount', '--net', '--fork', 'sh', '-c', script], { stdio: 'ignore', detached: true });
     try {
-      const until = Date.now() + 10_000;
-      while (!fs.existsSync('/tmp/.X11-unix/X0') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      const vnc = await startX11vnc({ dataDir: dir, treeId: 'vnc0', display: ':0', home: dir, tmp: dir, user: null }, path.join(dir, 'vnc.sock'));
-      try {
-        await new Promise((r) => setTimeout(r, 500));
-        expect(listenersOf([vnc.pid])).toEqual([]);
-        expect(execFileSync('ss', ['-xlp']).toString()).toContain(path.join(dir, 'vnc.sock'));
-        expect(fs.statSync(path.join(dir, 'vnc.sock')).mode & 0o777).toBe(0o600);
-      } finally {
-        vnc.process.kill('SIGKILL');
-      }
+      const until = Date.now() + 15_000;
+      while (!fs.existsSync(sock) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(fs.existsSync(sock)).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      const x11vnc = execFileSync('pgrep', ['-x', 'x11vnc']).toString().trim().split('\n').map(Number).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(sock))!;
+      expect(x11vnc).toBeGreaterThan(0);
+      // Its namespace's own TCP and UDP tables: nothing listens there at all.
+      const listening = ['tcp', 'tcp6', 'udp', 'udp6'].flatMap((t) =>
+        fs.readFileSync(`/proc/${x11vnc}/net/${t}`, 'utf8').split('\n').slice(1).filter((l) => l.trim() && (t.startsWith('udp') || l.trim().split(/\s+/)[3] === '0A')),
+      );
+      expect(listening).toEqual([]);
     } finally {
-      const gone = new Promise((r) => xvfb.once('exit', r));
-      xvfb.kill('SIGTERM');
-      await gone;
-      for (const f of ['/tmp/.X0-lock', '/tmp/.X11-unix/X0']) fs.rmSync(f, { force: true });
+      try {
+        process.kill(-ns.pid!, 'SIGKILL');
+      } catch {
+        // gone
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 
@@ -20,21 +19,42 @@ function nameservers(): { v4: string[]; v6: string[] } {
   return { v4: all.filter((a) => net.isIPv4(a)), v6: all.filter((a) => net.isIPv6(a)) };
 }
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 /**
- * Packet filter rules on the session uids (nftables, one table per data folder): a socket of a
- * session's user is refused towards BLOCKED ranges, except DNS to the host's resolvers. The set of
- * uids is kept in step with the live sessions, so servers sharing a host never filter each other.
+ * Tables of servers that died without removing theirs: they would still filter uids that are
+ * now handed to other servers' sessions.
+ */
+async function removeStaleTables(): Promise<void> {
+  const listed = await nftOut(['list', 'tables']).catch(() => '');
+  for (const m of listed.matchAll(/^table inet (browserdesk_([0-9a-z]+)\w*)$/gm)) {
+    const pid = Number(m[2]);
+    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) await nft(['delete', 'table', 'inet', m[1]!]).catch(() => undefined);
+  }
+}
+
+/**
+ * Packet filter rules on the session uids (nftables, one table per server process, named by its
+ * pid): a socket of a session's user is refused towards BLOCKED ranges, except DNS to the host's
+ * resolvers. The set of uids is kept in step with the server's live trees, so servers sharing a
+ * host never filter each other's sessions.
  */
 export class EgressFilter {
-  readonly table: string;
-
-  private constructor(dataDir: string) {
-    this.table = `browserdesk_${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
-  }
+  private static made = 0;
+  /** Named by the server's pid (and a count, for several servers in one process, as in tests). */
+  readonly table = `browserdesk_${process.pid}_${++EgressFilter.made}`;
 
   /** Install the table; null (with the reason) when this host cannot filter. */
-  static async install(dataDir: string): Promise<{ filter: EgressFilter | null; problem?: string }> {
-    const filter = new EgressFilter(dataDir);
+  static async install(): Promise<{ filter: EgressFilter | null; problem?: string }> {
+    const filter = new EgressFilter();
+    await removeStaleTables();
     const dns = nameservers();
     const dnsV4 = dns.v4.length ? `meta skuid @uids ip daddr { ${dns.v4.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept` : '';
     const dnsV6 = dns.v6.length ? `meta skuid @uids ip6 daddr { ${dns.v6.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept` : '';
@@ -72,9 +92,11 @@ table inet ${filter.table} {
   }
 }
 
-function nft(args: string[], stdin?: string): Promise<void> {
+function nftOut(args: string[], stdin?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('nft', args, { timeout: 10_000 }, (err, _out, stderr) => (err ? reject(new Error(`nft: ${stderr.trim() || err.message}`)) : resolve()));
+    const child = execFile('nft', args, { timeout: 10_000 }, (err, out, stderr) => (err ? reject(new Error(`nft: ${stderr.trim() || err.message}`)) : resolve(out)));
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }
+
+const nft = (args: string[], stdin?: string) => nftOut(args, stdin).then(() => undefined);

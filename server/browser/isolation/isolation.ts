@@ -39,7 +39,7 @@ export class Isolation {
     if (opts.allowPrivateNetworks) {
       gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses, this service included');
     } else if (root) {
-      const installed = await EgressFilter.install(opts.dataDir);
+      const installed = await EgressFilter.install();
       egress = installed.filter;
       if (!egress) gaps.push(`network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses`);
     } else {

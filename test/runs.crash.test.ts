@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RunStatusResponse, WebhookEvent } from '../contract/runs.ts';
+import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
+import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { startServer, type TestServer } from './helpers/server.ts';
+
+// A run whose server process dies mid-run (SIGKILL: no shutdown path at all) gets its
+// run.completed (failed) webhook from the next process started on the same DATA_DIR.
+const ROOT = path.resolve(import.meta.dirname, '..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-crash-'));
+const apiKey = `test_${randomBytes(16).toString('hex')}`;
+let child: ChildProcess | undefined;
+let restarted: TestServer | undefined;
+let receiver: Receiver | undefined;
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await restarted?.close();
+  await receiver?.close();
+  // Whatever a failed run of this test left: this test's own processes only (found by its folder).
+  for (const p of serviceProcesses(dataDir)) process.kill(p.pid, 'SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The real entry point (server/main.ts) as its own process, so it can die without the test. */
+async function startChildServer(): Promise<string> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BROWSERDESK_API_KEY: apiKey,
+    LOG_LEVEL: 'silent',
+    WARM_POOL_SIZE: '0',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+  };
+  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await until('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined));
+  return url;
+}
+
+const events = (r: Receiver) => r.received.map((x) => WebhookEvent.parse(JSON.parse(x.body)));
+
+describe('a run interrupted by a crash', () => {
+  it('is failed after the restart, with its run.completed webhook', async () => {
+    receiver = await startReceiver();
+    const url = await startChildServer();
+    const api = (p: string, init: RequestInit = {}) => fetch(url + p, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+
+    // A run that stays under way: its second step waits two minutes for an element that never comes.
+    const flow = { title: 'waits', steps: [{ type: 'navigate', url: 'about:blank' }, { type: 'waitForElement', selectors: [['#never']], timeout: 120_000 }] };
+    const created = await api('/api/workflows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'waits', flow }) });
+    const { id: workflowId } = (await created.json()) as { id: string };
+    const form = new FormData();
+    form.append('workflow_id', workflowId);
+    form.append('webhook_url', receiver.url);
+    form.append('metadata', '{"order":42}');
+    const run = await api('/api/run_workflow', { method: 'POST', body: form });
+    expect(run.status).toBe(200);
+    const { session_id: sessionId } = (await run.json()) as { session_id: string };
+    await until('run.started', () => events(receiver!).find((e) => e.type === 'run.started'));
+    const status = RunStatusResponse.parse(await (await api(`/api/run_workflow_status?session_id=${sessionId}`)).json());
+    expect(status.status).toBe('running');
+
+    // The process dies mid-run: no signal handler, no close hook, nothing written on the way out.
+    child!.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    expect(serviceProcesses(dataDir).length).toBeGreaterThan(0); // its browser outlived it
+
+    restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
+    const completed = await until('run.completed', () => events(receiver!).find((e) => e.type === 'run.completed'));
+    expect(completed).toMatchObject({
+      type: 'run.completed',
+      data: { session_id: sessionId, workflow_id: workflowId, outcome: 'failed', metadata: '{"order":42}', message: expect.stringContaining('interrupted') },
+    });
+    const after = RunStatusResponse.parse(await (await restarted.api(`/api/run_workflow_status?session_id=${sessionId}`)).json());
+    expect(after).toMatchObject({ status: 'failed', completed: true, succeeded: false, message: completed.type === 'run.completed' ? completed.data.message : '' });
+    expect(after.completed_at).not.toBeNull();
+    // The session is ended as crashed and the dead process's browser is reaped.
+    const session = (await (await restarted.api(`/api/sessions/${sessionId}`)).json()) as { state: string; end_reason: string };
+    expect(session).toMatchObject({ state: 'ended', end_reason: 'crashed' });
+    expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
+
+    // Once only: a second restart finds nothing left to fail.
+    await restarted.close();
+    restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(events(receiver).filter((e) => e.type === 'run.completed')).toHaveLength(1);
+  }, 120_000);
+});
