@@ -8,6 +8,8 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
 command -v x11vnc >/dev/null 2>&1 || need+=(x11vnc)
+# nftables: the per-session egress filter (sessions may not reach loopback or private networks).
+command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"

@@ -1,12 +1,17 @@
-// npm start: build the dashboard when there is no build yet, then run the server with the
-// caller's environment (PORT, HOST, DATA_DIR, WRITER_*, ...).
+// npm start: build the dashboard when there is no build yet, then run the server in this very
+// process with the caller's environment (PORT, HOST, DATA_DIR, WRITER_*, ...). One process, no
+// child to forward signals to: package.json's start script execs it, so a SIGTERM or SIGINT sent
+// to npm (which forwards it) or to this process reaches the server's own shutdown, which ends
+// every session and browser before exiting.
 import { existsSync } from 'node:fs';
-import { spawnSync, spawn } from 'node:child_process';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { register } from 'tsx/esm/api';
 
-if (!existsSync('dist/index.html')) {
-  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'dist/index.html'))) {
+  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+register();
+await import('../server/main.ts');

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.ts';
+import { serviceProcesses } from './helpers/processes.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 
@@ -10,7 +12,10 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
+});
 
 describe('API keys', () => {
   it('rejects a missing key with 401 in the error shape', async () => {
@@ -57,8 +62,11 @@ describe('API keys', () => {
   });
 
   it('writes a first key to DATA_DIR/api-key with mode 0600 when none is configured', async () => {
-    const dir = fs.mkdtempSync(path.join(server.dataDir, 'first-'));
-    const app = await buildApp(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: '0' }));
+    // loadConfig's defaults would give this app a warm pool, i.e. a Chromium that close() must
+    // wait for while it starts: on a cold first run that took longer than a close may take. A key
+    // check needs no browser, so none is started (and its folder is its own).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-first-key-'));
+    const app = await buildApp(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PORT: '0', WARM_POOL_SIZE: '0' }));
     try {
       const file = path.join(dir, 'api-key');
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -66,8 +74,10 @@ describe('API keys', () => {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const res = await fetch(`${app.publicUrl()}/api/writes`, { headers: { 'x-api-key': key } });
       expect(res.status).toBe(200);
+      expect(serviceProcesses(dir)).toEqual([]);
     } finally {
       await app.close();
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 });

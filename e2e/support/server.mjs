@@ -36,6 +36,8 @@ const api = spawn(process.execPath, ['scripts/start.mjs'], {
     DATA_DIR: dataDir,
     BROWSERDESK_API_KEY: E2E_API_KEY,
     WEBHOOK_ALLOW_PRIVATE: '1',
+    // The e2e pages and the fake model are on loopback.
+    BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
     LOG_LEVEL: 'warn',
     WRITER_PROVIDER: 'openai-compatible',
     WRITER_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,

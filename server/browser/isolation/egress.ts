@@ -32,7 +32,7 @@ const isAlive = (pid: number) => {
  * Tables of servers that died without removing theirs: they would still filter uids that are
  * now handed to other servers' sessions.
  */
-async function removeStaleTables(): Promise<void> {
+export async function removeStaleTables(): Promise<void> {
   const listed = await nftOut(['list', 'tables']).catch(() => '');
   for (const m of listed.matchAll(/^table inet (browserdesk_([0-9a-z]+)\w*)$/gm)) {
     const pid = Number(m[2]);

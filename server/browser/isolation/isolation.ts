@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { EgressFilter } from './egress.ts';
+import { EgressFilter, removeStaleTables } from './egress.ts';
 import { createSessionDirs, removeSessionDirs, sessionDirsOf, type SessionDirs } from './sessionDirs.ts';
 import { SessionUsers, type SessionUser } from './sessionUsers.ts';
 
@@ -34,6 +34,8 @@ export class Isolation {
     const root = process.getuid?.() === 0;
     const gaps: string[] = [];
     const users = root ? new SessionUsers(opts.uids.first, opts.uids.last) : null;
+    // Rules of servers that died would filter uids this server is about to hand out.
+    if (root) await removeStaleTables();
     if (!root) gaps.push('the service is not root, so every session runs as the service\'s own user: a session\'s browser can read what this user can read (DATA_DIR included) and the files of other sessions');
     let egress: EgressFilter | null = null;
     if (opts.allowPrivateNetworks) {
@@ -58,6 +60,7 @@ export class Isolation {
     const dirs = sessionDirsOf(this.opts.dataDir, id);
     const user = this.users?.claim() ?? null;
     try {
+      if (user?.tookOver) await removeStaleTables();
       createSessionDirs(this.opts.dataDir, dirs, user);
       if (user && this.egress) await this.egress.add(user.uid);
     } catch (e) {

@@ -6,6 +6,8 @@ import path from 'node:path';
 export interface SessionUser {
   uid: number;
   gid: number;
+  /** Taken over from a server that died: its filter rules may still name this uid. */
+  tookOver?: boolean;
 }
 
 function signalKill(pid: number): void {
@@ -84,7 +86,7 @@ export class SessionUsers {
       }
       for (const pid of running) signalKill(pid); // left by a server that died
       fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
-      return { uid, gid: uid };
+      return { uid, gid: uid, ...(fresh ? {} : { tookOver: true }) };
     }
     throw new Error(`Every session uid in ${this.first}-${this.last} is in use: widen SESSION_UIDS`);
   }
