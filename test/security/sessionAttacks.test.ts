@@ -32,7 +32,7 @@ async function drive(connectUrl: string): Promise<{ browser: Browser; page: Page
 /** What a page of the session can read at a file:// URL: its text, or null when the browser refuses. */
 async function readFileUrl(page: Page, url: string): Promise<string | null> {
   try {
-    const res = await page.goto(url, { timeout: 10_000 });
+    const res = await page.goto(url, { timeout: 30_000 });
     if (!res || !res.ok()) return null;
     const text = await page.evaluate(() => document.body?.innerText ?? '');
     // A folder the browser may not read shows as an empty listing: only the header row.
@@ -100,7 +100,9 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const own = sessionDirsOf(server.dataDir, a.session_id);
     fs.writeFileSync(path.join(own.downloads, 'mine.txt'), 'own file');
     fs.chmodSync(path.join(own.downloads, 'mine.txt'), 0o644);
-    expect(await readFileUrl(page, `file://${own.downloads}/mine.txt`)).toContain('own file');
+    // On a fresh tab: the directory listings above keep their tab busy for a while on a loaded host.
+    const fresh = await page.context().newPage();
+    expect(await readFileUrl(fresh, `file://${own.downloads}/mine.txt`)).toContain('own file');
   });
 
   it('refuses DOM.setFileInputFiles outside its own folders, however the path is spelled', async () => {
