@@ -7,19 +7,63 @@ export function codePointLength(text: string): number {
   return n;
 }
 
-/** A string holding JSON (the spec's session_data, metadata, variables): must parse. */
+/**
+ * Deepest nesting of arrays and objects accepted in any JSON a client sends (a workflow's flow, the
+ * variables or metadata of a run). Recorder flows nest about 5 levels; the limit is there so that
+ * a 5000-level document is a 422 rather than a stack overflow wherever it is walked recursively.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when `value` nests arrays/objects more than `limit` levels deep. Iterative: safe on any depth. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const todo: [unknown, number][] = [[value, 0]];
+  while (todo.length) {
+    const [v, depth] = todo.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') todo.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export const tooDeepMessage = (what: string, limit = MAX_JSON_DEPTH) => `${what} nests arrays and objects more than ${limit} levels deep`;
+
+/** Reusable check: a JSON value nested at most MAX_JSON_DEPTH levels. */
+export const shallowJson = (what: string) => z.refine<unknown>((v) => !nestsDeeperThan(v, MAX_JSON_DEPTH), { message: tooDeepMessage(what) });
+
+/**
+ * Lone UTF-16 surrogates (JSON's "\ud800" with no partner) are not Unicode text: stored as UTF-8
+ * they would silently become U+FFFD, so what is read back would differ from what was sent.
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+export const isWellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+/** Reusable check for text that is stored: no lone surrogates (422 naming the field). */
+export const wellFormed = (what: string) =>
+  z.refine<string>((s) => isWellFormed(s), {
+    message: `${what} contains a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): it is not valid Unicode text and could not be stored as sent`,
+  });
+
+/** JSON.parse without throwing. */
+export function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const utf8 = new TextEncoder();
+/** Bytes of `text` as UTF-8 (the contract runs in the dashboard too: no Buffer). */
+export const utf8Length = (text: string) => utf8.encode(text).length;
+
+/** A string holding JSON (the spec's session_data, metadata, variables): must parse, and not nest too deeply. */
 export function jsonString(what: string) {
-  return z.string().refine(
-    (s) => {
-      try {
-        JSON.parse(s);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: `${what} must be a string holding valid JSON` },
-  );
+  return z.string().superRefine((s, ctx) => {
+    const json = parseJson(s);
+    if (!json.ok) ctx.addIssue({ code: 'custom', message: `${what} must be a string holding valid JSON` });
+    else if (nestsDeeperThan(json.value, MAX_JSON_DEPTH)) ctx.addIssue({ code: 'custom', message: tooDeepMessage(what) });
+  });
 }
 
 export const Uuid = z.uuid();

@@ -22,6 +22,8 @@ export const ErrorCode = {
   notFound: 'not_found',
   conflict: 'conflict',
   tooLarge: 'payload_too_large',
+  headersTooLarge: 'headers_too_large',
+  requestTimeout: 'request_timeout',
   unsupportedMediaType: 'unsupported_media_type',
   tooManyRequests: 'too_many_requests',
   modelFailed: 'model_failed',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonString } from './common.ts';
+import { jsonString, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 /**
@@ -11,7 +11,7 @@ import { defineOperations } from './operation.ts';
 export const RunWorkflowFields = z
   .object({
     workflow_id: z.uuid('workflow_id must be a UUID').describe('Identifier of the saved workflow to run.'),
-    metadata: jsonString('metadata').optional().describe('A string holding JSON metadata; passed back unchanged in the webhooks.'),
+    metadata: jsonString('metadata').check(wellFormed('metadata')).optional().describe('A string holding JSON metadata; passed back unchanged in the webhooks.'),
     webhook_url: z.url('webhook_url must be an http(s) URL').optional().describe('Address notified with run.started and run.completed.'),
     variables: jsonString('variables')
       .refine(

@@ -1,23 +1,65 @@
 import { z } from 'zod';
-import { page, PageQuery } from './common.ts';
+import { jsonString, page, PageQuery, parseJson, utf8Length, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 export const SESSION_TIMEOUT_MIN = 30;
 export const SESSION_TIMEOUT_MAX = 86_400;
 export const SESSION_TIMEOUT_DEFAULT = 1200;
 
-/** One cookie of a Playwright storage state (what `context.storageState()` writes). */
-export const StorageCookie = z.object({
-  name: z.string().min(1),
-  value: z.string(),
-  domain: z.string().min(1),
-  path: z.string().default('/'),
-  /** Unix seconds; -1 (Playwright's value) for a session cookie. */
-  expires: z.number().default(-1),
-  httpOnly: z.boolean().default(false),
-  secure: z.boolean().default(false),
-  sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
-});
+/** True when `text` has a control character (tab included) or one of `also`: in a cookie, Chromium refuses them. */
+function hasControlOr(text: string, also: string): boolean {
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f || also.includes(ch)) return true;
+  }
+  return false;
+}
+/** Chromium's limits (RFC 6265bis): name plus value, and each attribute value, in bytes. */
+const COOKIE_MAX_BYTES = 4096;
+const COOKIE_ATTRIBUTE_MAX_BYTES = 1024;
+
+function isCookieDomain(domain: string): boolean {
+  const host = domain.replace(/^\./, '');
+  if (!host) return false;
+  try {
+    const url = new URL(`http://${host}/`);
+    return url.pathname === '/' && url.port === '' && !url.username && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One cookie of a Playwright storage state (what `context.storageState()` writes), with the rules
+ * Chromium applies when the cookie is set, so a cookie it would refuse is a 422 before any browser
+ * starts (and before anything is created) rather than after.
+ */
+export const StorageCookie = z
+  .object({
+    name: z.string().min(1),
+    value: z.string(),
+    domain: z.string().min(1),
+    path: z.string().default('/'),
+    /** Unix seconds; -1 (Playwright's value) for a session cookie. */
+    expires: z.number().default(-1),
+    httpOnly: z.boolean().default(false),
+    secure: z.boolean().default(false),
+    sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
+  })
+  .superRefine((c, ctx) => {
+    const bad = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message: `cookie "${c.name}": ${message}` });
+    if (hasControlOr(c.name, ';=')) bad('name', 'name must not contain control characters, ";" or "="');
+    if (hasControlOr(c.value, ';')) bad('value', 'value must not contain control characters or ";"');
+    if (utf8Length(c.name) + utf8Length(c.value) > COOKIE_MAX_BYTES) bad('value', `name and value together must be at most ${COOKIE_MAX_BYTES} bytes`);
+    if (!isCookieDomain(c.domain)) bad('domain', 'domain must be a host name or address, optionally with a leading dot');
+    if (utf8Length(c.domain) > COOKIE_ATTRIBUTE_MAX_BYTES) bad('domain', `domain must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
+    if (!c.path.startsWith('/')) bad('path', 'path must start with /');
+    if (utf8Length(c.path) > COOKIE_ATTRIBUTE_MAX_BYTES) bad('path', `path must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
+    if (c.sameSite === 'None' && !c.secure) bad('secure', 'sameSite None needs secure: true');
+    const prefix = c.name.toLowerCase();
+    if ((prefix.startsWith('__secure-') || prefix.startsWith('__host-')) && !c.secure) bad('secure', `a ${c.name.slice(0, c.name.indexOf('-') + 1)} cookie needs secure: true`);
+    if (prefix.startsWith('__host-') && (c.path !== '/' || c.domain.startsWith('.'))) bad('path', 'a __Host- cookie needs path "/" and a domain without a leading dot');
+  });
 
 /** A Playwright storage state: cookies, and localStorage by origin. */
 export const StorageState = z.object({
@@ -34,14 +76,6 @@ export const StorageState = z.object({
     .default([]),
 });
 export type StorageState = z.infer<typeof StorageState>;
-
-function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(s) };
-  } catch {
-    return { ok: false };
-  }
-}
 
 /** session_data: a string holding a Playwright storage state; parsed here so the server gets the object. */
 const SessionData = z
@@ -66,15 +100,13 @@ const SessionData = z
   })
   .describe('A string holding JSON session data: a Playwright storage state {cookies, origins:[{origin, localStorage}]}, applied before the URLs are handed out');
 
-const JsonText = (what: string) =>
-  z.string().refine((s) => parseJson(s).ok, { message: `${what} must be a string holding valid JSON` });
-
 export const CreateWorkflowSessionRequest = z
   .object({
     workflow_name: z
       .string()
       .refine((s) => s.trim().length > 0, { message: 'workflow_name must not be empty' })
       .refine((s) => s.length <= 200, { message: 'workflow_name must be at most 200 characters' })
+      .check(wellFormed('workflow_name'))
       .describe('Name of the workflow: an existing one of that name, or a new empty one'),
     proxies: z.boolean().default(false).describe('Whether to use proxies (routes the browser through the server\'s PROXY_URL)'),
     session_data: SessionData.optional(),
@@ -86,7 +118,7 @@ export const CreateWorkflowSessionRequest = z
       .default(SESSION_TIMEOUT_DEFAULT)
       .describe('Timeout in seconds'),
     webhook_url: z.url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' }).optional().describe('Address notified on workflow events'),
-    metadata: JsonText('metadata').optional().describe('A string holding JSON metadata, passed back in webhooks'),
+    metadata: jsonString('metadata').check(wellFormed('metadata')).optional().describe('A string holding JSON metadata, passed back in webhooks'),
   })
   .strict();
 export type CreateWorkflowSessionRequest = z.input<typeof CreateWorkflowSessionRequest>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { page, PageQuery } from './common.ts';
+import { page, PageQuery, shallowJson, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 /**
@@ -126,7 +126,7 @@ export const Flow = z.looseObject({
   timeout: z.number().int().positive().optional(),
   selectorAttribute: z.string().optional(),
   steps: z.array(Step).max(1000),
-});
+}).check(shallowJson('flow'));
 export type Flow = z.infer<typeof Flow>;
 
 export const VariableType = z.enum(['string', 'number', 'boolean']);
@@ -152,7 +152,7 @@ export function placeholdersOf(text: string): string[] {
 
 export const WorkflowInput = z
   .object({
-    name: z.string().trim().min(1, 'name must not be empty').max(200),
+    name: z.string().trim().min(1, 'name must not be empty').max(200).check(wellFormed('name')),
     flow: Flow,
     variables: z.array(Variable).max(100).default([]),
   })

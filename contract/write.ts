@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codePointLength, page, PageQuery } from './common.ts';
+import { codePointLength, page, PageQuery, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 export const PROMPT_MAX_CHARS = 8000;
@@ -13,6 +13,7 @@ export const WriteRequest = z
       .refine((s) => codePointLength(s) <= PROMPT_MAX_CHARS, {
         message: `prompt must be at most ${PROMPT_MAX_CHARS} characters`,
       })
+      .check(wellFormed('prompt'))
       .describe('Maximum 8000 characters; must not be empty. May include notes, an outline, and the desired length.'),
   })
   .strict();

@@ -86,7 +86,7 @@ export function startXvfb(tree: TreeEnv & { xauthority: string }, timeoutMs = 10
 
 /** After a crash: display files whose server is gone and whose owner is a session uid of ours. */
 export function removeStaleDisplayFiles(uids: { first: number; last: number }): void {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync('/tmp').filter((f) => /^\.X\d+-lock$/.test(f));
   } catch {

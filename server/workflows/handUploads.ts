@@ -10,7 +10,7 @@ import { giveTo } from '../browser/isolation/sessionDirs.ts';
  */
 export function handUploads(runDir: string, session: Pick<LiveSession, 'folders' | 'user'>): string {
   const target = session.folders.uploads;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(runDir);
   } catch {

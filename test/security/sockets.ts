@@ -10,7 +10,7 @@ export interface Listener {
 function listeningInodes(): Map<string, { proto: Listener['proto']; local: string }> {
   const out = new Map<string, { proto: Listener['proto']; local: string }>();
   for (const proto of ['tcp', 'tcp6', 'udp', 'udp6'] as const) {
-    let text = '';
+    let text: string;
     try {
       text = fs.readFileSync(`/proc/net/${proto}`, 'utf8');
     } catch {
@@ -33,14 +33,14 @@ export function listenersOf(pids: number[]): Listener[] {
   const inodes = listeningInodes();
   const found: Listener[] = [];
   for (const pid of pids) {
-    let fds: string[] = [];
+    let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${pid}/fd`);
     } catch {
       continue;
     }
     for (const fd of fds) {
-      let target = '';
+      let target: string;
       try {
         target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
       } catch {

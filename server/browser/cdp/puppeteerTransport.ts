@@ -3,14 +3,11 @@ import type { CdpChannel, CdpHub } from './hub.ts';
 
 /** Puppeteer (the workflow runner) over a hub channel instead of a DevTools WebSocket. */
 export async function puppeteerTransport(hub: CdpHub): Promise<ConnectionTransport> {
-  let channel: CdpChannel | undefined;
-  const transport: ConnectionTransport = {
-    send: (message) => channel?.send(message),
-    close: () => channel?.close(),
-  };
-  channel = await hub.channel({
-    message: (msg) => transport.onmessage?.(JSON.stringify(msg)),
-    closed: () => transport.onclose?.(),
+  // Puppeteer sets onmessage and onclose on the transport after connect() receives it.
+  const sink: Partial<Pick<ConnectionTransport, 'onmessage' | 'onclose'>> = {};
+  const channel: CdpChannel = await hub.channel({
+    message: (msg) => sink.onmessage?.(JSON.stringify(msg)),
+    closed: () => sink.onclose?.(),
   });
-  return transport;
+  return Object.assign(sink, { send: (message: string) => channel.send(message), close: () => channel.close() });
 }

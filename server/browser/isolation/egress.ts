@@ -9,11 +9,11 @@ const BLOCKED_V6 = ['::/127', '::ffff:0:0/96', '64:ff9b::/96', 'fc00::/7', 'fe80
 
 /** The resolvers of /etc/resolv.conf: often on a private address, and the browser still needs DNS. */
 function nameservers(): { v4: string[]; v6: string[] } {
-  let text = '';
+  let text: string;
   try {
     text = fs.readFileSync('/etc/resolv.conf', 'utf8');
   } catch {
-    // no resolver configured
+    return { v4: [], v6: [] }; // no resolver configured
   }
   const all = [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!.replace(/%.*$/, ''));
   return { v4: all.filter((a) => net.isIPv4(a)), v6: all.filter((a) => net.isIPv6(a)) };

@@ -71,7 +71,7 @@ export class SessionUsers {
         fs.mkdirSync(dir, { mode: 0o700 });
       } catch {
         fresh = false;
-        let owner = 0;
+        let owner: number;
         try {
           owner = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
         } catch {
