@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +8,7 @@ import { RunStatusResponse, WebhookEvent } from '../contract/runs.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
+import { freePort, waitForAsync } from './helpers/wait.ts';
 
 // A run whose server process dies mid-run (SIGKILL: no shutdown path at all) gets its
 // run.completed (failed) webhook from the next process started on the same DATA_DIR.
@@ -28,24 +28,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The real entry point (server/main.ts) as its own process, so it can die without the test. */
 async function startChildServer(): Promise<string> {
   const port = await freePort();
@@ -62,7 +44,7 @@ async function startChildServer(): Promise<string> {
   };
   child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  await until('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined));
+  await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 30_000);
   return url;
 }
 
@@ -85,7 +67,7 @@ describe('a run interrupted by a crash', () => {
     const run = await api('/api/run_workflow', { method: 'POST', body: form });
     expect(run.status).toBe(200);
     const { session_id: sessionId } = (await run.json()) as { session_id: string };
-    await until('run.started', () => events(receiver!).find((e) => e.type === 'run.started'));
+    await waitForAsync('run.started', () => events(receiver!).find((e) => e.type === 'run.started'), 30_000);
     const status = RunStatusResponse.parse(await (await api(`/api/run_workflow_status?session_id=${sessionId}`)).json());
     expect(status.status).toBe('running');
 
@@ -95,7 +77,7 @@ describe('a run interrupted by a crash', () => {
     expect(serviceProcesses(dataDir).length).toBeGreaterThan(0); // its browser outlived it
 
     restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
-    const completed = await until('run.completed', () => events(receiver!).find((e) => e.type === 'run.completed'));
+    const completed = await waitForAsync('run.completed', () => events(receiver!).find((e) => e.type === 'run.completed'), 30_000);
     expect(completed).toMatchObject({
       type: 'run.completed',
       data: { session_id: sessionId, workflow_id: workflowId, outcome: 'failed', metadata: '{"order":42}', message: expect.stringContaining('interrupted') },

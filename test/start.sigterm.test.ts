@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serviceProcesses } from './helpers/processes.ts';
+import { freePort } from './helpers/wait.ts';
 
 // The README's start command under a process manager: SIGTERM goes to the npm process, and the
 // service and its browsers must be gone shortly after, as with SIGTERM to the server itself.
@@ -33,14 +33,6 @@ afterAll(() => {
   for (const pid of leftovers()) process.kill(pid, 'SIGKILL');
   fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { postJson, type TestServer } from './server.ts';
+import { waitForAsync } from './wait.ts';
+
+export { waitForAsync };
 
 /**
  * Shared set-up of the view tests (vnc*, livestream) and bench/livestream.ts: a real session from
@@ -130,15 +133,5 @@ export class CdpPage {
 
   close(): void {
     this.ws.close();
-  }
-}
-
-export async function waitForAsync<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { isAlive } from './sessionUsers.ts';
 
 
 /** Destinations a session's browser may not reach by default: loopback, link-local (cloud metadata), private. */
@@ -18,15 +19,6 @@ function nameservers(): { v4: string[]; v6: string[] } {
   const all = [...text.matchAll(/^\s*nameserver\s+(\S+)/gm)].map((m) => m[1]!.replace(/%.*$/, ''));
   return { v4: all.filter((a) => net.isIPv4(a)), v6: all.filter((a) => net.isIPv6(a)) };
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /**
  * Tables of servers that died without removing theirs: they would still filter uids that are

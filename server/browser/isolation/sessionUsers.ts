@@ -18,7 +18,8 @@ function signalKill(pid: number): void {
   }
 }
 
-const isAlive = (pid: number) => {
+/** True while `pid` exists (EPERM: it exists, as another user's). */
+export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
