@@ -57,7 +57,7 @@ function operationObject(op: Operation): Json {
     ...(op.auth === false ? { security: [] } : {}),
     ...(parameters(op).length ? { parameters: parameters(op) } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { [op.body.contentType]: { schema: schemaOf(op.body.schema, 'input') } } } }
+      ? { requestBody: { required: true, content: Object.fromEntries(op.body.contentTypes.map((type) => [type, { schema: schemaOf(op.body!.schema, 'input') }])) } }
       : {}),
     responses,
   };

@@ -4,9 +4,14 @@ import type { z } from 'zod';
  * One HTTP operation as the contract describes it. Route plugins look their operation up here and
  * the OpenAPI document is generated from the list, so a shape is written in exactly one place.
  */
+export type BodyContentType = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
+
+/** What Simplex's clients send for their "form" calls, and JSON for everyone else. */
+export const FORM_OR_JSON = ['application/x-www-form-urlencoded', 'application/json'] as const;
+
 export interface Operation {
   operationId: string;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path under /api, with {param} placeholders. */
   path: string;
   summary: string;
@@ -15,7 +20,12 @@ export interface Operation {
   auth?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: { contentType: 'application/json' | 'multipart/form-data'; schema: z.ZodType };
+  /**
+   * Accepted encodings, first the one the OpenAPI document leads with. A urlencoded body arrives as
+   * strings (Simplex's clients send a dict or list as a JSON string), so its schema coerces; a
+   * multipart body is streamed by the handler, never parsed up front.
+   */
+  body?: { contentTypes: readonly BodyContentType[]; schema: z.ZodType };
   /** Success responses by status; `text/event-stream` bodies are described by their final event. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Error statuses this operation can answer with (all use ErrorBody). */

@@ -100,7 +100,7 @@ export const runOperations = defineOperations({
     path: '/run_workflow',
     summary: 'Run a saved workflow in a new session; answers as soon as the run is under way',
     tags: ['workflows'],
-    body: { contentType: 'multipart/form-data', schema: RunWorkflowRequest },
+    body: { contentTypes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'], schema: RunWorkflowRequest },
     responses: {
       200: { description: 'The run is under way; watch it at vnc_url', schema: RunWorkflowResponse },
       503: { description: 'The run could not start (succeeded false; message says why)', schema: RunWorkflowResponse },

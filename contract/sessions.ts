@@ -163,7 +163,7 @@ export const sessionOperations = defineOperations({
     path: '/create_workflow_session',
     summary: 'Start a live browser session and get its watch, drive and CDP addresses',
     tags: ['sessions'],
-    body: { contentType: 'application/json', schema: CreateWorkflowSessionRequest },
+    body: { contentTypes: ['application/json'], schema: CreateWorkflowSessionRequest },
     responses: { 200: { description: 'The session is live', schema: CreateWorkflowSessionResponse } },
     errors: [400, 401, 413, 415, 422, 429, 503],
   },

@@ -67,7 +67,7 @@ export const writeOperations = defineOperations({
     path: '/write',
     summary: 'Generate prose from a prompt',
     tags: ['writing'],
-    body: { contentType: 'application/json', schema: WriteRequest },
+    body: { contentTypes: ['application/json'], schema: WriteRequest },
     responses: { 200: { description: 'The generated prose', schema: WriteResponse } },
     errors: [400, 401, 413, 415, 422, 502, 503],
   },
@@ -77,7 +77,7 @@ export const writeOperations = defineOperations({
     path: '/write/stream',
     summary: 'Generate prose as server-sent events (deltas, then the /write body)',
     tags: ['writing'],
-    body: { contentType: 'application/json', schema: WriteRequest },
+    body: { contentTypes: ['application/json'], schema: WriteRequest },
     responses: {
       200: { description: 'text/event-stream of WriteStreamEvent', schema: WriteStreamEvent, contentType: 'text/event-stream' },
     },

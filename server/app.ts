@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './store/db.ts';
@@ -61,6 +62,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // The API speaks JSON (and multipart on /run_workflow): without this, Fastify's text/plain parser
   // would turn a wrong content type into a 422 about a string instead of a 415.
   app.removeContentTypeParser('text/plain');
+  // Simplex's clients send their "form" calls urlencoded; each operation still lists what it accepts (415 otherwise).
+  await app.register(formbody);
   if (config.CORS_ORIGINS.length) {
     await app.register(cors, { origin: config.CORS_ORIGINS, allowedHeaders: ['content-type', 'x-api-key'], methods: ['GET', 'POST', 'PUT', 'DELETE'] });
   }

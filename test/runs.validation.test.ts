@@ -92,7 +92,7 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
   });
 
   it('not multipart: 415', async () => {
-    await expectRefused(JSON.stringify(good()), 415, undefined, 'application/json');
+    await expectRefused(JSON.stringify(good()), 415, undefined, 'text/plain');
   });
 
   it('more than MAX_FILES files: 413', async () => {

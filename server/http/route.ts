@@ -1,19 +1,33 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Operation } from '../../contract/operation.ts';
-import { parseOr422 } from './errors.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import type { BodyContentType, Operation } from '../../contract/operation.ts';
+import { AppError, parseOr422 } from './errors.ts';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
 export interface RouteInput<O extends Operation> {
-  body: O['body'] extends { contentType: 'application/json'; schema: infer S } ? Infer<S> : undefined;
+  /** Parsed unless the operation takes multipart, which its handler streams. */
+  body: O['body'] extends { contentTypes: infer C; schema: infer S }
+    ? C extends readonly BodyContentType[]
+      ? 'multipart/form-data' extends C[number]
+        ? undefined
+        : Infer<S>
+      : undefined
+    : undefined;
   query: Infer<O['query']>;
   params: Infer<O['params']>;
 }
 
+/** The media type of a request, without parameters (`multipart/form-data; boundary=…` → `multipart/form-data`). */
+export function mediaTypeOf(req: FastifyRequest): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
 /**
  * Register one contract operation: method and path come from the contract, and params, query and
- * JSON body are parsed with its zod schemas (422 naming each bad field) before the handler runs.
+ * body are parsed with its zod schemas (422 naming each bad field) before the handler runs. A body
+ * in an encoding the operation does not list is a 415, even when the server has a parser for it.
  * Multipart bodies are left to the handler, which must stream them.
  */
 export function addRoute<O extends Operation>(
@@ -21,15 +35,20 @@ export function addRoute<O extends Operation>(
   op: O,
   handler: (input: RouteInput<O>, req: FastifyRequest, reply: FastifyReply) => unknown,
 ): void {
+  const accepted = op.body?.contentTypes ?? [];
+  const streamed = accepted.includes('multipart/form-data');
   app.route({
     method: op.method.toUpperCase() as 'GET',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
     config: { auth: op.auth === false ? 'public' : 'apiKey' },
     handler: async (req, reply) => {
+      if (op.body && !accepted.includes(mediaTypeOf(req) as BodyContentType)) {
+        throw new AppError(415, ErrorCode.unsupportedMediaType, `Unsupported content type: send ${accepted.join(' or ')}`);
+      }
       const input = {
         params: op.params ? parseOr422(op.params, req.params) : undefined,
         query: op.query ? parseOr422(op.query, req.query) : undefined,
-        body: op.body?.contentType === 'application/json' ? parseOr422(op.body.schema, req.body) : undefined,
+        body: op.body && !streamed ? parseOr422(op.body.schema, req.body) : undefined,
       } as RouteInput<O>;
       return handler(input, req, reply);
     },
