@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { page, PageQuery, shallowJson, wellFormed } from './common.ts';
-import { defineOperations } from './operation.ts';
+import { codePointLength, page, PageQuery, shallowJson, wellFormed } from './common.ts';
+import { defineOperations, FORM_OR_JSON } from './operation.ts';
 
 /**
  * A saved workflow: a Chrome DevTools Recorder user flow (the JSON the Recorder panel exports,
@@ -80,6 +80,19 @@ export const ExtractStep = z.looseObject({
   }),
 });
 
+/**
+ * Custom step: the flow waits here until a person has acted in the live view (typed a code sent to
+ * a phone, solved a challenge) and resumed the session; `message` tells them what to do.
+ */
+export const PauseStep = z.looseObject({
+  ...base,
+  type: z.literal('customStep'),
+  name: z.literal('pause'),
+  parameters: z.object({
+    message: z.string().min(1, 'message must not be empty').max(500, 'message must be at most 500 characters').check(wellFormed('message')),
+  }),
+});
+
 export const Step = z.discriminatedUnion('type', [
   z.looseObject({
     ...base,
@@ -117,7 +130,7 @@ export const Step = z.discriminatedUnion('type', [
     upload: z.number(),
     latency: z.number(),
   }),
-  z.discriminatedUnion('name', [UploadFileStep, ExtractStep]),
+  z.discriminatedUnion('name', [UploadFileStep, ExtractStep, PauseStep]),
 ]);
 export type Step = z.infer<typeof Step>;
 
@@ -150,35 +163,117 @@ export function placeholdersOf(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
-export const WorkflowInput = z
+/**
+ * `{{credentials.NAME}}`: a stored credential, typed by the runner. Allowed only in a change step's
+ * `value`: anywhere else (a URL above all) the secret would end up in navigation history and logs.
+ * Not a variable: it is not declared, and fillPlaceholders leaves it for the runner.
+ */
+const CREDENTIALS_PREFIX = 'credentials.';
+export const CREDENTIAL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,99}$/;
+
+/** The NAME of a `credentials.NAME` placeholder (the text between the braces), or undefined when it is not one. */
+export function credentialOf(placeholder: string): string | undefined {
+  return placeholder.startsWith(CREDENTIALS_PREFIX) ? placeholder.slice(CREDENTIALS_PREFIX.length) : undefined;
+}
+
+/** Names of the credentials a (validated) flow types, each once, in the order they first appear. */
+export function credentialNamesOf(flow: { steps: readonly Step[] }): string[] {
+  const names = new Set<string>();
+  for (const step of flow.steps) {
+    if (step.type !== 'change') continue;
+    for (const p of placeholdersOf(step.value)) {
+      const name = credentialOf(p);
+      if (name !== undefined && CREDENTIAL_NAME.test(name)) names.add(name);
+    }
+  }
+  return [...names];
+}
+
+/** Every string in a JSON value with its path (iterative: the flow's depth is limited, but no recursion anyway). */
+function stringsOf(value: unknown): { text: string; path: (string | number)[] }[] {
+  const out: { text: string; path: (string | number)[] }[] = [];
+  const todo: [unknown, (string | number)[]][] = [[value, []]];
+  while (todo.length) {
+    const [v, path] = todo.pop()!;
+    if (typeof v === 'string') out.push({ text: v, path });
+    else if (Array.isArray(v)) v.forEach((child, i) => todo.push([child, [...path, i]]));
+    else if (v !== null && typeof v === 'object') for (const [k, child] of Object.entries(v)) todo.push([child, [...path, k]]);
+  }
+  return out;
+}
+
+export const METADATA_MAX_CHARS = 10_000;
+/** A workflow's metadata: free text (not necessarily JSON) that search_workflows matches exactly. */
+export const WorkflowMetadata = z
+  .string({ error: 'metadata must be a string' })
+  .refine((s) => codePointLength(s) <= METADATA_MAX_CHARS, { message: `metadata must be at most ${METADATA_MAX_CHARS} characters` })
+  .check(wellFormed('metadata'));
+/** Metadata as sent: a string, or null; "" is the same as null (no metadata), so there is one way to say "none". */
+export const MetadataInput = WorkflowMetadata.nullable()
+  .transform((s) => (s === '' ? null : s))
+  .describe(`Free text up to ${METADATA_MAX_CHARS} characters (not necessarily JSON); null or "" means none`);
+
+/** Any JSON kept with the workflow for Simplex's clients; runs do not use it. */
+export const StructuredOutput = z
+  .unknown()
+  .check(shallowJson('structured_output'))
+  .describe('Any JSON (e.g. the schema of what a run should produce), stored and returned as given for Simplex\'s clients; runs do not use it. null means none');
+
+const WorkflowFields = z
   .object({
     name: z.string().trim().min(1, 'name must not be empty').max(200).check(wellFormed('name')),
     flow: Flow,
     variables: z.array(Variable).max(100).default([]),
+    metadata: MetadataInput.optional().describe('Free text (≤ 10,000 characters, not necessarily JSON). Absent: none on create, the stored value kept on update; null or "" clears it'),
+    structured_output: StructuredOutput.optional().describe('Any JSON, not used by runs. Absent: none on create, the stored value kept on update; null clears it'),
   })
-  .strict()
-  .superRefine((w, ctx) => {
-    const declared = new Set<string>();
-    w.variables.forEach((v, i) => {
-      if (declared.has(v.name)) ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `variable ${v.name} is declared twice` });
-      declared.add(v.name);
-    });
-    w.flow.steps.forEach((step, i) => {
-      for (const field of ['url', 'value'] as const) {
-        const text = (step as Record<string, unknown>)[field];
-        if (typeof text !== 'string') continue;
-        for (const name of placeholdersOf(text)) {
-          if (!declared.has(name)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['flow', 'steps', i, field],
-              message: `step ${i} (${step.type}) uses {{${name}}} but no variable ${name} is declared`,
-            });
-          }
+  .strict();
+
+export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
+  const declared = new Set<string>();
+  w.variables.forEach((v, i) => {
+    if (declared.has(v.name)) ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `variable ${v.name} is declared twice` });
+    declared.add(v.name);
+  });
+  w.flow.steps.forEach((step, i) => {
+    for (const field of ['url', 'value'] as const) {
+      const text = (step as Record<string, unknown>)[field];
+      if (typeof text !== 'string') continue;
+      for (const name of placeholdersOf(text)) {
+        if (credentialOf(name) !== undefined) continue; // checked below, wherever they are
+        if (!declared.has(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['flow', 'steps', i, field],
+            message: `step ${i} (${step.type}) uses {{${name}}} but no variable ${name} is declared`,
+          });
         }
       }
-    });
+    }
   });
+  for (const { text, path } of stringsOf(w.flow)) {
+    for (const placeholder of placeholdersOf(text)) {
+      const name = credentialOf(placeholder);
+      if (name === undefined) continue;
+      const [top, index, field] = path;
+      const step = top === 'steps' && typeof index === 'number' ? w.flow.steps[index] : undefined;
+      const where = step ? `step ${index as number} (${step.type === 'customStep' ? step.name : step.type}) uses {{${placeholder}}} in ${path.slice(2).join('.')}` : `{{${placeholder}}} is in ${path.join('.')}`;
+      if (!(step?.type === 'change' && field === 'value' && path.length === 3)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['flow', ...path],
+          message: `${where}: a credential may only be typed by a change step's value, never put in a URL (it would leak into navigation history and logs) or anywhere else`,
+        });
+      } else if (!CREDENTIAL_NAME.test(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['flow', ...path],
+          message: `${where}: a credential name must be 1 to 100 letters, digits, _ or -, starting with a letter or _`,
+        });
+      }
+    }
+  }
+});
 export type WorkflowInput = z.input<typeof WorkflowInput>;
 
 export const Workflow = z.object({
@@ -186,6 +281,8 @@ export const Workflow = z.object({
   name: z.string(),
   flow: Flow,
   variables: z.array(Variable),
+  metadata: z.string().nullable().describe('Free text, null when none'),
+  structured_output: z.unknown().describe('Any JSON kept for Simplex\'s clients, not used by runs; null when none'),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -195,6 +292,78 @@ export const WorkflowsPage = page(Workflow);
 export type WorkflowsPage = z.infer<typeof WorkflowsPage>;
 
 export const WorkflowParams = z.object({ id: z.uuid() });
+
+/*
+ * The calls of Simplex's official clients (simplex-ts, simplex for Python) around workflows, so a
+ * client pointed at /api works unchanged: search by name or metadata, set metadata, and the Python
+ * client's create / get / update of a workflow, which it describes as a start `url` plus `actions`.
+ */
+
+export const SEARCH_LIMIT = 1000;
+const emptyIsAbsent = (s: string | undefined) => (s === '' ? undefined : s);
+export const SearchWorkflowsQuery = z.object({
+  workflow_name: z
+    .string()
+    .max(200)
+    .optional()
+    .transform(emptyIsAbsent)
+    .describe('Part of the name, any case (Unicode case folding; %, _ and \\ are plain characters). Empty or absent: any name'),
+  metadata: z.string().optional().transform(emptyIsAbsent).describe('The whole metadata, exactly. Empty or absent: any metadata'),
+});
+
+export const WorkflowSearchHit = z.object({
+  workflow_id: z.uuid(),
+  workflow_name: z.string(),
+  variables: z.array(Variable),
+  metadata: z.string().nullable(),
+});
+export const SearchWorkflowsResponse = z.object({
+  succeeded: z.literal(true),
+  workflows: z.array(WorkflowSearchHit).describe(`Newest first, at most ${SEARCH_LIMIT}`),
+  count: z.number().int().describe('How many workflows are in this answer'),
+});
+export type SearchWorkflowsResponse = z.infer<typeof SearchWorkflowsResponse>;
+
+export const UpdateWorkflowMetadataFields = z
+  .object({
+    workflow_id: z.uuid('workflow_id must be a UUID'),
+    metadata: MetadataInput,
+  })
+  .strict();
+export const UpdateWorkflowMetadataResponse = z.object({
+  succeeded: z.literal(true),
+  message: z.string(),
+  workflow_id: z.uuid(),
+  metadata: z.string().nullable().describe('As stored: null when cleared'),
+});
+
+/** Variables as the Python client sends them: our list, or `{name: default}` (each an optional variable typed by its default; null: a string with no default). */
+export const SimplexVariables = z.union([
+  z.array(Variable).max(100),
+  z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+]);
+export type SimplexVariables = z.infer<typeof SimplexVariables>;
+
+export const SimplexWorkflowCreate = z
+  .object({
+    name: WorkflowFields.shape.name,
+    url: z.string().min(1).nullish().describe('Where the flow starts: its first navigate step (on update: replaces the first navigate step\'s url, or adds one in front)'),
+    actions: z
+      .array(Step)
+      .max(1000)
+      .nullish()
+      .describe('Recorder steps after the start url (on update: replace every step after the first navigate step, or all steps when there is none)'),
+    variables: SimplexVariables.nullish().describe('A list of variables, or an object {name: default}; on update replaces them all'),
+    structured_output: WorkflowFields.shape.structured_output,
+    metadata: WorkflowFields.shape.metadata,
+  })
+  .strict();
+export type SimplexWorkflowCreate = z.output<typeof SimplexWorkflowCreate>;
+export const SimplexWorkflowUpdate = SimplexWorkflowCreate.partial();
+export type SimplexWorkflowUpdate = z.output<typeof SimplexWorkflowUpdate>;
+
+export const SimplexWorkflowResponse = z.object({ succeeded: z.literal(true), workflow: Workflow });
+export const SimplexWorkflowSaved = z.object({ succeeded: z.literal(true), message: z.string(), workflow: Workflow });
 
 export const workflowOperations = defineOperations({
   listWorkflows: {
@@ -231,7 +400,8 @@ export const workflowOperations = defineOperations({
     operationId: 'updateWorkflow',
     method: 'put',
     path: '/workflows/{id}',
-    summary: 'Replace a workflow\'s name, flow and variables',
+    summary:
+      'Replace a workflow\'s name, flow and variables. metadata and structured_output are kept when absent (so an editor that does not know them cannot wipe them) and cleared by null',
     tags: ['workflows'],
     params: WorkflowParams,
     body: { contentTypes: ['application/json'], schema: WorkflowInput },
@@ -247,5 +417,58 @@ export const workflowOperations = defineOperations({
     params: WorkflowParams,
     responses: { 204: { description: 'Deleted' } },
     errors: [401, 404, 422],
+  },
+  searchWorkflows: {
+    operationId: 'searchWorkflows',
+    method: 'get',
+    path: '/search_workflows',
+    summary: `Find workflows by part of their name (any case) and/or their exact metadata; both must match when both are given, neither lists all. Newest first, at most ${SEARCH_LIMIT} (Simplex's clients)`,
+    tags: ['workflows'],
+    query: SearchWorkflowsQuery,
+    responses: { 200: { description: 'The matching workflows', schema: SearchWorkflowsResponse } },
+    errors: [401, 422],
+  },
+  updateWorkflowMetadata: {
+    operationId: 'updateWorkflowMetadata',
+    method: 'post',
+    path: '/update_workflow_metadata',
+    summary: 'Set a workflow\'s metadata ("" clears it); updated_at moves (Simplex\'s clients)',
+    tags: ['workflows'],
+    body: { contentTypes: FORM_OR_JSON, schema: UpdateWorkflowMetadataFields },
+    responses: { 200: { description: 'The metadata as stored', schema: UpdateWorkflowMetadataResponse } },
+    errors: [400, 401, 404, 413, 415, 422],
+  },
+  simplexGetWorkflow: {
+    operationId: 'simplexGetWorkflow',
+    method: 'get',
+    path: '/workflow/{id}',
+    summary: 'One workflow, wrapped as Simplex\'s Python client expects',
+    tags: ['workflows'],
+    params: WorkflowParams,
+    responses: { 200: { description: 'The workflow', schema: SimplexWorkflowResponse } },
+    errors: [401, 404, 422],
+  },
+  simplexCreateWorkflow: {
+    operationId: 'simplexCreateWorkflow',
+    method: 'post',
+    path: '/workflow',
+    summary:
+      'Create a workflow as Simplex\'s Python client does: `url` becomes a first navigate step and `actions` (Recorder steps) follow it. Answers 200, as Simplex does; the same rules as POST /workflows',
+    tags: ['workflows'],
+    body: { contentTypes: ['application/json'], schema: SimplexWorkflowCreate },
+    responses: { 200: { description: 'The created workflow', schema: SimplexWorkflowSaved } },
+    errors: [400, 401, 409, 413, 415, 422],
+  },
+  simplexUpdateWorkflow: {
+    operationId: 'simplexUpdateWorkflow',
+    method: 'patch',
+    path: '/workflow/{id}',
+    summary:
+      'Change some of a workflow\'s fields as Simplex\'s Python client does: `url` replaces the first navigate step\'s url (or adds one in front), `actions` replace the steps after it; fields left out are kept',
+    tags: ['workflows'],
+    params: WorkflowParams,
+    body: { contentTypes: ['application/json'], schema: SimplexWorkflowUpdate },
+    responses: { 200: { description: 'The updated workflow', schema: SimplexWorkflowSaved } },
+    errors: [400, 401, 404, 409, 413, 415, 422],
   },
 });

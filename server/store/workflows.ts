@@ -6,6 +6,9 @@ export interface WorkflowRow {
   name: string;
   flow: string;
   variables: string;
+  metadata: string | null;
+  /** JSON text, NULL when none. */
+  structured_output: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -15,6 +18,21 @@ export interface WorkflowFields {
   /** JSON text of the flow and of the variables list. */
   flow: string;
   variables: string;
+  /** undefined: NULL on create, the stored value kept on update. */
+  metadata?: string | null;
+  /** JSON text; undefined: NULL on create, the stored value kept on update. */
+  structured_output?: string | null;
+}
+
+export type WorkflowSearchRow = Pick<WorkflowRow, 'id' | 'name' | 'variables' | 'metadata'>;
+
+/**
+ * Case folding for name search, done in JS because SQLite's LIKE and lower() fold ASCII only:
+ * upper then lower case folds ß/SS, ﬁ/FI and the like, and final sigma is made ordinary sigma.
+ * NFC so a composed and a decomposed é match.
+ */
+export function foldCase(text: string): string {
+  return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
 }
 
 const EMPTY_FLOW = (title: string) => JSON.stringify({ title, steps: [] });
@@ -31,9 +49,21 @@ export function workflowsRepo(db: Db) {
   const byId = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?');
   const byName = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE name = ?');
   const insert = db.prepare(
-    'INSERT INTO workflows (id, name, flow, variables, created_at, updated_at) VALUES (@id, @name, @flow, @variables, @created_at, @updated_at)',
+    `INSERT INTO workflows (id, name, flow, variables, metadata, structured_output, created_at, updated_at)
+     VALUES (@id, @name, @flow, @variables, @metadata, @structured_output, @created_at, @updated_at)`,
   );
-  const update = db.prepare('UPDATE workflows SET name = @name, flow = @flow, variables = @variables, updated_at = @updated_at WHERE id = @id');
+  const update = db.prepare(
+    `UPDATE workflows SET name = @name, flow = @flow, variables = @variables,
+       metadata = CASE WHEN @set_metadata THEN @metadata ELSE metadata END,
+       structured_output = CASE WHEN @set_structured_output THEN @structured_output ELSE structured_output END,
+       updated_at = @updated_at
+     WHERE id = @id`,
+  );
+  const setMetadata = db.prepare('UPDATE workflows SET metadata = @metadata, updated_at = @updated_at WHERE id = @id');
+  const searchAll = db.prepare<[], WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC');
+  const searchByMetadata = db.prepare<[string], WorkflowSearchRow>(
+    'SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC',
+  );
   const firstPage = db.prepare<[number], WorkflowRow>('SELECT * FROM workflows ORDER BY created_at DESC, id DESC LIMIT ?');
   const nextPage = db.prepare<[string, string, string, number], WorkflowRow>(
     'SELECT * FROM workflows WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?',
@@ -42,7 +72,16 @@ export function workflowsRepo(db: Db) {
     const found = byName.get(name);
     if (found) return { row: found, created: false };
     const now = nowIso();
-    const row: WorkflowRow = { id: randomUUID(), name, flow: EMPTY_FLOW(name), variables: '[]', created_at: now, updated_at: now };
+    const row: WorkflowRow = {
+      id: randomUUID(),
+      name,
+      flow: EMPTY_FLOW(name),
+      variables: '[]',
+      metadata: null,
+      structured_output: null,
+      created_at: now,
+      updated_at: now,
+    };
     insert.run(row);
     return { row, created: true };
   });
@@ -64,7 +103,14 @@ export function workflowsRepo(db: Db) {
     deleteIfUnused: (id: string): boolean => deleteUnused.run({ id }).changes > 0,
     create(fields: WorkflowFields): WorkflowRow {
       const now = nowIso();
-      const row: WorkflowRow = { id: randomUUID(), ...fields, created_at: now, updated_at: now };
+      const row: WorkflowRow = {
+        id: randomUUID(),
+        ...fields,
+        metadata: fields.metadata ?? null,
+        structured_output: fields.structured_output ?? null,
+        created_at: now,
+        updated_at: now,
+      };
       try {
         insert.run(row);
       } catch (err) {
@@ -76,12 +122,44 @@ export function workflowsRepo(db: Db) {
     /** The updated row, or undefined when there is no workflow with that id. */
     update(id: string, fields: WorkflowFields): WorkflowRow | undefined {
       try {
-        if (update.run({ id, ...fields, updated_at: nowIso() }).changes === 0) return undefined;
+        const params = {
+          id,
+          name: fields.name,
+          flow: fields.flow,
+          variables: fields.variables,
+          set_metadata: fields.metadata === undefined ? 0 : 1,
+          metadata: fields.metadata ?? null,
+          set_structured_output: fields.structured_output === undefined ? 0 : 1,
+          structured_output: fields.structured_output ?? null,
+          updated_at: nowIso(),
+        };
+        if (update.run(params).changes === 0) return undefined;
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateNameError(fields.name);
         throw err;
       }
       return byId.get(id);
+    },
+    /** Set (null: clear) the metadata and move updated_at; the updated row, or undefined when there is no such workflow. */
+    setMetadata(id: string, metadata: string | null): WorkflowRow | undefined {
+      if (setMetadata.run({ id, metadata, updated_at: nowIso() }).changes === 0) return undefined;
+      return byId.get(id);
+    },
+    /**
+     * Newest first, at most `limit`: `name` is a part of the name in any case (compared after
+     * foldCase, so no character is a wildcard), `metadata` the whole metadata; undefined matches all.
+     * The name is matched in JS over the rows (fine up to some thousands of workflows).
+     */
+    search(filter: { name?: string; metadata?: string }, limit: number): WorkflowSearchRow[] {
+      const needle = filter.name === undefined ? undefined : foldCase(filter.name);
+      const out: WorkflowSearchRow[] = [];
+      if (limit <= 0) return out;
+      for (const row of filter.metadata === undefined ? searchAll.iterate() : searchByMetadata.iterate(filter.metadata)) {
+        if (needle !== undefined && !foldCase(row.name).includes(needle)) continue;
+        out.push(row);
+        if (out.length >= limit) break;
+      }
+      return out;
     },
     delete: (id: string) => db.prepare('DELETE FROM workflows WHERE id = ?').run(id).changes > 0,
     /** Newest first; `after` is the last row of the previous page. */

@@ -4,13 +4,18 @@ import { z } from 'zod';
 
 const Variables = z.array(Variable);
 
+/** A stored variables column (validated when written) as the contract's list. */
+export const variablesOf = (json: string): Variable[] => Variables.parse(JSON.parse(json));
+
 /** A stored row as the contract's Workflow (the JSON columns were validated when written). */
 export function toWorkflow(row: WorkflowRow): Workflow {
   return {
     id: row.id,
     name: row.name,
     flow: Flow.parse(JSON.parse(row.flow)),
-    variables: Variables.parse(JSON.parse(row.variables)),
+    variables: variablesOf(row.variables),
+    metadata: row.metadata,
+    structured_output: row.structured_output === null ? null : JSON.parse(row.structured_output),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

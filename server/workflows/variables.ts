@@ -1,5 +1,5 @@
 import type { Issue } from '../../contract/errors.ts';
-import { PLACEHOLDER, type Flow, type Variable } from '../../contract/workflows.ts';
+import { credentialOf, PLACEHOLDER, type Flow, type Variable } from '../../contract/workflows.ts';
 
 export type VariableValues = Record<string, string | number | boolean>;
 
@@ -29,9 +29,13 @@ export function resolveVariables(declared: Variable[], given: Record<string, unk
   return { values, issues };
 }
 
-/** The flow with `{{name}}` filled in every url and value field; an optional variable left unset fills as ''. */
+/**
+ * The flow with `{{name}}` filled in every url and value field; an optional variable left unset fills as ''.
+ * `{{credentials.NAME}}` is left as it is, for the runner to type.
+ */
 export function fillPlaceholders(flow: Flow, values: VariableValues): Flow {
-  const fill = (text: string) => text.replace(PLACEHOLDER, (_m, name: string) => (values[name] === undefined ? '' : String(values[name])));
+  const fill = (text: string) =>
+    text.replace(PLACEHOLDER, (m, name: string) => (credentialOf(name) !== undefined ? m : values[name] === undefined ? '' : String(values[name])));
   return {
     ...flow,
     steps: flow.steps.map((step) => {

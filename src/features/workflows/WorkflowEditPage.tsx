@@ -47,7 +47,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
   const form = useForm<WorkflowFormValues, unknown, WorkflowInput>({
     resolver: workflowResolver,
     mode: 'onChange',
-    defaultValues: initial ?? { name: imported?.title ?? '', flowText: imported?.text ?? emptyFlowText(), variables: [] },
+    defaultValues: initial ?? { name: imported?.title ?? '', flowText: imported?.text ?? emptyFlowText(), variables: [], metadata: '' },
   });
   const { register, handleSubmit, control, setError, setValue, getValues, formState } = form;
   const { errors } = formState;
@@ -105,6 +105,16 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
           </Field>
         </div>
         <VariablesEditor control={control} register={register} errors={errors.variables} />
+        <div className="card">
+          <Field
+            label="Metadata"
+            name="metadata"
+            error={errors.metadata?.message}
+            hint="Free text (up to 10,000 characters), e.g. a customer or a tag; search_workflows finds workflows by it, exactly. Leave empty for none."
+          >
+            {(p) => <textarea {...p} rows={3} {...register('metadata')} />}
+          </Field>
+        </div>
         {errors.root?.server && (
           <p className="notice error" role="alert">
             {errors.root.server.message}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { placeIssues, splitPath, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
 
 const flowText = ['{', '  "title": "t",', '  "steps": [', '    { "type": "navigate", "url": "https://x.test/{{who}}" },', '    { "type": "click", "offsetX": 1, "offsetY": 1 }', '  ]', '}'].join('\n');
-const values = (over: Partial<WorkflowFormValues> = {}): WorkflowFormValues => ({ name: 'w', flowText, variables: [], ...over });
+const values = (over: Partial<WorkflowFormValues> = {}): WorkflowFormValues => ({ name: 'w', flowText, variables: [], metadata: '', ...over });
 const resolve = (v: WorkflowFormValues) => workflowResolver(v, undefined, { fields: {}, shouldUseNativeValidation: false }) as Awaited<ReturnType<typeof workflowResolver>>;
 
 describe('workflow editor validation', () => {

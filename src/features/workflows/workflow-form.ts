@@ -14,13 +14,16 @@ export interface WorkflowFormValues {
   name: string;
   flowText: string;
   variables: VariableRow[];
+  /** Free text; empty means none (saved as null, which clears it). */
+  metadata: string;
 }
 
 export const emptyFlowText = (title = 'New workflow') => JSON.stringify({ title, steps: [] } satisfies Flow, null, 2);
 
-export function toFormValues(w: { name: string; flow: unknown; variables: Variable[] }): WorkflowFormValues {
+export function toFormValues(w: { name: string; flow: unknown; variables: Variable[]; metadata: string | null }): WorkflowFormValues {
   return {
     name: w.name,
+    metadata: w.metadata ?? '',
     flowText: JSON.stringify(w.flow, null, 2),
     variables: w.variables.map((v) => ({ name: v.name, type: v.type, required: v.required, default: v.default === undefined ? '' : String(v.default) })),
   };
@@ -52,7 +55,7 @@ export function placeIssues(
     else if (head === 'variables' && typeof rest[0] === 'number' && values.variables[rest[0]]) {
       const sub = String(rest[1] ?? 'name');
       out.push({ field: `variables.${rest[0]}.${VARIABLE_FIELDS.has(sub) ? sub : 'name'}`, message });
-    } else if (head === 'name') out.push({ field: 'name', message });
+    } else if (head === 'name' || head === 'metadata') out.push({ field: head, message });
     else out.push({ field: 'root.server', message: `${path.join('.')}: ${message}` });
   }
   if (flowLines.length) out.push({ field: 'flowText', message: formatLineIssues(flowLines) });
@@ -86,6 +89,7 @@ export const workflowResolver: Resolver<WorkflowFormValues, unknown, WorkflowInp
     name: values.name,
     flow: parsed.value,
     variables: values.variables.map((r) => ({ name: r.name, type: r.type, required: r.required, default: typedDefault(r) })),
+    metadata: values.metadata,
   };
   const result = WorkflowInput.safeParse(candidate);
   const issues = result.success ? [] : result.error.issues.filter((i) => !(parsed.syntax.length && i.path[0] === 'flow'));
