@@ -88,7 +88,8 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
             hint={
               <>
                 The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
-                <code>uploadFile</code> and <code>extract</code> are written as <code>customStep</code>.
+                <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as <code>customStep</code>. A change step&apos;s value
+                may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else).
               </>
             }
             extra={
