@@ -7,10 +7,16 @@ export * from './workflows.ts';
 export * from './runs.ts';
 export * from './meta.ts';
 export * from './events.ts';
+export * from './sessionEvents.ts';
+export * from './runControl.ts';
+export * from './credentials.ts';
 
 import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
 import { runOperations } from './runs.ts';
+import { runControlOperations } from './runControl.ts';
+import { credentialOperations } from './credentials.ts';
+import { sessionEventOperations } from './sessionEvents.ts';
 import { sessionOperations } from './sessions.ts';
 import { workflowOperations } from './workflows.ts';
 import { writeOperations } from './write.ts';
@@ -21,6 +27,9 @@ export const operations: Record<string, Operation> = {
   ...writeOperations,
   ...sessionOperations,
   ...runOperations,
+  ...runControlOperations,
+  ...sessionEventOperations,
+  ...credentialOperations,
   ...workflowOperations,
   ...eventOperations,
   ...metaOperations,

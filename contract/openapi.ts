@@ -54,7 +54,7 @@ function operationObject(op: Operation): Json {
     operationId: op.operationId,
     summary: op.summary,
     tags: op.tags,
-    ...(op.auth === false ? { security: [] } : {}),
+    ...(op.auth === false ? { security: [] } : op.auth ? { security: [{ ApiKeyAuth: [] }, { SignedToken: [] }] } : {}),
     ...(parameters(op).length ? { parameters: parameters(op) } : {}),
     ...(op.body
       ? { requestBody: { required: true, content: Object.fromEntries(op.body.contentTypes.map((type) => [type, { schema: schemaOf(op.body!.schema, 'input') }])) } }
@@ -80,7 +80,10 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     security: [{ ApiKeyAuth: [] }],
     paths,
     components: {
-      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        SignedToken: { type: 'apiKey', in: 'query', name: 'token', description: 'The token in a URL the API handed out (logs_url, screenshot_url): one session, one use, expiring' },
+      },
       schemas: { Error: schemaOf(ErrorBody, 'output') },
     },
   };

@@ -16,8 +16,11 @@ export interface Operation {
   path: string;
   summary: string;
   tags: string[];
-  /** false for the few open endpoints (healthz, openapi.json). */
-  auth?: boolean;
+  /**
+   * false for the few open endpoints (healthz, openapi.json); `{ orToken }` for reads that also take
+   * a signed token of that scope for the session in the path (`?token=`), which URLs handed out carry.
+   */
+  auth?: false | { orToken: 'events' | 'screenshot' };
   params?: z.ZodObject;
   query?: z.ZodObject;
   /**

@@ -41,6 +41,7 @@ export const RunWorkflowResponse = z.object({
   message: z.string(),
   session_id: z.uuid(),
   vnc_url: z.string().describe('Watch the run: the white-label viewer page, embeddable in a frame. Empty when no session started.'),
+  logs_url: z.string().describe('The run\'s live events (server-sent events, history first); its token opens this session\'s events only, for 24 hours. Empty when no session started.'),
 });
 export type RunWorkflowResponse = z.infer<typeof RunWorkflowResponse>;
 
@@ -69,22 +70,62 @@ export const RunStatusResponse = z.object({
   completed_at: z.iso.datetime().nullable(),
   outputs: z.record(z.string(), z.string()).describe('Values of the extract steps, by their `as` name'),
   screenshot: z.string().nullable().describe('The final page as a data: URL (image/jpeg); null until completed'),
+  pause: z
+    .object({ key: z.string(), type: z.enum(['external', 'internal']), message: z.string().nullable() })
+    .nullable()
+    .describe('Set while the run waits for a person: resume it with POST /resume_session'),
 });
 export type RunStatusResponse = z.infer<typeof RunStatusResponse>;
 
+/** A file the session downloaded (Simplex's file_metadata). */
+export const FileMetadata = z.object({
+  filename: z.string(),
+  download_url: z.string().describe('Signed and expiring'),
+  file_size: z.number().int(),
+  download_timestamp: z.iso.datetime(),
+});
+export type FileMetadata = z.infer<typeof FileMetadata>;
+
 /**
- * Webhook body (Standard Webhooks 1.0: headers webhook-id, webhook-timestamp, webhook-signature).
- * `metadata` is the caller's metadata string, byte for byte, or null when none was given.
+ * Webhook body (Standard Webhooks 1.0: headers webhook-id, webhook-timestamp, webhook-signature;
+ * plus X-Simplex-Signature, the hex HMAC-SHA256 of the body under the same secret, for Simplex's
+ * clients). `metadata` is the caller's metadata string, byte for byte, or null when none was given.
  */
 const ids = { session_id: z.uuid(), workflow_id: z.uuid(), metadata: z.string().nullable() };
+const pause = { pause_key: z.string(), pause_type: z.enum(['external', 'internal']) };
+
+/** The fields Simplex's own webhook carries, at the top level of a run's final event. */
+export const SimplexRunPayload = z.object({
+  success: z.boolean(),
+  agent_response: z.string().describe('The run\'s message'),
+  session_id: z.uuid(),
+  workflow_id: z.uuid(),
+  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values'),
+  structured_output: z.record(z.string(), z.string()).describe('The same values (Browserdesk\'s structured output is what the extract steps read)'),
+  file_metadata: z.array(FileMetadata),
+  screenshot_url: z.string().nullable().describe('The final page (JPEG), signed, for 24 hours; null when there was none'),
+  metadata: z.string().nullable().describe('The caller\'s metadata string'),
+  session_metadata: z.unknown().describe('The caller\'s metadata, parsed; null when none was given'),
+  workflow_metadata: z.string().nullable(),
+  workflow_result: z.object({ outcome: z.enum(['succeeded', 'failed']), message: z.string(), total_actions: z.number().int(), steps_run: z.number().int() }),
+});
+export type SimplexRunPayload = z.infer<typeof SimplexRunPayload>;
+
 export const WebhookEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
   z.object({ type: z.literal('session.ended'), timestamp: z.iso.datetime(), data: z.object({ ...ids, outcome: z.string() }) }),
   z.object({ type: z.literal('run.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
   z.object({
+    type: z.literal('run.paused'),
+    timestamp: z.iso.datetime(),
+    data: z.object({ ...ids, ...pause, message: z.string().nullable(), vnc_url: z.string().describe('Interactive live view, to act in before resuming') }),
+  }),
+  z.object({ type: z.literal('run.resumed'), timestamp: z.iso.datetime(), data: z.object({ ...ids, ...pause }) }),
+  z.object({
     type: z.literal('run.completed'),
     timestamp: z.iso.datetime(),
     data: z.object({ ...ids, outcome: z.enum(['succeeded', 'failed']), message: z.string(), outputs: z.record(z.string(), z.string()) }),
+    ...SimplexRunPayload.shape,
   }),
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

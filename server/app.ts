@@ -24,6 +24,13 @@ import { cdpProxyRoutes } from './routes/cdpProxy.ts';
 import { writerService } from './writer/plugin.ts';
 import { writeRoutes } from './routes/write.ts';
 import { Bus } from './events/bus.ts';
+import { sessionEventsService } from './sessionEvents/plugin.ts';
+import { runsService } from './workflows/plugin.ts';
+import { loadSecretKey, subKey } from './secrets/secretKey.ts';
+import { credentialsService } from './credentials/plugin.ts';
+import { credentialRoutes } from './routes/credentials.ts';
+import { runControlRoutes } from './routes/runControl.ts';
+import { sessionEventRoutes } from './routes/sessionEvents.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +40,10 @@ declare module 'fastify' {
     bus: Bus;
     /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
     publicUrl(): string;
+    /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url): derived from the secret key. */
+    urlSigningKey: Buffer;
+    /** The server's master key (BROWSERDESK_SECRET_KEY or DATA_DIR/secret-key): only subKey() derivations of it are used. */
+    secretKey: Buffer;
   }
 }
 
@@ -45,6 +56,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('bus', new Bus());
   app.decorate('db', db);
+  const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY);
+  app.decorate('secretKey', secretKey);
+  app.decorate('urlSigningKey', subKey(secretKey, 'signed-urls'));
   app.decorate('store', { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) });
   app.decorate('publicUrl', () => {
     if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
@@ -72,6 +86,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
   // each, services first. Sessions come before workflows: a run starts a session.
+  await app.register(sessionEventsService);
   await app.register(sessionsPlugin);
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api' });
@@ -82,7 +97,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(webhooksService);
   await app.register(workflowRoutes, { prefix: '/api' });
   await app.register(webhookRoutes, { prefix: '/api' });
+  await app.register(credentialsService);
+  await app.register(credentialRoutes, { prefix: '/api' });
+  await app.register(runsService);
   await app.register(runRoutes, { prefix: '/api' });
+  await app.register(runControlRoutes, { prefix: '/api' });
+  await app.register(sessionEventRoutes, { prefix: '/api' });
 
   await app.register(sessionViewRoutes);
 

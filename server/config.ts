@@ -22,6 +22,11 @@ export const EnvSchema = z.object({
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** 32 bytes, as 64 hex digits or base64: encrypts credentials and signs URLs. Unset: DATA_DIR/secret-key, created once. */
+  BROWSERDESK_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes: 64 hex digits, or base64 (openssl rand -base64 32)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   WRITER_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),

@@ -95,7 +95,7 @@ describe('webhooks', () => {
     const s1 = await server();
     const r = await receiver([500, 200]);
     s1.app.webhooks.retryDelaysMs = [1500];
-    s1.app.bus.emit('run.started', { session_id: randomUUID(), workflow_id: randomUUID(), webhook_url: r.url, metadata: METADATA });
+    s1.app.bus.emit('run.started', { session_id: randomUUID(), workflow_id: randomUUID(), total_actions: 3, webhook_url: r.url, metadata: METADATA });
     const [first] = await r.waitFor(1);
     const id = first!.headers['webhook-id']!;
     await untilRow(s1, id, (st, attempts) => st === 'pending' && attempts === 1);

@@ -30,6 +30,8 @@ interface Entry {
   /** Set once the browser is up; until then the session is starting. */
   session?: LiveSession;
   hashes: TokenHashes;
+  /** Tokens issued later (a workflow's active_session): they die with the session like the first ones. */
+  moreHashes: TokenHashes[];
   tree?: BrowserTree;
   timer?: NodeJS.Timeout;
   webhookUrl?: string;
@@ -37,6 +39,9 @@ interface Entry {
   endListeners: Set<() => void>;
   ending?: Promise<void>;
 }
+
+/** Token sets issued after create that a session keeps; the oldest is dropped beyond this. */
+const MAX_ISSUED_TOKEN_SETS = 16;
 
 /** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
 const RETRY_AFTER_SECONDS = 5;
@@ -160,7 +165,7 @@ export class BrowserSessionManager implements SessionManager {
     const id = pooled?.id ?? randomUUID();
     const { tokens, hashes } = mintTokens();
     const now = new Date();
-    const entry: Entry = { workflowId: input.workflowId, hashes, tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = { workflowId: input.workflowId, hashes, moreHashes: [], tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     try {
       repo.insert({
         id,
@@ -244,7 +249,19 @@ export class BrowserSessionManager implements SessionManager {
   authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
     const entry = this.entries.get(id);
     const live = entry?.session?.state === 'live' && !entry.ending ? entry : undefined;
-    return grants(live?.hashes, token, capability) ? live!.session! : null;
+    // Every set is compared, so the time taken says nothing about which one matched.
+    const matches = [live?.hashes, ...(live?.moreHashes ?? [])].map((hashes) => grants(hashes, token, capability));
+    return matches.includes(true) ? live!.session! : null;
+  }
+
+  issueTokens(id: string): SessionTokens | null {
+    const entry = this.entries.get(id);
+    if (entry?.session?.state !== 'live' || entry.ending) return null;
+    // Bounded: each call adds a set that every authorize compares.
+    if (entry.moreHashes.length >= MAX_ISSUED_TOKEN_SETS) entry.moreHashes.shift();
+    const { tokens, hashes } = mintTokens();
+    entry.moreHashes.push(hashes);
+    return tokens;
   }
 
   end(id: string, reason: EndReason): Promise<void> {

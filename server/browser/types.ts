@@ -52,6 +52,8 @@ export interface SessionManager {
    * Constant-time; says nothing about whether the session exists.
    */
   authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null;
+  /** Fresh capability tokens for a live session (kept hashed, dying with it); null when it is not live. */
+  issueTokens(id: string): SessionTokens | null;
   /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. */
   end(id: string, reason: EndReason): Promise<void>;
   /** Subscribe to a session's end (for bridges to close their sockets). */

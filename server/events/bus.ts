@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import type { StepResult } from '../../contract/runs.ts';
+import type { PauseState } from '../workflows/pauseGate.ts';
 
 /**
  * Domain events inside one server process. The session manager and the run engine emit; the
@@ -9,9 +11,27 @@ export interface BusEvents {
   'session.started': { session_id: string; workflow_id: string; webhook_url?: string; metadata?: string };
   'session.ended': { session_id: string; workflow_id: string; reason: string; webhook_url?: string; metadata?: string };
   'session.changed': { session_id: string };
-  'run.started': { session_id: string; workflow_id: string; webhook_url?: string; metadata?: string };
-  'run.step': { session_id: string; index: number };
-  'run.completed': { session_id: string; workflow_id: string; succeeded: boolean; message: string; outputs: Record<string, string>; webhook_url?: string; metadata?: string };
+  'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
+  /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
+  'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };
+  /** A step finished; `outputs` are all the extract values so far. */
+  'run.step': { session_id: string; index: number; result?: StepResult; outputs?: Record<string, string> };
+  'run.paused': { session_id: string; workflow_id: string; pause: PauseState; vnc_url: string; webhook_url?: string; metadata?: string };
+  'run.resumed': { session_id: string; workflow_id: string; pause: PauseState; webhook_url?: string; metadata?: string };
+  'run.completed': {
+    session_id: string;
+    workflow_id: string;
+    succeeded: boolean;
+    message: string;
+    outputs: Record<string, string>;
+    webhook_url?: string;
+    metadata?: string;
+    /** For the webhook's Simplex fields. */
+    total_actions?: number;
+    steps_run?: number;
+    screenshot_url?: string | null;
+    workflow_metadata?: string | null;
+  };
 }
 
 export class Bus {

@@ -1,17 +1,21 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { unauthorized } from './errors.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import { AppError, unauthorized } from './errors.ts';
 import { verifyApiKey } from './apiKeys.ts';
+import { verifyToken, type TokenScope } from '../secrets/signedTokens.ts';
 
 /**
  * How a route is reached: `apiKey` (the default: X-API-Key), `public` (healthz, openapi.json, the
  * dashboard's files) or `token` (the session pages and sockets, which check their capability token
  * themselves).
  */
-export type RouteAuth = 'apiKey' | 'public' | 'token';
+export type RouteAuth = 'apiKey' | 'public' | 'token' | 'apiKeyOrToken';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** For `apiKeyOrToken`: the scope a signed `?token=` must have, for the session in the path's `:id`. */
+    tokenScope?: TokenScope;
   }
   interface FastifyInstance {
     /** Every route as registered, with how it is reached (the auth tests walk it). */
@@ -46,9 +50,18 @@ export function installApiKeyAuth(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
     // No route matched: the not-found handler answers, and it serves nothing protected.
     if (req.is404) return;
-    if (authOf(req.routeOptions) !== 'apiKey') return;
+    const auth = authOf(req.routeOptions);
+    if (auth !== 'apiKey' && auth !== 'apiKeyOrToken') return;
     const header = req.headers['x-api-key'];
-    const id = verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined);
-    if (!id) throw unauthorized();
+    if (verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined)) return;
+    if (auth === 'apiKeyOrToken') {
+      // A URL we handed out (logs_url): the token opens its scope, for the one session it names.
+      const token = (req.query as { token?: unknown }).token;
+      const sessionId = (req.params as { id?: unknown }).id;
+      const scope = req.routeOptions.config.tokenScope;
+      if (scope && typeof token === 'string' && typeof sessionId === 'string' && verifyToken(app.urlSigningKey, token, scope, sessionId)) return;
+      throw new AppError(401, ErrorCode.unauthorized, 'API key or token missing or invalid: send X-API-Key, or open the URL the API handed out before its token expired');
+    }
+    throw unauthorized();
   });
 }

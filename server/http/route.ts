@@ -40,7 +40,7 @@ export function addRoute<O extends Operation>(
   app.route({
     method: op.method.toUpperCase() as 'GET',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
-    config: { auth: op.auth === false ? 'public' : 'apiKey' },
+    config: op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' },
     handler: async (req, reply) => {
       if (op.body && !accepted.includes(mediaTypeOf(req) as BodyContentType)) {
         throw new AppError(415, ErrorCode.unsupportedMediaType, `Unsupported content type: send ${accepted.join(' or ')}`);

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
  * calls `onClose` once when the client goes away. Headers disable proxy buffering so events arrive
  * as they are written.
  */
-export function openSse(reply: FastifyReply, onClose: () => void): { send(data: unknown, event?: string): void; comment(text: string): void; end(): void } {
+export function openSse(reply: FastifyReply, onClose: () => void): { send(data: unknown, event?: string, id?: string): void; comment(text: string): void; end(): void } {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -22,9 +22,9 @@ export function openSse(reply: FastifyReply, onClose: () => void): { send(data: 
   };
   res.on('close', close);
   return {
-    send(data, event) {
+    send(data, event, id) {
       if (closed) return;
-      res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+      res.write(`${id ? `id: ${id}\n` : ''}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
     },
     comment(text) {
       if (!closed) res.write(`: ${text}\n\n`);

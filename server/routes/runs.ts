@@ -4,26 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import { runOperations } from '../../contract/runs.ts';
 import { notFound } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { RunService } from '../workflows/runService.ts';
-import { receiveRunForm } from '../workflows/uploads.ts';
+import { receiveRunRequest } from '../workflows/uploads.ts';
 
-/** POST /api/run_workflow (multipart, spec 2.5) and GET /api/run_workflow_status. */
+/**
+ * POST /api/run_workflow (multipart as the spec says; urlencoded and JSON as Simplex's clients send
+ * without files), GET /api/run_workflow_status, and the run-control calls of Simplex's clients.
+ */
 export async function runRoutes(app: FastifyInstance): Promise<void> {
   const { MAX_FILES, MAX_FILE_BYTES } = app.config;
   // Multipart only in this plugin's scope: elsewhere it stays a 415.
   await app.register(multipart, {
     limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 20, fieldSize: 1024 * 1024, parts: MAX_FILES + 20 },
   });
-  const runs = new RunService(app);
-  // After the session manager's start (which reaps a dead process's browsers) and the webhook loop's.
-  app.addHook('onReady', async () => {
-    await runs.recoverInterrupted();
-  });
-  app.addHook('onClose', () => runs.closeAll());
+  const { runs } = app;
 
   addRoute(app, runOperations.runWorkflow, async (_input, req, reply) => {
     const runId = randomUUID();
-    const form = await receiveRunForm(req, runs.runDir(runId), { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES });
+    const form = await receiveRunRequest(req, runs.runDir(runId), { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES });
     let prepared;
     try {
       prepared = await runs.prepare(runId, form);

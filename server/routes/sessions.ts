@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sessionOperations, type Session } from '../../contract/sessions.ts';
 import { notFound } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { admitCreate } from './sessionAdmission.ts';
 import { sessionsRepo, type SessionRow } from '../store/sessions.ts';
@@ -46,16 +47,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       throw err;
     }
     const { session, tokens } = started;
-    const base = app.publicUrl();
-    const wsBase = base.replace(/^http/, 'ws');
-    const at = (b: string, what: string, token: string) => `${b}/s/${session.id}/${what}?token=${encodeURIComponent(token)}`;
-    return {
-      session_id: session.id,
-      workflow_id: workflow.id,
-      livestream_url: at(base, 'live', tokens.view),
-      connect_url: at(wsBase, 'cdp', tokens.cdp),
-      vnc_url: at(base, 'vnc', tokens.control),
-    };
+    return { session_id: session.id, workflow_id: workflow.id, ...sessionUrls(app, session.id, tokens) };
   });
 
   addRoute(app, sessionOperations.listSessions, ({ query }) => {

@@ -65,6 +65,9 @@ export function sessionsRepo(db: Db) {
       const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
       return db.prepare<(string | number)[], SessionRow>(sql).all(...args, opts.limit);
     },
+    /** A workflow's newest session that has not ended. */
+    newestActiveOf: (workflowId: string) =>
+      db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1").get(workflowId),
     addPid: (treeId: string, kind: ProcessRow['kind'], pid: number) => addPid.run(treeId, kind, pid),
     dropTree: (treeId: string) => dropTree.run(treeId),
     allProcesses: () => db.prepare<[], ProcessRow>('SELECT * FROM browser_processes').all(),

@@ -1,9 +1,20 @@
+import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '../../contract/runs.ts';
 import type { OutboxRepo, OutboxRow } from '../store/outbox.ts';
 import { checkDestination, DestinationRefused } from './destination.ts';
 import { postOnce } from './deliver.ts';
+
+/**
+ * X-Simplex-Signature: hex HMAC-SHA256 of the raw body, keyed with the secret exactly as the
+ * dashboard shows it (`whsec_…`, as text), which is what `verifySimplexWebhook(body, headers,
+ * secret)` computes. No timestamp is signed: the Standard Webhooks headers beside it carry the
+ * replay protection for receivers that check them.
+ */
+export function simplexSignature(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+}
 
 /** Delay before each retry (DESIGN.md: 5 s, 5 min, 30 min, 2 h, …); after the last one the message is failed. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -124,13 +135,15 @@ export class WebhookDispatcher {
       // Again at delivery: the name may resolve elsewhere now (DNS rebinding).
       const dest = await checkDestination(row.url, this.options.allowPrivate);
       const timestamp = new Date();
-      const signature = new Webhook(this.repo.secret()).sign(row.id, timestamp, row.payload);
-      result = await postOnce(
-        dest,
-        row.payload,
-        { 'webhook-id': row.id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature },
-        this.timeoutMs,
-      );
+      const secret = this.repo.secret();
+      const headers = {
+        'webhook-id': row.id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(row.id, timestamp, row.payload),
+        // Simplex's clients verify this one: the body alone, under the secret as the same text.
+        'x-simplex-signature': simplexSignature(secret, row.payload),
+      };
+      result = await postOnce(dest, row.payload, headers, this.timeoutMs);
     } catch (err) {
       result = { ok: false as const, status: null, error: err instanceof DestinationRefused ? err.message : 'delivery failed' };
     }

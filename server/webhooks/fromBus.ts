@@ -1,19 +1,38 @@
-import type { Bus, BusEvents } from '../events/bus.ts';
+import { parseJson } from '../../contract/common.ts';
 import type { WebhookEvent } from '../../contract/runs.ts';
+import type { Bus, BusEvents } from '../events/bus.ts';
 
-/** The run.completed webhook of a finished run (from the bus, or for a run a crash interrupted). */
+/** The caller's metadata string, parsed (it is JSON by contract); null when none was given. */
+function parsedMetadata(metadata: string | undefined): unknown {
+  if (metadata === undefined) return null;
+  const json = parseJson(metadata);
+  return json.ok ? json.value : null;
+}
+
+/**
+ * The run.completed webhook of a finished run (from the bus, or for a run a crash interrupted): our
+ * Standard Webhooks shape, and at the top level the fields Simplex's own webhook carries, so code
+ * written against either reads it.
+ */
 export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new Date().toISOString()): WebhookEvent {
+  const outcome = e.succeeded ? 'succeeded' : 'failed';
   return {
     type: 'run.completed',
     timestamp,
-    data: {
-      session_id: e.session_id,
-      workflow_id: e.workflow_id,
-      outcome: e.succeeded ? 'succeeded' : 'failed',
-      message: e.message,
-      outputs: e.outputs,
-      metadata: e.metadata ?? null,
-    },
+    data: { session_id: e.session_id, workflow_id: e.workflow_id, outcome, message: e.message, outputs: e.outputs, metadata: e.metadata ?? null },
+    success: e.succeeded,
+    agent_response: e.message,
+    session_id: e.session_id,
+    workflow_id: e.workflow_id,
+    scraper_outputs: e.outputs,
+    structured_output: e.outputs,
+    // Downloads are not kept yet (session artifacts): nothing to list.
+    file_metadata: [],
+    screenshot_url: e.screenshot_url ?? null,
+    metadata: e.metadata ?? null,
+    session_metadata: parsedMetadata(e.metadata),
+    workflow_metadata: e.workflow_metadata ?? null,
+    workflow_result: { outcome, message: e.message, total_actions: e.total_actions ?? 0, steps_run: e.steps_run ?? 0 },
   };
 }
 
@@ -23,22 +42,28 @@ export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new
  */
 export function forwardBusToWebhooks(bus: Bus, enqueue: (url: string, event: WebhookEvent) => void): () => void {
   const now = () => new Date().toISOString();
-  const metadata = (m: string | undefined) => m ?? null;
+  const ids = (e: { session_id: string; workflow_id: string; metadata?: string }) => ({ session_id: e.session_id, workflow_id: e.workflow_id, metadata: e.metadata ?? null });
   const offs = [
     bus.on('session.started', (e) => {
-      if (e.webhook_url) enqueue(e.webhook_url, { type: 'session.started', timestamp: now(), data: { session_id: e.session_id, workflow_id: e.workflow_id, metadata: metadata(e.metadata) } });
+      if (e.webhook_url) enqueue(e.webhook_url, { type: 'session.started', timestamp: now(), data: ids(e) });
     }),
     bus.on('session.ended', (e) => {
+      if (e.webhook_url) enqueue(e.webhook_url, { type: 'session.ended', timestamp: now(), data: { ...ids(e), outcome: e.reason } });
+    }),
+    bus.on('run.started', (e) => {
+      if (e.webhook_url) enqueue(e.webhook_url, { type: 'run.started', timestamp: now(), data: ids(e) });
+    }),
+    bus.on('run.paused', (e) => {
       if (e.webhook_url) {
         enqueue(e.webhook_url, {
-          type: 'session.ended',
+          type: 'run.paused',
           timestamp: now(),
-          data: { session_id: e.session_id, workflow_id: e.workflow_id, outcome: e.reason, metadata: metadata(e.metadata) },
+          data: { ...ids(e), pause_key: e.pause.key, pause_type: e.pause.type, message: e.pause.message, vnc_url: e.vnc_url },
         });
       }
     }),
-    bus.on('run.started', (e) => {
-      if (e.webhook_url) enqueue(e.webhook_url, { type: 'run.started', timestamp: now(), data: { session_id: e.session_id, workflow_id: e.workflow_id, metadata: metadata(e.metadata) } });
+    bus.on('run.resumed', (e) => {
+      if (e.webhook_url) enqueue(e.webhook_url, { type: 'run.resumed', timestamp: now(), data: { ...ids(e), pause_key: e.pause.key, pause_type: e.pause.type } });
     }),
     bus.on('run.completed', (e) => {
       if (e.webhook_url) enqueue(e.webhook_url, runCompletedEvent(e, now()));

@@ -3,6 +3,8 @@ import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppete
 import type { StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
 import { RunExtension } from './extension.ts';
+import type { PauseGate, PauseState } from './pauseGate.ts';
+import { redactor } from './redact.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -20,7 +22,14 @@ export interface ReplayOptions {
   flow: Flow;
   /** The run's upload folder. */
   filesDir: string;
+  onStepStart?: (index: number, action: string, params: Record<string, unknown>) => void;
   onStep?: (index: number, result: StepResult, outputs: Record<string, string>) => void;
+  /** Passed before each step: closed while the run is paused. */
+  gate?: PauseGate;
+  /** The flow's own pause step closed the gate (the API's pauses are told by whoever asked). */
+  onPause?: (state: PauseState) => void;
+  /** Values of the `{{credentials.NAME}}` the flow types, by name: filled at the last moment, and redacted from all it reports. */
+  credentials?: ReadonlyMap<string, string>;
   /** Aborting stops the replay: the current step fails and no further step starts. */
   signal?: AbortSignal;
 }
@@ -32,7 +41,7 @@ function paramsOf(step: Flow['steps'][number]): Record<string, unknown> {
   return rest;
 }
 
-function causeOf(err: unknown): string {
+function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0]!.slice(0, 500);
 }
@@ -49,6 +58,8 @@ async function pageOf(browser: Browser): Promise<Page> {
  * it (index and action) and the cause.
  */
 export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
+  const redact = redactor(opts.credentials);
+  const causeOf = (err: unknown) => redact(firstLine(err));
   const results: StepResult[] = [];
   const outputs: Record<string, string> = {};
   let browser: Browser | undefined;
@@ -59,20 +70,35 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
     const page = await pageOf(browser);
-    const extension = new RunExtension(browser, page, opts.filesDir);
+    const extension = new RunExtension(browser, page, opts.filesDir, {
+      credentials: opts.credentials,
+      pauseHere: async (message) => {
+        if (!opts.gate) throw new Error('this run cannot pause');
+        const { state, changed } = opts.gate.pause('internal', message);
+        if (changed) opts.onPause?.(state);
+        await opts.gate.passThrough(opts.signal);
+      },
+    });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
     await runner.runBeforeAllSteps();
     for (const [index, step] of opts.flow.steps.entries()) {
+      try {
+        await opts.gate?.passThrough(opts.signal);
+      } catch {
+        failure = `The run was stopped while paused, before step ${index} (${actionOf(step)})`;
+        break;
+      }
       if (opts.signal?.aborted) {
         failure = `The run was stopped before step ${index} (${actionOf(step)})`;
         break;
       }
+      opts.onStepStart?.(index, actionOf(step), paramsOf(step));
       const started = new Date();
       const t0 = performance.now();
       let result: StepResult['result'];
       try {
         await runner.runStep(step as unknown as ReplayStep);
-        const out = extension.lastOutput;
+        const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
         if (out) outputs[out.as] = out.value;
         result = { ok: true, ...(out ? { output: out.value } : {}) };
       } catch (err) {

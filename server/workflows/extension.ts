@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import type { Selector } from '../../contract/workflows.ts';
+import { credentialOf, PLACEHOLDER, type Selector } from '../../contract/workflows.ts';
 
 /** What a step handed back: the value an extract step read. */
 export interface StepOutput {
@@ -14,22 +14,44 @@ export interface StepOutput {
  * uploadFile sets a file input from the run's upload folder, extract reads text or an attribute.
  * Every other step is replayed by the library itself.
  */
+/** `{{credentials.NAME}}` in a change value, filled from the run's credentials (the contract only allows them there). */
+function fillCredentials(value: string, credentials: ReadonlyMap<string, string>): string {
+  return value.replace(PLACEHOLDER, (whole, inner: string) => {
+    const name = credentialOf(inner);
+    return (name !== undefined && credentials.get(name)) || whole;
+  });
+}
+
 export class RunExtension extends PuppeteerRunnerExtension {
   /** Set by runStep for an extract step; read and cleared by the engine after each step. */
   lastOutput: StepOutput | undefined;
+
+  private readonly credentials: ReadonlyMap<string, string>;
+  private readonly pauseHere: (message: string) => Promise<void>;
 
   constructor(
     browser: Browser,
     page: Page,
     private readonly filesDir: string,
-    opts?: { timeout?: number },
+    opts: {
+      timeout?: number;
+      /** Values for `{{credentials.NAME}}` in change steps, by name. */
+      credentials?: ReadonlyMap<string, string>;
+      /** The pause step: close the run's gate and wait for a person to resume it. */
+      pauseHere?: (message: string) => Promise<void>;
+    } = {},
   ) {
-    super(browser, page, opts);
+    super(browser, page, { timeout: opts.timeout });
+    this.credentials = opts.credentials ?? new Map();
+    this.pauseHere = opts.pauseHere ?? (() => Promise.reject(new Error('this run cannot pause')));
   }
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
+    // The value is typed, never written back into the step: results and events show the placeholder.
+    if (step.type === 'change') return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
     if (step.type !== 'customStep') return super.runStep(step, flow);
+    if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
     const timeout = step.timeout ?? flow?.timeout ?? this.timeout;
     const params = step.parameters as { selectors: Selector[]; file?: string; as?: string; attribute?: string };
     const handle = await this.find(params.selectors, timeout);

@@ -5,13 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { RunWorkflowFields, type RunStatusResponse, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
-import type { LiveSession, SessionManager } from '../browser/types.ts';
+import { credentialNamesOf } from '../../contract/workflows.ts';
+import type { LiveSession } from '../browser/types.ts';
+import { logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
 import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
-import { AppError, invalid, parseOr422 } from '../http/errors.ts';
+import { AppError, invalid, notFound, parseOr422 } from '../http/errors.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
-import { replayFlow } from './engine.ts';
+import { replayFlow, type FlowOutcome } from './engine.ts';
+import { PauseGate, type PauseState } from './pauseGate.ts';
 import { failInterruptedRuns } from './interruptedRuns.ts';
 import { toWorkflow } from './records.ts';
 import type { RunForm } from './uploads.ts';
@@ -22,17 +25,37 @@ export interface PreparedRun {
   runId: string;
   workflowId: string;
   flow: Flow;
+  /** Names of the credentials the flow types; their values are read only when the run starts. */
+  credentials: string[];
   totalActions: number;
   filesDir: string;
   metadata?: string;
   webhookUrl?: string;
 }
 
+/** A run under way, by its session. */
+interface ActiveRun {
+  runId: string;
+  workflowId: string;
+  abort: AbortController;
+  done: Promise<void>;
+  gate: PauseGate;
+  /** The interactive live view, for the person a pause waits for. */
+  vncUrl: string;
+  webhookUrl?: string;
+  metadata?: string;
+  /** Stopped through editor_interrupt: the session stays live for a person. */
+  interrupted: boolean;
+}
+
+/** Refusals of the run-control calls: the session has no run under way, or it is not paused. */
+const noRun = () => new AppError(409, ErrorCode.conflict, 'No run is under way in this session: pause, resume and interrupt act on a running workflow');
+
 /** The response and status of a run_workflow call; starts and finishes runs in the background. */
 export class RunService {
   private readonly repo;
-  /** Runs under way: aborted and awaited on server close. */
-  private readonly active = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  /** Runs under way, by session id: aborted and awaited on server close. */
+  private readonly active = new Map<string, ActiveRun>();
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = runsRepo(app.db);
@@ -69,6 +92,10 @@ export class RunService {
         issues.push({ path: 'files', message: `step ${need.index} (uploadFile) needs a file named ${need.file}` });
       }
     }
+    const credentials = credentialNamesOf(workflow.flow);
+    for (const name of this.app.credentials.missing(credentials)) {
+      issues.push({ path: 'workflow_id', message: `the workflow types {{credentials.${name}}} but no credential ${name} is stored: add it in Settings or with store_credential` });
+    }
     const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE) : null;
     if (webhookIssue) issues.push(webhookIssue);
     if (issues.length) throw invalid(issues);
@@ -76,6 +103,7 @@ export class RunService {
       runId,
       workflowId: workflow.id,
       flow: fillPlaceholders(workflow.flow, values),
+      credentials,
       totalActions: workflow.flow.steps.length,
       filesDir: this.runDir(runId),
       metadata: fields.metadata,
@@ -88,69 +116,126 @@ export class RunService {
    * cannot start is a failed run (503, succeeded false); over MAX_SESSIONS stays the sessions' 429.
    */
   async start(run: PreparedRun): Promise<{ status: 200 | 503; body: RunWorkflowResponse }> {
-    const sessions = (this.app as FastifyInstance & { sessions?: SessionManager }).sessions;
     let created;
     try {
-      if (!sessions) throw new Error('browser sessions are not available on this server');
-      created = await sessions.create({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false });
+      created = await this.app.sessions.create({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false });
     } catch (err) {
       this.removeFiles(run);
       if (err instanceof AppError && err.status === 429) throw err;
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
       this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-      return { status: 503, body: { succeeded: false, message, session_id: sessionId, vnc_url: '' } };
+      return { status: 503, body: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' } };
     }
     const { session, tokens } = created;
     this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-    const common = { session_id: session.id, workflow_id: run.workflowId, webhook_url: run.webhookUrl, metadata: run.metadata };
-    this.app.bus.emit('run.started', common);
+    const vncUrl = sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url!;
+    const abort = new AbortController();
+    const active: ActiveRun = { runId: run.runId, workflowId: run.workflowId, abort, done: Promise.resolve(), gate: new PauseGate(), vncUrl, webhookUrl: run.webhookUrl, metadata: run.metadata, interrupted: false };
+    this.active.set(session.id, active);
+    this.app.bus.emit('run.started', { session_id: session.id, workflow_id: run.workflowId, total_actions: run.totalActions, webhook_url: run.webhookUrl, metadata: run.metadata });
     this.app.bus.emit('session.changed', { session_id: session.id });
 
-    const abort = new AbortController();
-    const offEnd = sessions!.onEnd(session.id, () => abort.abort());
-    const done = this.execute(run, session, abort.signal, sessions!, offEnd).finally(() => this.active.delete(run.runId));
-    this.active.set(run.runId, { abort, done });
-    const vncUrl = `${this.app.publicUrl()}/s/${session.id}/vnc?token=${encodeURIComponent(tokens.control)}`;
-    return { status: 200, body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl } };
+    const offEnd = this.app.sessions.onEnd(session.id, () => abort.abort());
+    active.done = this.execute(run, session, active, offEnd).finally(() => this.active.delete(session.id));
+    return {
+      status: 200,
+      body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: logsUrl(this.app, session.id) },
+    };
   }
 
-  private async execute(run: PreparedRun, session: LiveSession, signal: AbortSignal, sessions: SessionManager, offEnd: () => void): Promise<void> {
+  private async execute(run: PreparedRun, session: LiveSession, active: ActiveRun, offEnd: () => void): Promise<void> {
     const sessionId = session.id;
     const results: StepResult[] = [];
-    const outcome = await replayFlow({
-      connect: async () => ({ transport: await puppeteerTransport(session.hub) }),
-      flow: run.flow,
-      // The browser runs as the session's user: it can read the files only once they are in its own folder.
-      filesDir: handUploads(run.filesDir, session),
-      signal,
-      onStep: (index, result, outputs) => {
-        results.push(result);
-        this.repo.progress(run.runId, results, outputs);
-        this.app.bus.emit('run.step', { session_id: sessionId, index });
-      },
-    });
+    const tell = { session_id: sessionId, workflow_id: run.workflowId, webhook_url: run.webhookUrl, metadata: run.metadata };
+    let outcome: FlowOutcome;
+    try {
+      outcome = await replayFlow({
+        connect: async () => ({ transport: await puppeteerTransport(session.hub) }),
+        flow: run.flow,
+        // The browser runs as the session's user: it can read the files only once they are in its own folder.
+        filesDir: handUploads(run.filesDir, session),
+        signal: active.abort.signal,
+        gate: active.gate,
+        credentials: this.app.credentials.reveal(run.credentials),
+        onPause: (pause) => this.tellPaused(sessionId, active, pause),
+        onStepStart: (index, action, params) => this.app.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
+        onStep: (index, result, outputs) => {
+          results.push(result);
+          this.repo.progress(run.runId, results, outputs);
+          this.app.bus.emit('run.step', { session_id: sessionId, index, result, outputs });
+        },
+      });
+    } catch (err) {
+      // reveal() failed (a credential no longer decrypts): nothing ran.
+      outcome = { succeeded: false, message: `The run could not start: ${err instanceof Error ? err.message : 'its credentials could not be read'}`, results: [], outputs: {}, screenshot: null };
+    }
     offEnd();
     this.removeFiles(run);
-    // The session ends before the run reads as completed, so a caller polling status sees both.
-    await sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
-    this.repo.complete(run.runId, {
-      status: outcome.succeeded ? 'succeeded' : 'failed',
-      message: outcome.message,
-      results: outcome.results,
-      outputs: outcome.outputs,
-      screenshot: outcome.screenshot,
-    });
+    const message = active.interrupted ? `Interrupted through the API after ${outcome.results.length} of ${run.totalActions} steps; the session stays live` : outcome.message;
+    // The session ends before the run reads as completed, so a caller polling status sees both;
+    // an interrupted run leaves it live for a person.
+    if (!active.interrupted) await this.app.sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
+    const succeeded = outcome.succeeded && !active.interrupted;
+    this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
     this.app.bus.emit('run.completed', {
-      session_id: sessionId,
-      workflow_id: run.workflowId,
-      succeeded: outcome.succeeded,
-      message: outcome.message,
+      ...tell,
+      succeeded,
+      message,
       outputs: outcome.outputs,
-      webhook_url: run.webhookUrl,
-      metadata: run.metadata,
+      total_actions: run.totalActions,
+      steps_run: outcome.results.length,
+      screenshot_url: outcome.screenshot ? screenshotUrl(this.app, sessionId) : null,
+      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
     });
     this.app.bus.emit('session.changed', { session_id: sessionId });
+  }
+
+  private tellPaused(sessionId: string, active: ActiveRun, pause: PauseState): void {
+    this.app.bus.emit('run.paused', { session_id: sessionId, workflow_id: active.workflowId, pause, vnc_url: active.vncUrl, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.app.bus.emit('session.changed', { session_id: sessionId });
+  }
+
+  private activeRun(sessionId: string): ActiveRun {
+    const active = this.active.get(sessionId);
+    if (active) return active;
+    if (!this.app.sessions.get(sessionId) && !this.repo.getBySession(sessionId)) throw notFound('Session');
+    throw noRun();
+  }
+
+  /** POST /pause: the flow stops before its next step. Pausing a paused run answers its key. */
+  pause(sessionId: string): PauseState {
+    const active = this.activeRun(sessionId);
+    const { state, changed } = active.gate.pause('external', null);
+    if (changed) this.tellPaused(sessionId, active, state);
+    return state;
+  }
+
+  /** POST /resume_session: the flow continues from its next step. */
+  resume(sessionId: string): PauseState {
+    const active = this.activeRun(sessionId);
+    const lifted = active.gate.resume();
+    if (!lifted) throw new AppError(409, ErrorCode.conflict, 'The run is not paused: there is nothing to resume');
+    this.app.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.app.bus.emit('session.changed', { session_id: sessionId });
+    return lifted;
+  }
+
+  /** POST /editor_interrupt: stop the run where it is; its session stays live for a person. Resolves once the run has ended. */
+  async interrupt(sessionId: string): Promise<void> {
+    const active = this.activeRun(sessionId);
+    active.interrupted = true;
+    active.abort.abort();
+    await active.done;
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.active.has(sessionId);
+  }
+
+  /** The pause a session's run is held at, if any. */
+  pauseOf(sessionId: string): PauseState | null {
+    return this.active.get(sessionId)?.gate.current ?? null;
   }
 
   removeFiles(run: { filesDir: string }): void {
@@ -159,17 +244,18 @@ export class RunService {
 
   status(sessionId: string): RunStatusResponse | undefined {
     const row = this.repo.getBySession(sessionId);
-    return row && toStatus(row);
+    return row && toStatus(row, this.pauseOf(sessionId));
   }
 
   /** Stop every run (server closing): each fails, ends its session and is recorded. */
   async closeAll(): Promise<void> {
-    for (const { abort } of this.active.values()) abort.abort();
-    await Promise.all([...this.active.values()].map((r) => r.done));
+    const runs = [...this.active.values()];
+    for (const { abort } of runs) abort.abort();
+    await Promise.all(runs.map((r) => r.done));
   }
 }
 
-function toStatus(row: RunRow): RunStatusResponse {
+function toStatus(row: RunRow, pause: PauseState | null): RunStatusResponse {
   const completed = row.status !== 'running';
   return {
     succeeded: row.status === 'succeeded',
@@ -183,5 +269,6 @@ function toStatus(row: RunRow): RunStatusResponse {
     completed_at: row.completed_at,
     outputs: JSON.parse(row.outputs) as Record<string, string>,
     screenshot: row.screenshot ? `data:image/jpeg;base64,${row.screenshot.toString('base64')}` : null,
+    pause,
   };
 }

@@ -6,6 +6,7 @@ import type { Multipart } from '@fastify/multipart';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../contract/common.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { AppError, invalid } from '../http/errors.ts';
+import { mediaTypeOf } from '../http/route.ts';
 import { uploadError } from './uploadErrors.ts';
 
 export interface RunForm {
@@ -35,12 +36,43 @@ function fieldText(name: string, value: unknown): string {
 }
 
 /**
+ * A run_workflow body sent urlencoded (Simplex's clients, when there are no files) or as JSON (older
+ * docs, with `variables` as an object): the same fields as text, so one schema checks all three
+ * encodings. A JSON object or list becomes its JSON text, as the clients do; a null is left out.
+ */
+function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid([{ path: '(body)', message: 'the body must be an object of fields' }]);
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (value === null || value === undefined) continue;
+    if (urlencoded && Array.isArray(value)) {
+      throw invalid([{ path: name, message: `${name} was sent more than once` }]);
+    }
+    if (typeof value !== 'string' && (typeof value !== 'object' || name === 'files')) {
+      throw invalid([{ path: name, message: name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string` }]);
+    }
+    fields[name] = fieldText(name, value);
+  }
+  return fields;
+}
+
+/**
+ * Read a run_workflow body: multipart with files, or urlencoded or JSON fields without.
+ */
+export async function receiveRunRequest(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
+  if (req.isMultipart()) return receiveRunForm(req, dir, limits);
+  return { fields: fieldsOfBody(req.body, mediaTypeOf(req) === 'application/x-www-form-urlencoded'), files: [] };
+}
+
+/**
  * Read a run_workflow multipart body, streaming each `files` part straight into `dir` (never held
  * in memory). @fastify/multipart's limits stop a request with too many or too large files while
  * it streams (413); a body that is not well-formed multipart is a 400. On any error the folder is
  * removed and nothing is kept.
  */
-export async function receiveRunForm(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
+async function receiveRunForm(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
   const fields: Record<string, string> = {};
   const files: string[] = [];
   try {

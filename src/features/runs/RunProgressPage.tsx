@@ -5,6 +5,7 @@ import { useRunStatus } from '../../api/runs/get-run-status.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import { recallRun } from './run-memory.ts';
+import { PausedRun } from './PausedRun.tsx';
 import { RunSteps } from './RunSteps.tsx';
 
 export function RunProgressPage() {
@@ -23,10 +24,13 @@ export function RunProgressPage() {
       <p className="lead">
         Session <code>{sessionId}</code>
       </p>
+      {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={remembered?.vncUrl} />}
       <div className="grid-2">
         <section aria-labelledby="live-title">
           <h2 id="live-title">Live view</h2>
-          {remembered?.vncUrl && live ? (
+          {run?.pause ? (
+            <p className="status">The run is paused: the interactive view is above.</p>
+          ) : remembered?.vncUrl && live ? (
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
               <LazyVncViewer url={remembered.vncUrl} viewOnly scale="fit" className="viewer-frame" label="Live view of the run" />
             </Suspense>

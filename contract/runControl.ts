@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { FORM_OR_JSON, defineOperations } from './operation.ts';
+import { FileMetadata } from './runs.ts';
+import { PauseType, SessionIdParams } from './sessionEvents.ts';
+
+/**
+ * What Simplex's clients call on a session beyond the spec (../shared/simplex-api.md): poll its
+ * status, pause and resume its flow, interrupt it, close it, and find a workflow's live session.
+ * Form calls arrive urlencoded from the clients; JSON works too.
+ */
+
+const SessionIdForm = z.object({ session_id: z.uuid('session_id must be a session UUID') }).strict();
+
+export const SessionStatus = z.object({
+  in_progress: z.boolean().describe('True while the run (or, for a session without a run, the session) goes on; a paused run is in progress'),
+  success: z.boolean().nullable().describe('null while in progress; then whether the run succeeded (a session without a run: whether it ended normally)'),
+  metadata: z.unknown().describe('The caller\'s metadata, parsed from its JSON string; null when none was given'),
+  workflow_metadata: z.string().nullable().describe('The workflow\'s metadata string'),
+  file_metadata: z.array(FileMetadata).describe('Files the session downloaded and kept (none are kept yet: session artifacts are the next issue)'),
+  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values so far'),
+  structured_output: z.record(z.string(), z.string()).nullable().describe('The extract steps\' values once the run has ended; null before'),
+  final_message: z.string().nullable().describe('The run\'s message once it has ended'),
+  paused: z.boolean(),
+  paused_key: z.string().nullable(),
+  pause_type: PauseType.nullable(),
+  pause_message: z.string().nullable().describe('What the pause step asks the person to do'),
+  logs_url: z.string().describe('Live events of the session (signed; 24 hours)'),
+});
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const PauseResponse = z.object({ succeeded: z.literal(true), action: z.literal('pause'), pause_key: z.string() });
+export const ResumeResponse = z.object({
+  succeeded: z.literal(true),
+  action: z.literal('resume_session'),
+  pause_type: PauseType,
+  key: z.string().describe('The pause key that was resumed'),
+});
+export const CloseResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
+export const InterruptResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
+
+export const ActiveSession = z.object({
+  session_id: z.uuid(),
+  status: z.enum(['running', 'paused', 'live']).describe('running/paused: a run is under way; live: a session without a run'),
+  logs_url: z.string(),
+  message_url: z.null().describe('Simplex\'s agent chat; Browserdesk has no agent, so always null'),
+  vnc_url: z.string().describe('A fresh interactive live view (control token), valid while the session lives'),
+});
+export const WorkflowIdParams = z.object({ id: z.uuid('id must be a workflow UUID') });
+
+export const SessionFilesQuery = z.object({ session_id: z.uuid('session_id must be a session UUID'), filename: z.string().max(255).optional() });
+
+export const runControlOperations = defineOperations({
+  sessionStatus: {
+    operationId: 'sessionStatus',
+    method: 'get',
+    path: '/session/{id}/status',
+    summary: 'Poll a session: in progress, success, outputs, pause state (Simplex\'s getSessionStatus)',
+    tags: ['sessions'],
+    params: SessionIdParams,
+    responses: { 200: { description: 'The status', schema: SessionStatus } },
+    errors: [404, 422],
+  },
+  pause: {
+    operationId: 'pause',
+    method: 'post',
+    path: '/pause',
+    summary: 'Pause the session\'s run before its next step; the session\'s timeout keeps counting',
+    tags: ['runs'],
+    body: { contentTypes: FORM_OR_JSON, schema: SessionIdForm },
+    responses: { 200: { description: 'Paused (or already paused: the same key)', schema: PauseResponse } },
+    errors: [404, 409, 415, 422],
+  },
+  resume: {
+    operationId: 'resumeSession',
+    method: 'post',
+    path: '/resume_session',
+    summary: 'Continue a paused run from its next step',
+    tags: ['runs'],
+    body: { contentTypes: FORM_OR_JSON, schema: SessionIdForm },
+    responses: { 200: { description: 'Resumed', schema: ResumeResponse } },
+    errors: [404, 409, 415, 422],
+  },
+  interrupt: {
+    operationId: 'editorInterrupt',
+    method: 'post',
+    path: '/editor_interrupt',
+    summary: 'Stop the session\'s run where it is (it fails, saying so) and leave the session live for a person',
+    tags: ['runs'],
+    body: { contentTypes: FORM_OR_JSON, schema: SessionIdForm },
+    responses: { 200: { description: 'Interrupted', schema: InterruptResponse } },
+    errors: [404, 409, 415, 422],
+  },
+  closeSession: {
+    operationId: 'closeWorkflowSession',
+    method: 'post',
+    path: '/close_workflow_session',
+    summary: 'End a session (reason stopped), failing its run if one is under way; closing an ended session changes nothing',
+    tags: ['sessions'],
+    body: { contentTypes: FORM_OR_JSON, schema: SessionIdForm },
+    responses: { 200: { description: 'Closed', schema: CloseResponse } },
+    errors: [404, 415, 422],
+  },
+  activeSession: {
+    operationId: 'workflowActiveSession',
+    method: 'get',
+    path: '/workflow/{id}/active_session',
+    summary: 'The newest live session of a workflow, with fresh URLs',
+    tags: ['workflows'],
+    params: WorkflowIdParams,
+    responses: { 200: { description: 'The session', schema: ActiveSession } },
+    errors: [404, 422],
+  },
+  sessionScreenshot: {
+    operationId: 'sessionScreenshot',
+    method: 'get',
+    path: '/session/{id}/screenshot',
+    summary: 'The final page of a session\'s run (JPEG); screenshot_url in webhooks points here with a signed token',
+    tags: ['sessions'],
+    auth: { orToken: 'screenshot' },
+    params: SessionIdParams,
+    query: z.object({ token: z.string().max(1000).optional() }),
+    responses: { 200: { description: 'JPEG bytes', contentType: 'image/jpeg', schema: z.string() } },
+    errors: [401, 404, 422],
+  },
+  downloadSessionFiles: {
+    operationId: 'downloadSessionFiles',
+    method: 'get',
+    path: '/download_session_files',
+    summary: 'A session\'s downloaded files (zip, or the one named); not kept yet: answers 404 until session artifacts land',
+    tags: ['sessions'],
+    query: SessionFilesQuery,
+    responses: { 200: { description: 'Bytes', contentType: 'application/octet-stream', schema: z.string() } },
+    errors: [404, 422],
+  },
+  retrieveSessionReplay: {
+    operationId: 'retrieveSessionReplay',
+    method: 'get',
+    path: '/retrieve_session_replay/{id}',
+    summary: 'A session\'s screen recording (MP4); not recorded yet: answers 404 until session artifacts land',
+    tags: ['sessions'],
+    params: SessionIdParams,
+    responses: { 200: { description: 'MP4 bytes', contentType: 'video/mp4', schema: z.string() } },
+    errors: [404, 422],
+  },
+});

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode } from '../../contract/errors.ts';
+import { runControlOperations as ops } from '../../contract/runControl.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { logsUrl, sessionUrls } from '../http/publicUrls.ts';
+import { addRoute } from '../http/route.ts';
+import { runsRepo } from '../store/runs.ts';
+import { sessionsRepo } from '../store/sessions.ts';
+import { sessionStatusOf } from '../workflows/sessionStatus.ts';
+
+/** Not kept until the session artifacts land: a clear 404 rather than a missing route. */
+const notKept = (what: string) =>
+  new AppError(404, ErrorCode.notFound, `${what} are not kept yet: Browserdesk does not record session artifacts in this version`);
+
+/** The calls Simplex's clients make on a session beyond the spec: status, pause, resume, interrupt, close, active_session. */
+export async function runControlRoutes(app: FastifyInstance): Promise<void> {
+  const sessions = sessionsRepo(app.db);
+  const runs = runsRepo(app.db);
+
+  addRoute(app, ops.sessionStatus, ({ params }) => {
+    const session = sessions.get(params.id);
+    const run = runs.getBySession(params.id);
+    if (!session && !run) throw notFound('Session');
+    const workflowId = run?.workflow_id ?? session!.workflow_id;
+    return sessionStatusOf({
+      session,
+      run,
+      pause: app.runs.pauseOf(params.id),
+      workflowMetadata: app.store.workflows.get(workflowId)?.metadata ?? null,
+      logsUrl: logsUrl(app, params.id),
+    });
+  });
+
+  addRoute(app, ops.pause, ({ body }) => ({ succeeded: true, action: 'pause', pause_key: app.runs.pause(body.session_id).key }));
+
+  addRoute(app, ops.resume, ({ body }) => {
+    const lifted = app.runs.resume(body.session_id);
+    return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key };
+  });
+
+  addRoute(app, ops.interrupt, async ({ body }) => {
+    await app.runs.interrupt(body.session_id);
+    return { succeeded: true, message: 'The run was stopped; the session stays live until it is closed or times out', session_id: body.session_id };
+  });
+
+  addRoute(app, ops.closeSession, async ({ body }) => {
+    if (!sessions.get(body.session_id)) throw notFound('Session');
+    await app.sessions.end(body.session_id, 'stopped');
+    return { succeeded: true, message: 'The session is closed', session_id: body.session_id };
+  });
+
+  addRoute(app, ops.activeSession, ({ params }) => {
+    if (!app.store.workflows.get(params.id)) throw notFound('Workflow');
+    const row = sessions.newestActiveOf(params.id);
+    const tokens = row && app.sessions.issueTokens(row.id);
+    if (!row || !tokens) throw new AppError(404, ErrorCode.notFound, 'This workflow has no live session');
+    const running = app.runs.isRunning(row.id);
+    return {
+      session_id: row.id,
+      status: app.runs.pauseOf(row.id) ? 'paused' : running ? 'running' : 'live',
+      logs_url: logsUrl(app, row.id),
+      message_url: null,
+      vnc_url: sessionUrls(app, row.id, { control: tokens.control }).vnc_url!,
+    };
+  });
+
+  addRoute(app, ops.sessionScreenshot, ({ params }, _req, reply) => {
+    const shot = runs.getBySession(params.id)?.screenshot;
+    if (!shot) throw new AppError(404, ErrorCode.notFound, 'No final screenshot: the session has no finished run, or its page was gone');
+    return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
+  });
+
+  addRoute(app, ops.downloadSessionFiles, () => {
+    throw notKept('Session files');
+  });
+  addRoute(app, ops.retrieveSessionReplay, () => {
+    throw notKept('Session recordings');
+  });
+}

@@ -1,0 +1,33 @@
+import type { Bus } from '../events/bus.ts';
+import type { SessionEventLog } from './log.ts';
+
+/** Record domain events in each session's log (contract/sessionEvents.ts). Steps are numbered from 1. Returns the unsubscribe. */
+export function recordBusEvents(bus: Bus, events: SessionEventLog, warn: (err: unknown) => void): () => void {
+  // A failed write (the store closing under a late event) must not break whoever emitted.
+  const log = {
+    append: (...args: Parameters<SessionEventLog['append']>) => {
+      try {
+        events.append(...args);
+      } catch (err) {
+        warn(err);
+      }
+    },
+  };
+  const offs = [
+    bus.on('session.started', (e) => log.append(e.session_id, { event: 'SessionStarted', workflow_id: e.workflow_id })),
+    bus.on('run.started', (e) => log.append(e.session_id, { event: 'RunStarted', workflow_id: e.workflow_id, total_actions: e.total_actions })),
+    bus.on('run.stepStarted', (e) => log.append(e.session_id, { event: 'ToolCallStarted', step: e.index + 1, action: e.action, params: e.params })),
+    bus.on('run.step', (e) => {
+      if (!e.result) return;
+      log.append(e.session_id, { event: 'ToolCallCompleted', step: e.index + 1, action: e.result.action, result: e.result.result, duration: e.result.duration });
+      if (e.result.result.output !== undefined && e.outputs) log.append(e.session_id, { event: 'RunContent', outputs: e.outputs });
+    }),
+    bus.on('run.paused', (e) => log.append(e.session_id, { event: 'FlowPaused', pause_key: e.pause.key, pause_type: e.pause.type, message: e.pause.message })),
+    bus.on('run.resumed', (e) => log.append(e.session_id, { event: 'FlowResumed', pause_key: e.pause.key, pause_type: e.pause.type })),
+    bus.on('run.completed', (e) =>
+      log.append(e.session_id, { event: e.succeeded ? 'RunCompleted' : 'RunError', message: e.message, outputs: e.outputs }),
+    ),
+    bus.on('session.ended', (e) => log.append(e.session_id, { event: 'SessionEnded', reason: e.reason })),
+  ];
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { PauseType } from '../../contract/sessionEvents.ts';
+
+export interface PauseState {
+  key: string;
+  type: PauseType;
+  /** What the flow's pause step asks the person to do; null for a pause asked for through the API. */
+  message: string | null;
+}
+
+/**
+ * The human-in-the-loop gate of one run. The flow passes through it before each step; a pause
+ * closes it (through the API, `external`, or by the flow's own pause step, `internal`) and a
+ * resume opens it again. The session's timeout is not stopped: a person has the session's time.
+ */
+export class PauseGate {
+  private state: PauseState | null = null;
+  private waiters: (() => void)[] = [];
+
+  get current(): PauseState | null {
+    return this.state;
+  }
+
+  /** Close the gate. Pausing a paused run changes nothing and answers the pause already in place. */
+  pause(type: PauseType, message: string | null): { state: PauseState; changed: boolean } {
+    if (this.state) return { state: this.state, changed: false };
+    this.state = { key: randomUUID(), type, message };
+    return { state: this.state, changed: true };
+  }
+
+  /** Open the gate; the pause that was lifted, or null when the run was not paused. */
+  resume(): PauseState | null {
+    const lifted = this.state;
+    this.state = null;
+    for (const wake of this.waiters.splice(0)) wake();
+    return lifted;
+  }
+
+  /** Resolves at once when open, else when resumed; rejects when `signal` aborts (the run stops). */
+  passThrough(signal?: AbortSignal): Promise<void> {
+    if (!this.state) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(new Error('the run was stopped while paused'));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+}

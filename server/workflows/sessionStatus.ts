@@ -1,0 +1,44 @@
+import { parseJson } from '../../contract/common.ts';
+import type { SessionStatus } from '../../contract/runControl.ts';
+import type { SessionRow } from '../store/sessions.ts';
+import type { RunRow } from '../store/runs.ts';
+import type { PauseState } from './pauseGate.ts';
+
+const NORMAL_ENDS = new Set(['stopped', 'completed', 'timed_out']);
+
+/**
+ * Simplex's session status, from what we keep: the run when there is one (a paused run is in
+ * progress), else the session itself. Outputs are the extract values; structured_output is the
+ * same values once the run has ended, as Simplex hands over its structured output at the end.
+ */
+export function sessionStatusOf(input: {
+  session: SessionRow | undefined;
+  run: RunRow | undefined;
+  pause: PauseState | null;
+  workflowMetadata: string | null;
+  logsUrl: string;
+}): SessionStatus {
+  const { session, run, pause } = input;
+  const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
+  const inProgress = run ? run.status === 'running' : session?.state !== 'ended';
+  const metadata = run?.metadata ?? session?.metadata ?? null;
+  const parsed = metadata === null ? null : parseJson(metadata);
+  let success: boolean | null = null;
+  if (!inProgress) success = run ? run.status === 'succeeded' : NORMAL_ENDS.has(session?.end_reason ?? '');
+  return {
+    in_progress: inProgress,
+    success,
+    metadata: parsed?.ok ? parsed.value : null,
+    workflow_metadata: input.workflowMetadata,
+    // Downloads are not kept yet (the session artifacts issue): there is nothing to list.
+    file_metadata: [],
+    scraper_outputs: outputs,
+    structured_output: run && !inProgress ? outputs : null,
+    final_message: run && !inProgress ? run.message : null,
+    paused: pause !== null,
+    paused_key: pause?.key ?? null,
+    pause_type: pause?.type ?? null,
+    pause_message: pause?.message ?? null,
+    logs_url: input.logsUrl,
+  };
+}

@@ -1,0 +1,36 @@
+import { Suspense } from 'react';
+import type { RunStatusResponse } from '../../../contract/runs.ts';
+import { useResumeRun } from '../../api/runs/resume-run.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+
+type Pause = NonNullable<RunStatusResponse['pause']>;
+
+/**
+ * A run waiting for a person: what it asks, the browser to act in (interactive), and Resume. The
+ * session's timeout keeps counting meanwhile, so the page says so.
+ */
+export function PausedRun({ sessionId, pause, vncUrl }: { sessionId: string; pause: Pause; vncUrl?: string }) {
+  const resume = useResumeRun(sessionId);
+  const ask = pause.message ?? 'The run was paused through the API.';
+  return (
+    <section className="card paused-run" aria-labelledby="paused-title">
+      <h2 id="paused-title">Waiting for you: {ask}</h2>
+      <p className="hint">
+        {vncUrl ? 'Act in the browser below, then resume.' : 'Open the run’s live view (vnc_url from the run answer or the run.paused webhook), act there, then resume.'} The
+        session’s time limit keeps counting while the run waits.
+      </p>
+      {vncUrl && (
+        <Suspense fallback={<p className="status">Loading the viewer…</p>}>
+          <LazyVncViewer url={vncUrl} scale="fit" className="viewer-frame" label="Live browser (interactive): act here, then resume" />
+        </Suspense>
+      )}
+      <div className="row" style={{ marginTop: '0.75rem' }}>
+        <button type="button" onClick={() => resume.mutate()} disabled={resume.isPending}>
+          {resume.isPending ? 'Resuming…' : 'Resume the run'}
+        </button>
+      </div>
+      {resume.isError && <ErrorNotice error={resume.error} title="Could not resume the run." />}
+    </section>
+  );
+}

@@ -1,0 +1,245 @@
+import { Webhook } from 'standardwebhooks';
+import { SimplexClient, verifySimplexWebhook, WorkflowError, type SessionStatusResponse } from 'simplex-ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionEvent } from '../contract/sessionEvents.ts';
+import { SessionStatus } from '../contract/runControl.ts';
+import { WebhookEvent } from '../contract/runs.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';
+import { startFormSite, type FormSite } from './fixtures/formSite.ts';
+import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
+
+// Simplex's own TypeScript client, pointed at Browserdesk by its base URL only, driving real
+// sessions: every one of its methods, and what a program written for it expects back.
+let server: TestServer;
+let site: FormSite;
+let hooks: Receiver;
+let client: SimplexClient;
+beforeAll(async () => {
+  [server, site, hooks] = await Promise.all([startServer(), startFormSite(), startReceiver([200])]);
+  client = new SimplexClient({ apiKey: server.apiKey, baseURL: `${server.url}/api`, maxRetries: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  await site?.close();
+  await hooks?.close();
+});
+
+async function createWorkflow(body: unknown): Promise<string> {
+  const res = await postJson(server, '/api/workflows', body);
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Poll with the client until the session is no longer in progress; every answer is checked against the contract. */
+async function untilDone(sessionId: string, seen: SessionStatusResponse[] = []): Promise<SessionStatusResponse> {
+  for (;;) {
+    const status = await client.getSessionStatus(sessionId);
+    SessionStatus.parse(status);
+    seen.push(status);
+    if (!status.in_progress) return status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function until<T>(what: () => Promise<T | undefined>, label: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = await what();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Submit the form with a name and extract what the result page shows; `before` steps go first. */
+const nameFlow = (title: string, before: unknown[] = [], value = '{{name}}') => ({
+  name: title,
+  flow: {
+    title,
+    steps: [
+      { type: 'navigate', url: '{{site}}/form' },
+      ...before,
+      { type: 'change', selectors: [['#name']], value },
+      { type: 'click', selectors: [['#send']], offsetX: 5, offsetY: 5, assertedEvents: [{ type: 'navigation', title: 'Order received' }] },
+      { type: 'waitForElement', selectors: [['#result-name']] },
+      { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-name']], as: 'name' } },
+    ],
+  },
+  variables: [
+    { name: 'site', type: 'string', required: true },
+    { name: 'name', type: 'string', required: false, default: 'nobody' },
+  ],
+});
+
+async function eventsOf(sessionId: string): Promise<SessionEvent[]> {
+  const res = await server.api(`/api/session/${sessionId}/events?limit=1000`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
+}
+
+describe('simplex-ts against Browserdesk', () => {
+  it('workflows.run without files (urlencoded): polls to success with the outputs, logs_url and the session log', async () => {
+    const id = await createWorkflow(nameFlow('no files'));
+    const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Grace Hopper' }, metadata: '{"order":1}' });
+    expect(run.succeeded).toBe(true);
+    expect(run.vnc_url).toMatch(new RegExp(`^${server.url}/s/${run.session_id}/vnc\\?token=`));
+    expect(run.logs_url).toMatch(new RegExp(`^${server.url}/api/session/${run.session_id}/stream\\?token=`));
+    // While it runs, its logs are null.
+    expect(await client.retrieveSessionLogs(run.session_id)).toBeNull();
+    const seen: SessionStatusResponse[] = [];
+    const status = await untilDone(run.session_id, seen);
+    expect(seen[0]).toMatchObject({ in_progress: true, success: null, structured_output: null, paused: false });
+    expect(status).toMatchObject({
+      in_progress: false,
+      success: true,
+      metadata: { order: 1 },
+      scraper_outputs: { name: 'Grace Hopper' },
+      structured_output: { name: 'Grace Hopper' },
+      final_message: 'All 5 steps succeeded',
+      file_metadata: [],
+    });
+    const logs = (await until(async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 'logs')) as unknown[];
+    const names = logs.map((e) => SessionEvent.parse(e).event);
+    expect(names[0]).toBe('SessionStarted');
+    expect(names.at(-2)).toBe('RunCompleted');
+    expect(names.at(-1)).toBe('SessionEnded');
+    expect(names.filter((n) => n === 'ToolCallCompleted')).toHaveLength(5);
+  });
+
+  it('workflows.run with files (multipart) and a webhook both clients verify', async () => {
+    const id = await createWorkflow(formWorkflow('with files'));
+    const secret = ((await (await server.api('/api/webhooks/secret')).json()) as { secret: string }).secret;
+    const before = hooks.received.length;
+    const run = await client.workflows.run(id, {
+      variables: { site: site.origin, name: 'Ada', size: 'large' },
+      files: [{ filename: 'report.txt', content: REPORT_BYTES }],
+      webhookUrl: hooks.url,
+      metadata: '{"batch":"b7"}',
+    });
+    const status = await untilDone(run.session_id);
+    expect(status).toMatchObject({ success: true, scraper_outputs: { name: 'Ada', size: 'large', file: `report.txt (${REPORT_BYTES.length} bytes)` } });
+
+    const all = await hooks.waitFor(before + 2);
+    const final = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 'run.completed webhook');
+    expect(all.length).toBeGreaterThanOrEqual(before + 2);
+    // Simplex's verifier, then the Standard Webhooks one, on the same delivery.
+    expect(() => verifySimplexWebhook(final.body, final.headers, secret)).not.toThrow();
+    expect(() => verifySimplexWebhook(final.body, final.headers, `${secret}x`)).toThrow(/Invalid webhook signature/);
+    expect(() => verifySimplexWebhook(`${final.body} `, final.headers, secret)).toThrow(/Invalid webhook signature/);
+    const event = WebhookEvent.parse(new Webhook(secret).verify(final.body, final.headers));
+    expect(event).toMatchObject({
+      type: 'run.completed',
+      success: true,
+      session_id: run.session_id,
+      workflow_id: id,
+      agent_response: 'All 12 steps succeeded',
+      scraper_outputs: { name: 'Ada', size: 'large' },
+      structured_output: { name: 'Ada', size: 'large' },
+      metadata: '{"batch":"b7"}',
+      session_metadata: { batch: 'b7' },
+      file_metadata: [],
+    });
+    // screenshot_url is signed: it opens without the key, and its token opens nothing else.
+    if (event.type !== 'run.completed') throw new Error('not run.completed');
+    const shot = await fetch(event.screenshot_url!);
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get('content-type')).toBe('image/jpeg');
+    const token = new URL(event.screenshot_url!).searchParams.get('token')!;
+    expect((await fetch(`${server.url}/api/session/${run.session_id}/events?token=${encodeURIComponent(token)}`)).status).toBe(401);
+  });
+
+  it('pause and resume a running flow through the client (external): no step runs while paused', async () => {
+    // The second step waits about two seconds: the pause lands while it runs.
+    const id = await createWorkflow(nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]));
+    const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Paused Once' } });
+    const paused = await client.pause(run.session_id);
+    expect(paused).toMatchObject({ succeeded: true, action: 'pause' });
+    expect(paused.pause_key).toMatch(/^[0-9a-f-]{36}$/);
+    // Pausing again answers the same pause.
+    expect((await client.pause(run.session_id)).pause_key).toBe(paused.pause_key);
+    const status = await client.getSessionStatus(run.session_id);
+    expect(status).toMatchObject({ in_progress: true, paused: true, paused_key: paused.pause_key, pause_type: 'external' });
+    // The wait step ends; the flow then holds before step 3.
+    await new Promise((r) => setTimeout(r, 3000));
+    const held = await eventsOf(run.session_id);
+    expect(held.filter((e) => e.event === 'ToolCallCompleted')).toHaveLength(2);
+    expect(held.filter((e) => e.event === 'ToolCallStarted')).toHaveLength(2);
+    expect(held.some((e) => e.event === 'FlowPaused' && e.pause_type === 'external')).toBe(true);
+
+    const resumed = await client.resume(run.session_id);
+    expect(resumed).toEqual({ succeeded: true, action: 'resume_session', pause_type: 'external', key: paused.pause_key });
+    await expect(client.resume(run.session_id)).rejects.toThrow(/not paused/);
+    expect(await untilDone(run.session_id)).toMatchObject({ success: true, paused: false, scraper_outputs: { name: 'Paused Once' } });
+    expect((await eventsOf(run.session_id)).some((e) => e.event === 'FlowResumed')).toBe(true);
+  });
+
+  it('a flow with a pause step waits for a person (internal) and goes on when resumed through the client', async () => {
+    const message = 'Type the code sent to your phone, then resume';
+    const id = await createWorkflow(nameFlow('internal pause', [{ type: 'customStep', name: 'pause', parameters: { message } }]));
+    const before = hooks.received.length;
+    const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Human Loop' }, webhookUrl: hooks.url });
+    const status = await until(async () => {
+      const s = await client.getSessionStatus(run.session_id);
+      return s.paused ? s : undefined;
+    }, 'the pause step');
+    expect(status).toMatchObject({ in_progress: true, paused: true, pause_type: 'internal', pause_message: message });
+    // The run.paused webhook carries the interactive live view and the message.
+    const pausedHook = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.paused"')), 'run.paused webhook');
+    const pausedEvent = JSON.parse(pausedHook.body) as { data: { vnc_url: string; message: string; pause_key: string } };
+    expect(pausedEvent.data).toMatchObject({ message, pause_key: status.paused_key });
+    expect((await fetch(pausedEvent.data.vnc_url)).status).toBe(200);
+
+    const resumed = await client.resume(run.session_id);
+    expect(resumed).toMatchObject({ pause_type: 'internal', key: status.paused_key });
+    expect(await untilDone(run.session_id)).toMatchObject({ success: true, scraper_outputs: { name: 'Human Loop' } });
+  });
+
+  it('stores, lists and deletes a credential; a run types it and it is absent from everything returned', async () => {
+    const value = `s3cret-${Math.random().toString(36).slice(2)}-value`;
+    expect(await client.storeCredential('site_password', value)).toMatchObject({ succeeded: true });
+    const listed = await client.listCredentials();
+    expect(listed.credentials?.map((c) => c.name)).toContain('site_password');
+    expect(JSON.stringify(listed)).not.toContain(value);
+
+    const id = await createWorkflow(nameFlow('types a credential', [], '{{credentials.site_password}}'));
+    const submissions = site.submissions.length;
+    const before = hooks.received.length;
+    const run = await client.workflows.run(id, { variables: { site: site.origin }, webhookUrl: hooks.url });
+    const status = await untilDone(run.session_id);
+    expect(status.success).toBe(true);
+    // The page got the value; the extract that read it back reports the placeholder.
+    expect(site.submissions[submissions]?.name).toBe(value);
+    expect(status.scraper_outputs).toEqual({ name: '[credentials.site_password]' });
+    const final = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 'webhook');
+    const everything = [
+      JSON.stringify(status),
+      await (await server.api(`/api/run_workflow_status?session_id=${run.session_id}`)).text(),
+      await (await server.api(`/api/session/${run.session_id}/events?limit=1000`)).text(),
+      JSON.stringify(await until(async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 'logs')),
+      ...hooks.received.slice(before).map((r) => r.body),
+    ];
+    expect(everything.join('\n')).not.toContain(value);
+    expect(final.body).toContain('[credentials.site_password]');
+
+    expect(await client.deleteCredential('site_password')).toMatchObject({ succeeded: true });
+    expect((await client.listCredentials()).credentials?.map((c) => c.name)).not.toContain('site_password');
+    // A run needing a credential that is gone is refused before anything starts.
+    await expect(client.workflows.run(id, { variables: { site: site.origin } })).rejects.toThrow(/credential site_password/);
+  });
+
+  it('session files and the replay answer a clear error until session artifacts land', async () => {
+    const id = await createWorkflow(nameFlow('artifacts'));
+    const run = await client.workflows.run(id, { variables: { site: site.origin } });
+    await untilDone(run.session_id);
+    await expect(client.downloadSessionFiles(run.session_id)).rejects.toThrow(WorkflowError);
+    await expect(client.downloadSessionFiles(run.session_id)).rejects.toThrow(/not kept yet/);
+    await expect(client.retrieveSessionReplay(run.session_id)).rejects.toThrow(/not kept yet/);
+  });
+
+  it('a wrong key is the client\'s AuthenticationError path; an unknown session is a WorkflowError', async () => {
+    const wrong = new SimplexClient({ apiKey: 'nope', baseURL: `${server.url}/api`, maxRetries: 0 });
+    await expect(wrong.listCredentials()).rejects.toThrow(/API key missing or invalid/);
+    await expect(client.getSessionStatus('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/Session not found/);
+  });
+});
