@@ -52,11 +52,12 @@ export const BODY_LIMIT = 1024 * 1024;
 /** Build the service without listening, so tests can start it on port 0. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false });
+  // Before the database: a key we cannot use stops the start with nothing else opened.
+  const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, app.log);
   const db = openDb(config.dataDir);
   app.decorate('config', config);
   app.decorate('bus', new Bus());
   app.decorate('db', db);
-  const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY);
   app.decorate('secretKey', secretKey);
   app.decorate('urlSigningKey', subKey(secretKey, 'signed-urls'));
   app.decorate('store', { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey, SECRET_KEY_FORMAT } from './secrets/secretKey.ts';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -23,10 +24,7 @@ export const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 32 bytes, as 64 hex digits or base64: encrypts credentials and signs URLs. Unset: DATA_DIR/secret-key, created once. */
-  BROWSERDESK_SECRET_KEY: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes: 64 hex digits, or base64 (openssl rand -base64 32)'),
+  BROWSERDESK_SECRET_KEY: z.string().refine((v) => parseSecretKey(v) !== null, SECRET_KEY_FORMAT).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   WRITER_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),

@@ -1,19 +1,28 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { subKey } from '../secrets/secretKey.ts';
+import { credentialCipher } from '../secrets/credentialCipher.ts';
 import { credentialsRepo } from '../store/credentials.ts';
-import { CredentialService } from './service.ts';
+import { CredentialsService } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    credentials: CredentialService;
+    credentials: CredentialsService;
   }
 }
 
-/** app.credentials, sealed under a key derived from the server's secret key. */
+/** The credentials service, keyed from app.secretKey; shared with fastify-plugin so the runner can reveal values. */
 export const credentialsService = fp(
   async (app: FastifyInstance) => {
-    app.decorate('credentials', new CredentialService(credentialsRepo(app.db), subKey(app.secretKey, 'credentials')));
+    const service = new CredentialsService(credentialsRepo(app.db), credentialCipher(app.secretKey));
+    app.decorate('credentials', service);
+    // Say at start, not at the first run, when the key no longer opens what was stored under it.
+    const unreadable = service.unreadable();
+    if (unreadable.length) {
+      app.log.error(
+        `${unreadable.length} stored credential(s) do not decrypt with this server's secret key (${unreadable.join(', ')}): ` +
+          'the key changed since they were stored. Restore DATA_DIR/secret-key or BROWSERDESK_SECRET_KEY, or store them again',
+      );
+    }
   },
   { name: 'credentials' },
 );

@@ -1,41 +1,74 @@
-import type { CredentialInfo } from '../../contract/credentials.ts';
-import { openCredential, sealCredential } from '../secrets/credentialCipher.ts';
-import type { CredentialsRepo } from '../store/credentials.ts';
+import { CREDENTIAL_NAME } from '../../contract/workflows.ts';
+import type { CredentialCipher } from '../secrets/credentialCipher.ts';
+import type { CredentialMeta, CredentialsRepo } from '../store/credentials.ts';
 
-/** Credentials: stored sealed, listed without values, revealed only to the run that types them. */
-export class CredentialService {
+/** A credential a run needs was deleted after the run was accepted. */
+export class CredentialMissingError extends Error {
+  constructor(readonly credential: string) {
+    super(`The credential ${credential} is no longer stored: store it again (Settings or store_credential)`);
+  }
+}
+
+/**
+ * Named secrets for flows. Values go in through store() and come out only through reveal(), for
+ * the workflow runner, which types them at the last moment and redacts them from what it reports.
+ * Everything else (the list, the API answers, the logs) sees names and dates only.
+ */
+export class CredentialsService {
   constructor(
     private readonly repo: CredentialsRepo,
-    private readonly key: Buffer,
+    private readonly cipher: CredentialCipher,
   ) {}
 
-  store(name: string, value: string): CredentialInfo {
-    const { secret: _sealed, ...info } = this.repo.put(name, sealCredential(this.key, name, value));
-    return info;
+  /** Store, or replace the value of the credential of that name (its id and created_at stay). */
+  store(name: string, value: string): CredentialMeta & { replaced: boolean } {
+    // The route has checked both against the contract; this guards other callers.
+    if (!CREDENTIAL_NAME.test(name)) throw new Error('not a credential name');
+    const { row, replaced } = this.repo.put(name, this.cipher.seal(name, value));
+    return { ...row, replaced };
   }
 
-  list(): CredentialInfo[] {
+  /** Names and dates, by name. */
+  list(): CredentialMeta[] {
     return this.repo.list();
   }
 
-  /** False when there was no such credential. */
+  /** True when a credential of that name was deleted. */
   delete(name: string): boolean {
     return this.repo.delete(name);
   }
 
-  /** The names that are not stored. */
+  /** The names of `names` with no stored credential, each once, in the order given. */
   missing(names: readonly string[]): string[] {
-    return names.filter((name) => !this.repo.get(name));
+    return [...new Set(names)].filter((name) => !this.repo.has(name));
   }
 
-  /** The values, by name, for the runner alone; throws (naming the credential, never a byte of it) when one is gone or unreadable. */
+  /**
+   * The values of `names`, decrypted, by name: for the workflow runner only. Throws
+   * CredentialMissingError or CredentialUnreadableError (both name the credential, neither carries
+   * a byte of the value) rather than hand back a partial map.
+   */
   reveal(names: readonly string[]): Map<string, string> {
-    const values = new Map<string, string>();
+    const out = new Map<string, string>();
     for (const name of names) {
-      const row = this.repo.get(name);
-      if (!row) throw new Error(`credential ${name} is no longer stored`);
-      values.set(name, openCredential(this.key, name, row.secret));
+      if (out.has(name)) continue;
+      const sealed = this.repo.secretOf(name);
+      if (!sealed) throw new CredentialMissingError(name);
+      out.set(name, this.cipher.open(name, sealed));
     }
-    return values;
+    return out;
+  }
+
+  /** Names of stored credentials that do not decrypt with the current key (checked at start). */
+  unreadable(): string[] {
+    const bad: string[] = [];
+    for (const { name, secret } of this.repo.sealedAll()) {
+      try {
+        this.cipher.open(name, secret);
+      } catch {
+        bad.push(name);
+      }
+    }
+    return bad;
   }
 }

@@ -1,17 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { credentialOperations as ops } from '../../contract/credentials.ts';
+import { credentialOperations as ops, type ListCredentialsResponse, type StoreCredentialResponse } from '../../contract/credentials.ts';
 import { notFound } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
 
-/** store_credential, list_credentials, delete_credential (Simplex's TypeScript client; the dashboard's Settings). */
+/** Simplex's credential calls: store (or replace), list names and dates, delete. No call returns a value. */
 export async function credentialRoutes(app: FastifyInstance): Promise<void> {
-  addRoute(app, ops.storeCredential, ({ body }) => {
+  addRoute(app, ops.storeCredential, ({ body }): StoreCredentialResponse => {
     const stored = app.credentials.store(body.name, body.value);
-    return { succeeded: true, name: stored.name, credential_id: stored.id };
+    return { succeeded: true, name: stored.name, credential_id: stored.id, replaced: stored.replaced };
   });
-  addRoute(app, ops.listCredentials, () => ({ succeeded: true, credentials: app.credentials.list() }));
+
+  addRoute(app, ops.listCredentials, (): ListCredentialsResponse => ({
+    succeeded: true,
+    credentials: app.credentials.list().map(({ id, name, created_at, updated_at }) => ({ id, name, created_at, updated_at })),
+  }));
+
   addRoute(app, ops.deleteCredential, ({ body }) => {
-    if (!app.credentials.delete(body.name)) throw notFound('Credential');
-    return { succeeded: true };
+    if (!app.credentials.delete(body.name)) throw notFound(`Credential ${body.name}`);
+    return { succeeded: true as const };
   });
 }

@@ -78,7 +78,9 @@ function readKeyFile(file: string, log?: Log): Buffer | null {
       log?.warn(`${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)}) and its mode could not be changed: make it 0600`);
     }
   }
-  return fs.readFileSync(file);
+  const key = fs.readFileSync(file);
+  if (key.length !== SECRET_KEY_BYTES) throw new SecretKeyError(`${file} changed while it was read: start again`);
+  return key;
 }
 
 function createKeyFile(dataDir: string, file: string, log?: Log): Buffer {
