@@ -13,12 +13,19 @@ export const CREDENTIAL_VALUE_MAX = 4096;
 
 const required = (field: string) => (iss: { input: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`);
 
+/**
+ * Names of JavaScript's own object properties (`__proto__`, `constructor`, `toString`, ...): a name
+ * that code might one day use as a key of a plain object must not reach into its prototype.
+ */
+const RESERVED_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
 export const CredentialName = z
   .string({ error: required('name') })
   .regex(
     CREDENTIAL_NAME,
     'name must start with a letter or _, hold only letters, digits, _ and - (no spaces, dots or slashes), and be at most 100 characters: a flow types it as {{credentials.NAME}}',
   )
+  .refine((name) => !RESERVED_NAMES.has(name), { message: 'name is reserved (a JavaScript object property such as __proto__ or constructor): choose another', abort: true })
   .describe('How flows refer to it: {{credentials.NAME}} in a change step\'s value (case-sensitive)');
 
 export const CredentialValue = z

@@ -1,4 +1,4 @@
-import { CREDENTIAL_NAME } from '../../contract/workflows.ts';
+import { CredentialName } from '../../contract/credentials.ts';
 import type { CredentialCipher } from '../secrets/credentialCipher.ts';
 import type { CredentialMeta, CredentialsRepo } from '../store/credentials.ts';
 
@@ -23,7 +23,7 @@ export class CredentialsService {
   /** Store, or replace the value of the credential of that name (its id and created_at stay). */
   store(name: string, value: string): CredentialMeta & { replaced: boolean } {
     // The route has checked both against the contract; this guards other callers.
-    if (!CREDENTIAL_NAME.test(name)) throw new Error('not a credential name');
+    if (!CredentialName.safeParse(name).success) throw new Error('not a credential name');
     const { row, replaced } = this.repo.put(name, this.cipher.seal(name, value));
     return { ...row, replaced };
   }

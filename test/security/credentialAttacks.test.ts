@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialUnreadableError } from '../../server/secrets/credentialCipher.ts';
+import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { freePort, waitForAsync } from '../helpers/wait.ts';
+
+// Credentials tried as an attacker would: names that reach for paths or prototypes, lists read in
+// the hope of a value, rows edited or swapped in the database file, and the logs read for a value.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.close());
+
+const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+const store = (s: TestServer, name: unknown, value: unknown) => postJson(s, '/api/store_credential', { name, value });
+const names = async (s: TestServer = server) => ((await (await s.api('/api/list_credentials')).json()) as { credentials: { name: string }[] }).credentials.map((c) => c.name);
+
+describe('names', () => {
+  const refused = [
+    '../x',
+    '..',
+    'a/b',
+    'a\\b',
+    'a.b',
+    'credentials.x',
+    '__proto__',
+    'constructor',
+    'toString',
+    'prototype',
+    `a${'b'.repeat(100)}`,
+    'x'.repeat(100_000),
+    'ünïcode',
+    'pass\u200bword',
+    'pаssword', // Cyrillic a
+    '𝄞',
+    '',
+    ' x',
+    'x ',
+    'x\n',
+    'x\u0000',
+    '-x',
+    '1x',
+    '{{x}}',
+    'x;DROP TABLE credentials',
+  ];
+  it.each(refused.map((n) => [JSON.stringify(n).slice(0, 40), n]))('%s is refused with 422 naming name, and nothing is stored', async (_label, name) => {
+    const res = await store(server, name, 'v');
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { issues: { path: string }[] };
+    expect(body.issues.map((i) => i.path)).toEqual(['name']);
+    expect(await names()).not.toContain(name);
+    // Deleting by such a name is refused the same way, never looked up.
+    expect((await postJson(server, '/api/delete_credential', { name })).status).toBe(422);
+  });
+
+  it('a name as an array, an object or a number is refused (JSON and urlencoded)', async () => {
+    for (const name of [['a', 'b'], { toString: 'a' }, 12, null, true]) expect((await store(server, name, 'v')).status).toBe(422);
+    const twice = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=a&name=b&value=v' });
+    expect(twice.status).toBe(422);
+    const proto = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=x&name=ok_form&value=v' });
+    expect(proto.status).toBe(422);
+    // Fastify's JSON parser refuses a __proto__ key outright, before the contract sees it.
+    const json = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ok_json","value":"v","__proto__":{"x":1}}' });
+    expect(json.status).toBe(400);
+    expect(await names()).not.toContain('ok_form');
+    expect(await names()).not.toContain('ok_json');
+  });
+
+  it('names are case-sensitive, as the placeholder is: Password and password are two credentials', async () => {
+    const base = uniq('Case');
+    expect((await store(server, base, 'upper')).status).toBe(200);
+    expect((await store(server, base.toLowerCase(), 'lower')).status).toBe(200);
+    const revealed = server.app.credentials.reveal([base, base.toLowerCase()]);
+    expect([revealed.get(base), revealed.get(base.toLowerCase())]).toEqual(['upper', 'lower']);
+  });
+});
+
+describe('lists', () => {
+  it('never carry a value, even after many stores and replacements', async () => {
+    const values = new Map<string, string>();
+    for (let i = 0; i < 40; i++) {
+      const name = uniq(`many${i}`);
+      const value = `v${i}-${randomUUID()}`;
+      values.set(name, value);
+      expect((await store(server, name, value)).status).toBe(200);
+    }
+    for (const name of [...values.keys()].slice(0, 10)) {
+      const value = `replaced-${randomUUID()}`;
+      values.set(name, value);
+      expect((await store(server, name, value)).status).toBe(200);
+    }
+    const res = await server.api('/api/list_credentials');
+    const text = await res.text();
+    for (const value of values.values()) expect(text).not.toContain(value);
+    const listed = (JSON.parse(text) as { credentials: Record<string, unknown>[] }).credentials;
+    for (const entry of listed) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
+    expect(listed.map((c) => c.name)).toEqual(expect.arrayContaining([...values.keys()]));
+    // And the sealed bytes are not in it either.
+    const sealed = server.app.db.prepare<[], { secret: Buffer }>('SELECT secret FROM credentials').all();
+    for (const { secret } of sealed) {
+      expect(text).not.toContain(secret.toString('base64'));
+      expect(text).not.toContain(secret.toString('hex'));
+    }
+  });
+});
+
+describe('rows edited in the database file', () => {
+  /** A second connection to the file, as someone with the file but not the key would have. */
+  const withFile = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(path.join(server.dataDir, 'browserdesk.db'));
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  const sealedOf = (name: string) => withFile((db) => db.prepare<[string], { secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?').get(name)!.secret);
+  const setSealed = (name: string, secret: Buffer) => withFile((db) => db.prepare('UPDATE credentials SET secret = ? WHERE name = ?').run(secret, name));
+
+  function expectUnreadable(name: string, value: string) {
+    let caught: unknown;
+    try {
+      server.app.credentials.reveal([name]);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CredentialUnreadableError);
+    const message = (caught as Error).message;
+    expect(message).toContain(`The credential ${name} could not be decrypted`);
+    expect(message).not.toContain(value);
+    expect(message).not.toMatch(/[0-9a-f]{16}/);
+    expect(JSON.stringify(caught)).not.toContain(value);
+  }
+
+  it('a flipped bit in the IV, the tag or the ciphertext, or a cut row, fails to decrypt with a clear error and no plaintext', async () => {
+    const value = `tamper-${randomUUID()}`;
+    for (const [what, edit] of [
+      ['iv', (b: Buffer) => (b[0]! ^= 1)],
+      ['tag', (b: Buffer) => (b[12]! ^= 0x80)],
+      ['ciphertext', (b: Buffer) => (b[b.length - 1]! ^= 1)],
+    ] as const) {
+      const name = uniq(`tamper_${what}`);
+      expect((await store(server, name, value)).status).toBe(200);
+      const sealed = Buffer.from(sealedOf(name));
+      edit(sealed);
+      setSealed(name, sealed);
+      expectUnreadable(name, value);
+    }
+    const cut = uniq('tamper_cut');
+    await store(server, cut, value);
+    setSealed(cut, sealedOf(cut).subarray(0, 20));
+    expectUnreadable(cut, value);
+    setSealed(cut, Buffer.alloc(0));
+    expectUnreadable(cut, value);
+    // The list still answers (names only), and the server says at its next start which ones are unreadable.
+    expect(await names()).toContain(cut);
+    expect(server.app.credentials.unreadable()).toContain(cut);
+  });
+
+  it('a sealed value copied onto another name does not open there (the name is authenticated)', async () => {
+    const victim = uniq('victim');
+    const mine = uniq('mine');
+    const value = `victim-${randomUUID()}`;
+    await store(server, victim, value);
+    await store(server, mine, 'my own');
+    setSealed(mine, sealedOf(victim));
+    expectUnreadable(mine, value);
+    // Renaming the row instead is the same: the row now answers to a name it was not sealed under.
+    withFile((db) => db.prepare('UPDATE credentials SET name = ? WHERE name = ?').run(`${victim}_x`, victim));
+    expectUnreadable(`${victim}_x`, value);
+  });
+
+  it('under another secret key, every value is unreadable and named as such', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-cred-key-'));
+    const name = uniq('rekeyed');
+    const value = `rekeyed-${randomUUID()}`;
+    const first = await startServer({ BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') }, dir);
+    try {
+      await store(first, name, value);
+    } finally {
+      await first.close();
+    }
+    const second = await startServer({ BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') }, dir);
+    try {
+      expect(() => second.app.credentials.reveal([name])).toThrow(new RegExp(`The credential ${name} could not be decrypted: the server's secret key changed`));
+      expect(second.app.credentials.unreadable()).toEqual([name]);
+      expect(await names(second)).toEqual([name]);
+    } finally {
+      await second.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('logs', () => {
+  // The real entry point in a child process at LOG_LEVEL info, so that everything pino writes to
+  // stdout and stderr is captured (it writes to the file descriptor, not through process.stdout).
+  const ROOT = path.resolve(import.meta.dirname, '../..');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-cred-logs-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function serve(extraEnv: Record<string, string>): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      WARM_POOL_SIZE: '0',
+      BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+      BROWSERDESK_API_KEY: 'test_credential_logs_0123456789',
+      ...extraEnv,
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    await waitForAsync('the server to listen', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 60_000);
+    return {
+      url,
+      output: () => output,
+      stop: async () => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  }
+
+  it('never hold a value: stores (JSON and urlencoded), replacements, refused requests, deletes, a key that no longer opens them', async () => {
+    const keyA = randomBytes(32).toString('hex');
+    const name = uniq('logged');
+    const values = [`json-${randomUUID()}`, `form-${randomUUID()}`, `refused-${randomUUID()}`, `replaced-${randomUUID()}`];
+    const a = await serve({ BROWSERDESK_SECRET_KEY: keyA });
+    const headers = { 'x-api-key': 'test_credential_logs_0123456789' };
+    const post = (pathname: string, contentType: string, body: string) =>
+      fetch(`${a.url}${pathname}`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
+    try {
+      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[0] }))).status).toBe(200);
+      expect((await post('/api/store_credential', 'application/x-www-form-urlencoded', new URLSearchParams({ name: `${name}_f`, value: values[1]! }).toString())).status).toBe(200);
+      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name: 'bad name', value: values[2] }))).status).toBe(422);
+      expect((await post('/api/store_credential', 'application/json', `{"name":"${name}","value":"${values[2]}"`)).status).toBe(400);
+      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[3] }))).status).toBe(200);
+      expect((await fetch(`${a.url}/api/list_credentials`, { headers })).status).toBe(200);
+      expect((await post('/api/delete_credential', 'application/json', JSON.stringify({ name: `${name}_f` }))).status).toBe(200);
+    } finally {
+      await a.stop();
+    }
+    // Restarted under another key: the start-up check names what no longer decrypts.
+    const b = await serve({ BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') });
+    await b.stop();
+
+    const logs = a.output() + b.output();
+    expect(logs).toContain('"url":"/api/store_credential"');
+    expect(logs).toMatch(new RegExp(`do not decrypt with this server's secret key \\(${name}\\)`));
+    for (const value of values) expect(logs).not.toContain(value);
+    expect(logs).not.toContain(keyA);
+  });
+});
