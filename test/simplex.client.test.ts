@@ -153,6 +153,7 @@ describe('simplex-ts against Browserdesk', () => {
     // The second step waits about two seconds: the pause lands while it runs.
     const id = await createWorkflow(nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]));
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Paused Once' } });
+    await until(async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 'step 2');
     const paused = await client.pause(run.session_id);
     expect(paused).toMatchObject({ succeeded: true, action: 'pause' });
     expect(paused.pause_key).toMatch(/^[0-9a-f-]{36}$/);
@@ -232,14 +233,62 @@ describe('simplex-ts against Browserdesk', () => {
     const id = await createWorkflow(nameFlow('artifacts'));
     const run = await client.workflows.run(id, { variables: { site: site.origin } });
     await untilDone(run.session_id);
+    // The client reads binary answers as bytes, so it cannot show our message; plain HTTP can.
     await expect(client.downloadSessionFiles(run.session_id)).rejects.toThrow(WorkflowError);
-    await expect(client.downloadSessionFiles(run.session_id)).rejects.toThrow(/not kept yet/);
-    await expect(client.retrieveSessionReplay(run.session_id)).rejects.toThrow(/not kept yet/);
+    await expect(client.retrieveSessionReplay(run.session_id)).rejects.toThrow(WorkflowError);
+    for (const path of [`/api/download_session_files?session_id=${run.session_id}`, `/api/retrieve_session_replay/${run.session_id}`]) {
+      const res = await server.api(path);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { message: string }).message).toMatch(/not kept yet/);
+    }
   });
 
   it('a wrong key is the client\'s AuthenticationError path; an unknown session is a WorkflowError', async () => {
     const wrong = new SimplexClient({ apiKey: 'nope', baseURL: `${server.url}/api`, maxRetries: 0 });
     await expect(wrong.listCredentials()).rejects.toThrow(/API key missing or invalid/);
     await expect(client.getSessionStatus('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/Session not found/);
+  });
+});
+
+/** What the Python client sends for its "form" calls: urlencoded, with the key header. */
+const form = (path: string, fields: Record<string, string>) =>
+  server.api(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+describe('the Python client\'s extra calls, as plain HTTP', () => {
+  it('run (urlencoded), events polling, editor_interrupt (the session stays live), active_session, close_workflow_session', async () => {
+    const id = await createWorkflow(nameFlow('interrupted', [{ type: 'waitForExpression', expression: 'false', timeout: 60_000 }]));
+    const started = await form('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ site: site.origin }) });
+    expect(started.status).toBe(200);
+    const run = (await started.json()) as { session_id: string; logs_url: string };
+    // Polling the events: pages that chain by next_index.
+    await until(async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 'step 2');
+    const first = (await (await server.api(`/api/session/${run.session_id}/events?since=0&limit=2`)).json()) as { events: { index: number }[]; next_index: number; total: number; has_more: boolean };
+    expect(first.events.map((e) => e.index)).toEqual([0, 1]);
+    expect(first).toMatchObject({ next_index: 2, has_more: true });
+    const rest = (await (await server.api(`/api/session/${run.session_id}/events?since=${first.next_index}&limit=100`)).json()) as { events: { index: number }[]; has_more: boolean };
+    expect(rest.events[0]?.index).toBe(2);
+    expect(rest.has_more).toBe(false);
+
+    const active = (await (await server.api(`/api/workflow/${id}/active_session`)).json()) as { session_id: string; status: string };
+    expect(active).toMatchObject({ session_id: run.session_id, status: 'running' });
+
+    const interrupted = await form('/api/editor_interrupt', { session_id: run.session_id });
+    expect(interrupted.status).toBe(200);
+    expect(await interrupted.json()).toMatchObject({ succeeded: true, session_id: run.session_id });
+    const status = (await (await server.api(`/api/session/${run.session_id}/status`)).json()) as { in_progress: boolean; success: boolean; final_message: string };
+    expect(status).toMatchObject({ in_progress: false, success: false });
+    expect(status.final_message).toMatch(/^Interrupted through the API after 1 of 6 steps/);
+    // The session is left for a person.
+    expect(((await (await server.api(`/api/sessions/${run.session_id}`)).json()) as { state: string }).state).toBe('live');
+    expect(((await (await server.api(`/api/workflow/${id}/active_session`)).json()) as { status: string }).status).toBe('live');
+    expect((await form('/api/editor_interrupt', { session_id: run.session_id })).status).toBe(409);
+
+    const closed = await form('/api/close_workflow_session', { session_id: run.session_id });
+    expect(await closed.json()).toMatchObject({ succeeded: true, session_id: run.session_id });
+    expect(((await (await server.api(`/api/sessions/${run.session_id}`)).json()) as { state: string; end_reason: string })).toMatchObject({ state: 'ended', end_reason: 'stopped' });
+    // Closing again changes nothing.
+    expect((await form('/api/close_workflow_session', { session_id: run.session_id })).status).toBe(200);
+    const names = (await eventsOf(run.session_id)).map((e) => e.event);
+    expect(names.slice(-2)).toEqual(['RunError', 'SessionEnded']);
   });
 });

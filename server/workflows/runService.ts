@@ -172,7 +172,7 @@ export class RunService {
     }
     offEnd();
     this.removeFiles(run);
-    const message = active.interrupted ? `Interrupted through the API after ${outcome.results.length} of ${run.totalActions} steps; the session stays live` : outcome.message;
+    const message = active.interrupted ? `Interrupted through the API after ${outcome.results.filter((r) => r.result.ok).length} of ${run.totalActions} steps; the session stays live` : outcome.message;
     // The session ends before the run reads as completed, so a caller polling status sees both;
     // an interrupted run leaves it live for a person.
     if (!active.interrupted) await this.app.sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
