@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useCheckConnection } from '../../api/connection/check-connection.ts';
-import { defaultBaseUrl, loadSettings, saveSettings } from '../../api/settings.ts';
+import { defaultBaseUrl, hasApiKey, loadSettings, saveSettings } from '../../api/settings.ts';
 import { Field } from '../../components/Field.tsx';
+import { CredentialsSection } from './CredentialsSection.tsx';
 import { SettingsForm } from './settings-form.ts';
 
 /** Only paths inside the dashboard may be returned to (no open redirect). */
@@ -70,6 +71,7 @@ export function SettingsPage() {
           </p>
         )}
       </form>
+      <CredentialsSection connected={hasApiKey()} />
     </section>
   );
 }

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { StoreCredentialResponse, type StoreCredentialRequest } from '../../../contract/credentials.ts';
+import { apiJson } from '../client.ts';
+
+/** Store a value under a name; an existing name has its value replaced. */
+export const storeCredential = (input: StoreCredentialRequest) => apiJson('/store_credential', StoreCredentialResponse, { method: 'POST', body: input });
+
+export function useStoreCredential() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: storeCredential,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['credentials', 'list'] }),
+  });
+}

@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { StoreCredentialRequest } from '../../../contract/credentials.ts';
+import { useCredentials } from '../../api/credentials/get-credentials.ts';
+import { useDeleteCredential } from '../../api/credentials/delete-credential.ts';
+import { useStoreCredential } from '../../api/credentials/store-credential.ts';
+import { applyIssues } from '../../api/form-issues.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { Field } from '../../components/Field.tsx';
+import { CREDENTIAL_FIELDS, credentialDefaults, credentialResolver, type CredentialValues } from './credential-form.ts';
+
+const placeholder = (name: string) => `{{credentials.${name}}}`;
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/**
+ * Secrets that workflows type (passwords, codes): listed by name and date, added or replaced, and
+ * deleted. A value goes to the server once and is never shown again, here or anywhere.
+ */
+export function CredentialsSection({ connected }: { connected: boolean }) {
+  const credentials = useCredentials(connected);
+  const store = useStoreCredential();
+  const remove = useDeleteCredential();
+  const [doomed, setDoomed] = useState<string | null>(null);
+  const [stored, setStored] = useState<{ name: string; replaced: boolean } | null>(null);
+  const { register, handleSubmit, setError, reset, control, formState } = useForm<CredentialValues, unknown, StoreCredentialRequest>({
+    resolver: credentialResolver,
+    mode: 'onTouched',
+    defaultValues: credentialDefaults,
+  });
+  const { errors } = formState;
+  const typedName = useWatch({ control, name: 'name' });
+  const exists = credentials.data?.credentials.some((c) => c.name === typedName) ?? false;
+
+  const onSubmit = handleSubmit(async (body) => {
+    setStored(null);
+    try {
+      const answer = await store.mutateAsync(body);
+      // Nothing of the value stays in the page once the server has it.
+      reset(credentialDefaults);
+      setStored({ name: answer.name, replaced: answer.replaced });
+    } catch (err) {
+      if (!applyIssues(err, CREDENTIAL_FIELDS, setError)) setError('root.server', { type: 'server', message: err instanceof Error ? err.message : 'Not stored.' });
+    }
+  });
+
+  return (
+    <section className="card" aria-labelledby="credentials-title">
+      <h2 id="credentials-title">Credentials</h2>
+      <p>
+        Secrets your workflows type, such as passwords. The server keeps each value encrypted and <strong>never shows it again</strong>: not here, not
+        through the API. To change one, store it again under the same name.
+      </p>
+      <p>
+        A workflow uses one by its name in the value of a <em>change</em> step, for example <code>{placeholder('site_password')}</code>; the value is typed
+        into the page when the run reaches that step and is hidden from the run&apos;s results and logs.
+      </p>
+
+      {!connected && <p className="status">Save an API key above to see and add this server&apos;s credentials.</p>}
+      {connected && credentials.isPending && (
+        <p className="status" role="status">
+          Loading credentials…
+        </p>
+      )}
+      {credentials.isError && <ErrorNotice error={credentials.error} title="Could not load the credentials." />}
+      {remove.isError && <ErrorNotice error={remove.error} title="Not deleted." />}
+      {credentials.data && credentials.data.credentials.length === 0 && <p className="status">No credentials yet.</p>}
+      {credentials.data && credentials.data.credentials.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Stored credentials (names only; values cannot be read back)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="hide-narrow">
+                  Created
+                </th>
+                <th scope="col">Updated</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {credentials.data.credentials.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <code>{c.name}</code>
+                  </td>
+                  <td className="hide-narrow">{when(c.created_at)}</td>
+                  <td>{when(c.updated_at)}</td>
+                  <td>
+                    <button type="button" className="secondary small" onClick={() => setDoomed(c.name)}>
+                      Delete<span className="visually-hidden"> {c.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {connected && (
+        <form onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="credential-add-title">
+          <h3 id="credential-add-title">Add or replace a credential</h3>
+          <Field
+            label="Name"
+            name="credential-name"
+            error={errors.name?.message}
+            hint={
+              exists ? (
+                <>
+                  A credential named <code>{typedName}</code> exists: storing replaces its value.
+                </>
+              ) : (
+                <>Letters, digits, _ and -, starting with a letter or _. Workflows type it as {placeholder('NAME')}.</>
+              )
+            }
+          >
+            {(p) => <input {...p} autoComplete="off" spellCheck={false} autoCapitalize="off" {...register('name')} />}
+          </Field>
+          <Field label="Value" name="credential-value" error={errors.value?.message} hint="Up to 4096 characters, sent once and stored encrypted.">
+            {/* new-password: the browser must not fill in a password it saved for this dashboard. */}
+            {(p) => <input {...p} type="password" autoComplete="new-password" spellCheck={false} {...register('value')} />}
+          </Field>
+          {errors.root?.server && (
+            <p className="notice error" role="alert">
+              {errors.root.server.message}
+            </p>
+          )}
+          <button type="submit" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Storing…' : exists ? 'Replace value' : 'Store credential'}
+          </button>
+          {stored && (
+            <p className="notice ok" role="status">
+              {stored.replaced ? 'Replaced the value of ' : 'Stored '}
+              <code>{stored.name}</code>. Workflows can type it as <code>{placeholder(stored.name)}</code>.
+            </p>
+          )}
+        </form>
+      )}
+
+      <ConfirmDialog
+        open={doomed !== null}
+        title="Delete this credential?"
+        confirmLabel="Delete credential"
+        busy={remove.isPending}
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => doomed && remove.mutate(doomed, { onSettled: () => setDoomed(null) })}
+      >
+        <p>
+          <strong>{doomed}</strong> will be deleted. Workflows that type <code>{placeholder(doomed ?? 'NAME')}</code> will be refused until it is stored
+          again. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
