@@ -12,6 +12,8 @@ export interface InterruptedRunsDeps {
   /** Into the durable webhook outbox; resolves once the row is written. */
   enqueue: (url: string, event: WebhookEvent) => Promise<unknown>;
   runDir: (runId: string) => string;
+  /** Into the session's event log, so logs_url and retrieve_session_logs show how the run ended. */
+  record: (sessionId: string, message: string, outputs: Record<string, string>) => void;
   log: FastifyBaseLogger;
 }
 
@@ -21,21 +23,24 @@ export interface InterruptedRunsDeps {
  * run.completed (failed) webhook is written to the outbox *before* the run is marked: dying again
  * in between sends that webhook twice (at-least-once) instead of never. Returns how many.
  */
-export async function failInterruptedRuns({ repo, enqueue, runDir, log }: InterruptedRunsDeps): Promise<number> {
+export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }: InterruptedRunsDeps): Promise<number> {
   const rows = repo.running();
   for (const row of rows) {
+    const outputs = JSON.parse(row.outputs) as Record<string, string>;
     if (row.webhook_url) {
       const event = runCompletedEvent({
         session_id: row.session_id,
         workflow_id: row.workflow_id,
         succeeded: false,
         message: INTERRUPTED_MESSAGE,
-        outputs: JSON.parse(row.outputs) as Record<string, string>,
+        outputs,
         metadata: row.metadata ?? undefined,
+        total_actions: row.total_actions,
+        steps_run: (JSON.parse(row.results) as unknown[]).length,
       });
       await enqueue(row.webhook_url, event);
     }
-    repo.failInterrupted(row.id, INTERRUPTED_MESSAGE);
+    if (repo.failInterrupted(row.id, INTERRUPTED_MESSAGE)) record(row.session_id, INTERRUPTED_MESSAGE, outputs);
     fs.rmSync(runDir(row.id), { recursive: true, force: true });
   }
   if (rows.length) log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);

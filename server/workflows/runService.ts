@@ -67,6 +67,7 @@ export class RunService {
       repo: this.repo,
       enqueue: (url, event) => this.app.webhooks.enqueue(url, event),
       runDir: (id) => this.runDir(id),
+      record: (sessionId, message, outputs) => this.app.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
       log: this.app.log,
     });
   }
