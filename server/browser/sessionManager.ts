@@ -15,7 +15,7 @@ import { killStartedBy, killTree, startedBy } from './processes.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
-import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionManager, SessionTokens } from './types.ts';
+import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
 import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
@@ -40,6 +40,9 @@ interface Entry {
   ending?: Promise<void>;
 }
 
+/** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
+export const END_HOOK_TIMEOUT_MS = 5_000;
+
 /** Token sets issued after create that a session keeps; the oldest is dropped beyond this. */
 const MAX_ISSUED_TOKEN_SETS = 16;
 
@@ -56,6 +59,7 @@ export class BrowserSessionManager implements SessionManager {
   private readonly pool: WarmPool;
   private isolation: Isolation | undefined;
   private closed = false;
+  private readonly hooks: SessionLifecycleHooks[] = [];
 
   constructor(private readonly opts: ManagerOptions) {
     this.pool = new WarmPool({
@@ -84,6 +88,30 @@ export class BrowserSessionManager implements SessionManager {
     } catch (err) {
       this.opts.log.warn({ err }, 'session record not updated');
     }
+  }
+
+  addLifecycleHooks(hooks: SessionLifecycleHooks): void {
+    this.hooks.push(hooks);
+  }
+
+  /** Run one kind of hook on every registrant; failures and overruns are logged, never thrown. */
+  private async runHooks<K extends keyof SessionLifecycleHooks>(kind: K, id: string, call: (h: Required<SessionLifecycleHooks>[K]) => unknown, timeoutMs?: number): Promise<void> {
+    await Promise.all(
+      this.hooks.map(async (h) => {
+        const fn = h[kind];
+        if (!fn) return;
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const work = Promise.resolve(call(fn.bind(h) as Required<SessionLifecycleHooks>[K]));
+          const limit = timeoutMs === undefined ? work : Promise.race([work, new Promise((_r, reject) => (timer = setTimeout(() => reject(new Error(`${kind} took over ${timeoutMs} ms`)), timeoutMs)))]);
+          await limit;
+        } catch (err) {
+          this.opts.log.warn({ err, session_id: id }, `session ${kind} hook failed`);
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
   }
 
   /** Ready browsers in the warm pool (for tests and the benchmark). */
@@ -223,6 +251,8 @@ export class BrowserSessionManager implements SessionManager {
       expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
     };
     entry.session = session;
+    await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority }));
+    if (entry.ending) throw new AppError(503, 'browser_unavailable', 'The session ended while it was starting; retry the request');
     entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
     repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
@@ -270,6 +300,9 @@ export class BrowserSessionManager implements SessionManager {
     entry.ending ??= (async () => {
       const { repo, bus } = this.opts;
       clearTimeout(entry.timer);
+      // Before anything closes: the browser is still up for a last read (its storage state).
+      const live = entry.session;
+      if (live && live.state === 'live' && entry.tree?.alive) await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
       if (entry.session) entry.session.state = 'ended';
       this.safely(() => repo.markEnded(id, reason));
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
@@ -289,6 +322,7 @@ export class BrowserSessionManager implements SessionManager {
       else await killTree(this.opts.config.dataDir, id, []);
       this.safely(() => repo.dropTree(id));
       this.entries.delete(id);
+      await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
     })();
     return entry.ending;
   }

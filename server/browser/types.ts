@@ -43,7 +43,22 @@ export interface SessionTokens {
   cdp: string;
 }
 
+/**
+ * What other domains (session artifacts) do at a session's turning points, without the browser
+ * code knowing them. Each hook's failure is logged and does not stop the session's start or end.
+ */
+export interface SessionLifecycleHooks {
+  /** The session is live (browser, display and VNC up), before create() returns its URLs. */
+  onLive?(session: LiveSession, tree: { display: string; xauthority: string }): Promise<void> | void;
+  /** The session is ending and its browser is still up: the last moment to read from it. Bounded by END_HOOK_TIMEOUT_MS. */
+  beforeEnd?(session: LiveSession, reason: EndReason): Promise<void> | void;
+  /** The session's processes are gone (every path: stopped, timed out, crashed, server closing). */
+  afterEnd?(sessionId: string, reason: EndReason): Promise<void> | void;
+}
+
 export interface SessionManager {
+  /** Add lifecycle hooks; call before the server takes requests. */
+  addLifecycleHooks(hooks: SessionLifecycleHooks): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws AppError 422/429 on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
   get(id: string): LiveSession | undefined;
