@@ -11,7 +11,12 @@ import { Field } from '../../components/Field.tsx';
 import { CREDENTIAL_FIELDS, credentialDefaults, credentialResolver, type CredentialValues } from './credential-form.ts';
 
 const placeholder = (name: string) => `{{credentials.${name}}}`;
-const when = (iso: string) => new Date(iso).toLocaleString();
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const When = ({ iso }: { iso: string }) => (
+  <time dateTime={iso} title={new Date(iso).toLocaleString()}>
+    {dateTime.format(new Date(iso))}
+  </time>
+);
 
 /**
  * Secrets that workflows type (passwords, codes): listed by name and date, added or replaced, and
@@ -83,10 +88,15 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
               {credentials.data.credentials.map((c) => (
                 <tr key={c.id}>
                   <td>
-                    <code>{c.name}</code>
+                    {/* A 100-character name must not push the Delete button off a phone's screen. */}
+                    <code style={{ overflowWrap: 'anywhere' }}>{c.name}</code>
                   </td>
-                  <td className="hide-narrow">{when(c.created_at)}</td>
-                  <td>{when(c.updated_at)}</td>
+                  <td className="hide-narrow">
+                    <When iso={c.created_at} />
+                  </td>
+                  <td>
+                    <When iso={c.updated_at} />
+                  </td>
                   <td>
                     <button type="button" className="secondary small" onClick={() => setDoomed(c.name)}>
                       Delete<span className="visually-hidden"> {c.name}</span>
