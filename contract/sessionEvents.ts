@@ -31,6 +31,12 @@ export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('FlowResumed'), pause_key: z.string(), pause_type: PauseType }),
   z.object({ ...common, event: z.literal('RunCompleted'), message: z.string(), outputs: z.record(z.string(), z.string()) }),
   z.object({ ...common, event: z.literal('RunError'), message: z.string(), outputs: z.record(z.string(), z.string()) }),
+  z.object({ ...common, event: z.literal('Navigated'), url: z.string().describe('The main frame\'s new URL (at most 2000 characters)') }),
+  z.object({ ...common, event: z.literal('ConsoleMessage'), level: z.string(), text: z.string().describe('At most 1000 characters') }),
+  z.object({ ...common, event: z.literal('PageError'), text: z.string().describe('An uncaught exception, at most 1000 characters') }),
+  z.object({ ...common, event: z.literal('Download'), filename: z.string(), file_size: z.number().int(), ok: z.boolean(), reason: z.string().optional() }),
+  z.object({ ...common, event: z.literal('ClientConnected'), client: z.enum(['cdp', 'vnc', 'livestream']).describe('cdp: a CDP client on connect_url; vnc, livestream: a live-view viewer') }),
+  z.object({ ...common, event: z.literal('ClientDisconnected'), client: z.enum(['cdp', 'vnc', 'livestream']) }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

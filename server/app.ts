@@ -87,8 +87,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
   // each, services first. Sessions come before workflows: a run starts a session.
-  await app.register(sessionEventsService);
   await app.register(sessionsPlugin);
+  await app.register(sessionEventsService);
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(cdpProxyRoutes);

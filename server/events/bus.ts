@@ -11,6 +11,10 @@ export interface BusEvents {
   'session.started': { session_id: string; workflow_id: string; webhook_url?: string; metadata?: string };
   'session.ended': { session_id: string; workflow_id: string; reason: string; webhook_url?: string; metadata?: string };
   'session.changed': { session_id: string };
+  /** A CDP client or a live-view viewer connected to a session (`joined`) or left it. */
+  'session.client': { session_id: string; client: 'cdp' | 'vnc' | 'livestream'; joined: boolean };
+  /** What the session's pages did: main-frame navigations, console messages, uncaught errors (texts already truncated). */
+  'session.page': { session_id: string } & ({ kind: 'navigated'; url: string } | { kind: 'console'; level: string; text: string } | { kind: 'error'; text: string });
   'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
   /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
   'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };

@@ -59,7 +59,11 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
         onError: (err: Error) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
       });
       const off = app.sessions.onEnd(session.id, () => close(1001, 'session ended'));
-      socket.once('close', off);
+      app.bus.emit('session.client', { session_id: session.id, client: 'cdp', joined: true });
+      socket.once('close', () => {
+        off();
+        app.bus.emit('session.client', { session_id: session.id, client: 'cdp', joined: false });
+      });
     },
   });
 

@@ -59,9 +59,17 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
   };
 }
 
-/** Close the socket when its session ends; the returned function unsubscribes. */
-function closeOnEnd(app: FastifyInstance, session: LiveSession, close: (code: number, reason: string) => void): () => void {
-  return sessionsOf(app)?.onEnd(session.id, () => close(ViewCloseCode.sessionEnded, 'session ended')) ?? (() => {});
+/**
+ * Close the socket when its session ends, and tell the session's log a viewer joined; the returned
+ * function (for the socket's close) unsubscribes and tells it the viewer left.
+ */
+function closeOnEnd(app: FastifyInstance, session: LiveSession, client: 'vnc' | 'livestream', close: (code: number, reason: string) => void): () => void {
+  const off = sessionsOf(app)?.onEnd(session.id, () => close(ViewCloseCode.sessionEnded, 'session ended')) ?? (() => {});
+  app.bus.emit('session.client', { session_id: session.id, client, joined: true });
+  return () => {
+    off();
+    app.bus.emit('session.client', { session_id: session.id, client, joined: false });
+  };
 }
 
 function rejectSocket(socket: WebSocket) {
@@ -83,7 +91,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
       });
-      socket.on('close', closeOnEnd(app, session, end));
+      socket.on('close', closeOnEnd(app, session, 'vnc', end));
     },
   });
 
@@ -100,7 +108,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
       });
       // Input from a livestream viewer is never read; drop anything it sends.
       socket.on('message', () => {});
-      socket.on('close', closeOnEnd(app, session, end));
+      socket.on('close', closeOnEnd(app, session, 'livestream', end));
     },
   });
 }

@@ -28,6 +28,12 @@ export function recordBusEvents(bus: Bus, events: SessionEventLog, warn: (err: u
       log.append(e.session_id, { event: e.succeeded ? 'RunCompleted' : 'RunError', message: e.message, outputs: e.outputs }),
     ),
     bus.on('session.ended', (e) => log.append(e.session_id, { event: 'SessionEnded', reason: e.reason })),
+    bus.on('session.client', (e) => log.append(e.session_id, { event: e.joined ? 'ClientConnected' : 'ClientDisconnected', client: e.client })),
+    bus.on('session.page', (e) => {
+      if (e.kind === 'navigated') log.append(e.session_id, { event: 'Navigated', url: e.url });
+      else if (e.kind === 'console') log.append(e.session_id, { event: 'ConsoleMessage', level: e.level, text: e.text });
+      else log.append(e.session_id, { event: 'PageError', text: e.text });
+    }),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { sessionEventsRepo } from '../store/sessionEvents.ts';
 import { recordBusEvents } from './fromBus.ts';
 import { SessionEventLog } from './log.ts';
+import { observePages } from './pageObserver.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +18,24 @@ export const sessionEventsService = fp(
     app.decorate('sessionEvents', log);
     const unsubscribe = recordBusEvents(app.bus, log, (err) => app.log.warn({ err }, 'session event not recorded'));
     app.addHook('onClose', async () => unsubscribe());
+
+    // What the pages do goes into the log too; the observer's channel closes with the browser.
+    // Not awaited: the session's URLs are not held back for it (its first commands come after).
+    const observers = new Map<string, Promise<(() => void) | undefined>>();
+    app.sessions.addLifecycleHooks({
+      onLive: (session) => {
+        const started = observePages(session.hub, (e) => app.bus.emit('session.page', { session_id: session.id, ...e })).catch((err: unknown) => {
+          app.log.warn({ err, session_id: session.id }, 'the session\'s pages are not logged');
+          return undefined;
+        });
+        observers.set(session.id, started);
+      },
+      afterEnd: async (id) => {
+        const stop = await observers.get(id);
+        observers.delete(id);
+        stop?.();
+      },
+    });
   },
-  { name: 'sessionEvents' },
+  { name: 'sessionEvents', dependencies: ['sessions'] },
 );
