@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonString, wellFormed } from './common.ts';
+import { jsonString, page, PageQuery, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 /**
@@ -134,7 +134,37 @@ export const WebhookSecret = z.object({
   secret: z.string().describe('whsec_… : verify webhook-signature with any Standard Webhooks library'),
 });
 
+/** One run in the Runs list: what it ran, when, how long, how it ended. */
+export const RunSummary = z.object({
+  session_id: z.uuid(),
+  workflow_id: z.uuid(),
+  workflow_name: z.string().nullable().describe('null when the workflow has since been deleted'),
+  status: RunStatus,
+  message: z.string(),
+  total_actions: z.number().int(),
+  created_at: z.iso.datetime(),
+  completed_at: z.iso.datetime().nullable(),
+  duration_ms: z.number().int().nullable().describe('From start to end; null while running'),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+export const RunsQuery = PageQuery.extend({
+  status: RunStatus.optional(),
+  workflow_id: z.uuid('workflow_id must be a UUID').optional(),
+});
+export const RunsPage = page(RunSummary);
+export type RunsPage = z.infer<typeof RunsPage>;
+
 export const runOperations = defineOperations({
+  listRuns: {
+    operationId: 'listRuns',
+    method: 'get',
+    path: '/runs',
+    summary: 'Every run, newest first, optionally of one status or workflow',
+    tags: ['workflows'],
+    query: RunsQuery,
+    responses: { 200: { description: 'A page of runs', schema: RunsPage } },
+    errors: [422],
+  },
   runWorkflow: {
     operationId: 'runWorkflow',
     method: 'post',

@@ -31,6 +31,26 @@ export function runsRepo(db: Db) {
       ).run({ ...row, created_at: nowIso(), completed_at: row.status === 'running' ? null : nowIso() });
     },
     getBySession: (sessionId: string) => bySession.get(sessionId),
+    /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
+    page(opts: { status?: RunStatus; workflowId?: string; limit: number; before?: { created_at: string; id: string } }): (RunRow & { workflow_name: string | null })[] {
+      const where: string[] = [];
+      const args: (string | number)[] = [];
+      if (opts.status) {
+        where.push('r.status = ?');
+        args.push(opts.status);
+      }
+      if (opts.workflowId) {
+        where.push('r.workflow_id = ?');
+        args.push(opts.workflowId);
+      }
+      if (opts.before) {
+        where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))');
+        args.push(opts.before.created_at, opts.before.created_at, opts.before.id);
+      }
+      const sql = `SELECT r.*, w.name AS workflow_name FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`;
+      return db.prepare<(string | number)[], RunRow & { workflow_name: string | null }>(sql).all(...args, opts.limit);
+    },
     /** Progress while running: results and outputs so far. */
     progress: (id: string, results: unknown[], outputs: Record<string, string>) =>
       db.prepare("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(results), JSON.stringify(outputs), id),
