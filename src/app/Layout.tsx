@@ -6,6 +6,7 @@ const NAV = [
   { to: '/sessions', label: 'Sessions' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/run', label: 'Run' },
+  { to: '/runs', label: 'Runs' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 
@@ -14,7 +15,7 @@ export function Layout() {
   const { pathname } = useLocation();
   // Each page has its own title, so history, tabs and screen readers tell pages apart.
   useEffect(() => {
-    const section = NAV.find((n) => pathname.startsWith(n.to));
+    const section = NAV.find((n) => pathname === n.to || pathname.startsWith(`${n.to}/`));
     document.title = section ? `${section.label} · Browserdesk` : 'Browserdesk';
   }, [pathname]);
   return (

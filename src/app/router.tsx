@@ -22,6 +22,7 @@ export const router = createBrowserRouter([
       { path: 'workflows/new', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
       { path: 'workflows/:id', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
       { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
+      { path: 'runs', lazy: () => import('../features/runs/RunsPage.tsx').then((m) => ({ Component: m.RunsPage })) },
       { path: 'runs/:sessionId', lazy: () => import('../features/runs/RunProgressPage.tsx').then((m) => ({ Component: m.RunProgressPage })) },
       { path: '*', Component: NotFound },
     ],
