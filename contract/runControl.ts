@@ -25,6 +25,7 @@ export const SessionStatus = z.object({
   pause_type: PauseType.nullable(),
   pause_message: z.string().nullable().describe('What the pause step asks the person to do'),
   logs_url: z.string().describe('Live events of the session (signed; 24 hours)'),
+  recording_url: z.string().nullable().optional().describe('The session\'s screen recording (MP4, seekable), signed; null when none was kept'),
 });
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
