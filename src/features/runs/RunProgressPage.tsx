@@ -5,6 +5,7 @@ import { useRunStatus } from '../../api/runs/get-run-status.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import { recallRun } from './run-memory.ts';
+import { SessionInspector } from '../inspector/SessionInspector.tsx';
 import { PausedRun } from './PausedRun.tsx';
 import { RunSteps } from './RunSteps.tsx';
 
@@ -18,7 +19,7 @@ export function RunProgressPage() {
   return (
     <>
       <p>
-        <Link to="/run">← Run another</Link>
+        <Link to="/runs">← Runs</Link> · <Link to="/run">Run another</Link>
       </p>
       <h1>Run{remembered?.workflowName ? `: ${remembered.workflowName}` : ''}</h1>
       <p className="lead">
@@ -55,6 +56,7 @@ export function RunProgressPage() {
           {run && <RunSteps run={run} />}
         </section>
       </div>
+      {run?.completed && <SessionInspector sessionId={sessionId} />}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { isStatus } from '../../api/errors.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
 import { useSession } from '../../api/sessions/get-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { SessionInspector } from '../inspector/SessionInspector.tsx';
 import { ConnectPanel } from './ConnectPanel.tsx';
 import { LiveViewPanel } from './LiveViewPanel.tsx';
 import { recallSession } from './session-memory.ts';
@@ -56,9 +57,13 @@ export function SessionPage() {
       {session.isError && !isStatus(session.error, 404) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
       {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
       {ended ? (
-        <p className="notice" role="status">
-          This session has ended{session.data?.end_reason ? ` (${session.data.end_reason.replace(/_/g, ' ')})` : ''}. Its browser and addresses are gone.
-        </p>
+        <>
+          <p className="notice" role="status">
+            This session has ended{session.data?.end_reason ? ` (${session.data.end_reason.replace(/_/g, ' ')})` : ''}. Its browser and addresses are gone; what it left is
+            below.
+          </p>
+          <SessionInspector sessionId={id} />
+        </>
       ) : remembered ? (
         <>
           {(remembered.vnc_url || remembered.livestream_url) && <LiveViewPanel vncUrl={remembered.vnc_url} livestreamUrl={remembered.livestream_url} />}

@@ -1,0 +1,126 @@
+import { useId, useRef, useState } from 'react';
+import type { SessionEvent } from '../../../contract/sessionEvents.ts';
+import { useSessionEvents } from '../../api/sessions/get-session-events.ts';
+import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
+import { useSessionStore } from '../../api/sessions/get-session-store.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { formatBytes } from '../../lib/format.ts';
+import { describeEvent, EVENT_KINDS, isProblem, kindMatches, onTimeline, type EventKind } from './event-text.ts';
+
+/** Seconds from the session's start (its first event, when the recording starts too) to `e`. */
+const offsetOf = (e: SessionEvent, start: number) => Math.max(0, (Date.parse(e.created_at) - start) / 1000);
+const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+
+/**
+ * What an ended session left: its recording with a timeline beside it (clicking an entry seeks the
+ * video), the files it downloaded, its log filtered by kind, and its storage state to copy.
+ */
+export function SessionInspector({ sessionId }: { sessionId: string }) {
+  const id = useId();
+  const status = useSessionStatus(sessionId);
+  const events = useSessionEvents(sessionId);
+  const store = useSessionStore(sessionId, status.isSuccess);
+  const video = useRef<HTMLVideoElement>(null);
+  const [kind, setKind] = useState<EventKind | 'all'>('all');
+  const log = events.data ?? [];
+  const start = log[0] ? Date.parse(log[0].created_at) : 0;
+  const recording = status.data?.recording_url ?? null;
+  const files = status.data?.file_metadata ?? [];
+  const seek = (e: SessionEvent) => {
+    const v = video.current;
+    if (!v) return;
+    v.currentTime = offsetOf(e, start);
+    v.focus();
+  };
+
+  return (
+    <section className="inspector" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>What happened</h2>
+      {events.isError && <ErrorNotice error={events.error} title="Could not load the session's log." />}
+      <div className="inspector-grid">
+        <div className="card">
+          <h3>Recording</h3>
+          {recording ? (
+            <video ref={video} className="recording" src={recording} controls preload="metadata" aria-label="Recording of the session's screen" />
+          ) : (
+            <p className="status">{status.isPending ? 'Loading…' : 'No recording was kept for this session.'}</p>
+          )}
+        </div>
+        <div className="card">
+          <h3 id={`${id}-timeline`}>Timeline</h3>
+          {log.length === 0 && <p className="status">{events.isPending ? 'Loading…' : 'Nothing was logged.'}</p>}
+          <ol className="timeline" aria-labelledby={`${id}-timeline`}>
+            {log.filter(onTimeline).map((e) => (
+              <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
+                <button type="button" className="link" onClick={() => seek(e)} disabled={!recording} title={recording ? 'Show this moment in the recording' : undefined}>
+                  <span className="time">{clock(offsetOf(e, start))}</span> <span className="wrap-anywhere">{describeEvent(e)}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </div>
+
+      <div className="card">
+        <h3>Downloads</h3>
+        {files.length === 0 ? (
+          <p className="status">The session downloaded no files.</p>
+        ) : (
+          <ul className="files">
+            {files.map((f) => (
+              <li key={f.filename}>
+                <a href={f.download_url} download={f.filename} className="wrap-anywhere">
+                  {f.filename}
+                </a>{' '}
+                <span className="hint">{formatBytes(f.file_size)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div className="card">
+        <div className="row spread">
+          <h3 id={`${id}-log`}>Log</h3>
+          <div className="row">
+            <label htmlFor={`${id}-kind`}>Show</label>
+            <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as EventKind | 'all')} style={{ width: 'auto' }}>
+              <option value="all">Everything</option>
+              {Object.entries(EVENT_KINDS).map(([key, k]) => (
+                <option key={key} value={key}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <ol className="log" aria-labelledby={`${id}-log`}>
+          {log
+            .filter((e) => kindMatches(kind, e))
+            .map((e) => (
+              <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
+                <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time> <span className="wrap-anywhere">{describeEvent(e)}</span>
+              </li>
+            ))}
+        </ol>
+      </div>
+
+      <div className="card">
+        <h3>Storage state</h3>
+        {store.data ? (
+          <details>
+            <summary>Cookies and localStorage when the session ended (Playwright storage state; pass it as session_data to start logged in)</summary>
+            <div className="row" style={{ margin: '0.5rem 0' }}>
+              <CopyButton text={JSON.stringify(store.data)} label="Copy storage state" />
+            </div>
+            <pre className="scroll-block">{JSON.stringify(store.data, null, 2)}</pre>
+          </details>
+        ) : (
+          <p className="status">{store.isPending ? 'Loading…' : 'No storage state was kept for this session.'}</p>
+        )}
+        {store.isError && <ErrorNotice error={store.error} title="Could not load the storage state." />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import type { SessionEvent } from '../../../contract/sessionEvents.ts';
+import { formatBytes } from '../../lib/format.ts';
+
+/** The log's filter: kinds of event a person looks for. */
+export const EVENT_KINDS = {
+  steps: { label: 'Steps', events: ['RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
+  navigation: { label: 'Navigations', events: ['Navigated'] },
+  console: { label: 'Console', events: ['ConsoleMessage'] },
+  errors: { label: 'Errors', events: ['PageError', 'RunError'] },
+  downloads: { label: 'Downloads', events: ['Download'] },
+  clients: { label: 'Clients and viewers', events: ['ClientConnected', 'ClientDisconnected'] },
+  session: { label: 'Session', events: ['SessionStarted', 'SessionEnded'] },
+} as const satisfies Record<string, { label: string; events: readonly SessionEvent['event'][] }>;
+export type EventKind = keyof typeof EVENT_KINDS;
+
+export function kindMatches(kind: EventKind | 'all', e: SessionEvent): boolean {
+  return kind === 'all' || (EVENT_KINDS[kind].events as readonly string[]).includes(e.event);
+}
+
+/** Events worth a place on the timeline beside the video: where something happened. */
+export function onTimeline(e: SessionEvent): boolean {
+  return ['ToolCallCompleted', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
+}
+
+/** One line saying what the event was, for people. */
+export function describeEvent(e: SessionEvent): string {
+  switch (e.event) {
+    case 'SessionStarted':
+      return 'Session started';
+    case 'SessionEnded':
+      return `Session ended (${e.reason.replace(/_/g, ' ')})`;
+    case 'RunStarted':
+      return `Run started: ${e.total_actions} steps`;
+    case 'ToolCallStarted':
+      return `Step ${e.step} (${e.action}) started`;
+    case 'ToolCallCompleted':
+      return e.result.ok ? `Step ${e.step} (${e.action}) done in ${e.duration} ms` : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
+    case 'RunContent':
+      return `Outputs: ${Object.keys(e.outputs).join(', ')}`;
+    case 'FlowPaused':
+      return e.message ? `Paused: ${e.message}` : 'Paused through the API';
+    case 'FlowResumed':
+      return 'Resumed';
+    case 'RunCompleted':
+      return `Run succeeded: ${e.message}`;
+    case 'RunError':
+      return `Run failed: ${e.message}`;
+    case 'Navigated':
+      return `Went to ${e.url}`;
+    case 'ConsoleMessage':
+      return `console.${e.level}: ${e.text}`;
+    case 'PageError':
+      return `Page error: ${e.text}`;
+    case 'Download':
+      return e.ok ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})` : `Download of ${e.filename} stopped: ${e.reason ?? 'failed'}`;
+    case 'ClientConnected':
+      return e.client === 'cdp' ? 'A CDP client connected' : `A ${e.client} viewer joined`;
+    case 'ClientDisconnected':
+      return e.client === 'cdp' ? 'A CDP client left' : `A ${e.client} viewer left`;
+  }
+}
+
+/** Whether the event reports something that went wrong (shown as an error). */
+export const isProblem = (e: SessionEvent) =>
+  e.event === 'PageError' || e.event === 'RunError' || (e.event === 'ToolCallCompleted' && !e.result.ok) || (e.event === 'Download' && !e.ok);
