@@ -95,7 +95,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
             </select>
           </div>
         </div>
-        <ol className="log" aria-labelledby={`${id}-log`}>
+        <ol className="log" aria-labelledby={`${id}-log`} tabIndex={0}>
           {log
             .filter((e) => kindMatches(kind, e))
             .map((e) => (

@@ -22,6 +22,8 @@ export function onTimeline(e: SessionEvent): boolean {
   return ['ToolCallCompleted', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
 }
 
+const CLIENT = { cdp: 'A CDP client', vnc: 'A live-view viewer (VNC)', livestream: 'A livestream viewer' } as const;
+
 /** One line saying what the event was, for people. */
 export function describeEvent(e: SessionEvent): string {
   switch (e.event) {
@@ -54,9 +56,9 @@ export function describeEvent(e: SessionEvent): string {
     case 'Download':
       return e.ok ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})` : `Download of ${e.filename} stopped: ${e.reason ?? 'failed'}`;
     case 'ClientConnected':
-      return e.client === 'cdp' ? 'A CDP client connected' : `A ${e.client} viewer joined`;
+      return `${CLIENT[e.client]} joined`;
     case 'ClientDisconnected':
-      return e.client === 'cdp' ? 'A CDP client left' : `A ${e.client} viewer left`;
+      return `${CLIENT[e.client]} left`;
   }
 }
 
