@@ -156,7 +156,21 @@ export type SessionsPage = z.infer<typeof SessionsPage>;
 
 export const SessionParams = z.object({ id: z.uuid({ message: 'id must be a session UUID' }) });
 
+/** Fresh capability URLs for a live session: for a second tab, a reload, or a session created through the API. */
+export const SessionViews = CreateWorkflowSessionResponse.pick({ livestream_url: true, connect_url: true, vnc_url: true }).required();
+export type SessionViews = z.infer<typeof SessionViews>;
+
 export const sessionOperations = defineOperations({
+  createSessionViews: {
+    operationId: 'createSessionViews',
+    method: 'post',
+    path: '/sessions/{id}/views',
+    summary: 'New watch, drive and CDP URLs for a live session (fresh tokens, kept hashed, dying with the session; a session keeps the 16 newest sets)',
+    tags: ['sessions'],
+    params: SessionParams,
+    responses: { 200: { description: 'The URLs', schema: SessionViews } },
+    errors: [404, 409, 422],
+  },
   createWorkflowSession: {
     operationId: 'createWorkflowSession',
     method: 'post',

@@ -71,3 +71,14 @@ test('the launcher checks JSON fields as you type', async ({ authed: page }) => 
   await metadata.fill('{"order": 42}');
   await expect(page.getByText('metadata must be a string holding valid JSON')).toHaveCount(0);
 });
+
+test('a session created through the API opens its live view on its page, from any tab', async ({ authed: page, api }) => {
+  const created = await api.post('/api/create_workflow_session', { data: { workflow_name: 'e2e from the API' } });
+  expect(created.status()).toBe(200);
+  const { session_id: id } = (await created.json()) as { session_id: string };
+  await page.goto(`/sessions/${id}`);
+  await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('connect-url')).toContainText(`/s/${id}/cdp?token=`);
+  await page.getByRole('button', { name: 'End session' }).click();
+  await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
+});

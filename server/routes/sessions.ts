@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations, type Session } from '../../contract/sessions.ts';
-import { notFound } from '../http/errors.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import { AppError, notFound } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
@@ -61,6 +62,14 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     const row = repo.get(params.id);
     if (!row) throw notFound('Session');
     return toSession(row);
+  });
+
+  addRoute(app, sessionOperations.createSessionViews, ({ params }) => {
+    if (!repo.get(params.id)) throw notFound('Session');
+    const tokens = app.sessions.issueTokens(params.id);
+    if (!tokens) throw new AppError(409, ErrorCode.conflict, 'The session is not live: an ended session has no live view');
+    const urls = sessionUrls(app, params.id, tokens);
+    return { livestream_url: urls.livestream_url!, connect_url: urls.connect_url!, vnc_url: urls.vnc_url! };
   });
 
   addRoute(app, sessionOperations.endSession, async ({ params }) => {

@@ -91,6 +91,20 @@ describe('run control', () => {
     expect(((await (await server.api(`/api/sessions/${mine.session_id}`)).json()) as { state: string }).state).toBe('live');
   });
 
+  it('POST /sessions/{id}/views: fresh URLs with the key only, for that session only', async () => {
+    expect((await fetch(`${server.url}/api/sessions/${mine.session_id}/views`, { method: 'POST' })).status).toBe(401);
+    const res = await server.api(`/api/sessions/${mine.session_id}/views`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const views = (await res.json()) as { vnc_url: string; livestream_url: string; connect_url: string };
+    expect(views.vnc_url).not.toBe(mine.vnc_url);
+    expect((await fetch(views.vnc_url)).status).toBe(200);
+    expect((await fetch(views.livestream_url)).status).toBe(200);
+    // A view token opens the VNC page too (view only); no token opens the other session.
+    expect((await fetch(views.livestream_url.replace('/live?', '/vnc?'))).status).toBe(200);
+    for (const url of [views.vnc_url, views.livestream_url]) expect((await fetch(url.replace(mine.session_id, other.session_id))).status).not.toBe(200);
+    expect((await server.api('/api/sessions/00000000-0000-4000-8000-000000000000/views', { method: 'POST' })).status).toBe(404);
+  });
+
   it('active_session hands out a fresh vnc token that dies with the session', async () => {
     const res = await server.api(`/api/workflow/${mine.workflow_id}/active_session`);
     expect(res.status).toBe(200);
@@ -121,6 +135,7 @@ describe('run control', () => {
     expect(rest).toMatch(/"event":"SessionEnded"/);
     expect((await fetch(active.vnc_url)).status).not.toBe(200);
     expect((await server.api(`/api/workflow/${mine.workflow_id}/active_session`)).status).toBe(404);
+    expect((await server.api(`/api/sessions/${mine.session_id}/views`, { method: 'POST' })).status).toBe(409);
     // Its events stay readable with the same signed URL after it ended.
     expect((await fetch(active.logs_url.replace('/stream', '/events'))).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import type { RunStatusResponse } from '../../../contract/runs.ts';
 import { useResumeRun } from '../../api/runs/resume-run.ts';
+import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 
@@ -10,14 +11,17 @@ type Pause = NonNullable<RunStatusResponse['pause']>;
  * A run waiting for a person: what it asks, the browser to act in (interactive), and Resume. The
  * session's timeout keeps counting meanwhile, so the page says so.
  */
-export function PausedRun({ sessionId, pause, vncUrl }: { sessionId: string; pause: Pause; vncUrl?: string }) {
+export function PausedRun({ sessionId, pause, vncUrl: launched }: { sessionId: string; pause: Pause; vncUrl?: string }) {
   const resume = useResumeRun(sessionId);
+  // A run started elsewhere (the API, another tab): fresh URLs for its live view.
+  const views = useSessionViews(sessionId, !launched);
+  const vncUrl = launched ?? views.data?.vnc_url;
   const ask = pause.message ?? 'The run was paused through the API.';
   return (
     <section className="card paused-run" aria-labelledby="paused-title">
       <h2 id="paused-title">Waiting for you: {ask}</h2>
       <p className="hint">
-        {vncUrl ? 'Act in the browser below, then resume.' : 'Open the run’s live view (vnc_url from the run answer or the run.paused webhook), act there, then resume.'} The
+        {vncUrl ? 'Act in the browser below, then resume.' : 'Opening the live view…'} The
         session’s time limit keeps counting while the run waits.
       </p>
       {vncUrl && (
@@ -30,6 +34,7 @@ export function PausedRun({ sessionId, pause, vncUrl }: { sessionId: string; pau
           {resume.isPending ? 'Resuming…' : 'Resume the run'}
         </button>
       </div>
+      {views.isError && <ErrorNotice error={views.error} title="Could not open the live view." />}
       {resume.isError && <ErrorNotice error={resume.error} title="Could not resume the run." />}
     </section>
   );

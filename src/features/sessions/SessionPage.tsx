@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { isStatus } from '../../api/errors.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
+import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { useSession } from '../../api/sessions/get-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SessionInspector } from '../inspector/SessionInspector.tsx';
@@ -19,6 +20,9 @@ export function SessionPage() {
   const expiresAt =
     session.data?.expires_at ?? (remembered ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString() : undefined);
   const unknownHere = session.isError && isStatus(session.error, 404) && !remembered;
+  // Not launched from this tab: ask the server for fresh URLs (the launch's tokens are kept hashed).
+  const views = useSessionViews(id, !remembered && session.data?.state === 'live');
+  const urls = remembered ?? views.data;
 
   return (
     <>
@@ -64,18 +68,15 @@ export function SessionPage() {
           </p>
           <SessionInspector sessionId={id} />
         </>
-      ) : remembered ? (
+      ) : urls ? (
         <>
-          {(remembered.vnc_url || remembered.livestream_url) && <LiveViewPanel vncUrl={remembered.vnc_url} livestreamUrl={remembered.livestream_url} />}
-          {remembered.connect_url && <ConnectPanel connectUrl={remembered.connect_url} />}
+          {(urls.vnc_url || urls.livestream_url) && <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
+          {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} />}
         </>
+      ) : views.isError ? (
+        <ErrorNotice error={views.error} title="Could not open the live view." />
       ) : (
-        !unknownHere && (
-          <p className="notice warn">
-            The live view and connect address are shown only in the browser tab that launched this session: the server keeps their tokens hashed and cannot
-            show them again.
-          </p>
-        )
+        !unknownHere && session.data?.state === 'live' && <p className="status" role="status">Opening the live view…</p>
       )}
     </>
   );
