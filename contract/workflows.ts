@@ -245,7 +245,7 @@ export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
           ctx.addIssue({
             code: 'custom',
             path: ['flow', 'steps', i, field],
-            message: `step ${i} (${step.type}) uses {{${name}}} but no variable ${name} is declared`,
+            message: `step ${i + 1} (${step.type}) uses {{${name}}} but no variable ${name} is declared`,
           });
         }
       }
@@ -257,7 +257,7 @@ export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
       if (name === undefined) continue;
       const [top, index, field] = path;
       const step = top === 'steps' && typeof index === 'number' ? w.flow.steps[index] : undefined;
-      const where = step ? `step ${index as number} (${step.type === 'customStep' ? step.name : step.type}) uses {{${placeholder}}} in ${path.slice(2).join('.')}` : `{{${placeholder}}} is in ${path.join('.')}`;
+      const where = step ? `step ${(index as number) + 1} (${step.type === 'customStep' ? step.name : step.type}) uses {{${placeholder}}} in ${path.slice(2).join('.')}` : `{{${placeholder}}} is in ${path.join('.')}`;
       if (!(step?.type === 'change' && field === 'value' && path.length === 3)) {
         ctx.addIssue({
           code: 'custom',

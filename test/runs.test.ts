@@ -138,7 +138,7 @@ describe('POST /api/run_workflow', () => {
     expect(status).toBe(200);
     const run = await untilCompleted(body.session_id);
     expect(run).toMatchObject({ succeeded: false, completed: true, status: 'failed', total_actions: 3 });
-    expect(run.message).toMatch(/^Step 1 \(click\) failed: /);
+    expect(run.message).toMatch(/^Step 2 \(click #no-such-button\): no element matched within 1.5 s\. Check the selector in the workflow editor\.$/);
     expect(run.results.map((r) => [r.action, r.result.ok])).toEqual([['navigate', true], ['click', false]]);
     expect(run.results[1]!.result.error).toEqual(expect.any(String));
     expect(await treeGone(server.dataDir, body.session_id)).toBe(true);
@@ -187,7 +187,7 @@ describe('a run when the server closes', () => {
       const res = await reopened.api(`/api/run_workflow_status?session_id=${started.session_id}`);
       const s = RunStatusResponse.parse(await res.json());
       expect(s).toMatchObject({ completed: true, succeeded: false, status: 'failed' });
-      expect(s.message).toMatch(/^Step 1 \(waitForExpression\) failed|stopped/);
+      expect(s.message).toMatch(/^Step 2 \(waitForExpression\)|stopped/);
     } finally {
       await reopened?.close();
     }

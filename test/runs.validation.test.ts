@@ -77,7 +77,7 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
 
   it('a file the flow uploads is missing: 422 naming files and the step', async () => {
     const json = await expectRefused(form(good(), [{ name: 'other.txt', bytes: 'x' }]), 422, 'files');
-    expect(json.message).toContain('step 5 (uploadFile) needs a file named report.txt');
+    expect(json.message).toContain('step 6 (uploadFile) needs a file named report.txt');
   });
 
   it('webhook_url not a URL, or private without WEBHOOK_ALLOW_PRIVATE: 422', async () => {

@@ -70,7 +70,7 @@ describe('replay engine', () => {
     });
     const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
     expect(outcome.succeeded).toBe(false);
-    expect(outcome.message).toMatch(/^Step 1 \(click\) failed: .*(timed out|Timed out|Waiting)/i);
+    expect(outcome.message).toMatch(/^Step 2 \(click #no-such-button\): no element matched within 1 s\. Check the selector in the workflow editor\.$/);
     expect(outcome.results.map((r) => r.result.ok)).toEqual([true, false]);
     expect(browser.connected).toBe(true);
   });

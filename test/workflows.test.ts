@@ -107,7 +107,7 @@ describe('workflow validation: 422 naming the step and field', () => {
   it('a placeholder with no variable', async () => {
     const issues = await issuesFor(withStep({ type: 'change', selectors: ['#q'], value: 'hello {{who}}' }, [{ name: 'other', type: 'string' }]));
     expect(issues).toEqual([{ path: 'flow.steps.3.value', message: expect.stringContaining('{{who}}') }]);
-    expect(issues[0]!.message).toContain('step 3 (change)');
+    expect(issues[0]!.message).toContain('step 4 (change)');
   });
 
   it('bad selectors', async () => {

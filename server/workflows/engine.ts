@@ -5,6 +5,7 @@ import type { Flow } from '../../contract/workflows.ts';
 import { RunExtension } from './extension.ts';
 import type { PauseGate, PauseState } from './pauseGate.ts';
 import { redactor } from './redact.ts';
+import { actionOf, failureMessage, stepLabel } from './stepFailure.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -34,7 +35,6 @@ export interface ReplayOptions {
   signal?: AbortSignal;
 }
 
-const actionOf = (step: Flow['steps'][number]) => (step.type === 'customStep' ? step.name : step.type);
 
 function paramsOf(step: Flow['steps'][number]): Record<string, unknown> {
   const { type: _type, ...rest } = step as Record<string, unknown>;
@@ -85,11 +85,11 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       try {
         await opts.gate?.passThrough(opts.signal);
       } catch {
-        failure = `The run was stopped while paused, before step ${index} (${actionOf(step)})`;
+        failure = `The run was stopped while paused, before ${stepLabel(step, index).replace(/^Step/, 'step')}`;
         break;
       }
       if (opts.signal?.aborted) {
-        failure = `The run was stopped before step ${index} (${actionOf(step)})`;
+        failure = `The run was stopped before ${stepLabel(step, index).replace(/^Step/, 'step')}`;
         break;
       }
       opts.onStepStart?.(index, actionOf(step), paramsOf(step));
@@ -103,7 +103,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         result = { ok: true, ...(out ? { output: out.value } : {}) };
       } catch (err) {
         result = { ok: false, error: causeOf(err) };
-        failure = `Step ${index} (${actionOf(step)}) failed: ${causeOf(err)}`;
+        failure = failureMessage(step, index, causeOf(err), opts.flow.timeout);
       }
       const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result, timestamp: started.toISOString(), duration: Math.round(performance.now() - t0) };
       results.push(entry);

@@ -90,7 +90,7 @@ export class RunService {
     const { values, issues } = resolveVariables(workflow.variables, given);
     for (const need of filesNeeded(workflow.flow)) {
       if (!form.files.includes(need.file)) {
-        issues.push({ path: 'files', message: `step ${need.index} (uploadFile) needs a file named ${need.file}` });
+        issues.push({ path: 'files', message: `step ${need.index + 1} (uploadFile) needs a file named ${need.file}` });
       }
     }
     const credentials = credentialNamesOf(workflow.flow);

@@ -13,7 +13,7 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
       {run.completed && (
         <div className={`notice ${run.succeeded ? 'ok' : 'error'}`} role="status" data-testid="outcome">
           <p>
-            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong> {run.message}
+            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong> <span className="wrap-anywhere">{run.message}</span>
           </p>
           {run.completed_at && <p className="hint">Finished {new Date(run.completed_at).toLocaleString()}</p>}
         </div>
@@ -23,13 +23,16 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
           <li key={i}>
             <div className="row spread">
               <span>
-                <span aria-hidden="true">{r.result.ok ? '✓' : '✗'}</span> <strong>{r.action}</strong>
-                <span className="visually-hidden">{r.result.ok ? ' succeeded' : ' failed'}</span> <span className="hint">{describeParams(r.params)}</span>
+                <span aria-hidden="true">{r.result.ok ? '✓' : '✗'}</span> <span className="step-number">{i + 1}.</span> <strong>{r.action}</strong>
+                <span className="visually-hidden">{r.result.ok ? ' succeeded' : ' failed'}</span>{' '}
+                <span className="hint truncate" title={describeParams(r.params)}>
+                  {describeParams(r.params)}
+                </span>
               </span>
               <span className="hint">{r.duration} ms</span>
             </div>
-            {r.result.error && <p className="field-error">{r.result.error}</p>}
-            {r.result.output !== undefined && <p className="hint">Output: {r.result.output}</p>}
+            {r.result.error && <p className="field-error wrap-anywhere">{r.result.error}</p>}
+            {r.result.output !== undefined && <p className="hint wrap-anywhere">Output: {r.result.output}</p>}
           </li>
         ))}
       </ol>
@@ -45,7 +48,9 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
                   <dt>
                     <code>{k}</code>
                   </dt>
-                  <dd style={{ margin: 0 }}>{v}</dd>
+                  <dd style={{ margin: 0 }} className="wrap-anywhere">
+                    {v}
+                  </dd>
                 </div>
               ))}
             </dl>

@@ -14,7 +14,7 @@ describe('workflow editor validation', () => {
   it('names an undeclared placeholder at its line', async () => {
     const fixed = flowText.replace('"offsetX": 1', '"selectors": [["#b"]], "offsetX": 1');
     const r = await resolve(values({ flowText: fixed }));
-    expect(r.errors.flowText?.message).toContain('Line 4: steps.0.url: step 0 (navigate) uses {{who}}');
+    expect(r.errors.flowText?.message).toContain('Line 4: steps.0.url: step 1 (navigate) uses {{who}}');
   });
 
   it('reports JSON syntax errors with their line', async () => {

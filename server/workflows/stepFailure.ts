@@ -1,0 +1,41 @@
+import type { Flow } from '../../contract/workflows.ts';
+
+type Step = Flow['steps'][number];
+
+/** @puppeteer/replay's default wait for an element, when neither the step nor the flow sets one. */
+const DEFAULT_TIMEOUT_MS = 5000;
+const MAX_TARGET = 80;
+
+const cut = (text: string) => (text.length > MAX_TARGET ? `${text.slice(0, MAX_TARGET - 1)}…` : text);
+
+export const actionOf = (step: Step) => (step.type === 'customStep' ? step.name : step.type);
+
+/** What the step acts on, as a person would name it: its first selector, or the URL it opens. */
+function targetOf(step: Step): string | undefined {
+  const s = step as { selectors?: unknown; url?: unknown; parameters?: { selectors?: unknown } };
+  const selectors = s.selectors ?? s.parameters?.selectors;
+  if (Array.isArray(selectors) && selectors.length) {
+    const first: unknown = selectors[0];
+    return cut(Array.isArray(first) ? first.join(' >> ') : String(first));
+  }
+  return typeof s.url === 'string' ? cut(s.url) : undefined;
+}
+
+/** "Step 6 (click #does-not-exist)": numbered from 1, as the dashboard lists steps. */
+export function stepLabel(step: Step, index: number): string {
+  const target = targetOf(step);
+  return `Step ${index + 1} (${actionOf(step)}${target ? ` ${target}` : ''})`;
+}
+
+/**
+ * Why a step failed, for the person who has to fix it: a wait for an element that ran out says
+ * so, with the time and where to look; anything else is the library's first line.
+ */
+export function failureMessage(step: Step, index: number, cause: string, flowTimeout?: number): string {
+  const waitedForElement = targetOf(step) !== undefined && step.type !== 'navigate' && /timed? ?out|timeout|waiting for/i.test(cause);
+  if (waitedForElement) {
+    const seconds = ((step.timeout ?? flowTimeout ?? DEFAULT_TIMEOUT_MS) / 1000).toLocaleString('en', { maximumFractionDigits: 1 });
+    return `${stepLabel(step, index)}: no element matched within ${seconds} s. Check the selector in the workflow editor.`;
+  }
+  return `${stepLabel(step, index)}: ${cause}`;
+}
