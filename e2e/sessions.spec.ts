@@ -47,6 +47,9 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
 
   // The list shows it live, then End session ends it.
   await page.getByRole('button', { name: 'End session' }).click();
+  // It asks first, focused on the safe choice.
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
   await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
   await page.goto('/sessions');
   await expect(page.locator(`tr[data-session-id="${sessionId}"] .badge`)).toContainText('ended');
@@ -80,5 +83,6 @@ test('a session created through the API opens its live view on its page, from an
   await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('connect-url')).toContainText(`/s/${id}/cdp?token=`);
   await page.getByRole('button', { name: 'End session' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
   await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
 });

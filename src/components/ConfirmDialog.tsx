@@ -3,10 +3,15 @@ import { useEffect, useRef, type ReactNode } from 'react';
 /** A modal confirmation on the native <dialog> (focus is trapped and Escape cancels). */
 export function ConfirmDialog(props: { open: boolean; title: string; children: ReactNode; confirmLabel: string; busy?: boolean; onConfirm(): void; onCancel(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (props.open && !d.open) d.showModal?.();
+    if (props.open && !d.open) {
+      d.showModal?.();
+      // showModal focuses the first button (the destructive one); the safe choice takes focus instead.
+      cancel.current?.focus();
+    }
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (
@@ -17,7 +22,7 @@ export function ConfirmDialog(props: { open: boolean; title: string; children: R
         <button type="button" className="danger" onClick={props.onConfirm} disabled={props.busy}>
           {props.busy ? 'Working…' : props.confirmLabel}
         </button>
-        <button type="button" className="secondary" onClick={props.onCancel} autoFocus>
+        <button ref={cancel} type="button" className="secondary" onClick={props.onCancel}>
           Cancel
         </button>
       </div>

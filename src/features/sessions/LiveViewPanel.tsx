@@ -42,7 +42,11 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
               tabIndex={tab === t.key ? 0 : -1}
               onClick={() => choose(t.key)}
               onKeyDown={(e) => {
-                if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') choose(tab === 'vnc' ? 'live' : 'vnc');
+                if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+                const next = tab === 'vnc' ? 'live' : 'vnc';
+                choose(next);
+                // Arrow keys move focus with the selection (the ARIA tabs pattern), not only the selection.
+                document.getElementById(`${id}-tab-${next}`)?.focus();
               }}
             >
               {t.label}

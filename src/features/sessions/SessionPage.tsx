@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { isStatus } from '../../api/errors.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
@@ -13,6 +15,9 @@ import { TimeLeft } from './TimeLeft.tsx';
 
 export function SessionPage() {
   const { id = '' } = useParams();
+  const [confirming, setConfirming] = useState(false);
+  // A session's page starts at its top, wherever the list was scrolled to.
+  useEffect(() => window.scrollTo(0, 0), [id]);
   const session = useSession(id);
   const end = useEndSession();
   const remembered = recallSession(id);
@@ -34,7 +39,7 @@ export function SessionPage() {
           Session <code>{id.slice(0, 8)}</code>
         </h1>
         {!ended && !unknownHere && (
-          <button type="button" className="danger" disabled={end.isPending} onClick={() => end.mutate(id)}>
+          <button type="button" className="danger" disabled={end.isPending} onClick={() => setConfirming(true)}>
             {end.isPending ? 'Ending…' : 'End session'}
           </button>
         )}
@@ -60,6 +65,16 @@ export function SessionPage() {
       {unknownHere && <ErrorNotice error={session.error} title="No such session." />}
       {session.isError && !isStatus(session.error, 404) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
       {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
+      <ConfirmDialog
+        open={confirming}
+        title="End this session?"
+        confirmLabel="End session"
+        busy={end.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => end.mutate(id, { onSettled: () => setConfirming(false) })}
+      >
+        <p>Its browser closes and its live view, connect address and any run in it stop. What it recorded stays.</p>
+      </ConfirmDialog>
       {ended ? (
         <>
           <p className="notice" role="status">
