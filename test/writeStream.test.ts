@@ -129,6 +129,10 @@ describe('POST /api/write/stream', () => {
     const last = all.at(-1)!;
     expect(last.event).toBe('error');
     expect(last.data).toMatchObject({ type: 'error', status: 502, error: 'model_failed' });
+    // Said in words, not as the HTTP status of an answer that had started fine.
+    const message = (last.data as { message: string }).message;
+    expect(message).toMatch(/stopped answering partway through/);
+    expect(message).not.toMatch(/HTTP 200/);
     expect(all.some((e) => e.event === 'done')).toBe(false);
     expect(await listAll(server)).toEqual(before);
   });

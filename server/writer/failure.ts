@@ -22,6 +22,8 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
   for (const e of chain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return `no answer within ${timeoutMs} ms`;
+    // A 2xx that still failed: the answer started and then broke off (a cut stream, a bad chunk).
+    if (APICallError.isInstance(e) && e.statusCode && e.statusCode < 300) return 'the model stopped answering partway through';
     if (APICallError.isInstance(e) && e.statusCode) {
       const hint = e.statusCode === 401 || e.statusCode === 403 ? '; check WRITER_API_KEY' : e.statusCode === 404 ? '; check WRITER_BASE_URL and WRITER_MODEL' : '';
       return `HTTP ${e.statusCode}${hint}`;

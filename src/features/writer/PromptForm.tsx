@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { codePointLength } from '../../../contract/common.ts';
 import { PROMPT_MAX_CHARS, WriteRequest } from '../../../contract/write.ts';
@@ -7,13 +8,17 @@ import { Field } from '../../components/Field.tsx';
 
 export interface PromptFormProps {
   busy: boolean;
+  /** Stop the write under way (shown while busy). */
+  onStop(): void;
+  /** A prompt to put back in the box (History's Show); changes of `restore.at` apply it. */
+  restore?: { prompt: string; at: number };
   /** Rejects with the API error; a 422's issues land on the prompt field. */
   onWrite(body: WriteRequest): Promise<unknown>;
 }
 
 /** The prompt box: live code-point count against the server's 8000, validated with the contract. */
-export function PromptForm({ busy, onWrite }: PromptFormProps) {
-  const { register, handleSubmit, control, setError, formState } = useForm<WriteRequest>({
+export function PromptForm({ busy, onWrite, onStop, restore }: PromptFormProps) {
+  const { register, handleSubmit, control, setError, formState, reset } = useForm<WriteRequest>({
     resolver: zodResolver(WriteRequest),
     defaultValues: { prompt: '' },
     mode: 'onChange',
@@ -21,6 +26,10 @@ export function PromptForm({ busy, onWrite }: PromptFormProps) {
   const prompt = useWatch({ control, name: 'prompt' }) ?? '';
   const count = codePointLength(prompt);
   const over = count > PROMPT_MAX_CHARS;
+
+  useEffect(() => {
+    if (restore) reset({ prompt: restore.prompt });
+  }, [restore, reset]);
 
   const onSubmit = handleSubmit(async (body) => {
     try {
@@ -43,11 +52,32 @@ export function PromptForm({ busy, onWrite }: PromptFormProps) {
           </span>
         }
       >
-        {(p) => <textarea {...p} rows={8} {...register('prompt')} />}
+        {(p) => (
+          <textarea
+            {...p}
+            rows={8}
+            {...register('prompt')}
+            onKeyDown={(e) => {
+              // Ctrl+Enter (Cmd+Enter on a Mac) writes, as in most chat and mail tools.
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy) {
+                e.preventDefault();
+                void onSubmit();
+              }
+            }}
+          />
+        )}
       </Field>
-      <button type="submit" disabled={busy}>
-        {busy ? 'Writing…' : 'Write'}
-      </button>
+      <div className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Writing…' : 'Write'}
+        </button>
+        {busy && (
+          <button type="button" className="secondary" onClick={onStop}>
+            Stop
+          </button>
+        )}
+        <span className="hint">Ctrl+Enter or ⌘+Enter to write</span>
+      </div>
     </form>
   );
 }

@@ -11,17 +11,28 @@ export function WriterPage() {
   const write = useWrite();
   const [last, setLast] = useState<WriteRequest | null>(null);
   const [opened, setOpened] = useState<{ prompt: string; result: WriteResponse } | null>(null);
+  const [restore, setRestore] = useState<{ prompt: string; at: number }>();
+  const [stopped, setStopped] = useState(false);
 
   const run = (body: WriteRequest) => {
     setLast(body);
     setOpened(null);
+    setStopped(false);
     return write.mutateAsync(body);
+  };
+  const stop = () => {
+    setStopped(true);
+    write.stop();
   };
   const open = (r: WriteRecord) => {
     write.reset();
+    setStopped(false);
     setOpened({ prompt: r.prompt, result: { succeeded: true, text: r.text, word_count: r.word_count, error: r.error, usage: r.usage } });
+    setRestore({ prompt: r.prompt, at: Date.now() });
   };
   const status = write.error instanceof ApiError ? write.error.status : undefined;
+  // A stop is the person's choice, not an error to show.
+  const failed = write.isError && !stopped;
 
   return (
     <>
@@ -29,8 +40,8 @@ export function WriterPage() {
       <p className="lead">Write prose from a request or from notes. Generation usually takes 10 to 20 seconds; the text streams in as it is written.</p>
       <div className="grid-2">
         <div>
-          <PromptForm busy={write.isPending} onWrite={run} />
-          {write.isError && status !== 422 && (
+          <PromptForm busy={write.isPending} onWrite={run} onStop={stop} restore={restore} />
+          {failed && status !== 422 && (
             <ErrorNotice
               error={write.error}
               title={status === 502 ? 'The writing model failed.' : status === 503 ? 'No writing model is configured.' : 'The write did not finish.'}
@@ -54,12 +65,19 @@ export function WriterPage() {
         </div>
         <div>
           {(write.isPending || write.data || (write.isError && write.streamed)) && (
-            <WriteResult text={write.streamed} result={write.data} streaming={write.isPending} prompt={last?.prompt ?? ''} />
+            <WriteResult
+              text={write.streamed}
+              result={write.data}
+              streaming={write.isPending}
+              prompt={last?.prompt ?? ''}
+              incomplete={write.isError ? (stopped ? 'stopped' : 'failed') : undefined}
+            />
           )}
           {opened && !write.isPending && !write.data && <WriteResult text="" result={opened.result} streaming={false} prompt={opened.prompt} />}
-          {!write.isPending && !write.data && !opened && !write.streamed && (
+          {!write.isPending && !write.data && !opened && !write.streamed && !write.isError && (
             <p className="card status">Nothing written yet. Enter a prompt and choose Write.</p>
           )}
+          {stopped && write.isError && !write.streamed && <p className="card status">Stopped before any text arrived.</p>}
         </div>
       </div>
       <WriteHistory onOpen={open} />
