@@ -3,8 +3,17 @@ import { metaOperations } from '../../contract/meta.ts';
 import { buildOpenApiDocument } from '../../contract/openapi.ts';
 import { addRoute } from '../http/route.ts';
 
+const VERSION = '1.0.0';
+
 export async function metaRoutes(app: FastifyInstance): Promise<void> {
   let doc: Record<string, unknown> | undefined;
-  addRoute(app, metaOperations.healthz, () => ({ status: 'ok' as const, version: '1.0.0' }));
+  addRoute(app, metaOperations.healthz, () => ({ status: 'ok' as const, version: VERSION }));
+  addRoute(app, metaOperations.serverInfo, () => ({
+    version: VERSION,
+    writer_configured: Boolean(app.config.WRITER_PROVIDER && app.config.WRITER_MODEL),
+    proxy_configured: Boolean(app.config.PROXY_URL),
+    max_sessions: app.config.MAX_SESSIONS,
+    api_key_file: 'DATA_DIR/api-key (created on first start when BROWSERDESK_API_KEY is unset); manage keys with npm run keys',
+  }));
   addRoute(app, metaOperations.openapi, () => (doc ??= buildOpenApiDocument(`${app.publicUrl()}/api`)));
 }

@@ -55,7 +55,7 @@ describe('SettingsPage', () => {
   });
 
   it('saves a key that passes the test call and returns to the page it came from', async () => {
-    const fetch = vi.fn().mockResolvedValue(answer(422, { error: 'invalid_request', message: 'prompt must not be empty' }));
+    const fetch = vi.fn().mockResolvedValue(answer(200, { version: '1.0.0', writer_configured: false, proxy_configured: false, max_sessions: 4, api_key_file: 'DATA_DIR/api-key' }));
     vi.stubGlobal('fetch', fetch);
     const router = renderAt('/settings?from=%2Fsessions&reason=unauthorized');
     expect(screen.getByRole('alert').textContent).toContain('valid API key');
@@ -64,7 +64,7 @@ describe('SettingsPage', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/sessions'));
     expect(loadSettings().apiKey).toBe('good_key_0123456789');
     const [url, init] = fetch.mock.calls[0] as [string, RequestInit];
-    expect(url).toMatch(/\/api\/write$/);
+    expect(url).toMatch(/\/api\/server_info$/);
     expect((init.headers as Record<string, string>)['x-api-key']).toBe('good_key_0123456789');
   });
 });
