@@ -10,7 +10,9 @@ export * from './events.ts';
 export * from './sessionEvents.ts';
 export * from './runControl.ts';
 export * from './credentials.ts';
+export * from './artifacts.ts';
 
+import { artifactOperations } from './artifacts.ts';
 import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
 import { runOperations } from './runs.ts';
@@ -28,6 +30,7 @@ export const operations: Record<string, Operation> = {
   ...sessionOperations,
   ...runOperations,
   ...runControlOperations,
+  ...artifactOperations,
   ...sessionEventOperations,
   ...credentialOperations,
   ...workflowOperations,

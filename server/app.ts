@@ -31,6 +31,8 @@ import { credentialsService } from './credentials/plugin.ts';
 import { credentialRoutes } from './routes/credentials.ts';
 import { runControlRoutes } from './routes/runControl.ts';
 import { sessionEventRoutes } from './routes/sessionEvents.ts';
+import { artifactsService } from './artifacts/plugin.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,6 +91,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // each, services first. Sessions come before workflows: a run starts a session.
   await app.register(sessionsPlugin);
   await app.register(sessionEventsService);
+  await app.register(artifactsService);
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(cdpProxyRoutes);
@@ -104,6 +107,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(runRoutes, { prefix: '/api' });
   await app.register(runControlRoutes, { prefix: '/api' });
   await app.register(sessionEventRoutes, { prefix: '/api' });
+  await app.register(artifactRoutes, { prefix: '/api' });
 
   await app.register(sessionViewRoutes);
 

@@ -43,6 +43,13 @@ export const EnvSchema = z.object({
   MAX_FILES: z.coerce.number().int().min(0).max(1000).default(10),
   MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
 
+  /** Bytes of downloads one session may keep; a download that goes over is cancelled. */
+  MAX_DOWNLOAD_BYTES: z.coerce.number().int().min(0).default(500 * 1024 * 1024),
+  /** Session artifacts (recordings, downloads, storage states) kept in all; the oldest ended sessions' go first. 0: no limit. */
+  ARTIFACTS_MAX_BYTES: z.coerce.number().int().min(0).default(10 * 1024 * 1024 * 1024),
+  /** Days a session's artifacts are kept after it ended. 0: no age limit. */
+  ARTIFACTS_TTL_DAYS: z.coerce.number().min(0).max(36_500).default(7),
+
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
   /** Each session runs as one uid of this range (gid the same); never root or a system user. */
   SESSION_UIDS: z

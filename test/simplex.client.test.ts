@@ -234,9 +234,13 @@ describe('simplex-ts against Browserdesk', () => {
     const run = await client.workflows.run(id, { variables: { site: site.origin } });
     await untilDone(run.session_id);
     // The client reads binary answers as bytes, so it cannot show our message; plain HTTP can.
+    // This run downloaded nothing, so there is no zip (test/artifacts.test.ts has one with files).
     await expect(client.downloadSessionFiles(run.session_id)).rejects.toThrow(WorkflowError);
     await expect(client.retrieveSessionReplay(run.session_id)).rejects.toThrow(WorkflowError);
-    for (const path of [`/api/download_session_files?session_id=${run.session_id}`, `/api/retrieve_session_replay/${run.session_id}`]) {
+    const files = await server.api(`/api/download_session_files?session_id=${run.session_id}`);
+    expect(files.status).toBe(404);
+    expect(((await files.json()) as { message: string }).message).toMatch(/has no downloaded files/);
+    for (const path of [`/api/retrieve_session_replay/${run.session_id}`]) {
       const res = await server.api(path);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toMatch(/not kept yet/);

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import { SCREEN } from './display.ts';
+import { writeDownloadPrefs } from './downloadPrefs.ts';
 import { spawnDetached, type TreeEnv } from './processes.ts';
 
 export interface Chromium {
@@ -73,6 +74,7 @@ export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions, asRoo
  */
 export async function startChromium(tree: TreeEnv & { display: string }, opts: ChromiumOptions, timeoutMs = 20_000): Promise<Chromium> {
   const asRoot = (tree.user?.uid ?? process.getuid?.()) === 0;
+  writeDownloadPrefs(opts.profileDir, opts.folders.downloads, tree.user);
   const child = spawnDetached(opts.executable, chromiumArgs(opts, asRoot), tree, ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']);
   const hub = new CdpHub(child.stdio[3] as Writable, child.stdio[4] as Readable, opts.folders);
   let exited: string | undefined;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { StepResult } from '../../contract/runs.ts';
+import type { FileMetadata, StepResult } from '../../contract/runs.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
 
 /**
@@ -15,6 +15,8 @@ export interface BusEvents {
   'session.client': { session_id: string; client: 'cdp' | 'vnc' | 'livestream'; joined: boolean };
   /** What the session's pages did: main-frame navigations, console messages, uncaught errors (texts already truncated). */
   'session.page': { session_id: string } & ({ kind: 'navigated'; url: string } | { kind: 'console'; level: string; text: string } | { kind: 'error'; text: string });
+  /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */
+  'session.download': { session_id: string; filename: string; file_size: number; ok: boolean; reason?: string };
   'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
   /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
   'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };
@@ -35,6 +37,8 @@ export interface BusEvents {
     steps_run?: number;
     screenshot_url?: string | null;
     workflow_metadata?: string | null;
+    /** The files the session kept, with signed URLs; read once the session has ended. */
+    file_metadata?: FileMetadata[];
   };
 }
 

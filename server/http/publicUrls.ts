@@ -26,3 +26,6 @@ export const logsUrl = (app: FastifyInstance, sessionId: string) => signed(app, 
 
 /** screenshot_url: the final page of the session's run. */
 export const screenshotUrl = (app: FastifyInstance, sessionId: string) => signed(app, 'screenshot', sessionId, 'screenshot');
+
+/** download_url of a file the session kept: the token opens this session's files only, for a day. */
+export const fileUrl = (app: FastifyInstance, sessionId: string, filename: string) => signed(app, 'files', sessionId, `files/${encodeURIComponent(filename)}`);

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { logsUrl, sessionUrls } from '../http/publicUrls.ts';
+import { fileUrl, logsUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { sessionStatusOf } from '../workflows/sessionStatus.ts';
+import { sendSessionFiles } from './artifacts.ts';
 
 /** Not kept until the session artifacts land: a clear 404 rather than a missing route. */
 const notKept = (what: string) =>
@@ -28,6 +29,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       pause: app.runs.pauseOf(params.id),
       workflowMetadata: app.store.workflows.get(workflowId)?.metadata ?? null,
       logsUrl: logsUrl(app, params.id),
+      files: app.artifacts.files(params.id).map((f) => ({ ...f, download_url: fileUrl(app, params.id, f.filename) })),
     });
   });
 
@@ -70,9 +72,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
   });
 
-  addRoute(app, ops.downloadSessionFiles, () => {
-    throw notKept('Session files');
-  });
+  addRoute(app, ops.downloadSessionFiles, ({ query }, _req, reply) => sendSessionFiles(app, reply, query.session_id, query.filename));
   addRoute(app, ops.retrieveSessionReplay, () => {
     throw notKept('Session recordings');
   });

@@ -26,8 +26,7 @@ export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new
     workflow_id: e.workflow_id,
     scraper_outputs: e.outputs,
     structured_output: e.outputs,
-    // Downloads are not kept yet (session artifacts): nothing to list.
-    file_metadata: [],
+    file_metadata: e.file_metadata ?? [],
     screenshot_url: e.screenshot_url ?? null,
     metadata: e.metadata ?? null,
     session_metadata: parsedMetadata(e.metadata),

@@ -1,5 +1,6 @@
 import { parseJson } from '../../contract/common.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
+import type { FileMetadata } from '../../contract/runs.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
@@ -17,6 +18,8 @@ export function sessionStatusOf(input: {
   pause: PauseState | null;
   workflowMetadata: string | null;
   logsUrl: string;
+  /** The files the session kept (app.artifacts), with their signed URLs. */
+  files?: FileMetadata[];
 }): SessionStatus {
   const { session, run, pause } = input;
   const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
@@ -30,8 +33,7 @@ export function sessionStatusOf(input: {
     success,
     metadata: parsed?.ok ? parsed.value : null,
     workflow_metadata: input.workflowMetadata,
-    // Downloads are not kept yet (the session artifacts issue): there is nothing to list.
-    file_metadata: [],
+    file_metadata: input.files ?? [],
     scraper_outputs: outputs,
     structured_output: run && !inProgress ? outputs : null,
     final_message: run && !inProgress ? run.message : null,

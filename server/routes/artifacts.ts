@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { artifactOperations as ops } from '../../contract/artifacts.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import { zipOf } from '../artifacts/zip.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { addRoute } from '../http/route.ts';
+import { sessionsRepo } from '../store/sessions.ts';
+
+/** RFC 6266: an ASCII fallback name and the exact one in UTF-8 (RFC 8187). */
+function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/**
+ * What the page downloaded is the page's content, served from our origin: never rendered (always
+ * octet-stream, an attachment, nosniff, and a sandbox CSP should a browser render it anyway).
+ */
+function asAttachment(reply: FastifyReply, filename: string, type = 'application/octet-stream'): FastifyReply {
+  return reply
+    .type(type)
+    .header('content-disposition', attachment(filename))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "sandbox; default-src 'none'")
+    .header('cache-control', 'private, no-cache');
+}
+
+/** One kept file, opened without following a link (the folder is ours; this is only belt and braces). */
+function sendFile(reply: FastifyReply, file: string, filename: string): FastifyReply {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const size = fs.fstatSync(fd).size;
+  return asAttachment(reply, filename).header('content-length', String(size)).send(fs.createReadStream('', { fd }));
+}
+
+const noFile = (sessionId: string, filename: string) =>
+  new AppError(404, ErrorCode.notFound, `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names`);
+
+/**
+ * GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one
+ * named. Registered with the other Simplex calls in runControl.ts.
+ */
+export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): FastifyReply {
+  if (!sessionsRepo(app.db).get(sessionId)) throw notFound('Session');
+  if (filename !== undefined) {
+    const file = app.artifacts.fileOf(sessionId, filename);
+    if (!file) throw noFile(sessionId, filename);
+    return sendFile(reply, file, filename);
+  }
+  const files = app.artifacts.files(sessionId);
+  if (!files.length) {
+    throw new AppError(404, ErrorCode.notFound, `Session ${sessionId} has no downloaded files (none were downloaded, or retention has removed them)`);
+  }
+  const entries = files.flatMap((f) => {
+    const path = app.artifacts.fileOf(sessionId, f.filename);
+    return path ? [{ path, name: f.filename, mtime: new Date(f.download_timestamp) }] : [];
+  });
+  return asAttachment(reply, `session-${sessionId}-files.zip`, 'application/zip').send(zipOf(entries));
+}
+
+/** A session's files by signed URL, its storage state, and removing its artifacts (contract/artifacts.ts). */
+export async function artifactRoutes(app: FastifyInstance): Promise<void> {
+  const sessions = sessionsRepo(app.db);
+
+  addRoute(app, ops.sessionFile, ({ params }, _req, reply) => {
+    if (!sessions.get(params.id)) throw notFound('Session');
+    const file = app.artifacts.fileOf(params.id, params.filename);
+    if (!file) throw noFile(params.id, params.filename);
+    return sendFile(reply, file, params.filename);
+  });
+
+  addRoute(app, ops.getSessionStore, ({ params }) => {
+    const row = sessions.get(params.id);
+    if (!row) throw notFound('Session');
+    const state = app.artifacts.storageState(params.id);
+    if (!state) {
+      const why = row.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
+      throw new AppError(404, ErrorCode.notFound, `Session ${params.id} has no storage state: ${why}`);
+    }
+    return state;
+  });
+
+  addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
+    if (!sessions.get(params.id)) throw notFound('Session');
+    if (app.artifacts.isLive(params.id)) {
+      throw new AppError(409, ErrorCode.conflict, 'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
+    }
+    await app.artifacts.remove(params.id);
+    return reply.status(204).send();
+  });
+}
