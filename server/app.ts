@@ -53,7 +53,8 @@ export const BODY_LIMIT = 1024 * 1024;
 
 /** Build the service without listening, so tests can start it on port 0. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false });
+  // maxParamLength: a kept file's name (up to 200 bytes, percent-encoded) is a path parameter of its download_url.
+  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false, routerOptions: { maxParamLength: 1024 } });
   // Before the database: a key we cannot use stops the start with nothing else opened.
   const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, app.log);
   const db = openDb(config.dataDir);

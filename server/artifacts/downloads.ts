@@ -128,7 +128,8 @@ export class DownloadTracker {
 
   private inFlightBytes(): number {
     let sum = 0;
-    for (const d of this.downloads.values()) if (d.state === 'inProgress') sum += d.received;
+    // A download already cut no longer counts, even before the browser confirms the cancel.
+    for (const d of this.downloads.values()) if (d.state === 'inProgress' && !d.cutReason) sum += d.received;
     return sum;
   }
 
