@@ -25,6 +25,7 @@ export const ErrorCode = {
   headersTooLarge: 'headers_too_large',
   requestTimeout: 'request_timeout',
   unsupportedMediaType: 'unsupported_media_type',
+  rangeNotSatisfiable: 'range_not_satisfiable',
   tooManyRequests: 'too_many_requests',
   modelFailed: 'model_failed',
   notConfigured: 'not_configured',

@@ -20,7 +20,7 @@ export interface Operation {
    * false for the few open endpoints (healthz, openapi.json); `{ orToken }` for reads that also take
    * a signed token of that scope for the session in the path (`?token=`), which URLs handed out carry.
    */
-  auth?: false | { orToken: 'events' | 'screenshot' | 'files' };
+  auth?: false | { orToken: 'events' | 'screenshot' | 'recording' | 'files' };
   params?: z.ZodObject;
   query?: z.ZodObject;
   /**

@@ -50,6 +50,12 @@ export const WorkflowIdParams = z.object({ id: z.uuid('id must be a workflow UUI
 
 export const SessionFilesQuery = z.object({ session_id: z.uuid('session_id must be a session UUID'), filename: z.string().max(255).optional() });
 
+/** A recording is served with byte ranges (Accept-Ranges: bytes), so a video element can seek. */
+const RecordingResponses = {
+  200: { description: 'MP4 bytes', contentType: 'video/mp4', schema: z.string() },
+  206: { description: 'The bytes of the Range asked for, with Content-Range', contentType: 'video/mp4', schema: z.string() },
+};
+
 export const runControlOperations = defineOperations({
   sessionStatus: {
     operationId: 'sessionStatus',
@@ -137,10 +143,22 @@ export const runControlOperations = defineOperations({
     operationId: 'retrieveSessionReplay',
     method: 'get',
     path: '/retrieve_session_replay/{id}',
-    summary: 'A session\'s screen recording (MP4); not recorded yet: answers 404 until session artifacts land',
+    summary: 'A session\'s screen recording (fragmented MP4, H.264), from when it went live to its end (up to now while it runs); a Range header answers 206',
     tags: ['sessions'],
     params: SessionIdParams,
-    responses: { 200: { description: 'MP4 bytes', contentType: 'video/mp4', schema: z.string() } },
-    errors: [404, 422],
+    responses: RecordingResponses,
+    errors: [404, 416, 422],
+  },
+  sessionRecording: {
+    operationId: 'sessionRecording',
+    method: 'get',
+    path: '/session/{id}/recording',
+    summary: 'The same recording for a <video> element, which cannot send X-API-Key: recording_url in the session\'s status points here with a signed token (this session only, a day)',
+    tags: ['sessions'],
+    auth: { orToken: 'recording' },
+    params: SessionIdParams,
+    query: z.object({ token: z.string().max(1000).optional() }),
+    responses: RecordingResponses,
+    errors: [401, 404, 416, 422],
   },
 });

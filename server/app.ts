@@ -33,6 +33,8 @@ import { runControlRoutes } from './routes/runControl.ts';
 import { sessionEventRoutes } from './routes/sessionEvents.ts';
 import { artifactsService } from './artifacts/plugin.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
+import { recordingService } from './artifacts/recordingPlugin.ts';
+import { recordingRoutes } from './routes/recordings.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,6 +95,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sessionsPlugin);
   await app.register(sessionEventsService);
   await app.register(artifactsService);
+  await app.register(recordingService);
   await app.register(metaRoutes, { prefix: '/api' });
   await app.register(sessionRoutes, { prefix: '/api' });
   await app.register(cdpProxyRoutes);
@@ -109,6 +112,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(runControlRoutes, { prefix: '/api' });
   await app.register(sessionEventRoutes, { prefix: '/api' });
   await app.register(artifactRoutes, { prefix: '/api' });
+  await app.register(recordingRoutes, { prefix: '/api' });
 
   await app.register(sessionViewRoutes);
 

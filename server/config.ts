@@ -62,6 +62,8 @@ export const EnvSchema = z.object({
     })
     .refine((r) => r.first >= 1000 && r.last >= r.first && r.last < 2 ** 31, 'must be a range of uids from 1000 up, FIRST no greater than LAST'),
   BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  /** Screen recordings (README, Recording): every session, only the sessions of workflow runs, or none. */
+  RECORD_SESSIONS: z.enum(['all', 'runs', 'off']).default('runs'),
   CORS_ORIGINS: z
     .string()
     .default('')

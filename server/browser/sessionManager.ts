@@ -249,6 +249,7 @@ export class BrowserSessionManager implements SessionManager {
       vncSocket: tree.vncSocket,
       createdAt: now,
       expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
+      forRun: input.forRun === true,
     };
     entry.session = session;
     await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority }));

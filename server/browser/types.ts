@@ -19,6 +19,8 @@ export interface CreateSessionInput {
   storageState?: { cookies: unknown[]; origins: { origin: string; localStorage: { name: string; value: string }[] }[] };
   webhookUrl?: string;
   metadata?: string;
+  /** The session of a workflow run (RunService), not one a client asked for: RECORD_SESSIONS=runs records these. */
+  forRun?: boolean;
 }
 
 export interface LiveSession {
@@ -35,6 +37,8 @@ export interface LiveSession {
   vncSocket: string;
   createdAt: Date;
   expiresAt: Date;
+  /** Created for a workflow run (CreateSessionInput.forRun). */
+  forRun?: boolean;
 }
 
 export interface SessionTokens {

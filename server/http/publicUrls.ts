@@ -27,5 +27,8 @@ export const logsUrl = (app: FastifyInstance, sessionId: string) => signed(app, 
 /** screenshot_url: the final page of the session's run. */
 export const screenshotUrl = (app: FastifyInstance, sessionId: string) => signed(app, 'screenshot', sessionId, 'screenshot');
 
+/** recording_url: the session's screen recording, for a <video> element (which cannot send X-API-Key). */
+export const recordingUrl = (app: FastifyInstance, sessionId: string) => signed(app, 'recording', sessionId, 'recording');
+
 /** download_url of a file the session kept: the token opens this session's files only, for a day. */
 export const fileUrl = (app: FastifyInstance, sessionId: string, filename: string) => signed(app, 'files', sessionId, `files/${encodeURIComponent(filename)}`);

@@ -2,16 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { fileUrl, logsUrl, sessionUrls } from '../http/publicUrls.ts';
+import { fileUrl, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { sessionStatusOf } from '../workflows/sessionStatus.ts';
 import { sendSessionFiles } from './artifacts.ts';
-
-/** Not kept until the session artifacts land: a clear 404 rather than a missing route. */
-const notKept = (what: string) =>
-  new AppError(404, ErrorCode.notFound, `${what} are not kept yet: Browserdesk does not record session artifacts in this version`);
 
 /** The calls Simplex's clients make on a session beyond the spec: status, pause, resume, interrupt, close, active_session. */
 export async function runControlRoutes(app: FastifyInstance): Promise<void> {
@@ -30,6 +26,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       workflowMetadata: app.store.workflows.get(workflowId)?.metadata ?? null,
       logsUrl: logsUrl(app, params.id),
       files: app.artifacts.files(params.id).map((f) => ({ ...f, download_url: fileUrl(app, params.id, f.filename) })),
+      recordingUrl: app.recordings.fileOf(params.id) ? recordingUrl(app, params.id) : null,
     });
   });
 
@@ -73,7 +70,4 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.downloadSessionFiles, ({ query }, _req, reply) => sendSessionFiles(app, reply, query.session_id, query.filename));
-  addRoute(app, ops.retrieveSessionReplay, () => {
-    throw notKept('Session recordings');
-  });
 }

@@ -119,7 +119,7 @@ export class RunService {
   async start(run: PreparedRun): Promise<{ status: 200 | 503; body: RunWorkflowResponse }> {
     let created;
     try {
-      created = await this.app.sessions.create({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false });
+      created = await this.app.sessions.create({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
     } catch (err) {
       this.removeFiles(run);
       if (err instanceof AppError && err.status === 429) throw err;

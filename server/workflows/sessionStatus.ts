@@ -20,6 +20,8 @@ export function sessionStatusOf(input: {
   logsUrl: string;
   /** The files the session kept (app.artifacts), with their signed URLs. */
   files?: FileMetadata[];
+  /** Signed URL of the session's recording; null when none was kept. */
+  recordingUrl?: string | null;
 }): SessionStatus {
   const { session, run, pause } = input;
   const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
@@ -42,5 +44,6 @@ export function sessionStatusOf(input: {
     pause_type: pause?.type ?? null,
     pause_message: pause?.message ?? null,
     logs_url: input.logsUrl,
+    recording_url: input.recordingUrl ?? null,
   };
 }

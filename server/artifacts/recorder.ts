@@ -1,0 +1,163 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sessionDirsOf } from '../browser/isolation/sessionDirs.ts';
+import type { SessionUser } from '../browser/isolation/sessionUsers.ts';
+import { spawnDetached } from '../browser/processes.ts';
+import { artifactsDirOf } from './paths.ts';
+
+/**
+ * Encoder settings, measured with bench/recording.ts on a 2-core host (README, Recording): at 1280x720
+ * the cost is the grab's colour conversion, about 0.7 ms of CPU per frame whatever the page shows,
+ * so the frame rate sets the price; x264 `ultrafast` adds little on top, `veryfast` half again.
+ * One keyframe every 2 s: each keyframe closes a fragment of the file, so a crash loses at most that
+ * much, and a seek decodes at most 2 s of frames.
+ */
+export const RECORDING = { fps: 10, crf: 28, preset: 'ultrafast', keyframeSeconds: 2, niceness: 10 } as const;
+
+/** A recording stops growing here (a session could feed its recorder bytes; see SECURITY.md). */
+export const MAX_RECORDING_BYTES = 2 * 1024 ** 3;
+
+/** How long a stopping ffmpeg gets to write its last fragment before SIGKILL. */
+export const STOP_GRACE_MS = 3_000;
+
+export const RECORDING_FILE = 'recording.mp4';
+
+export const recordingFileOf = (dataDir: string, sessionId: string) => path.join(artifactsDirOf(dataDir, sessionId), RECORDING_FILE);
+
+/**
+ * ffmpeg grabs the display and writes fragmented MP4 to its stdout: H.264 in yuv420p (what browsers
+ * play), a moov up front and a self-contained fragment per keyframe, so the bytes written so far are
+ * a playable file at any moment. No input or output but the display and the pipe: nothing listens.
+ *
+ * The grab's timestamps are wall-clock (-copyts keeps them) and the fps filter starts the video at
+ * `startedAt`, repeating the first picture over ffmpeg's own start-up (0.3 to 0.6 s, more on a busy
+ * host): second 0 of the video is the moment the session went live, as the session's log says.
+ */
+export function ffmpegArgs(display: string, startedAt: number): string[] {
+  const { fps, crf, preset, keyframeSeconds } = RECORDING;
+  return [
+    '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-copyts',
+    '-f', 'x11grab', '-framerate', String(fps), '-draw_mouse', '1', '-i', display,
+    '-vf', `fps=${fps}:start_time=${(startedAt / 1000).toFixed(3)}`,
+    '-an', '-c:v', 'libx264', '-preset', preset, '-tune', 'zerolatency', '-crf', String(crf),
+    '-pix_fmt', 'yuv420p', '-g', String(fps * keyframeSeconds), '-threads', '1',
+    '-f', 'mp4', '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-flush_packets', '1',
+    'pipe:1',
+  ];
+}
+
+export interface RecordingOptions {
+  dataDir: string;
+  sessionId: string;
+  /** The session's X display (":N") and its cookie file. */
+  display: string;
+  xauthority: string;
+  /** ffmpeg runs as the session's user, like the rest of its tree. */
+  user: SessionUser | null;
+  maxBytes?: number;
+  onProblem?: (message: string) => void;
+}
+
+/**
+ * One session's screen recording: ffmpeg as the session's user (its own process group, carrying the
+ * session's tree marker, so the session's end and a restart's reaper both find it), its stdout
+ * written by the service into DATA_DIR/artifacts/<session>/recording.mp4.
+ */
+export class Recording {
+  readonly file: string;
+  private bytes = 0;
+  private stderr = '';
+  private stopRequested = false;
+  private stopping: Promise<void> | undefined;
+  private readonly finished: Promise<void>;
+
+  private constructor(
+    private readonly opts: RecordingOptions,
+    private readonly child: ChildProcess,
+    file: string,
+    out: fs.WriteStream,
+    /** Wall-clock ms of second 0 of the video. */
+    readonly startedAt: number,
+  ) {
+    this.file = file;
+    const maxBytes = opts.maxBytes ?? MAX_RECORDING_BYTES;
+    const cap = new Transform({
+      transform: (chunk: Buffer, _enc, done) => {
+        if (this.bytes + chunk.length > maxBytes) {
+          if (!this.stopRequested) opts.onProblem?.(`the recording reached ${maxBytes} bytes and stops growing`);
+          void this.stop();
+          return done();
+        }
+        this.bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-2000);
+    });
+    const written = pipeline(child.stdout!, cap, out).catch((err: unknown) => opts.onProblem?.(`the recording was not written: ${(err as Error).message}`));
+    const exited = new Promise<void>((resolve) => {
+      child.once('error', (err) => opts.onProblem?.(`ffmpeg did not start: ${err.message}`));
+      child.once('close', (code, signal) => {
+        // Asked to stop: 255 is ffmpeg's status after SIGINT, and Xvfb going first ends the grab with an error.
+        if (!this.stopRequested && code !== 0) opts.onProblem?.(`ffmpeg ended on its own (${code ?? signal}): ${this.stderr.trim().slice(-500) || 'no message'}`);
+        resolve();
+      });
+    });
+    this.finished = Promise.all([written, exited]).then(() => this.dropIfEmpty());
+  }
+
+  static start(opts: RecordingOptions): Recording {
+    const file = recordingFileOf(opts.dataDir, opts.sessionId);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const out = fs.createWriteStream(file, { mode: 0o600 });
+    const dirs = sessionDirsOf(opts.dataDir, opts.sessionId);
+    const startedAt = Date.now();
+    const child = spawnDetached(
+      'ffmpeg',
+      ffmpegArgs(opts.display, startedAt),
+      { dataDir: opts.dataDir, treeId: opts.sessionId, display: opts.display, xauthority: opts.xauthority, home: dirs.home, tmp: dirs.tmp, user: opts.user, niceness: RECORDING.niceness },
+      ['ignore', 'pipe', 'pipe'],
+    );
+    return new Recording(opts, child, file, out, startedAt);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Bytes written to the file so far. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index), SIGKILL after
+   * `graceMs`, and resolve once it is gone and the file is closed. Idempotent; safe after it died.
+   */
+  stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    this.stopRequested = true;
+    this.stopping ??= (async () => {
+      // Node reaps the child itself: while exitCode and signalCode are null the pid is still ours.
+      const running = () => this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
+      if (running()) this.child.kill('SIGINT');
+      const timer = setTimeout(() => {
+        if (running()) this.child.kill('SIGKILL');
+      }, graceMs);
+      try {
+        await this.finished;
+      } finally {
+        clearTimeout(timer);
+      }
+    })();
+    return this.stopping;
+  }
+
+  /** Nothing recorded (ffmpeg could not open the display, or is missing): no file, so no recording_url. */
+  private dropIfEmpty(): void {
+    if (this.bytes === 0) fs.rmSync(this.file, { force: true });
+  }
+}

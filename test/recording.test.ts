@@ -1,0 +1,252 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { SessionStatus } from '../contract/runControl.ts';
+import { recordingFileOf } from '../server/artifacts/recorder.ts';
+import type { BusEvents } from '../server/events/bus.ts';
+import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { freePort, waitForAsync } from './helpers/wait.ts';
+
+// Screen recordings (issue 11): each recorded session's display to fragmented MP4, finished however
+// the session ends, playable up to the cut when the server dies, served with byte ranges.
+const ROOT = path.resolve(import.meta.dirname, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Probe {
+  format: { duration: string; size: string };
+  streams: { codec_name: string; pix_fmt: string; width: number; height: number; nb_read_frames?: string }[];
+}
+/** ffprobe's view of a file, every frame decoded (-count_frames): throws when it is not a playable video. */
+function probe(file: string): { duration: number; codec: string; pixFmt: string; width: number; frames: number } {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'format=duration,size:stream=codec_name,pix_fmt,width,height,nb_read_frames', '-of', 'json', file]);
+  const p = JSON.parse(out.toString()) as Probe;
+  const s = p.streams[0]!;
+  return { duration: Number(p.format.duration), codec: s.codec_name, pixFmt: s.pix_fmt, width: s.width, frames: Number(s.nb_read_frames) };
+}
+
+const ffmpegs = (dataDir: string) => serviceProcesses(dataDir).filter((p) => p.name === 'ffmpeg');
+
+async function create(s: TestServer) {
+  const res = await postJson(s, '/api/create_workflow_session', { workflow_name: 'recorded' });
+  expect(res.status).toBe(200);
+  const at = Date.now();
+  return { ...CreateWorkflowSessionResponse.parse(await res.json()), liveAt: at };
+}
+
+async function statusOf(s: TestServer, id: string) {
+  return SessionStatus.parse(await (await s.api(`/api/session/${id}/status`)).json());
+}
+
+function nextEnded(s: TestServer, id: string): Promise<BusEvents['session.ended'] & { at: number }> {
+  return new Promise((resolve) => {
+    const off = s.app.bus.on('session.ended', (e) => {
+      if (e.session_id !== id) return;
+      off();
+      resolve({ ...e, at: Date.now() });
+    });
+  });
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ RECORD_SESSIONS: 'all' });
+});
+afterAll(async () => {
+  await server?.close();
+  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+describe('a recorded session', () => {
+  let stopped: { id: string; file: string; length: number };
+
+  it('stopped: its file is an H.264 MP4 as long as the session, and no ffmpeg is left', async () => {
+    const s = await create(server);
+    expect(ffmpegs(server.dataDir)).toHaveLength(1);
+    // Something moves on the screen, so there is more than one picture to encode.
+    await sleep(4000);
+    const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    const length = (Date.now() - s.liveAt) / 1000;
+    // Gone when DELETE answers, ffmpeg included.
+    expect(serviceProcesses(server.dataDir)).toEqual([]);
+    const file = recordingFileOf(server.dataDir, s.session_id);
+    const p = probe(file);
+    expect(p).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 1280 });
+    expect(Math.abs(p.duration - length)).toBeLessThan(1);
+    expect(p.frames).toBeGreaterThan(20);
+    // The service's file, in DATA_DIR: not the session user's.
+    const st = fs.statSync(file);
+    expect(st.uid).toBe(process.getuid!());
+    expect(st.mode & 0o077).toBe(0);
+    stopped = { id: s.session_id, file, length };
+  }, 60_000);
+
+  it('whose Chromium is SIGKILLed (crashed): the file is finished and as long as the session', async () => {
+    const s = await create(server);
+    await sleep(3000);
+    const ended = nextEnded(server, s.session_id);
+    const browser = serviceProcesses(server.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='));
+    process.kill(browser!.pid, 'SIGKILL');
+    const e = await ended;
+    expect(e.reason).toBe('crashed');
+    expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+    const p = probe(recordingFileOf(server.dataDir, s.session_id));
+    expect(Math.abs(p.duration - (e.at - s.liveAt) / 1000)).toBeLessThan(1);
+    expect((await statusOf(server, s.session_id)).recording_url).toMatch(/\/api\/session\/[0-9a-f-]+\/recording\?token=/);
+  }, 60_000);
+
+  it('is served whole, and by byte ranges (206, Content-Range), 416 past its end', async () => {
+    const bytes = fs.readFileSync(stopped.file);
+    const whole = await server.api(`/api/retrieve_session_replay/${stopped.id}`);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+
+    const cases: [string, number, number][] = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=1000-', 1000, bytes.length - 1],
+      ['bytes=-500', bytes.length - 500, bytes.length - 1],
+    ];
+    for (const [range, first, last] of cases) {
+      const res = await server.api(`/api/retrieve_session_replay/${stopped.id}`, { headers: { range } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range')).toBe(`bytes ${first}-${last}/${bytes.length}`);
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes.subarray(first, last + 1)), range).toBe(true);
+    }
+    const past = await server.api(`/api/retrieve_session_replay/${stopped.id}`, { headers: { range: `bytes=${bytes.length + 10}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+    expect(await past.json()).toMatchObject({ error: 'range_not_satisfiable' });
+  });
+
+  it('recording_url opens it without a key (ranges too) and a video element plays and seeks it', async () => {
+    const url = (await statusOf(server, stopped.id)).recording_url!;
+    expect(url).toContain(`/api/session/${stopped.id}/recording?token=`);
+    const res = await fetch(url, { headers: { range: 'bytes=0-7' } });
+    expect(res.status).toBe(206);
+    expect(Buffer.from(await res.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+
+    const viewer = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    try {
+      const page = await viewer.newPage();
+      await page.goto(`${server.url}/api/healthz`);
+      const seen = await page.evaluate(async (src) => {
+        const v = document.createElement('video');
+        v.muted = true;
+        v.src = src;
+        document.body.append(v);
+        await new Promise((resolve, reject) => {
+          v.onloadedmetadata = resolve;
+          v.onerror = () => reject(new Error(`video error ${v.error?.code}: ${v.error?.message}`));
+        });
+        const duration = v.duration;
+        v.currentTime = duration / 2;
+        await new Promise((resolve) => (v.onseeked = resolve));
+        return { duration, at: v.currentTime };
+      }, url);
+      expect(Math.abs(seen.duration - stopped.length)).toBeLessThan(1);
+      expect(seen.at).toBeCloseTo(seen.duration / 2, 0);
+    } finally {
+      await viewer.close();
+    }
+  }, 60_000);
+
+  it('without a key or a token: 401', async () => {
+    expect((await fetch(`${server.url}/api/retrieve_session_replay/${stopped.id}`)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/session/${stopped.id}/recording`)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/session/${stopped.id}/recording?token=nope`)).status).toBe(401);
+  });
+
+  it('unknown session: 404', async () => {
+    const res = await server.api('/api/retrieve_session_replay/00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ message: 'Session not found' });
+  });
+});
+
+describe('RECORD_SESSIONS', () => {
+  it('runs: only the sessions of workflow runs are recorded; off: none, and the 404 says why', async () => {
+    const runsOnly = await startServer({ RECORD_SESSIONS: 'runs' });
+    try {
+      const workflow = runsOnly.app.store.workflows.findOrCreateByName('modes');
+      const plain = await runsOnly.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false });
+      const forRun = await runsOnly.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false, forRun: true });
+      expect(ffmpegs(runsOnly.dataDir).map((p) => p.tree)).toEqual([forRun.session.id]);
+      await sleep(1500);
+      await Promise.all([plain, forRun].map(({ session }) => runsOnly.app.sessions.end(session.id, 'stopped')));
+      expect(probe(recordingFileOf(runsOnly.dataDir, forRun.session.id)).duration).toBeGreaterThan(0.5);
+      const res = await runsOnly.api(`/api/retrieve_session_replay/${plain.session.id}`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { message: string }).message).toContain('RECORD_SESSIONS=runs');
+      expect((await statusOf(runsOnly, plain.session.id)).recording_url).toBeNull();
+    } finally {
+      await runsOnly.close();
+      fs.rmSync(runsOnly.dataDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+
+    const off = await startServer({ RECORD_SESSIONS: 'off' });
+    try {
+      const s = await create(off);
+      expect(ffmpegs(off.dataDir)).toEqual([]);
+      await off.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
+      const res = await off.api(`/api/retrieve_session_replay/${s.session_id}`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { message: string }).message).toContain('RECORD_SESSIONS=off');
+      expect((await statusOf(off, s.session_id)).recording_url).toBeNull();
+    } finally {
+      await off.close();
+      fs.rmSync(off.dataDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  }, 90_000);
+});
+
+describe('a server killed hard mid-session', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-rec-crash-'));
+  const apiKey = `test_${randomBytes(16).toString('hex')}`;
+  let child: ChildProcess | undefined;
+  let restarted: TestServer | undefined;
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await restarted?.close();
+    for (const p of serviceProcesses(dataDir)) process.kill(p.pid, 'SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  });
+
+  it('leaves a recording playable up to the cut, and no ffmpeg once restarted', async () => {
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BROWSERDESK_API_KEY: apiKey, LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', RECORD_SESSIONS: 'all', BROWSER_ALLOW_PRIVATE_NETWORKS: '1' };
+    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 30_000);
+    const res = await fetch(`${url}/api/create_workflow_session`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_name: 'cut' }) });
+    const { session_id: id } = CreateWorkflowSessionResponse.parse(await res.json());
+    const liveAt = Date.now();
+    await sleep(5000);
+
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    const cutAt = Date.now();
+    const p = probe(recordingFileOf(dataDir, id));
+    expect(p.codec).toBe('h264');
+    // Whole fragments only (one per 2 s keyframe interval): at most that much is lost at the cut.
+    expect(p.frames).toBeGreaterThan(10);
+    expect(p.duration).toBeGreaterThan(1.5);
+    expect(p.duration).toBeLessThanOrEqual((cutAt - liveAt) / 1000 + 0.5);
+    // Its reader gone, ffmpeg dies at its next write; the restart's reaper would find it anyway.
+    await waitForAsync('ffmpeg to die with its server', () => (ffmpegs(dataDir).length ? undefined : true), 10_000);
+
+    restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
+    expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
+    const replay = await restarted.api(`/api/retrieve_session_replay/${id}`);
+    expect(replay.status).toBe(200);
+    expect((await replay.arrayBuffer()).byteLength).toBe(fs.statSync(recordingFileOf(dataDir, id)).size);
+  }, 90_000);
+});
