@@ -28,6 +28,9 @@ export function recordBusEvents(bus: Bus, events: SessionEventLog, warn: (err: u
       log.append(e.session_id, { event: e.succeeded ? 'RunCompleted' : 'RunError', message: e.message, outputs: e.outputs }),
     ),
     bus.on('session.ended', (e) => log.append(e.session_id, { event: 'SessionEnded', reason: e.reason })),
+    bus.on('session.download', (e) =>
+      log.append(e.session_id, { event: 'Download', filename: e.filename, file_size: e.file_size, ok: e.ok, ...(e.reason ? { reason: e.reason } : {}) }),
+    ),
     bus.on('session.client', (e) => log.append(e.session_id, { event: e.joined ? 'ClientConnected' : 'ClientDisconnected', client: e.client })),
     bus.on('session.page', (e) => {
       if (e.kind === 'navigated') log.append(e.session_id, { event: 'Navigated', url: e.url });
