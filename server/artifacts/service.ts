@@ -97,7 +97,7 @@ export class Artifacts {
     const storage = async () => {
       const cdp = watch?.cdp && !watch.cdp.closed ? watch.cdp : await CdpClient.open(session.hub);
       try {
-        const state = await readStorageState(cdp, watch?.origins?.origins ?? [], Date.now() + STORAGE_READ_MS);
+        const state = await readStorageState(cdp, watch?.origins, Date.now() + STORAGE_READ_MS);
         this.writeStorageState(session.id, state);
       } finally {
         if (cdp !== watch?.cdp) cdp.close();
