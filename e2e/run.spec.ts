@@ -118,3 +118,71 @@ test('a paused run waits for the person, who types in the live view and resumes 
     await new Promise((r) => site.close(r));
   }
 });
+
+// An ended run's inspector: the recording plays and seeks from the timeline, the downloaded file
+// comes down with its bytes.
+const DOWNLOAD_PAGE = `<!doctype html><title>Report</title>
+<a id="dl" href="/report.txt" download="report.txt">Get the report</a>`;
+
+test('an ended run\'s inspector plays its recording, seeks from the timeline and hands out its download', async ({ authed: page, api }, testInfo) => {
+  const site = http.createServer((req, res) => {
+    if (req.url === '/report.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly figures\n');
+    res.writeHead(200, { 'content-type': 'text/html' }).end(DOWNLOAD_PAGE);
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  try {
+    const created = await api.post('/api/workflows', {
+      data: {
+        name: `e2e inspector ${Date.now()}`,
+        flow: {
+          title: 'Download a report',
+          steps: [
+            { type: 'navigate', url: siteUrl },
+            { type: 'waitForExpression', expression: 'performance.now() > 1500' },
+            { type: 'click', selectors: [['#dl']], offsetX: 5, offsetY: 5 },
+            { type: 'waitForExpression', expression: 'performance.now() > 3500' },
+          ],
+        },
+        variables: [],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const workflow = (await created.json()) as { id: string };
+    const run = await api.post('/api/run_workflow', { form: { workflow_id: workflow.id } });
+    expect(run.status()).toBe(200);
+    const { session_id: sessionId } = (await run.json()) as { session_id: string };
+
+    await page.goto(`/runs/${sessionId}`);
+    await expect(page.getByTestId('outcome')).toContainText('Succeeded', { timeout: 45_000 });
+    const video = page.getByLabel('Recording of the session\'s screen');
+    await expect(video).toBeVisible({ timeout: 20_000 });
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(2);
+    await video.evaluate((v: HTMLVideoElement) => v.play());
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+    await video.evaluate((v: HTMLVideoElement) => v.pause());
+
+    // The click step happened about 1.5 s in: its timeline entry seeks the video there.
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await timeline.getByRole('button', { name: /Step 3 \(click\)/ }).click();
+    const at = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    expect(at).toBeGreaterThan(1);
+    expect(at).toBeLessThan(5);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'report.txt' }).click()]);
+    expect(download.suggestedFilename()).toBe('report.txt');
+    const body = await download.createReadStream().then(async (s) => {
+      const chunks: Buffer[] = [];
+      for await (const c of s) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    });
+    expect(body).toBe('quarterly figures\n');
+    await page.getByLabel('Show').selectOption('downloads');
+    await expect(page.getByRole('list', { name: 'Log' })).toContainText('Downloaded report.txt');
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'run-inspector');
+  } finally {
+    await new Promise((r) => site.close(r));
+  }
+});

@@ -8,8 +8,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { describeEvent, EVENT_KINDS, isProblem, kindMatches, onTimeline, type EventKind } from './event-text.ts';
 
-/** Seconds from the session's start (its first event, when the recording starts too) to `e`. */
-const offsetOf = (e: SessionEvent, start: number) => Math.max(0, (Date.parse(e.created_at) - start) / 1000);
+/** Seconds from the session's start (its first event, when the recording starts too) to `e`; a step's entry points at its start. */
+const offsetOf = (e: SessionEvent, start: number) =>
+  Math.max(0, (Date.parse(e.created_at) - (e.event === 'ToolCallCompleted' ? e.duration : 0) - start) / 1000);
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 /**
