@@ -158,9 +158,12 @@ describe('downloads', () => {
     const page2 = again.contexts()[0]!.pages()[0]!;
     await page2.click('#blob');
     await waitForAsync('the second file to be kept', () => downloads.find((d) => d.session_id === s.session_id && d.filename === BLOB_NAME && d.ok));
+    // The browser names the next one the same (the first left its folder): kept beside it.
+    await page2.click('#blob');
+    await waitForAsync('the third file to be kept', () => downloads.find((d) => d.session_id === s.session_id && d.filename === 'notes (2).txt' && d.ok));
     await again.close();
     await endSession(server, s.session_id);
-    expect(server.app.artifacts.files(s.session_id).map((f) => f.filename).sort()).toEqual([BLOB_NAME, LINKED_NAME].sort());
+    expect(server.app.artifacts.files(s.session_id).map((f) => f.filename).sort()).toEqual([BLOB_NAME, 'notes (2).txt', LINKED_NAME].sort());
   });
 });
 

@@ -7,6 +7,8 @@ import { safeFileName, uniqueName } from './safeNames.ts';
 
 /** Files one session may keep, whatever their size: each is a line in its status and a zip entry. */
 export const MAX_FILES_PER_SESSION = 1000;
+/** Refused downloads reported (bus event and log) per session. */
+const MAX_REFUSALS_REPORTED = 200;
 
 export interface DownloadOutcome {
   filename: string;
@@ -35,6 +37,12 @@ export interface DownloadTrackerOptions {
   warn(err: unknown, message: string): void;
 }
 
+/**
+ * Entries the end-of-session sweep looks at: it is for the few downloads whose events were missed,
+ * and the page's user could fill the folder with millions of entries to slow the end down.
+ */
+const SWEEP_MAX_ENTRIES = 200;
+
 /** Chromium's partial files: `<guid>.crdownload` (allowAndName) or `<name>.crdownload`, `Unconfirmed <n>.crdownload`. */
 const PARTIAL = /\.crdownload$/;
 
@@ -50,7 +58,7 @@ const PARTIAL = /\.crdownload$/;
 export class DownloadTracker {
   private cdp: CdpClient | undefined;
   private readonly downloads = new Map<string, Download>();
-  /** Names in the downloads folder already dealt with (kept or refused). */
+  /** Names in the downloads folder already dealt with (kept or refused), so the end's sweep does not take them twice. */
   private readonly handled = new Set<string>();
   /** Names kept, lower-cased, for uniqueness. */
   private readonly names = new Set<string>();
@@ -58,6 +66,7 @@ export class DownloadTracker {
   private readonly contexts = new Map<string, string>();
   private keptBytes = 0;
   private keptFiles = 0;
+  private refusals = 0;
   /** Copies run one after another, so sizes and names are counted without races. */
   private queue: Promise<void> = Promise.resolve();
   private finished = false;
@@ -68,6 +77,7 @@ export class DownloadTracker {
     fs.mkdirSync(opts.filesDir, { recursive: true, mode: 0o700 });
     // A tracker for a folder that already has files (never today: ids are not reused) counts them.
     for (const name of fs.readdirSync(opts.filesDir)) {
+      if (name.startsWith('.')) continue; // a copy cut short by a crash
       const st = fs.lstatSync(path.join(opts.filesDir, name));
       if (!st.isFile()) continue;
       this.names.add(name.toLowerCase());
@@ -118,12 +128,23 @@ export class DownloadTracker {
       const filePath = typeof p.filePath === 'string' ? p.filePath : undefined;
       // Only a file in the session's downloads folder; the browser names it, we never follow its path elsewhere.
       const onDisk = filePath && path.dirname(filePath) === this.opts.session.folders.downloads ? path.basename(filePath) : d.guid;
+      // A new file, even under a name dealt with before (the browser reuses a name once we removed its file).
+      this.handled.delete(onDisk);
       this.enqueue(() => this.keep(onDisk, d.filename));
     } else if (p.state === 'canceled') {
       d.state = 'canceled';
-      if (d.cutReason) this.opts.emit({ filename: d.filename, file_size: d.received, ok: false, reason: d.cutReason });
+      if (d.cutReason) this.report({ filename: d.filename, file_size: d.received, ok: false, reason: d.cutReason });
       this.enqueue(async () => this.removePartials(d));
     }
+  }
+
+  /** Every kept file is reported; refusals up to MAX_REFUSALS_REPORTED, so a page downloading in a loop cannot flood the log. */
+  private report(outcome: DownloadOutcome): void {
+    if (!outcome.ok && ++this.refusals > MAX_REFUSALS_REPORTED) return;
+    if (!outcome.ok && this.refusals === MAX_REFUSALS_REPORTED) {
+      outcome = { ...outcome, reason: `${outcome.reason ?? 'refused'}; further refused downloads are not reported` };
+    }
+    this.opts.emit(outcome);
   }
 
   private inFlightBytes(): number {
@@ -162,7 +183,7 @@ export class DownloadTracker {
     const dir = HostileDir.open(this.opts.session.folders.downloads, this.uid);
     const refuse = (reason: string, size = 0) => {
       dir.remove(onDisk);
-      this.opts.emit({ filename: suggested, file_size: size, ok: false, reason });
+      this.report({ filename: suggested, file_size: size, ok: false, reason });
     };
     try {
       if (this.keptFiles >= MAX_FILES_PER_SESSION) return refuse(`the session already kept ${MAX_FILES_PER_SESSION} files`);
@@ -183,7 +204,7 @@ export class DownloadTracker {
       this.keptBytes += size;
       this.keptFiles++;
       dir.remove(onDisk);
-      this.opts.emit({ filename, file_size: size, ok: true });
+      this.report({ filename, file_size: size, ok: true });
     } finally {
       dir.close();
     }
@@ -208,7 +229,7 @@ export class DownloadTracker {
     const byGuid = new Map([...this.downloads.values()].map((d) => [d.guid, d]));
     let names: string[] = [];
     try {
-      names = this.withFolder((dir) => dir.list()).sort();
+      names = this.withFolder((dir) => dir.list(SWEEP_MAX_ENTRIES)).sort();
     } catch (err) {
       this.opts.warn(err, 'the downloads folder could not be read');
     }
@@ -220,7 +241,7 @@ export class DownloadTracker {
     }
     await this.queue;
     for (const d of this.downloads.values()) {
-      if (d.state === 'inProgress') this.opts.emit({ filename: d.filename, file_size: d.received, ok: false, reason: d.cutReason ?? 'the session ended before the download finished' });
+      if (d.state === 'inProgress') this.report({ filename: d.filename, file_size: d.received, ok: false, reason: d.cutReason ?? 'the session ended before the download finished' });
     }
     this.close();
   }

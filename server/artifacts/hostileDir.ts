@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 
 /**
  * Reading files out of a folder that belongs to a session's user. That user runs the page's code,
@@ -18,6 +21,8 @@ import { pipeline } from 'node:stream/promises';
  */
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+
+const fsync = promisify(fs.fsync);
 
 export class Refused extends Error {}
 
@@ -59,15 +64,24 @@ export class HostileDir {
     return `/proc/self/fd/${this.fd}/${name}`;
   }
 
-  /** Names of the folder's entries (nothing about what they are: open() decides that). */
-  list(): string[] {
-    return fs.readdirSync(`/proc/self/fd/${this.fd}`);
+  /** Names of the folder's first `max` entries (nothing about what they are: copyOut decides that). Read lazily: the folder may hold millions. */
+  list(max: number): string[] {
+    const dir = fs.opendirSync(`/proc/self/fd/${this.fd}`);
+    const names: string[] = [];
+    try {
+      for (let e = dir.readSync(); e && names.length < max; e = dir.readSync()) names.push(e.name);
+    } finally {
+      dir.closeSync();
+    }
+    return names;
   }
 
   /**
-   * Copy the regular file `name` to `dest` (created new, 0600; never an existing file or a link)
-   * if it is the session user's own, with one link, and at most `maxBytes`. Returns its size.
-   * Throws Refused (naming why) for anything else; nothing is written then.
+   * Copy the regular file `name` to `dest` (created new, 0600; never over an existing file or a
+   * link) if it is the session user's own, with one link, and at most `maxBytes`. Returns its size.
+   * The copy is written beside `dest` under a hidden name and linked into place once whole, so a
+   * half-copied file is never listed or served. Throws Refused (naming why) for anything else;
+   * nothing is written then.
    */
   async copyOut(name: string, dest: string, maxBytes: number): Promise<number> {
     let fd: number;
@@ -81,26 +95,26 @@ export class HostileDir {
       throw err;
     }
     let out: number | undefined;
+    const part = path.join(path.dirname(dest), `.${randomUUID()}.part`);
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) throw new Refused(st.isFIFO() ? 'it is a FIFO' : st.isDirectory() ? 'it is a folder' : 'it is not a regular file');
       if (st.uid !== this.uid) throw new Refused('it is not the session user\'s own file');
       if (st.nlink !== 1) throw new Refused('it has other hard links');
       if (st.size > maxBytes) throw new TooLarge(st.size);
-      out = fs.openSync(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      out = fs.openSync(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
       // end is inclusive; an empty file copies nothing. Bytes appended after fstat are not copied.
       if (st.size > 0) {
         const from = fs.createReadStream('', { fd, start: 0, end: st.size - 1, autoClose: false });
         const to = fs.createWriteStream('', { fd: out, autoClose: false });
         await pipeline(from, to);
       }
-      fs.fsyncSync(out);
+      await fsync(out);
       const written = fs.fstatSync(out).size;
+      fs.linkSync(part, dest); // EEXIST rather than replacing a kept file
       return written;
-    } catch (err) {
-      if (out !== undefined) fs.rmSync(dest, { force: true });
-      throw err;
     } finally {
+      if (out !== undefined) fs.rmSync(part, { force: true });
       fs.closeSync(fd);
       if (out !== undefined) fs.closeSync(out);
     }

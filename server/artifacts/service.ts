@@ -134,6 +134,8 @@ export class Artifacts {
     }
     const files: (KeptFile & { at: number })[] = [];
     for (const filename of names) {
+      // Hidden names are copies still being written (hostileDir.ts), never a kept file.
+      if (filename.startsWith('.')) continue;
       try {
         const st = fs.lstatSync(path.join(dir, filename));
         if (st.isFile()) files.push({ filename, file_size: st.size, download_timestamp: st.mtime.toISOString(), at: st.mtimeMs });
