@@ -119,7 +119,8 @@ export class DownloadTracker {
     if (!this.cdp) return;
     const d = this.downloads.get(p.guid as string);
     if (!d || d.state !== 'inProgress') return;
-    d.received = typeof p.receivedBytes === 'number' ? p.receivedBytes : d.received;
+    // The cancel's own event says 0 bytes: keep the most the download reached.
+    if (typeof p.receivedBytes === 'number') d.received = Math.max(d.received, p.receivedBytes);
     if (p.state === 'inProgress') {
       if (this.keptFiles >= MAX_FILES_PER_SESSION) return this.cut(d, `the session already kept ${MAX_FILES_PER_SESSION} files`);
       if (this.keptBytes + this.inFlightBytes() > this.opts.maxBytes) return this.cut(d, `over the session's download limit of ${this.opts.maxBytes} bytes`);

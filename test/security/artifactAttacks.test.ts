@@ -273,6 +273,7 @@ describe('the byte cap', () => {
     await download(page, '/big?mb=20&slow=1');
     const cut = await waitForAsync('the cut', () => eventsOf(s.session_id).find((e) => !e.ok), 30_000);
     expect(cut).toMatchObject({ filename: 'big.bin', ok: false, reason: expect.stringMatching(/download limit of 2097152 bytes/) });
+    expect(cut.file_size).toBeGreaterThan(CAP);
     expect(cut.file_size).toBeLessThan(20 * 1024 * 1024);
     // Its partial file is gone from the session's folder, and nothing of it was kept.
     await waitForAsync('the partial file removed', () => (fs.readdirSync(s.downloads).length === 0 ? true : undefined));
