@@ -22,6 +22,11 @@ export const sessionEventsService = fp(
     // What the pages do goes into the log too; the observer's channel closes with the browser.
     // Not awaited: the session's URLs are not held back for it (its first commands come after).
     const observers = new Map<string, Promise<(() => void) | undefined>>();
+    const stopObserving = async (id: string) => {
+      const started = observers.get(id);
+      observers.delete(id);
+      (await started)?.();
+    };
     app.sessions.addLifecycleHooks({
       onLive: (session) => {
         const started = observePages(session.hub, (e) => app.bus.emit('session.page', { session_id: session.id, ...e })).catch((err: unknown) => {
@@ -30,11 +35,10 @@ export const sessionEventsService = fp(
         });
         observers.set(session.id, started);
       },
-      afterEnd: async (id) => {
-        const stop = await observers.get(id);
-        observers.delete(id);
-        stop?.();
-      },
+      // At the end's start: what the service itself does in the browser then (reading storage state
+      // through a hidden tab) is not the session's doing. afterEnd covers ends without that step.
+      beforeEnd: (session) => stopObserving(session.id),
+      afterEnd: (id) => stopObserving(id),
     });
   },
   { name: 'sessionEvents', dependencies: ['sessions'] },
