@@ -11,6 +11,8 @@ command -v x11vnc >/dev/null 2>&1 || need+=(x11vnc)
 # nftables: the per-session egress filter (sessions may not reach loopback or private networks).
 command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# ffmpeg: screen recordings of sessions (RECORD_SESSIONS); ffprobe, from the same package, checks them in the tests.
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

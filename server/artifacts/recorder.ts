@@ -5,15 +5,18 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sessionDirsOf } from '../browser/isolation/sessionDirs.ts';
 import type { SessionUser } from '../browser/isolation/sessionUsers.ts';
-import { spawnDetached } from '../browser/processes.ts';
+import { renice, spawnDetached } from '../browser/processes.ts';
 import { artifactsDirOf } from './paths.ts';
 
 /**
- * Encoder settings, measured with bench/recording.ts on a 2-core host (README, Recording): at 1280x720
- * the cost is the grab's colour conversion, about 0.7 ms of CPU per frame whatever the page shows,
- * so the frame rate sets the price; x264 `ultrafast` adds little on top, `veryfast` half again.
+ * Encoder settings, measured on the 2-core host (bench/recording.ts and README, Screen recordings):
+ * at 1280x720 most of the cost is converting each grabbed frame to yuv420p (about 4.5 ms of CPU a
+ * frame; the grab itself 1 ms, x264 `ultrafast` 2 to 4 ms), paid whatever the page shows, so the
+ * frame rate sets the price: 5 fps cost 3.6 % of a core, 10 fps 7.2 %, 15 fps 10.8 % on a still page.
+ * `veryfast` took 40 % more CPU for files 40 % smaller; CRF 28 keeps text readable.
  * One keyframe every 2 s: each keyframe closes a fragment of the file, so a crash loses at most that
- * much, and a seek decodes at most 2 s of frames.
+ * much, and a seek decodes at most 2 s of frames. Niceness 10: under contention the browser and the
+ * live view come first, and the recording repeats frames rather than slowing them.
  */
 export const RECORDING = { fps: 10, crf: 28, preset: 'ultrafast', keyframeSeconds: 2, niceness: 10 } as const;
 
@@ -143,7 +146,12 @@ export class Recording {
     this.stopping ??= (async () => {
       // Node reaps the child itself: while exitCode and signalCode are null the pid is still ours.
       const running = () => this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
-      if (running()) this.child.kill('SIGINT');
+      if (running()) {
+        // It records at a lower priority than the browser; its last fragment is written at the
+        // browser's, so ending a session on a busy host does not wait on a starved ffmpeg (root only).
+        renice([this.child.pid!], RECORDING.niceness);
+        this.child.kill('SIGINT');
+      }
       const timer = setTimeout(() => {
         if (running()) this.child.kill('SIGKILL');
       }, graceMs);

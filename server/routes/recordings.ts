@@ -45,8 +45,9 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
   const serve = (id: string, reply: FastifyReply) => {
     const file = app.recordings.fileOf(id);
     if (!file) throw noRecording(id);
-    // A session's recording may still be growing: revalidate rather than cache.
-    reply.header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff');
+    // A session's recording may still be growing: revalidate rather than cache. Its bytes come from a
+    // process the session's user could tamper with: never sniffed, never a document of our origin.
+    reply.header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "sandbox; default-src 'none'");
     return reply.sendFile(RECORDING_FILE, path.dirname(file), { acceptRanges: true, cacheControl: false, dotfiles: 'deny' });
   };
 
