@@ -172,26 +172,64 @@ describe('a recorded session', () => {
   });
 });
 
+describe('every way a session ends', () => {
+  it('timed out, and still live when the server closes: finished files as long as the sessions, no ffmpeg left', async () => {
+    const own = await startServer({ RECORD_SESSIONS: 'all' });
+    try {
+      const workflow = own.app.store.workflows.findOrCreateByName('ends');
+      const shortLived = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 2, proxies: false });
+      const timedOut = nextEnded(own, shortLived.session.id);
+      const open = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false });
+      const openAt = Date.now();
+      expect((await timedOut).reason).toBe('timed_out');
+      expect(ffmpegs(own.dataDir).map((p) => p.tree)).toEqual([open.session.id]);
+      expect(Math.abs(probe(recordingFileOf(own.dataDir, shortLived.session.id)).duration - 2)).toBeLessThan(1);
+      await sleep(1500);
+      await own.close();
+      const length = (Date.now() - openAt) / 1000;
+      expect(serviceProcesses(own.dataDir)).toEqual([]);
+      expect(Math.abs(probe(recordingFileOf(own.dataDir, open.session.id)).duration - length)).toBeLessThan(1);
+    } finally {
+      await own.close();
+      fs.rmSync(own.dataDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  }, 60_000);
+});
+
 describe('RECORD_SESSIONS', () => {
-  it('runs: only the sessions of workflow runs are recorded; off: none, and the 404 says why', async () => {
+  it('runs: a workflow run\'s session is recorded to its completion, a plain session is not, and the 404 says why', async () => {
     const runsOnly = await startServer({ RECORD_SESSIONS: 'runs' });
     try {
-      const workflow = runsOnly.app.store.workflows.findOrCreateByName('modes');
-      const plain = await runsOnly.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false });
-      const forRun = await runsOnly.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false, forRun: true });
-      expect(ffmpegs(runsOnly.dataDir).map((p) => p.tree)).toEqual([forRun.session.id]);
-      await sleep(1500);
-      await Promise.all([plain, forRun].map(({ session }) => runsOnly.app.sessions.end(session.id, 'stopped')));
-      expect(probe(recordingFileOf(runsOnly.dataDir, forRun.session.id)).duration).toBeGreaterThan(0.5);
-      const res = await runsOnly.api(`/api/retrieve_session_replay/${plain.session.id}`);
+      const plain = await create(runsOnly);
+      expect(ffmpegs(runsOnly.dataDir)).toEqual([]);
+      // A run that lasts a moment: its page shows #late after 1.5 s.
+      const flow = { title: 'late', steps: [{ type: 'navigate', url: 'data:text/html,<script>setTimeout(()=>document.body.innerHTML="<p id=late>late</p>",1500)</script>' }, { type: 'waitForElement', selectors: [['#late']] }] };
+      const created = await postJson(runsOnly, '/api/workflows', { name: 'late', flow });
+      const { id: workflowId } = (await created.json()) as { id: string };
+      const form = new FormData();
+      form.append('workflow_id', workflowId);
+      const started = await runsOnly.api('/api/run_workflow', { method: 'POST', body: form });
+      expect(started.status).toBe(200);
+      const { session_id: runSession } = (await started.json()) as { session_id: string };
+      expect(ffmpegs(runsOnly.dataDir).map((p) => p.tree)).toEqual([runSession]);
+      await waitForAsync('the run to complete', async () => ((await statusOf(runsOnly, runSession)).in_progress ? undefined : true), 30_000);
+      await waitForAsync('its recorder to finish', () => (ffmpegs(runsOnly.dataDir).length ? undefined : true), 10_000);
+      expect((await statusOf(runsOnly, runSession)).success).toBe(true);
+      expect(probe(recordingFileOf(runsOnly.dataDir, runSession)).duration).toBeGreaterThan(1);
+      expect((await statusOf(runsOnly, runSession)).recording_url).not.toBeNull();
+
+      await runsOnly.api(`/api/sessions/${plain.session_id}`, { method: 'DELETE' });
+      const res = await runsOnly.api(`/api/retrieve_session_replay/${plain.session_id}`);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toContain('RECORD_SESSIONS=runs');
-      expect((await statusOf(runsOnly, plain.session.id)).recording_url).toBeNull();
+      expect((await statusOf(runsOnly, plain.session_id)).recording_url).toBeNull();
     } finally {
       await runsOnly.close();
       fs.rmSync(runsOnly.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
+  }, 90_000);
 
+  it('off: nothing is recorded, and the 404 says why', async () => {
     const off = await startServer({ RECORD_SESSIONS: 'off' });
     try {
       const s = await create(off);
@@ -205,7 +243,7 @@ describe('RECORD_SESSIONS', () => {
       await off.close();
       fs.rmSync(off.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
-  }, 90_000);
+  }, 60_000);
 });
 
 describe('a server killed hard mid-session', () => {
