@@ -30,6 +30,18 @@ function probe(file: string): { duration: number; codec: string; pixFmt: string;
   return { duration: Number(p.format.duration), codec: s.codec_name, pixFmt: s.pix_fmt, width: s.width, frames: Number(s.nb_read_frames) };
 }
 
+/** Top-level MP4 boxes; a finished fragmented file ends with ffmpeg's index (`mfra`), a cut one without. */
+function boxes(file: string): string[] {
+  const d = fs.readFileSync(file);
+  const out: string[] = [];
+  for (let at = 0; at + 8 <= d.length; at += d.readUInt32BE(at)) {
+    out.push(d.toString('latin1', at + 4, at + 8));
+    if (d.readUInt32BE(at) < 8) break;
+  }
+  return out;
+}
+const finished = (file: string) => boxes(file).at(-1) === 'mfra';
+
 const ffmpegs = (dataDir: string) => serviceProcesses(dataDir).filter((p) => p.name === 'ffmpeg');
 
 async function create(s: TestServer) {
@@ -81,6 +93,8 @@ describe('a recorded session', () => {
     expect(p).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 1280 });
     expect(Math.abs(p.duration - length)).toBeLessThan(1);
     expect(p.frames).toBeGreaterThan(20);
+    expect(boxes(file).slice(0, 3)).toEqual(['ftyp', 'moov', 'moof']);
+    expect(finished(file)).toBe(true);
     // The service's file, in DATA_DIR: not the session user's.
     const st = fs.statSync(file);
     expect(st.uid).toBe(process.getuid!());
@@ -99,6 +113,7 @@ describe('a recorded session', () => {
     expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
     const p = probe(recordingFileOf(server.dataDir, s.session_id));
     expect(Math.abs(p.duration - (e.at - s.liveAt) / 1000)).toBeLessThan(1);
+    expect(finished(recordingFileOf(server.dataDir, s.session_id))).toBe(true);
     expect((await statusOf(server, s.session_id)).recording_url).toMatch(/\/api\/session\/[0-9a-f-]+\/recording\?token=/);
   }, 60_000);
 
@@ -184,11 +199,13 @@ describe('every way a session ends', () => {
       expect((await timedOut).reason).toBe('timed_out');
       expect(ffmpegs(own.dataDir).map((p) => p.tree)).toEqual([open.session.id]);
       expect(Math.abs(probe(recordingFileOf(own.dataDir, shortLived.session.id)).duration - 2)).toBeLessThan(1);
+      expect(finished(recordingFileOf(own.dataDir, shortLived.session.id))).toBe(true);
       await sleep(1500);
       await own.close();
       const length = (Date.now() - openAt) / 1000;
       expect(serviceProcesses(own.dataDir)).toEqual([]);
       expect(Math.abs(probe(recordingFileOf(own.dataDir, open.session.id)).duration - length)).toBeLessThan(1);
+      expect(finished(recordingFileOf(own.dataDir, open.session.id))).toBe(true);
     } finally {
       await own.close();
       fs.rmSync(own.dataDir, { recursive: true, force: true, maxRetries: 3 });

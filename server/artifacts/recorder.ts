@@ -52,6 +52,32 @@ export function ffmpegArgs(display: string, startedAt: number): string[] {
   ];
 }
 
+/** True when the MP4 holds one whole fragment (a `moof`, then its `mdat` to the end): frames, not just ffmpeg's header. Reads box headers only. */
+export function hasFragment(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const size = fs.fstatSync(fd).size;
+    const head = Buffer.alloc(16);
+    let fragment = false;
+    for (let at = 0; at + 8 <= size; ) {
+      fs.readSync(fd, head, 0, 16, at);
+      const type = head.toString('latin1', 4, 8);
+      let length = head.readUInt32BE(0);
+      if (length === 1) length = Number(head.readBigUInt64BE(8));
+      if (length < 8 || at + length > size) return false;
+      if (type === 'moof') fragment = true;
+      else if (type === 'mdat' && fragment) return true;
+      at += length;
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
 export interface RecordingOptions {
   dataDir: string;
   sessionId: string;
@@ -74,6 +100,7 @@ export class Recording {
   private bytes = 0;
   private stderr = '';
   private stopRequested = false;
+  private hurried = false;
   private stopping: Promise<void> | undefined;
   private readonly finished: Promise<void>;
 
@@ -138,6 +165,17 @@ export class Recording {
   }
 
   /**
+   * Back to normal priority (root only; once). It records at a lower priority than the browser, but
+   * its last fragment is written at the browser's, so ending a session on a busy host does not wait
+   * on a starved ffmpeg, nor does the tree's sweep SIGKILL it before its file is finished.
+   */
+  hurry(): void {
+    if (this.hurried || this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
+    this.hurried = true;
+    renice([this.child.pid], RECORDING.niceness);
+  }
+
+  /**
    * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index), SIGKILL after
    * `graceMs`, and resolve once it is gone and the file is closed. Idempotent; safe after it died.
    */
@@ -147,9 +185,7 @@ export class Recording {
       // Node reaps the child itself: while exitCode and signalCode are null the pid is still ours.
       const running = () => this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
       if (running()) {
-        // It records at a lower priority than the browser; its last fragment is written at the
-        // browser's, so ending a session on a busy host does not wait on a starved ffmpeg (root only).
-        renice([this.child.pid!], RECORDING.niceness);
+        this.hurry();
         this.child.kill('SIGINT');
       }
       const timer = setTimeout(() => {
@@ -164,8 +200,8 @@ export class Recording {
     return this.stopping;
   }
 
-  /** Nothing recorded (ffmpeg could not open the display, or is missing): no file, so no recording_url. */
+  /** Not one frame recorded (ffmpeg could not open the display, or is missing): no file, so no recording_url. */
   private dropIfEmpty(): void {
-    if (this.bytes === 0) fs.rmSync(this.file, { force: true });
+    if (this.bytes === 0 || !hasFragment(this.file)) fs.rmSync(this.file, { force: true });
   }
 }

@@ -35,8 +35,8 @@ function onPath(command: string): boolean {
 
 /**
  * app.recordings: each recorded session's screen to MP4, from the moment it is live to its end.
- * ffmpeg is asked to finish while the browser is still up (beforeEnd), and whatever path the end
- * took (a crash skips beforeEnd; the manager's sweep of the tree then stops ffmpeg too), afterEnd
+ * ffmpeg is asked to finish while the browser is still up (beforeEnd); after a crash, which skips
+ * beforeEnd, the manager's sweep of the tree does it (ffmpeg carries the tree's marker); afterEnd
  * waits until it is gone and the file is closed.
  */
 export const recordingService = fp(
@@ -78,6 +78,10 @@ export const recordingService = fp(
           onProblem: (message) => app.log.warn({ session_id: session.id }, `screen recording: ${message}`),
         });
         recording.set(session.id, r);
+        // On every path, just before the tree is killed. A crash skips beforeEnd: the tree's sweep
+        // then asks ffmpeg to finish (SIGTERM, one signal: a second one makes ffmpeg drop its last
+        // fragment), and at normal priority it does so well within the sweep's grace.
+        app.sessions.onEnd(session.id, () => r.hurry());
       },
       // The last frames while the display is still there; bounded by the manager's END_HOOK_TIMEOUT_MS.
       beforeEnd: (session) => stop(session.id),
