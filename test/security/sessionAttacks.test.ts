@@ -145,10 +145,12 @@ describe('a session holder cannot reach the host, another session, or the pool',
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: elsewhere });
     await page.setContent(`<a id="d" download="planted.txt" href="data:text/plain,planted">get</a>`);
     await page.click('#d');
-    const own = sessionDirsOf(server.dataDir, a.session_id).downloads;
+    // It landed in the session's own folder: that is where the service copies it out from (and then
+    // removes it), so it shows up among the session's kept files.
+    const kept = async () => ((await (await server.api(`/api/session/${a.session_id}/status`)).json()) as { file_metadata: { filename: string }[] }).file_metadata;
     const deadline = Date.now() + 10_000;
-    while (!fs.readdirSync(own).some((f) => f === 'planted.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(fs.readdirSync(own)).toContain('planted.txt');
+    while (!(await kept()).some((f) => f.filename === 'planted.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await kept()).map((f) => f.filename)).toContain('planted.txt');
     expect(fs.readdirSync(elsewhere)).toEqual([]);
     fs.rmSync(elsewhere, { recursive: true, force: true });
   });
