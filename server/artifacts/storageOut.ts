@@ -1,4 +1,5 @@
 import type { CdpClient } from '../browser/cdp/client.ts';
+import { answerLocally } from '../browser/storageState.ts';
 import { StorageCookie, StorageState } from '../../contract/sessions.ts';
 
 /** Origins whose localStorage is read at the end, first visited first. */
@@ -86,8 +87,6 @@ async function cookiesOf(cdp: CdpClient): Promise<StorageState['cookies']> {
   return out;
 }
 
-const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
-
 const READ_LOCAL_STORAGE = `(() => {
   const items = [];
   for (let i = 0; i < localStorage.length; i++) {
@@ -147,18 +146,7 @@ async function fromReaderTab(cdp: CdpClient, origins: string[], found: Map<strin
   let off: () => unknown = () => undefined;
   try {
     const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, undefined, left());
-    off = cdp.on('Fetch.requestPaused', (params, sid) => {
-      if (sid !== sessionId) return;
-      const requestId = params.requestId as string;
-      const isDocument = params.resourceType === 'Document';
-      void cdp
-        .send(
-          isDocument ? 'Fetch.fulfillRequest' : 'Fetch.failRequest',
-          isDocument ? { requestId, responseCode: 200, responseHeaders: [{ name: 'content-type', value: 'text/html' }], body: BLANK } : { requestId, errorReason: 'Aborted' },
-          sessionId,
-        )
-        .catch(() => undefined);
-    });
+    off = answerLocally(cdp, sessionId);
     await cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId, left()).catch(() => undefined);
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId, left());
     for (const origin of origins) {

@@ -37,18 +37,12 @@ async function setCookies(cdp: CdpClient, cookies: StorageState['cookies']): Pro
 const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
 
 /**
- * Apply a Playwright storage state to the browser's default context before anyone gets the URLs.
- * Cookies go in with Storage.setCookies. localStorage belongs to an origin, so a hidden tab visits
- * each origin with every request answered locally by Fetch interception (nothing reaches the
- * network), writes the items, and closes: the same trick Playwright uses for newContext({storageState}).
+ * Answer every request of one attached tab locally (once Fetch is enabled on it): a document gets an
+ * empty page, anything else fails. The tab can then "visit" an origin to reach its localStorage
+ * without anything reaching the network. Returns the unsubscribe.
  */
-export async function applyStorageState(cdp: CdpClient, state: StorageState): Promise<void> {
-  if (state.cookies.length) await setCookies(cdp, state.cookies);
-  const origins = state.origins.filter((o) => o.localStorage.length);
-  if (!origins.length) return;
-  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });
-  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-  const off = cdp.on('Fetch.requestPaused', (params, sid) => {
+export function answerLocally(cdp: CdpClient, sessionId: string): () => void {
+  return cdp.on('Fetch.requestPaused', (params, sid) => {
     if (sid !== sessionId) return;
     const requestId = params.requestId as string;
     const isDocument = params.resourceType === 'Document';
@@ -60,6 +54,21 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
       )
       .catch(() => undefined);
   });
+}
+
+/**
+ * Apply a Playwright storage state to the browser's default context before anyone gets the URLs.
+ * Cookies go in with Storage.setCookies. localStorage belongs to an origin, so a hidden tab visits
+ * each origin with every request answered locally by Fetch interception (nothing reaches the
+ * network), writes the items, and closes: the same trick Playwright uses for newContext({storageState}).
+ */
+export async function applyStorageState(cdp: CdpClient, state: StorageState): Promise<void> {
+  if (state.cookies.length) await setCookies(cdp, state.cookies);
+  const origins = state.origins.filter((o) => o.localStorage.length);
+  if (!origins.length) return;
+  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  const off = answerLocally(cdp, sessionId);
   try {
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId);
     await cdp.send('Page.enable', {}, sessionId);
