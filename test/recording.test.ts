@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +11,11 @@ import { recordingFileOf } from '../server/artifacts/recorder.ts';
 import type { BusEvents } from '../server/events/bus.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { freePort, waitForAsync } from './helpers/wait.ts';
+import { startChildServer, type ChildServer } from './helpers/childServer.ts';
+import { waitForAsync } from './helpers/wait.ts';
 
 // Screen recordings (issue 11): each recorded session's display to fragmented MP4, finished however
 // the session ends, playable up to the cut when the server dies, served with byte ranges.
-const ROOT = path.resolve(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Probe {
@@ -270,28 +270,24 @@ describe('RECORD_SESSIONS', () => {
 describe('a server killed hard mid-session', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-rec-crash-'));
   const apiKey = `test_${randomBytes(16).toString('hex')}`;
-  let child: ChildProcess | undefined;
+  let child: ChildServer | undefined;
   let restarted: TestServer | undefined;
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    await child?.stop('SIGKILL');
     await restarted?.close();
     for (const p of serviceProcesses(dataDir)) process.kill(p.pid, 'SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it('leaves a recording playable up to the cut, and no ffmpeg once restarted', async () => {
-    const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BROWSERDESK_API_KEY: apiKey, LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', RECORD_SESSIONS: 'all', BROWSER_ALLOW_PRIVATE_NETWORKS: '1' };
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
-    const url = `http://127.0.0.1:${port}`;
-    await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 30_000);
+    child = await startChildServer({ dataDir, apiKey, env: { RECORD_SESSIONS: 'all' } });
+    const { url } = child;
     const res = await fetch(`${url}/api/create_workflow_session`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_name: 'cut' }) });
     const { session_id: id } = CreateWorkflowSessionResponse.parse(await res.json());
     const liveAt = Date.now();
     await sleep(5000);
 
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    await child.stop('SIGKILL');
     const cutAt = Date.now();
     const p = probe(recordingFileOf(dataDir, id));
     expect(p.codec).toBe('h264');

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,19 +7,19 @@ import { RunStatusResponse, WebhookEvent } from '../contract/runs.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
-import { freePort, waitForAsync } from './helpers/wait.ts';
+import { startChildServer, type ChildServer } from './helpers/childServer.ts';
+import { waitForAsync } from './helpers/wait.ts';
 
 // A run whose server process dies mid-run (SIGKILL: no shutdown path at all) gets its
 // run.completed (failed) webhook from the next process started on the same DATA_DIR.
-const ROOT = path.resolve(import.meta.dirname, '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-crash-'));
 const apiKey = `test_${randomBytes(16).toString('hex')}`;
-let child: ChildProcess | undefined;
+let child: ChildServer | undefined;
 let restarted: TestServer | undefined;
 let receiver: Receiver | undefined;
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await child?.stop('SIGKILL');
   await restarted?.close();
   await receiver?.close();
   // Whatever a failed run of this test left: this test's own processes only (found by its folder).
@@ -28,32 +27,13 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
-/** The real entry point (server/main.ts) as its own process, so it can die without the test. */
-async function startChildServer(): Promise<string> {
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    BROWSERDESK_API_KEY: apiKey,
-    LOG_LEVEL: 'silent',
-    WARM_POOL_SIZE: '0',
-    WEBHOOK_ALLOW_PRIVATE: '1',
-    BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
-  };
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 30_000);
-  return url;
-}
-
 const events = (r: Receiver) => r.received.map((x) => WebhookEvent.parse(JSON.parse(x.body)));
 
 describe('a run interrupted by a crash', () => {
   it('is failed after the restart, with its run.completed webhook', async () => {
     receiver = await startReceiver();
-    const url = await startChildServer();
+    child = await startChildServer({ dataDir, apiKey, env: { WEBHOOK_ALLOW_PRIVATE: '1' } });
+    const { url } = child;
     const api = (p: string, init: RequestInit = {}) => fetch(url + p, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
 
     // A run that stays under way: its second step waits two minutes for an element that never comes.
@@ -72,8 +52,7 @@ describe('a run interrupted by a crash', () => {
     expect(status.status).toBe('running');
 
     // The process dies mid-run: no signal handler, no close hook, nothing written on the way out.
-    child!.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    await child.stop('SIGKILL');
     expect(serviceProcesses(dataDir).length).toBeGreaterThan(0); // its browser outlived it
 
     restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);

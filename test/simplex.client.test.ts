@@ -5,6 +5,7 @@ import { SessionEvent } from '../contract/sessionEvents.ts';
 import { SessionStatus } from '../contract/runControl.ts';
 import { WebhookEvent } from '../contract/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { waitForAsync } from './helpers/wait.ts';
 import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';
 import { startFormSite, type FormSite } from './fixtures/formSite.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
@@ -38,16 +39,6 @@ async function untilDone(sessionId: string, seen: SessionStatusResponse[] = []):
     SessionStatus.parse(status);
     seen.push(status);
     if (!status.in_progress) return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function until<T>(what: () => Promise<T | undefined>, label: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const v = await what();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -99,7 +90,7 @@ describe('simplex-ts against Browserdesk', () => {
       final_message: 'All 5 steps succeeded',
       file_metadata: [],
     });
-    const logs = (await until(async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 'logs')) as unknown[];
+    const logs = (await waitForAsync('logs', async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 20_000)) as unknown[];
     const names = logs.map((e) => SessionEvent.parse(e).event);
     expect(names[0]).toBe('SessionStarted');
     expect(names.at(-2)).toBe('RunCompleted');
@@ -121,7 +112,7 @@ describe('simplex-ts against Browserdesk', () => {
     expect(status).toMatchObject({ success: true, scraper_outputs: { name: 'Ada', size: 'large', file: `report.txt (${REPORT_BYTES.length} bytes)` } });
 
     const all = await hooks.waitFor(before + 2);
-    const final = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 'run.completed webhook');
+    const final = await waitForAsync('run.completed webhook', async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 20_000);
     expect(all.length).toBeGreaterThanOrEqual(before + 2);
     // Simplex's verifier, then the Standard Webhooks one, on the same delivery.
     expect(() => verifySimplexWebhook(final.body, final.headers, secret)).not.toThrow();
@@ -153,7 +144,7 @@ describe('simplex-ts against Browserdesk', () => {
     // The second step waits about two seconds: the pause lands while it runs.
     const id = await createWorkflow(nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]));
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Paused Once' } });
-    await until(async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 'step 2');
+    await waitForAsync('step 2', async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 20_000);
     const paused = await client.pause(run.session_id);
     expect(paused).toMatchObject({ succeeded: true, action: 'pause' });
     expect(paused.pause_key).toMatch(/^[0-9a-f-]{36}$/);
@@ -180,13 +171,13 @@ describe('simplex-ts against Browserdesk', () => {
     const id = await createWorkflow(nameFlow('internal pause', [{ type: 'customStep', name: 'pause', parameters: { message } }]));
     const before = hooks.received.length;
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Human Loop' }, webhookUrl: hooks.url });
-    const status = await until(async () => {
+    const status = await waitForAsync('the pause step', async () => {
       const s = await client.getSessionStatus(run.session_id);
       return s.paused ? s : undefined;
-    }, 'the pause step');
+    }, 20_000);
     expect(status).toMatchObject({ in_progress: true, paused: true, pause_type: 'internal', pause_message: message });
     // The run.paused webhook carries the interactive live view and the message.
-    const pausedHook = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.paused"')), 'run.paused webhook');
+    const pausedHook = await waitForAsync('run.paused webhook', async () => hooks.received.slice(before).find((r) => r.body.includes('"run.paused"')), 20_000);
     const pausedEvent = JSON.parse(pausedHook.body) as { data: { vnc_url: string; message: string; pause_key: string } };
     expect(pausedEvent.data).toMatchObject({ message, pause_key: status.paused_key });
     expect((await fetch(pausedEvent.data.vnc_url)).status).toBe(200);
@@ -212,12 +203,12 @@ describe('simplex-ts against Browserdesk', () => {
     // The page got the value; the extract that read it back reports the placeholder.
     expect(site.submissions[submissions]?.name).toBe(value);
     expect(status.scraper_outputs).toEqual({ name: '[credentials.site_password]' });
-    const final = await until(async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 'webhook');
+    const final = await waitForAsync('webhook', async () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')), 20_000);
     const everything = [
       JSON.stringify(status),
       await (await server.api(`/api/run_workflow_status?session_id=${run.session_id}`)).text(),
       await (await server.api(`/api/session/${run.session_id}/events?limit=1000`)).text(),
-      JSON.stringify(await until(async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 'logs')),
+      JSON.stringify(await waitForAsync('logs', async () => (await client.retrieveSessionLogs(run.session_id)) ?? undefined, 20_000)),
       ...hooks.received.slice(before).map((r) => r.body),
     ];
     expect(everything.join('\n')).not.toContain(value);
@@ -263,7 +254,7 @@ describe('the Python client\'s extra calls, as plain HTTP', () => {
     expect(started.status).toBe(200);
     const run = (await started.json()) as { session_id: string; logs_url: string };
     // Polling the events: pages that chain by next_index.
-    await until(async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 'step 2');
+    await waitForAsync('step 2', async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 20_000);
     const first = (await (await server.api(`/api/session/${run.session_id}/events?since=0&limit=2`)).json()) as { events: { index: number }[]; next_index: number; total: number; has_more: boolean };
     expect(first.events.map((e) => e.index)).toEqual([0, 1]);
     expect(first).toMatchObject({ next_index: 2, has_more: true });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialUnreadableError } from '../../server/secrets/credentialCipher.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
-import { freePort, waitForAsync } from '../helpers/wait.ts';
+import { startChildServer, type ChildServer } from '../helpers/childServer.ts';
 
 // Credentials tried as an attacker would: names that reach for paths or prototypes, lists read in
 // the hope of a value, rows edited or swapped in the database file, and the logs read for a value.
@@ -201,43 +200,17 @@ describe('rows edited in the database file', () => {
 describe('logs', () => {
   // The real entry point in a child process at LOG_LEVEL info, so that everything pino writes to
   // stdout and stderr is captured (it writes to the file descriptor, not through process.stdout).
-  const ROOT = path.resolve(import.meta.dirname, '../..');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-cred-logs-'));
-  const children: ChildProcess[] = [];
-  afterAll(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  const children: ChildServer[] = [];
+  afterAll(async () => {
+    for (const child of children) await child.stop('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function serve(extraEnv: Record<string, string>): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
-    const port = await freePort();
-    const env = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      WARM_POOL_SIZE: '0',
-      BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
-      BROWSERDESK_API_KEY: 'test_credential_logs_0123456789',
-      ...extraEnv,
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  async function serve(extraEnv: Record<string, string>): Promise<ChildServer> {
+    const child = await startChildServer({ dataDir, apiKey: 'test_credential_logs_0123456789', env: { LOG_LEVEL: 'info', ...extraEnv }, timeoutMs: 60_000 });
     children.push(child);
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    const url = `http://127.0.0.1:${port}`;
-    await waitForAsync('the server to listen', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), 60_000);
-    return {
-      url,
-      output: () => output,
-      stop: async () => {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      },
-    };
+    return child;
   }
 
   it('never hold a value: stores (JSON and urlencoded), replacements, refused requests, deletes, a key that no longer opens them', async () => {

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort, waitForAsync } from './wait.ts';
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+
+export interface ChildServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  process: ChildProcess;
+  /** Everything it printed (stdout and stderr) so far. */
+  output(): string;
+  /** Send `signal` (SIGTERM: an orderly stop; SIGKILL: a crash) and wait for the process to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The real entry point (server/main.ts) as its own process, so it can die without the test:
+ * on a free loopback port, with the test defaults (no warm pool, private networks allowed, silent);
+ * `env` adds or overrides. Resolves once it answers /api/healthz.
+ */
+export async function startChildServer(opts: { dataDir: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ChildServer> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: opts.dataDir,
+    BROWSERDESK_API_KEY: opts.apiKey,
+    LOG_LEVEL: 'silent',
+    WARM_POOL_SIZE: '0',
+    BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), opts.timeoutMs ?? 30_000);
+  return {
+    url,
+    process: child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
