@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { RECORDING, recordingFileOf } from '../server/artifacts/recorder.ts';
-import { serviceProcesses } from '../test/helpers/processes.ts';
+import { pssKb, serviceProcesses } from '../test/helpers/processes.ts';
 import { startServer, type TestServer } from '../test/helpers/server.ts';
 import { CdpPage, openViewSession, type ViewSession } from '../test/helpers/viewSession.ts';
 
@@ -45,15 +45,6 @@ function cpuTicks(pid: number): number {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return Number(f[11]) + Number(f[12]); // utime, stime
-  } catch {
-    return 0;
-  }
-}
-
-function pssKb(pid: number): number {
-  try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return m ? Number(m[1]) : 0;
   } catch {
     return 0;
   }

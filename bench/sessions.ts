@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
-import { serviceProcesses } from '../test/helpers/processes.ts';
+import { pssKb, serviceProcesses } from '../test/helpers/processes.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 10);
 const MAX_CONCURRENT = Number(process.argv[3] ?? 24);
@@ -86,15 +86,6 @@ async function cycles(server: TestServer, pageUrl: string): Promise<{ ours: numb
     raw.push(performance.now() - t);
   }
   return { ours, raw };
-}
-
-function pssKb(pid: number): number {
-  try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
 }
 
 function rssKb(pid: number): number {

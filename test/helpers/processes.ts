@@ -70,3 +70,13 @@ export async function treeGone(dataDir: string, treeId: string, timeoutMs = 10_0
   while (mine().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return mine().length === 0;
 }
+
+/** A process's proportional set size (its share of shared pages counted once), in kB; 0 when it is gone. */
+export function pssKb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
