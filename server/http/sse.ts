@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * Take over the response as a server-sent event stream. Returns a writer for `data:` events and
@@ -33,5 +33,29 @@ export function openSse(reply: FastifyReply, onClose: () => void): { send(data: 
       if (!closed) res.end();
       close();
     },
+  };
+}
+
+export type SseStream = ReturnType<typeof openSse>;
+
+/**
+ * Open-ended streams of one plugin: each gets a `: keep-alive` comment every `keepAliveMs` so
+ * proxies do not drop it while idle, and all are ended when the server closes, so app.close() does
+ * not wait on clients that never hang up. Returns the opener; `onClose` runs once per stream.
+ */
+export function longLivedStreams(app: FastifyInstance, keepAliveMs = 15_000): (reply: FastifyReply, onClose: () => void) => SseStream {
+  const open = new Set<() => void>();
+  app.addHook('onClose', async () => {
+    for (const end of [...open]) end();
+  });
+  return (reply, onClose) => {
+    const sse = openSse(reply, () => {
+      clearInterval(keepAlive);
+      open.delete(sse.end);
+      onClose();
+    });
+    const keepAlive = setInterval(() => sse.comment('keep-alive'), keepAliveMs);
+    open.add(sse.end);
+    return sse;
   };
 }

@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { sessionEventOperations as ops, type SessionEvent } from '../../contract/sessionEvents.ts';
 import { notFound } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { openSse } from '../http/sse.ts';
+import { longLivedStreams } from '../http/sse.ts';
 import { SessionEventLog } from '../sessionEvents/log.ts';
 import { sessionsRepo } from '../store/sessions.ts';
-
-const KEEP_ALIVE_MS = 15_000;
 
 /** logs_url and its polling sibling, and retrieve_session_logs: a session's event log (contract/sessionEvents.ts). */
 export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
@@ -14,21 +12,12 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   const known = (id: string) => {
     if (!sessions.get(id)) throw notFound('Session');
   };
-  // Open streams, ended on server close so app.close() does not wait on them.
-  const open = new Set<() => void>();
-  app.addHook('onClose', async () => {
-    for (const end of [...open]) end();
-  });
+  const openStream = longLivedStreams(app);
 
   addRoute(app, ops.sessionEventStream, ({ params }, req, reply) => {
     known(params.id);
     let stop = () => undefined as void;
-    const sse = openSse(reply, () => {
-      clearInterval(keepAlive);
-      stop();
-      open.delete(sse.end);
-    });
-    open.add(sse.end);
+    const sse = openStream(reply, () => stop());
     // Last-Event-ID: a reconnecting EventSource picks up after the last event it had.
     const last = Number(req.headers['last-event-id']);
     const since = Number.isInteger(last) && last >= 0 ? last + 1 : 0;
@@ -37,7 +26,6 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
       if (SessionEventLog.isLast(e)) queueMicrotask(() => sse.end());
     };
     stop = app.sessionEvents.follow(params.id, since, send);
-    const keepAlive = setInterval(() => sse.comment('keep-alive'), KEEP_ALIVE_MS);
   });
 
   addRoute(app, ops.sessionEvents, ({ params, query }) => {
