@@ -32,3 +32,7 @@ export const recordingUrl = (app: FastifyInstance, sessionId: string) => signed(
 
 /** download_url of a file the session kept: the token opens this session's files only, for a day. */
 export const fileUrl = (app: FastifyInstance, sessionId: string, filename: string) => signed(app, 'files', sessionId, `files/${encodeURIComponent(filename)}`);
+
+/** The session's kept files as Simplex's file_metadata: each with its signed download_url. */
+export const fileMetadataOf = (app: FastifyInstance, sessionId: string) =>
+  app.artifacts.files(sessionId).map((f) => ({ ...f, download_url: fileUrl(app, sessionId, f.filename) }));

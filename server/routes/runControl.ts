@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { fileUrl, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
+import { fileMetadataOf, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
@@ -25,7 +25,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       pause: app.runs.pauseOf(params.id),
       workflowMetadata: app.store.workflows.get(workflowId)?.metadata ?? null,
       logsUrl: logsUrl(app, params.id),
-      files: app.artifacts.files(params.id).map((f) => ({ ...f, download_url: fileUrl(app, params.id, f.filename) })),
+      files: fileMetadataOf(app, params.id),
       recordingUrl: app.recordings.fileOf(params.id) ? recordingUrl(app, params.id) : null,
     });
   });

@@ -7,7 +7,7 @@ import { RunWorkflowFields, type RunStatusResponse, type RunWorkflowResponse, ty
 import type { Flow } from '../../contract/workflows.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../browser/types.ts';
-import { fileUrl, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
+import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
 import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
 import { AppError, invalid, notFound, parseOr422 } from '../http/errors.ts';
@@ -189,7 +189,7 @@ export class RunService {
       screenshot_url: outcome.screenshot ? screenshotUrl(this.app, sessionId) : null,
       workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
       // Read after the session's end, so the files its last moments downloaded are in.
-      file_metadata: this.app.artifacts.files(sessionId).map((f) => ({ ...f, download_url: fileUrl(this.app, sessionId, f.filename) })),
+      file_metadata: fileMetadataOf(this.app, sessionId),
     });
     this.app.bus.emit('session.changed', { session_id: sessionId });
   }
