@@ -12,6 +12,7 @@ import { FileDrop } from './FileDrop.tsx';
 import { rememberRun } from './run-memory.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
 import { VariablesFields } from './VariablesFields.tsx';
+import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** The schema the resolver validates variables with: one object for the form's life, kept current. */
 class SchemaHolder implements RunFormContext {
@@ -151,11 +152,7 @@ export function RunPage() {
           <FileDrop files={files} onChange={setFiles} />
         </div>
 
-        {errors.root?.server && (
-          <p className="notice error" role="alert">
-            {errors.root.server.message}
-          </p>
-        )}
+        <FormServerError message={errors.root?.server?.message} />
         {run.data && !run.data.succeeded && (
           <div className="notice error" role="alert">
             <p>

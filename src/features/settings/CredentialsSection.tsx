@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Field } from '../../components/Field.tsx';
 import { CREDENTIAL_FIELDS, credentialDefaults, credentialResolver, type CredentialValues } from './credential-form.ts';
+import { FormServerError } from '../../components/FormServerError.tsx';
 
 const placeholder = (name: string) => `{{credentials.${name}}}`;
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
@@ -132,11 +133,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
             {/* new-password: the browser must not fill in a password it saved for this dashboard. */}
             {(p) => <input {...p} type="password" autoComplete="new-password" spellCheck={false} {...register('value')} />}
           </Field>
-          {errors.root?.server && (
-            <p className="notice error" role="alert">
-              {errors.root.server.message}
-            </p>
-          )}
+          <FormServerError message={errors.root?.server?.message} />
           <button type="submit" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? 'Storing…' : exists ? 'Replace value' : 'Store credential'}
           </button>

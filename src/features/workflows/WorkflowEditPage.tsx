@@ -11,6 +11,7 @@ import { Field } from '../../components/Field.tsx';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
 import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
+import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Router state the list page passes when a Recorder file was imported there. */
 export interface ImportedFlowState {
@@ -116,11 +117,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
             {(p) => <textarea {...p} rows={3} {...register('metadata')} />}
           </Field>
         </div>
-        {errors.root?.server && (
-          <p className="notice error" role="alert">
-            {errors.root.server.message}
-          </p>
-        )}
+        <FormServerError message={errors.root?.server?.message} />
         {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && <ErrorNotice error={save.error} title="Not saved." />}
         {((save.isSuccess && !formState.isDirty) || (state?.saved && save.isIdle)) && (
           <p className="notice ok" role="status">
