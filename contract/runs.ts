@@ -197,4 +197,13 @@ export const runOperations = defineOperations({
     responses: { 200: { description: 'The secret', schema: WebhookSecret } },
     errors: [401],
   },
+  rotateWebhookSecret: {
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/webhooks/secret/rotate',
+    summary: 'Replace the signing secret with a new one; every delivery from now on, retries included, is signed with it, so give it to your receivers',
+    tags: ['webhooks'],
+    responses: { 200: { description: 'The new secret', schema: WebhookSecret } },
+    errors: [401],
+  },
 });

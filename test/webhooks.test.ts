@@ -60,6 +60,23 @@ describe('webhooks', () => {
     expect((await fetch(`${s.url}/api/webhooks/secret`)).status).toBe(401);
   });
 
+  it('rotates the secret: deliveries after it verify with the new secret and not the old one', async () => {
+    const s = await server();
+    const old = await secretOf(s);
+    const res = await s.api('/api/webhooks/secret/rotate', { method: 'POST' });
+    expect(res.status).toBe(200);
+    const { secret } = (await res.json()) as { secret: string };
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(secret).not.toBe(old);
+    expect(await secretOf(s)).toBe(secret);
+
+    const r = await receiver([200]);
+    s.app.bus.emit('session.started', { session_id: randomUUID(), workflow_id: randomUUID(), webhook_url: r.url, metadata: METADATA });
+    const [d] = await r.waitFor(1);
+    expect(WebhookEvent.parse(new Webhook(secret).verify(d!.body, d!.headers)).type).toBe('session.started');
+    expect(() => new Webhook(old).verify(d!.body, d!.headers)).toThrow();
+  });
+
   it('signs with Standard Webhooks, passes metadata unchanged, retries 500 twice then stops after a 200', async () => {
     const s = await server();
     const r = await receiver([500, 500, 200]);

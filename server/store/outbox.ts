@@ -17,6 +17,9 @@ export interface OutboxRow {
   delivered_at: string | null;
 }
 
+/** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
 /** The webhook outbox, the 410-disabled destinations and the signing secret. */
 export function outboxRepo(db: Db) {
   const due = db.prepare<[number, number], OutboxRow>(
@@ -62,14 +65,20 @@ export function outboxRepo(db: Db) {
       db.prepare("UPDATE webhook_outbox SET status = 'disabled', last_error = 'destination answered 410 Gone' WHERE url = ? AND status = 'pending'").run(url);
     }),
     isDisabled: (url: string) => isDisabled.get(url) !== undefined,
-    /** The signing secret, created on first use and never changed. */
+    /** The signing secret, created on first use; changed only by rotateSecret. */
     secret: db.transaction((): string => {
       const row = db.prepare<[], { secret: string }>('SELECT secret FROM webhook_secret WHERE id = 1').get();
       if (row) return row.secret;
-      const secret = `whsec_${randomBytes(32).toString('base64')}`;
+      const secret = newSecret();
       db.prepare('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?)').run(secret, nowIso());
       return secret;
     }),
+    /** A new signing secret in place of the old one (Settings' Rotate, after a leak). */
+    rotateSecret: (): string => {
+      const secret = newSecret();
+      db.prepare('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at').run(secret, nowIso());
+      return secret;
+    },
   };
 }
 export type OutboxRepo = ReturnType<typeof outboxRepo>;

@@ -57,6 +57,11 @@ export class WebhookDispatcher {
     return this.repo.secret();
   }
 
+  /** Replace the secret; attempts read it each time, so queued retries are signed with the new one too. */
+  rotateSecret(): string {
+    return this.repo.rotateSecret();
+  }
+
   /** Queue one event for one destination; a refused or 410-disabled destination is recorded, not sent. */
   enqueue(url: string, event: WebhookEvent): Promise<OutboxRow> {
     const next = this.queue.then(async () => {
