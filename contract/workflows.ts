@@ -142,6 +142,16 @@ export const Flow = z.looseObject({
 }).check(shallowJson('flow'));
 export type Flow = z.infer<typeof Flow>;
 
+/**
+ * A flow checked against Flow but passed on as given: zod builds its parsed objects with the
+ * schema's keys first, so a Recorder export would come back with its keys reordered. A flow is
+ * stored and shown with its keys in the order it was written (DESIGN.md: imported unchanged).
+ */
+export function flowAsGiven(value: unknown): Flow {
+  Flow.parse(value);
+  return value as Flow;
+}
+
 export const VariableType = z.enum(['string', 'number', 'boolean']);
 export const Variable = z
   .object({
@@ -287,6 +297,16 @@ export const Workflow = z.object({
   updated_at: z.iso.datetime(),
 });
 export type Workflow = z.infer<typeof Workflow>;
+
+/** Workflow, with its flow as the server sent it (keys in their written order, see flowAsGiven). */
+export const WorkflowAsSent = z.unknown().transform((data, ctx): Workflow => {
+  const parsed = Workflow.safeParse(data);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  return { ...parsed.data, flow: (data as { flow: Flow }).flow };
+});
 
 export const WorkflowsPage = page(Workflow);
 export type WorkflowsPage = z.infer<typeof WorkflowsPage>;

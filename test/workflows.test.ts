@@ -38,6 +38,22 @@ describe('workflow CRUD', () => {
     expect(got).toEqual(created);
   });
 
+  it('keeps the flow\'s keys in the order they were sent, on create, update and read', async () => {
+    // toEqual ignores key order; the text does not. The Recorder puts "type" first, the schema does not.
+    const text = (flow: unknown) => JSON.stringify(flow, null, 2);
+    const created = await (await postJson(server, '/api/workflows', { name: 'in order', flow: recorderExport })).json();
+    expect(text(created.flow)).toBe(text(recorderExport));
+    const reordered = { steps: [{ offsetY: 1, offsetX: 2, selectors: [['#b']], type: 'click', zz: true }], title: 'last' };
+    const put = await server.api(`/api/workflows/${created.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'in order', flow: reordered }),
+    });
+    expect(text((await put.json()).flow)).toBe(text(reordered));
+    expect(text((await (await server.api(`/api/workflows/${created.id}`)).json()).flow)).toBe(text(reordered));
+    await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' });
+  });
+
   it('creates, lists, updates and deletes', async () => {
     const created = await (await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })).json();
     expect(created.variables).toEqual(formVariables);

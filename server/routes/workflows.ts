@@ -5,17 +5,20 @@ import { AppError, notFound } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
 import { DuplicateNameError, type WorkflowFields } from '../store/workflows.ts';
-import { toWorkflow, variablesOf } from '../workflows/records.ts';
+import { storedFlowOf, toWorkflow, variablesOf } from '../workflows/records.ts';
 import { inputFromCreate, inputFromUpdate } from '../workflows/simplexWorkflow.ts';
 import type { z } from 'zod';
 
 type ParsedInput = z.output<typeof WorkflowInput>;
 
-/** undefined metadata / structured_output: left as stored on update (NULL on create). */
-function fieldsOf(input: ParsedInput): WorkflowFields {
+/**
+ * undefined metadata / structured_output: left as stored on update (NULL on create). `flow`: the
+ * stored JSON text when it is not the parsed one's (the dashboard's, keys in the order written).
+ */
+function fieldsOf(input: ParsedInput, flow = JSON.stringify(input.flow)): WorkflowFields {
   return {
     name: input.name,
-    flow: JSON.stringify(input.flow),
+    flow,
     variables: JSON.stringify(input.variables),
     metadata: input.metadata,
     structured_output:
@@ -43,9 +46,9 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
     return { items: items.map(toWorkflow), next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
   });
 
-  addRoute(app, workflowOperations.createWorkflow, ({ body }, _req, reply) => {
+  addRoute(app, workflowOperations.createWorkflow, ({ body }, req, reply) => {
     try {
-      const row = repo.create(fieldsOf(body));
+      const row = repo.create(fieldsOf(body, storedFlowOf(req.body)));
       return reply.status(201).send(toWorkflow(row));
     } catch (err) {
       if (err instanceof DuplicateNameError) throw duplicate(body.name);
@@ -59,9 +62,9 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
     return toWorkflow(row);
   });
 
-  addRoute(app, workflowOperations.updateWorkflow, ({ params, body }) => {
+  addRoute(app, workflowOperations.updateWorkflow, ({ params, body }, req) => {
     try {
-      const row = repo.update(params.id, fieldsOf(body));
+      const row = repo.update(params.id, fieldsOf(body, storedFlowOf(req.body)));
       if (!row) throw notFound('Workflow');
       return toWorkflow(row);
     } catch (err) {

@@ -1,4 +1,4 @@
-import { Flow, Variable, type Workflow } from '../../contract/workflows.ts';
+import { flowAsGiven, Variable, type Workflow } from '../../contract/workflows.ts';
 import type { WorkflowRow } from '../store/workflows.ts';
 import { z } from 'zod';
 
@@ -12,11 +12,19 @@ export function toWorkflow(row: WorkflowRow): Workflow {
   return {
     id: row.id,
     name: row.name,
-    flow: Flow.parse(JSON.parse(row.flow)),
+    flow: flowAsGiven(JSON.parse(row.flow)),
     variables: variablesOf(row.variables),
     metadata: row.metadata,
     structured_output: row.structured_output === null ? null : JSON.parse(row.structured_output),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/**
+ * The JSON text to store for a request's flow: the flow as the request sent it (the route has
+ * validated it), since the parsed copy has its keys in the schema's order, not the Recorder's.
+ */
+export function storedFlowOf(requestBody: unknown): string {
+  return JSON.stringify(flowAsGiven((requestBody as { flow?: unknown } | null)?.flow));
 }

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { Workflow } from '../../../contract/workflows.ts';
+import { WorkflowAsSent } from '../../../contract/workflows.ts';
 import { apiJson } from '../client.ts';
 
-export const getWorkflow = (id: string, signal?: AbortSignal) => apiJson(`/workflows/${encodeURIComponent(id)}`, Workflow, { signal });
+export const getWorkflow = (id: string, signal?: AbortSignal) => apiJson(`/workflows/${encodeURIComponent(id)}`, WorkflowAsSent, { signal });
 
 export const workflowQueryOptions = (id: string) =>
   queryOptions({ queryKey: ['workflows', 'one', id], queryFn: ({ signal }) => getWorkflow(id, signal) });

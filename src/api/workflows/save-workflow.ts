@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Workflow, type WorkflowInput } from '../../../contract/workflows.ts';
+import { WorkflowAsSent, type WorkflowInput } from '../../../contract/workflows.ts';
 import { apiJson } from '../client.ts';
 
 /** POST /workflows for a new one, PUT /workflows/{id} to replace one. */
 export const saveWorkflow = ({ id, input }: { id?: string; input: WorkflowInput }) =>
   id
-    ? apiJson(`/workflows/${encodeURIComponent(id)}`, Workflow, { method: 'PUT', body: input })
-    : apiJson('/workflows', Workflow, { method: 'POST', body: input });
+    ? apiJson(`/workflows/${encodeURIComponent(id)}`, WorkflowAsSent, { method: 'PUT', body: input })
+    : apiJson('/workflows', WorkflowAsSent, { method: 'POST', body: input });
 
 export function useSaveWorkflow() {
   const queryClient = useQueryClient();
