@@ -57,12 +57,25 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
 
 test('a 422 from the server is shown at the field it names', async ({ authed: page }) => {
   await page.goto('/sessions');
-  await page.getByLabel('Workflow name').fill('e2e proxies');
-  await page.getByLabel('Use proxies').check();
+  await page.getByLabel('Workflow name').fill('e2e refused webhook');
+  // Well-formed, so the launcher lets it through; only the server finds that .invalid never resolves.
+  await page.getByLabel('Webhook URL').fill('https://hooks.example.invalid/browserdesk');
   await page.getByRole('button', { name: 'Launch session' }).click();
-  // The e2e server has no PROXY_URL: its 422 names `proxies`.
-  await expect(page.getByRole('alert').filter({ hasText: 'PROXY_URL' })).toBeVisible();
+  const webhook = page.getByLabel('Webhook URL');
+  await expect(webhook).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#f-webhook_url-error')).toContainText('does not resolve');
   await expect(page).toHaveURL(/\/sessions$/);
+});
+
+test('the launcher offers proxies only when the server has one configured', async ({ authed: page, api }) => {
+  const info = (await (await api.get('/api/server_info')).json()) as { proxy_configured: boolean };
+  expect(info.proxy_configured).toBe(false); // the e2e server sets no PROXY_URL
+  // The launcher asks /server_info; once it has answered, the box stays away.
+  const answered = page.waitForResponse((r) => r.url().endsWith('/api/server_info'));
+  await page.goto('/sessions');
+  await answered;
+  await expect(page.getByLabel('Workflow name')).toBeVisible();
+  await expect(page.getByLabel('Use proxies')).toHaveCount(0);
 });
 
 test('the launcher checks JSON fields as you type', async ({ authed: page }) => {

@@ -1,11 +1,14 @@
 import { useState } from 'react';
 
-/** Copy text to the clipboard and say so. */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/**
+ * Copy text to the clipboard and say so. `text` may be a function that fetches it, so a secret can
+ * be copied without ever being shown or kept in the page.
+ */
+export function CopyButton({ text, label = 'Copy' }: { text: string | (() => Promise<string>); label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(typeof text === 'string' ? text : await text());
       setState('copied');
     } catch {
       setState('failed');

@@ -1,11 +1,25 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render as renderDom, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServerInfo } from '../../../contract/meta.ts';
 import { ApiError } from '../../api/errors.ts';
 import { LauncherForm } from './LauncherForm.tsx';
 
-afterEach(cleanup);
+/** The server's facts as GET /server_info answers them; the launcher asks whether a proxy is configured. */
+function serveInfo(proxy: boolean) {
+  const info: ServerInfo = { version: '1.0.0', writer_configured: true, proxy_configured: proxy, max_sessions: 4, api_key_file: 'DATA_DIR/api-key' };
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(info), { status: 200, headers: { 'content-type': 'application/json' } })));
+}
+const render = (ui: ReactNode) => renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
+
+beforeEach(() => serveInfo(false));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 describe('LauncherForm', () => {
   it('sends every field, with timeout defaulting to 1200 and empty optional fields left out', async () => {
@@ -43,13 +57,26 @@ describe('LauncherForm', () => {
     expect(onLaunch).not.toHaveBeenCalled();
   });
 
+  it('offers proxies only when the server has a proxy configured', async () => {
+    render(<LauncherForm onLaunch={vi.fn()} />);
+    // Wait for the server's answer before saying the box is absent.
+    await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByLabelText('Use proxies')).toBeNull();
+    cleanup();
+    serveInfo(true);
+    render(<LauncherForm onLaunch={vi.fn()} />);
+    expect(await screen.findByLabelText('Use proxies')).toBeTruthy();
+  });
+
   it('puts a server 422 on the field it names', async () => {
+    serveInfo(true);
     const onLaunch = vi.fn().mockRejectedValue(
       new ApiError(422, { error: 'invalid_request', message: 'Invalid', issues: [{ path: 'proxies', message: 'no PROXY_URL configured' }] }),
     );
     render(<LauncherForm onLaunch={onLaunch} />);
     await userEvent.type(screen.getByLabelText('Workflow name'), 'w');
-    await userEvent.click(screen.getByLabelText('Use proxies'));
+    await userEvent.click(await screen.findByLabelText('Use proxies'));
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
     expect(await screen.findByText('no PROXY_URL configured')).toBeTruthy();
     expect(onLaunch.mock.calls[0]![0]).toMatchObject({ proxies: true });

@@ -2,8 +2,10 @@ import { useForm } from 'react-hook-form';
 import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts';
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from '../../../contract/sessions.ts';
 import { applyIssues } from '../../api/form-issues.ts';
+import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { Field } from '../../components/Field.tsx';
 import { LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
+import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Every field of the create request, validated with the contract as you type. */
 export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessionRequest): Promise<unknown> }) {
@@ -13,6 +15,7 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
     defaultValues: launcherDefaults,
   });
   const { errors } = formState;
+  const proxyConfigured = useServerInfo().data?.proxy_configured === true;
   const onSubmit = handleSubmit(async (body) => {
     try {
       await onLaunch(body);
@@ -26,9 +29,12 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       <Field label="Workflow name" name="workflow_name" error={errors.workflow_name?.message} hint="An existing workflow of this name, or a new empty one.">
         {(p) => <input {...p} autoComplete="off" {...register('workflow_name')} />}
       </Field>
-      <label className="check">
-        <input type="checkbox" {...register('proxies')} /> Use proxies
-      </label>
+      {/* Offered only when the server has a PROXY_URL: without one, ticking it could only be refused. */}
+      {proxyConfigured && (
+        <label className="check">
+          <input type="checkbox" {...register('proxies')} /> Use proxies
+        </label>
+      )}
       {errors.proxies && (
         <p className="field-error" role="alert">
           {errors.proxies.message}
@@ -61,11 +67,7 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Notified when the session starts and ends.">
         {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
       </Field>
-      {errors.root?.server && (
-        <p className="notice error" role="alert">
-          {errors.root.server.message}
-        </p>
-      )}
+      <FormServerError message={errors.root?.server?.message} />
       <button type="submit" disabled={formState.isSubmitting}>
         {formState.isSubmitting ? 'Starting a browser…' : 'Launch session'}
       </button>

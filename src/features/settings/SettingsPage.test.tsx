@@ -45,6 +45,14 @@ describe('SettingsPage', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it('says where an API key comes from', () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderAt('/settings');
+    const hint = document.getElementById(screen.getByLabelText('API key').getAttribute('aria-describedby')!.split(' ')[0]!)!;
+    expect(hint.textContent).toContain('DATA_DIR/api-key');
+    expect(hint.textContent).toContain('npm run keys -- create NAME');
+  });
+
   it('does not save a key the server refuses', async () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(answer(401, { error: 'unauthorized', message: 'API key missing or invalid' })));
     renderAt('/settings');

@@ -6,8 +6,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useCheckConnection } from '../../api/connection/check-connection.ts';
 import { defaultBaseUrl, hasApiKey, loadSettings, saveSettings } from '../../api/settings.ts';
 import { Field } from '../../components/Field.tsx';
+import { ApiKeySource } from './ApiKeySource.tsx';
 import { CredentialsSection } from './CredentialsSection.tsx';
+import { ServerFactsSection } from './ServerFactsSection.tsx';
 import { SettingsForm } from './settings-form.ts';
+import { WebhookSecretSection } from './WebhookSecretSection.tsx';
 
 /** Only paths inside the dashboard may be returned to (no open redirect). */
 function safeFrom(from: string | null): string | null {
@@ -54,7 +57,7 @@ export function SettingsPage() {
         <Field label="API base URL" name="baseUrl" error={formState.errors.baseUrl?.message} hint={`Default: this server, ${defaultBaseUrl()}`}>
           {(p) => <input {...p} type="url" autoComplete="url" {...register('baseUrl')} />}
         </Field>
-        <Field label="API key" name="apiKey" error={formState.errors.apiKey?.message} hint="Sent in the X-API-Key header of every request.">
+        <Field label="API key" name="apiKey" error={formState.errors.apiKey?.message} hint={<ApiKeySource />}>
           {(p) => <input {...p} type="password" autoComplete="off" spellCheck={false} {...register('apiKey')} />}
         </Field>
         <div className="row">
@@ -71,6 +74,8 @@ export function SettingsPage() {
           </p>
         )}
       </form>
+      <ServerFactsSection connected={hasApiKey()} />
+      <WebhookSecretSection connected={hasApiKey()} />
       <CredentialsSection connected={hasApiKey()} />
     </section>
   );

@@ -1,0 +1,33 @@
+import { useServerInfo } from '../../api/meta/get-server-info.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+
+const yesNo = (configured: boolean, yes: string, no: string) => (configured ? yes : no);
+
+/** What the server says of itself (GET /server_info): its version and what its operator configured. */
+export function ServerFactsSection({ connected }: { connected: boolean }) {
+  const info = useServerInfo(connected);
+  return (
+    <section className="card" aria-labelledby="server-facts-title">
+      <h2 id="server-facts-title">This server</h2>
+      {!connected && <p className="status">Save an API key above to see what this server offers.</p>}
+      {connected && info.isPending && (
+        <p className="status" role="status">
+          Loading…
+        </p>
+      )}
+      {info.isError && <ErrorNotice error={info.error} title="Could not read the server's facts." />}
+      {info.data && (
+        <dl className="facts">
+          <dt>Version</dt>
+          <dd>{info.data.version}</dd>
+          <dt>Writing model</dt>
+          <dd>{yesNo(info.data.writer_configured, 'Configured', 'Not configured: the Writer answers 503 until WRITER_PROVIDER and WRITER_MODEL are set.')}</dd>
+          <dt>Proxy</dt>
+          <dd>{yesNo(info.data.proxy_configured, 'Configured: sessions may use proxies.', 'Not configured: sessions go out directly (set PROXY_URL to offer proxies).')}</dd>
+          <dt>Sessions at once</dt>
+          <dd>At most {info.data.max_sessions}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
