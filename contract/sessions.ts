@@ -100,6 +100,14 @@ const SessionData = z
   })
   .describe('A string holding JSON session data: a Playwright storage state {cookies, origins:[{origin, localStorage}]}, applied before the URLs are handed out');
 
+/**
+ * How the session's browser looks on its display (and so in vnc_url, livestream_url's page and the
+ * recording). Not in the spec: an optional field Browserdesk adds, defaulting to the embed's needs.
+ */
+export const Presentation = z.enum(['kiosk', 'browser']);
+export type Presentation = z.infer<typeof Presentation>;
+export const PRESENTATION_DEFAULT: Presentation = 'kiosk';
+
 export const CreateWorkflowSessionRequest = z
   .object({
     workflow_name: z
@@ -119,6 +127,9 @@ export const CreateWorkflowSessionRequest = z
       .describe('Timeout in seconds'),
     webhook_url: z.url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' }).optional().describe('Address notified on workflow events'),
     metadata: jsonString('metadata').check(wellFormed('metadata')).optional().describe('A string holding JSON metadata, passed back in webhooks'),
+    presentation: Presentation.default(PRESENTATION_DEFAULT).describe(
+      "Browserdesk's own addition, optional: kiosk (default) shows the page alone filling the screen, with no tab strip, address bar or infobar, for embeds under your brand; browser shows Chromium's whole window, for interactive work",
+    ),
   })
   .strict();
 export type CreateWorkflowSessionRequest = z.input<typeof CreateWorkflowSessionRequest>;

@@ -6,12 +6,14 @@ import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
+import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
 import { CdpClient } from './cdp/client.ts';
 import { removeStaleDisplayFiles } from './display.ts';
 import { Isolation } from './isolation/isolation.ts';
 import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killStartedBy, killTree, startedBy } from './processes.ts';
+import { applyPresentation } from './presentation.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
@@ -221,6 +223,8 @@ export class BrowserSessionManager implements SessionManager {
       entry.tree = tree;
       if (entry.ending) throw new Error('ended while starting');
       if (input.storageState) await this.applyState(tree, input.storageState);
+      if (entry.ending) throw new Error('ended while starting');
+      await applyPresentation(tree.hub, input.presentation ?? PRESENTATION_DEFAULT);
       if (entry.ending) throw new Error('ended while starting');
       if (!tree.alive) throw new Error('the browser died while starting');
       tree.onExit((what, clean) => {

@@ -5,6 +5,7 @@
 import type { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
+import type { Presentation } from '../../contract/sessions.ts';
 
 export type SessionState = 'starting' | 'live' | 'ended';
 export type EndReason = 'stopped' | 'timed_out' | 'completed' | 'crashed' | 'failed_to_start';
@@ -21,6 +22,8 @@ export interface CreateSessionInput {
   metadata?: string;
   /** The session of a workflow run (RunService), not one a client asked for: RECORD_SESSIONS=runs records these. */
   forRun?: boolean;
+  /** kiosk (the default): the page alone, filling the display; browser: Chromium's whole window. */
+  presentation?: Presentation;
 }
 
 export interface LiveSession {

@@ -42,6 +42,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         storageState: body.session_data,
         webhookUrl: body.webhook_url,
         metadata: body.metadata,
+        presentation: body.presentation,
       });
     } catch (err) {
       if (created) app.store.workflows.deleteIfUnused(workflow.id);

@@ -1,0 +1,43 @@
+import type { Presentation } from '../../contract/sessions.ts';
+import { CdpClient } from './cdp/client.ts';
+import type { CdpHub } from './cdp/hub.ts';
+
+interface TargetInfo {
+  targetId: string;
+  type: string;
+}
+
+interface WindowBounds {
+  windowState?: 'normal' | 'minimized' | 'maximized' | 'fullscreen';
+}
+
+/** How long the window may take to reach its state (an X round trip or two; generous for a loaded host). */
+const SETTLE_MS = 5_000;
+
+/**
+ * Put the session's browser window in the presentation asked for. Warm-pool browsers are started
+ * before anyone has asked, so this is a switch at hand-out time, not a launch flag: `kiosk` makes
+ * the window fullscreen (CDP Browser.setWindowBounds), which hides the tab strip, the address bar
+ * and any infobar, and gives the page the whole display; `browser` leaves Chromium's full window
+ * as it started. Answers once the window is in that state, so the URLs handed out show it.
+ */
+export async function applyPresentation(hub: CdpHub, presentation: Presentation): Promise<void> {
+  if (presentation === 'browser') return;
+  const cdp = await CdpClient.open(hub);
+  try {
+    const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+    const page = targetInfos.find((t) => t.type === 'page');
+    if (!page) throw new Error('the browser has no window to present');
+    const { windowId } = await cdp.send<{ windowId: number }>('Browser.getWindowForTarget', { targetId: page.targetId });
+    await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'fullscreen' } });
+    const deadline = Date.now() + SETTLE_MS;
+    for (;;) {
+      const { bounds } = await cdp.send<{ bounds: WindowBounds }>('Browser.getWindowBounds', { windowId });
+      if (bounds.windowState === 'fullscreen') return;
+      if (Date.now() > deadline) throw new Error(`the window did not become fullscreen (it is ${bounds.windowState ?? 'unknown'})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    cdp.close();
+  }
+}

@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Page } from 'playwright-core';
+import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { SCREEN } from '../server/browser/display.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { waitForNoServiceProcesses } from './helpers/processes.ts';
+import { waitForAsync } from './helpers/wait.ts';
+
+/**
+ * Kiosk and browser presentations, checked on the session's real X display: what a vnc_url viewer
+ * and the recording show. A page painted pure red is loaded through connect_url; in kiosk the red
+ * reaches the display's top edge (no tab strip, address bar or infobar above it), in browser the
+ * top of the display is Chromium's own window.
+ */
+
+let server: TestServer;
+const displays = new Map<string, { display: string; xauthority: string }>();
+
+beforeAll(async () => {
+  server = await startServer();
+  server.app.sessions.addLifecycleHooks({ onLive: (s, tree) => void displays.set(s.id, tree) });
+});
+
+afterAll(async () => {
+  await server?.close();
+  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
+});
+
+async function create(body: Record<string, unknown> = {}) {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'presentation-test', ...body });
+  expect(res.status).toBe(200);
+  return CreateWorkflowSessionResponse.parse(await res.json());
+}
+
+/** One frame of the session's display, as RGB bytes (ffmpeg's x11grab, as the recorder reads it). */
+function grabDisplay(sessionId: string): Buffer {
+  const d = displays.get(sessionId);
+  if (!d) throw new Error('no display recorded for the session');
+  return execFileSync(
+    'ffmpeg',
+    ['-loglevel', 'error', '-f', 'x11grab', '-video_size', `${SCREEN.width}x${SCREEN.height}`, '-i', d.display, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { env: { ...process.env, DISPLAY: d.display, XAUTHORITY: d.xauthority }, maxBuffer: 16 * 1024 * 1024 },
+  );
+}
+
+function isRed(frame: Buffer, x: number, y: number): boolean {
+  const i = (y * SCREEN.width + x) * 3;
+  return frame[i]! > 220 && frame[i + 1]! < 40 && frame[i + 2]! < 40;
+}
+
+const paintRed = (page: Page) => page.setContent('<!doctype html><title>red</title><body style="margin:0;background:#ff0000;height:100vh"></body>');
+const viewport = (page: Page) => page.evaluate(() => ({ width: innerWidth, height: innerHeight, outerWidth, outerHeight }));
+
+/**
+ * The page has the whole window (no chrome: inner size is outer size) and the window the whole
+ * display. Chromium on X11 keeps a window one pixel short of the screen in each direction, even
+ * fullscreen; that pixel is all that is not the page.
+ */
+function expectFillsDisplay(v: Awaited<ReturnType<typeof viewport>>) {
+  expect(v.width).toBe(v.outerWidth);
+  expect(v.height).toBe(v.outerHeight);
+  expect(v.width).toBeGreaterThanOrEqual(SCREEN.width - 1);
+  expect(v.height).toBeGreaterThanOrEqual(SCREEN.height - 1);
+}
+
+async function end(id: string) {
+  await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+}
+
+describe('presentation', () => {
+  it('kiosk by default: the page alone fills the display, and connectOverCDP still opens and drives new pages', async () => {
+    const s = await create();
+    const browser = await chromium.connectOverCDP(s.connect_url!);
+    try {
+      const context = browser.contexts()[0]!;
+      const page = context.pages()[0]!;
+      await paintRed(page);
+      expectFillsDisplay(await viewport(page));
+      // The display's first rows are the page's: no tab strip, address bar or automation infobar.
+      await waitForAsync('the page to fill the display', () => {
+        const frame = grabDisplay(s.session_id);
+        return isRed(frame, 5, 2) && isRed(frame, SCREEN.width / 2, 2) && isRed(frame, SCREEN.width - 5, SCREEN.height - 5) ? true : undefined;
+      });
+
+      const fresh = await context.newPage();
+      await fresh.goto('data:text/html,<title>second</title><h1>second page</h1>');
+      expect(await fresh.title()).toBe('second');
+      expectFillsDisplay(await viewport(fresh));
+    } finally {
+      await browser.close();
+      await end(s.session_id);
+    }
+  });
+
+  it('browser: Chromium\'s whole window, with its tab strip and address bar above a smaller page', async () => {
+    const s = await create({ presentation: 'browser' });
+    const browser = await chromium.connectOverCDP(s.connect_url!);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await paintRed(page);
+      const inner = await viewport(page);
+      expect(inner.width).toBe(inner.outerWidth);
+      // The tab strip and the toolbar take about 90 rows; an infobar (such as "controlled by
+      // automated test software", which --enable-automation would add) would take some 40 more.
+      expect(inner.outerHeight - inner.height).toBeGreaterThan(50);
+      expect(inner.outerHeight - inner.height).toBeLessThan(110);
+      await waitForAsync('the page to be painted', () => (isRed(grabDisplay(s.session_id), SCREEN.width / 2, SCREEN.height - 5) ? true : undefined));
+      const frame = grabDisplay(s.session_id);
+      expect(isRed(frame, SCREEN.width / 2, 2)).toBe(false);
+      expect(isRed(frame, SCREEN.width / 2, inner.outerHeight - inner.height + 2)).toBe(true);
+    } finally {
+      await browser.close();
+      await end(s.session_id);
+    }
+  });
+
+  it('refuses a presentation it does not know, naming the field', async () => {
+    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'presentation-test', presentation: 'fullscreen' });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { issues?: { path: string }[] };
+    expect(body.issues?.map((i) => i.path)).toEqual(['presentation']);
+  });
+});
