@@ -149,6 +149,7 @@ export const EndReasonEnum = z.enum(['stopped', 'timed_out', 'completed', 'crash
 export const Session = z.object({
   id: z.uuid(),
   workflow_id: z.uuid(),
+  workflow_name: z.string().nullable().describe('The name of the workflow the session works on; null once that workflow is deleted'),
   state: SessionStateEnum,
   end_reason: EndReasonEnum.nullable(),
   proxies: z.boolean(),

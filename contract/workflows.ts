@@ -390,7 +390,7 @@ export const workflowOperations = defineOperations({
     operationId: 'listWorkflows',
     method: 'get',
     path: '/workflows',
-    summary: 'Saved workflows, newest first',
+    summary: "Saved workflows, newest first; a workflow that a session's new workflow_name made is listed once it is saved (PUT) or given metadata",
     tags: ['workflows'],
     query: PageQuery,
     responses: { 200: { description: 'A page of workflows', schema: WorkflowsPage } },

@@ -195,6 +195,18 @@ describe('live browser sessions', () => {
     expect((await end(s.session_id)).end_reason).toBe('stopped');
   });
 
+  it("names each session's workflow, and a workflow its new workflow_name made stays out of the Workflows list", async () => {
+    const name = `made by a session ${crypto.randomUUID()}`;
+    const s = await create({ workflow_name: name });
+    const listed = SessionsPage.parse(await (await server.api('/api/sessions?state=live')).json());
+    expect(listed.items.find((i) => i.id === s.session_id)).toMatchObject({ workflow_id: s.workflow_id, workflow_name: name });
+    const workflows = (await (await server.api('/api/workflows?limit=100')).json()) as { items: { id: string }[] };
+    expect(workflows.items.map((w) => w.id)).not.toContain(s.workflow_id);
+    // Still there by id, and reused by the next session of that name.
+    expect((await server.api(`/api/workflows/${s.workflow_id}`)).status).toBe(200);
+    expect((await end(s.session_id)).workflow_name).toBe(name);
+  });
+
   it('guards connect_url with its own token: wrong, missing, other capability, other session, ended', async () => {
     const a = await create();
     const b = await create();

@@ -8,10 +8,11 @@ import { addRoute } from '../http/route.ts';
 import { admitCreate } from './sessionAdmission.ts';
 import { sessionsRepo, type SessionRow } from '../store/sessions.ts';
 
-function toSession(row: SessionRow): Session {
+function toSession(row: SessionRow, workflowName: string | null): Session {
   return {
     id: row.id,
     workflow_id: row.workflow_id,
+    workflow_name: workflowName,
     state: row.state,
     end_reason: row.end_reason,
     proxies: row.proxies === 1,
@@ -27,6 +28,8 @@ function toSession(row: SessionRow): Session {
 /** POST /create_workflow_session and the session list/get/end operations the dashboard needs. */
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   const repo = sessionsRepo(app.db);
+  // A lookup by primary key per session (a page holds at most 100); deleted workflows keep their sessions, so null.
+  const session = (row: SessionRow) => toSession(row, app.store.workflows.get(row.workflow_id)?.name ?? null);
 
   addRoute(app, sessionOperations.createWorkflowSession, async ({ body }) => {
     // A refused create leaves nothing: what can be checked without a browser is checked first,
@@ -56,13 +59,13 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     const rows = repo.list({ state: query.state, limit: query.limit + 1, before: query.cursor ? decodeCursor(query.cursor) : undefined });
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
-    return { items: items.map(toSession), next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+    return { items: items.map(session), next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
   });
 
   addRoute(app, sessionOperations.getSession, ({ params }) => {
     const row = repo.get(params.id);
     if (!row) throw notFound('Session');
-    return toSession(row);
+    return session(row);
   });
 
   addRoute(app, sessionOperations.createSessionViews, ({ params }) => {
@@ -76,6 +79,6 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, sessionOperations.endSession, async ({ params }) => {
     if (!repo.get(params.id)) throw notFound('Session');
     await app.sessions.end(params.id, 'stopped');
-    return toSession(repo.get(params.id)!);
+    return session(repo.get(params.id)!);
   });
 }

@@ -9,6 +9,8 @@ export interface WorkflowRow {
   metadata: string | null;
   /** JSON text, NULL when none. */
   structured_output: string | null;
+  /** 1 while it is the untouched by-product of a session's workflow_name (not listed); 0 once made or saved on purpose. */
+  made_by_session: number;
   created_at: string;
   updated_at: string;
 }
@@ -49,24 +51,25 @@ export function workflowsRepo(db: Db) {
   const byId = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?');
   const byName = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE name = ?');
   const insert = db.prepare(
-    `INSERT INTO workflows (id, name, flow, variables, metadata, structured_output, created_at, updated_at)
-     VALUES (@id, @name, @flow, @variables, @metadata, @structured_output, @created_at, @updated_at)`,
+    `INSERT INTO workflows (id, name, flow, variables, metadata, structured_output, made_by_session, created_at, updated_at)
+     VALUES (@id, @name, @flow, @variables, @metadata, @structured_output, @made_by_session, @created_at, @updated_at)`,
   );
   const update = db.prepare(
     `UPDATE workflows SET name = @name, flow = @flow, variables = @variables,
        metadata = CASE WHEN @set_metadata THEN @metadata ELSE metadata END,
        structured_output = CASE WHEN @set_structured_output THEN @structured_output ELSE structured_output END,
-       updated_at = @updated_at
+       made_by_session = 0, updated_at = @updated_at
      WHERE id = @id`,
   );
-  const setMetadata = db.prepare('UPDATE workflows SET metadata = @metadata, updated_at = @updated_at WHERE id = @id');
+  const setMetadata = db.prepare('UPDATE workflows SET metadata = @metadata, made_by_session = 0, updated_at = @updated_at WHERE id = @id');
   const searchAll = db.prepare<[], WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC');
   const searchByMetadata = db.prepare<[string], WorkflowSearchRow>(
     'SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC',
   );
-  const firstPage = db.prepare<[number], WorkflowRow>('SELECT * FROM workflows ORDER BY created_at DESC, id DESC LIMIT ?');
+  // The list leaves out what a session's workflow_name made and nobody has saved since (migration 010).
+  const firstPage = db.prepare<[number], WorkflowRow>('SELECT * FROM workflows WHERE made_by_session = 0 ORDER BY created_at DESC, id DESC LIMIT ?');
   const nextPage = db.prepare<[string, string, string, number], WorkflowRow>(
-    'SELECT * FROM workflows WHERE created_at < ? OR (created_at = ? AND id < ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+    'SELECT * FROM workflows WHERE made_by_session = 0 AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
   );
   const ensureByName = db.transaction((name: string): { row: WorkflowRow; created: boolean } => {
     const found = byName.get(name);
@@ -79,6 +82,7 @@ export function workflowsRepo(db: Db) {
       variables: '[]',
       metadata: null,
       structured_output: null,
+      made_by_session: 1,
       created_at: now,
       updated_at: now,
     };
@@ -108,6 +112,7 @@ export function workflowsRepo(db: Db) {
         ...fields,
         metadata: fields.metadata ?? null,
         structured_output: fields.structured_output ?? null,
+        made_by_session: 0,
         created_at: now,
         updated_at: now,
       };
@@ -162,7 +167,7 @@ export function workflowsRepo(db: Db) {
       return out;
     },
     delete: (id: string) => db.prepare('DELETE FROM workflows WHERE id = ?').run(id).changes > 0,
-    /** Newest first; `after` is the last row of the previous page. */
+    /** Listed workflows (not the untouched ones a session made), newest first; `after` is the last row of the previous page. */
     page(limit: number, after?: { created_at: string; id: string }): WorkflowRow[] {
       return after ? nextPage.all(after.created_at, after.created_at, after.id, limit) : firstPage.all(limit);
     },
