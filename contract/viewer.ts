@@ -19,13 +19,22 @@ const flag = z
 /** #rgb or #rrggbb only: the value goes into CSS, so nothing else is let through. */
 const hexColour = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #1a73e8');
 
-export const ScaleMode = z.enum(['fit', 'remote', 'none']);
+/**
+ * fit: the remote screen scaled to the frame; none: 1:1 with scrollbars. There is no "resize the
+ * remote screen" mode: x11vnc refuses SetDesktopSize, Xvfb can only shrink below the size it started
+ * at, and the screen is shared, so one watcher's frame would resize the browser under every other
+ * viewer and under a running workflow.
+ */
+export const ScaleMode = z.enum(['fit', 'none']);
 export type ScaleMode = z.infer<typeof ScaleMode>;
+
+/** Embed links made while "remote" was offered keep working: they get the fitted view they looked like. */
+const scaleFromQuery = z.preprocess((v) => (v === 'remote' ? 'fit' : v), ScaleMode);
 
 /** Options of the embeddable viewer pages, from their query string. */
 export const EmbedOptions = z.object({
   view_only: flag.default(false).describe('Watch only: no keyboard or mouse input reaches the browser'),
-  scale: ScaleMode.default('fit').describe('fit: scale to the frame; remote: resize the remote screen; none: 1:1 with scroll'),
+  scale: scaleFromQuery.default('fit').describe('fit: scale to the frame; none: 1:1 with scrollbars (remote, no longer offered, reads as fit)'),
   accent: hexColour.optional().describe('Accent colour of the status text and focus ring'),
   background: hexColour.optional().describe('Background colour around the remote screen'),
 });

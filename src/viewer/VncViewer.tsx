@@ -1,7 +1,9 @@
-import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import type RFB from '@novnc/novnc';
 import type { ScaleMode } from '../../contract/viewer.ts';
 import { keepConnected, type ConnectionStatus } from './connection.ts';
+import { LEAVE_KEYS_LABEL } from './leaveChord.ts';
+import { focusAfter, watchLeaveChord } from './leaveKeys.ts';
 import { loadRfb } from './loadRfb.ts';
 import { toPageUrl, toWebSocketUrl } from './streamUrl.ts';
 import { StatusLine } from './StatusLine.tsx';
@@ -18,7 +20,7 @@ export interface VncViewerProps {
   /** The session's vnc_url: ws(s)://… or http(s)://… whose path upgrades to RFB. */
   url: string;
   viewOnly?: boolean;
-  /** fit: scale to this element; remote: resize the remote screen to it; none: 1:1, clipped. */
+  /** fit: scale to this element; none: 1:1, with scrollbars when the screen is larger. */
   scale?: ScaleMode;
   /** CSS colour around the remote screen. */
   background?: string;
@@ -38,13 +40,32 @@ const ATTEMPTS_BEFORE_FALLBACK = 3;
 
 function applyScale(rfb: RFB, scale: ScaleMode) {
   rfb.scaleViewport = scale === 'fit';
-  rfb.resizeSession = scale === 'remote';
-  rfb.clipViewport = scale === 'none';
+  // Not clipped: noVNC's own screen element scrolls (overflow: auto), so 1:1 gets real scrollbars
+  // instead of a clipped viewport that can only be dragged.
+  rfb.clipViewport = false;
+}
+
+/**
+ * noVNC makes its canvas focusable by script only (tabIndex -1). An interactive viewer is a Tab stop
+ * (role application: keys go to the remote browser, described by the hint that says how to leave);
+ * a view-only one is not, since no key would reach the browser and Tab would only be swallowed.
+ */
+function applyKeyboardAccess(rfb: RFB, screen: HTMLElement, viewOnly: boolean, hintId: string, label: string) {
+  const canvas = screen.querySelector('canvas');
+  if (!canvas) return;
+  rfb.focusOnClick = !viewOnly;
+  canvas.tabIndex = viewOnly ? -1 : 0;
+  canvas.setAttribute('role', 'application');
+  canvas.setAttribute('aria-label', `${label}: screen`);
+  canvas.setAttribute('aria-describedby', hintId);
+  if (viewOnly && document.activeElement === canvas) canvas.blur();
 }
 
 /** A live, interactive view of a session's browser through noVNC. */
 export function VncViewer({ url, viewOnly = false, scale = 'fit', background, onClipboard, onStatusChange, fallback = 'iframe', label = 'Live browser', className, ref }: VncViewerProps) {
+  const regionRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
+  const hintId = useId();
   const rfbRef = useRef<RFB | null>(null);
   const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
   const wsUrl = useMemo(() => {
@@ -56,9 +77,9 @@ export function VncViewer({ url, viewOnly = false, scale = 'fit', background, on
   }, [url]);
   const status: ConnectionStatus = wsUrl ? connection : { state: 'unavailable' };
   // Latest props for the long-lived connection, read without reconnecting when they change.
-  const latest = useRef({ viewOnly, scale, background, onClipboard, onStatusChange });
+  const latest = useRef({ viewOnly, scale, background, onClipboard, onStatusChange, label });
   useEffect(() => {
-    latest.current = { viewOnly, scale, background, onClipboard, onStatusChange };
+    latest.current = { viewOnly, scale, background, onClipboard, onStatusChange, label };
   });
 
   useEffect(() => {
@@ -80,10 +101,10 @@ export function VncViewer({ url, viewOnly = false, scale = 'fit', background, on
           onStatus: report,
           open: (socket, connected) => {
             const rfb = new Rfb(target, socket, { shared: true });
-            const { viewOnly: vo, scale: sc, background: bg } = latest.current;
+            const { viewOnly: vo, scale: sc, background: bg, label: name } = latest.current;
             rfb.viewOnly = vo;
-            rfb.focusOnClick = true;
             applyScale(rfb, sc);
+            applyKeyboardAccess(rfb, target, vo, hintId, name);
             if (bg) rfb.background = bg;
             rfb.addEventListener('connect', connected);
             rfb.addEventListener('clipboard', (e) => latest.current.onClipboard?.(e.detail.text));
@@ -105,15 +126,25 @@ export function VncViewer({ url, viewOnly = false, scale = 'fit', background, on
       cancelled = true;
       stop?.();
     };
-  }, [wsUrl, fallback]);
+  }, [wsUrl, fallback, hintId]);
 
   useEffect(() => {
     const rfb = rfbRef.current;
-    if (!rfb) return;
+    const screen = screenRef.current;
+    if (!rfb || !screen) return;
     rfb.viewOnly = viewOnly;
     applyScale(rfb, scale);
+    applyKeyboardAccess(rfb, screen, viewOnly, hintId, label);
     if (background) rfb.background = background;
-  }, [viewOnly, scale, background, status.state]);
+  }, [viewOnly, scale, background, status.state, hintId, label]);
+
+  // The documented way out of the remote keyboard: focus goes where Tab would have gone.
+  useEffect(() => {
+    const screen = screenRef.current;
+    const region = regionRef.current;
+    if (!screen || !region) return;
+    return watchLeaveChord(screen, () => focusAfter(region, region));
+  }, [status.state]);
 
   useImperativeHandle(
     ref,
@@ -132,6 +163,8 @@ export function VncViewer({ url, viewOnly = false, scale = 'fit', background, on
   const showIframe = status.state === 'unavailable' && fallback === 'iframe';
   return (
     <div
+      ref={regionRef}
+      tabIndex={-1}
       className={`bd-viewer${className ? ` ${className}` : ''}`}
       style={background ? { background } : undefined}
       role="region"
@@ -142,7 +175,12 @@ export function VncViewer({ url, viewOnly = false, scale = 'fit', background, on
       {showIframe ? (
         <iframe className="bd-viewer__iframe" src={toPageUrl(url)} title={label} />
       ) : (
-        <div ref={screenRef} className="bd-viewer__screen" onClick={() => rfbRef.current?.focus()} />
+        <div ref={screenRef} className="bd-viewer__screen" onClick={() => !viewOnly && rfbRef.current?.focus()} />
+      )}
+      {!showIframe && !viewOnly && (
+        <p id={hintId} className="bd-viewer__keys-hint">
+          Keys go to the remote browser. Press {LEAVE_KEYS_LABEL} to leave it.
+        </p>
       )}
       <StatusLine status={status} />
     </div>

@@ -1,7 +1,8 @@
 import { Suspense, useId, useRef, useState } from 'react';
-import type { ScaleMode } from '../../../contract/viewer.ts';
+import { ScaleMode } from '../../../contract/viewer.ts';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import type { VncViewerHandle } from '../../viewer/index.ts';
+import { LEAVE_KEYS_LABEL } from '../../viewer/leaveChord.ts';
 
 type Tab = 'vnc' | 'live';
 
@@ -57,9 +58,8 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
         <div role="tabpanel" id={`${id}-panel-vnc`} aria-labelledby={`${id}-tab-vnc`} hidden={tab !== 'vnc'}>
           <div className="row" style={{ marginBottom: '0.5rem' }}>
             <label htmlFor={`${id}-scale`}>Scale</label>
-            <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(e.target.value as ScaleMode)} style={{ width: 'auto' }}>
+            <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))} style={{ width: 'auto' }}>
               <option value="fit">Fit to the frame</option>
-              <option value="remote">Resize the remote screen</option>
               <option value="none">None (1:1, scroll)</option>
             </select>
             <label className="check" style={{ margin: 0 }}>
@@ -69,6 +69,11 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
               Fullscreen
             </button>
           </div>
+          <p className="hint" id={`${id}-keys`}>
+            {viewOnly
+              ? 'View only: the keyboard and mouse do not reach the browser.'
+              : `Tab to the screen (or click it) to type in the remote browser; ${LEAVE_KEYS_LABEL} gives the keyboard back.`}
+          </p>
           <div ref={frame} className="viewer-host">
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
               <LazyVncViewer ref={viewer} url={vncUrl} scale={scale} viewOnly={viewOnly} onClipboard={setRemoteClip} className="viewer-frame" label="Live browser (interactive)" />

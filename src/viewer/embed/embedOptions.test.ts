@@ -11,7 +11,8 @@ describe('embed options from the query string', () => {
       ok: true,
       options: { view_only: true, scale: 'none', accent: '#FF00aa', background: '#000' },
     });
-    expect(readEmbedOptions('?view_only=false&scale=remote')).toMatchObject({ ok: true, options: { view_only: false, scale: 'remote' } });
+    // 'remote' is no longer offered (the remote screen cannot be resized); links that asked for it get the fitted view.
+    expect(readEmbedOptions('?view_only=false&scale=remote')).toMatchObject({ ok: true, options: { view_only: false, scale: 'fit' } });
   });
 
   it('rejects anything but hex colours, a known scale and a boolean, naming each', () => {
