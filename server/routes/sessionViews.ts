@@ -35,7 +35,7 @@ function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
   if ((req.headers.accept ?? '').includes('text/html')) {
     return reply
       .type('text/html; charset=utf-8')
-      .send(`<!doctype html><meta charset="utf-8"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
+      .send(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
   }
   return reply.send({ error: ErrorCode.unauthorized, message: UNAUTHORIZED_MESSAGE });
 }

@@ -28,7 +28,17 @@ describe('LauncherForm', () => {
     expect((screen.getByLabelText('Timeout (seconds)') as HTMLInputElement).value).toBe('1200');
     await userEvent.type(screen.getByLabelText('Workflow name'), 'checkout');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith({ workflow_name: 'checkout', proxies: false, timeout: 1200 }));
+    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith({ workflow_name: 'checkout', proxies: false, timeout: 1200, presentation: 'browser' }));
+  });
+
+  it('asks for the full browser by default, and for kiosk when chosen', async () => {
+    const onLaunch = vi.fn().mockResolvedValue(undefined);
+    render(<LauncherForm onLaunch={onLaunch} />);
+    expect((screen.getByRole('radio', { name: /Full browser/ }) as HTMLInputElement).checked).toBe(true);
+    await userEvent.type(screen.getByLabelText('Workflow name'), 'embed');
+    await userEvent.click(screen.getByRole('radio', { name: /Kiosk/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: 'embed', presentation: 'kiosk' })));
   });
 
   it('checks session_data and metadata JSON as you type', async () => {

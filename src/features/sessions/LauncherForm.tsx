@@ -48,6 +48,15 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       >
         {(p) => <input {...p} type="number" inputMode="numeric" min={SESSION_TIMEOUT_MIN} max={SESSION_TIMEOUT_MAX} step={1} {...register('timeout')} />}
       </Field>
+      <fieldset className="choices">
+        <legend>Presentation</legend>
+        <label className="check">
+          <input type="radio" value="browser" {...register('presentation')} /> Full browser: tabs and address bar, for working in it yourself
+        </label>
+        <label className="check">
+          <input type="radio" value="kiosk" {...register('presentation')} /> Kiosk: the page alone, filling the screen, for embedding under your brand
+        </label>
+      </fieldset>
       <Field
         label="Session data (JSON)"
         name="session_data"

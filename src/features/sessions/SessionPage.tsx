@@ -8,6 +8,7 @@ import { useSession } from '../../api/sessions/get-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SessionInspector } from '../inspector/SessionInspector.tsx';
 import { ConnectPanel } from './ConnectPanel.tsx';
+import { EmbedPanel } from './EmbedPanel.tsx';
 import { LiveViewPanel } from './LiveViewPanel.tsx';
 import { recallSession } from './session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
@@ -87,6 +88,7 @@ export function SessionPage() {
         <>
           {(urls.vnc_url || urls.livestream_url) && <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
           {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} />}
+          {(urls.vnc_url || urls.livestream_url) && <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
         </>
       ) : views.isError ? (
         <ErrorNotice error={views.error} title="Could not open the live view." />

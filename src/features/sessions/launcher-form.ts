@@ -1,4 +1,4 @@
-import { CreateWorkflowSessionRequest, SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
+import { CreateWorkflowSessionRequest, SESSION_TIMEOUT_DEFAULT, type Presentation } from '../../../contract/sessions.ts';
 import { contractResolver } from '../../lib/contract-resolver.ts';
 
 /** The launcher's inputs as typed; empty optional fields are left out of the request. */
@@ -9,6 +9,7 @@ export interface LauncherValues {
   timeout: string;
   webhook_url: string;
   metadata: string;
+  presentation: Presentation;
 }
 
 export const launcherDefaults: LauncherValues = {
@@ -18,6 +19,9 @@ export const launcherDefaults: LauncherValues = {
   timeout: String(SESSION_TIMEOUT_DEFAULT),
   webhook_url: '',
   metadata: '',
+  // A session launched here is for a person to work in: the whole browser, tabs and address bar.
+  // The API's default (kiosk) suits embeds and runs; the launcher offers it too.
+  presentation: 'browser',
 };
 
 const opt = (s: string) => (s.trim() === '' ? undefined : s);
@@ -30,6 +34,7 @@ export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (
   timeout: v.timeout.trim() === '' ? undefined : Number(v.timeout),
   webhook_url: opt(v.webhook_url)?.trim(),
   metadata: opt(v.metadata),
+  presentation: v.presentation,
 }));
 
-export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata'] as const;
+export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata', 'presentation'] as const;

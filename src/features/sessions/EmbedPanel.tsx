@@ -1,0 +1,143 @@
+import { useId, useState } from 'react';
+import { ScaleMode } from '../../../contract/viewer.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { embedUrl, iframeSnippet, OPTIONS_OF, type EmbedChoices, type EmbedView } from './embed-url.ts';
+
+const SCALE_LABELS: Record<string, string> = {
+  fit: 'Fit to the frame',
+  remote: 'Resize the remote screen',
+  none: 'None (1:1, scroll)',
+};
+
+const VIEW_LABELS: Record<EmbedView, { label: string; hint: string; title: string }> = {
+  vnc: { label: 'Interactive viewer (vnc_url)', hint: 'noVNC: watch, and drive unless view only', title: 'Live browser' },
+  live: { label: 'Livestream (livestream_url)', hint: 'frames only, never input; lightest on the server', title: 'Live browser (view only)' },
+};
+
+/** A colour option: off means the page's own default; on shows a colour picker. */
+function ColourChoice({ label, value, fallback, onChange }: { label: string; value?: string; fallback: string; onChange(v: string | undefined): void }) {
+  const id = useId();
+  return (
+    <div className="row">
+      <label className="check" style={{ margin: 0 }}>
+        <input type="checkbox" checked={value !== undefined} onChange={(e) => onChange(e.target.checked ? fallback : undefined)} /> {label}
+      </label>
+      {value !== undefined && (
+        <>
+          <label htmlFor={id} className="visually-hidden">
+            {label} colour
+          </label>
+          <input id={id} type="color" value={value} onChange={(e) => onChange(e.target.value)} />
+          <code>{value}</code>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The white-label URLs of a live session, and a builder for embedding them: the embed options as
+ * controls (EmbedOptions in contract/viewer.ts), the URL and `<iframe>` they make with copy
+ * buttons, and a live preview of exactly that iframe.
+ */
+export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestreamUrl?: string }) {
+  const id = useId();
+  const urls = { vnc_url: vncUrl, livestream_url: livestreamUrl };
+  const [choices, setChoices] = useState<EmbedChoices>({ view: vncUrl ? 'vnc' : 'live', view_only: true, scale: 'fit' });
+  const set = (patch: Partial<EmbedChoices>) => setChoices((c) => ({ ...c, ...patch }));
+  const src = embedUrl(urls, choices);
+  const reads = OPTIONS_OF[choices.view];
+  const title = VIEW_LABELS[choices.view].title;
+  const snippet = src ? iframeSnippet(src, title) : '';
+  const views = (['vnc', 'live'] as const).filter((v) => urls[v === 'vnc' ? 'vnc_url' : 'livestream_url']);
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Embed</h2>
+      <p className="hint">
+        Put this session&apos;s browser in your own page, under your brand. Anyone with a URL below can watch the session (the interactive one can drive it)
+        until it ends.
+      </p>
+
+      {vncUrl && <SessionUrl name="vnc_url" url={vncUrl} />}
+      {livestreamUrl && <SessionUrl name="livestream_url" url={livestreamUrl} />}
+
+      <fieldset className="embed-options">
+        <legend>Options</legend>
+        <div role="radiogroup" aria-label="Page to embed" className="row">
+          {views.map((v) => (
+            <label key={v} className="check" style={{ margin: 0 }}>
+              <input type="radio" name={`${id}-view`} value={v} checked={choices.view === v} onChange={() => set({ view: v })} />
+              {VIEW_LABELS[v].label}
+            </label>
+          ))}
+        </div>
+        <p className="hint">{VIEW_LABELS[choices.view].hint}.</p>
+        {reads.includes('view_only') && (
+          <label className="check">
+            <input type="checkbox" checked={choices.view_only} onChange={(e) => set({ view_only: e.target.checked })} /> View only (no keyboard or mouse
+            reaches the browser; the URL carries a watch-only token)
+          </label>
+        )}
+        {reads.includes('scale') && (
+          <div className="row" style={{ marginBottom: '0.75rem' }}>
+            <label htmlFor={`${id}-scale`}>Scale</label>
+            <select id={`${id}-scale`} value={choices.scale} onChange={(e) => set({ scale: ScaleMode.parse(e.target.value) })} style={{ width: 'auto' }}>
+              {ScaleMode.options.map((m) => (
+                <option key={m} value={m}>
+                  {SCALE_LABELS[m] ?? m}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {reads.includes('accent') && <ColourChoice label="Accent colour" value={choices.accent} fallback="#8ab4f8" onChange={(accent) => set({ accent })} />}
+        <ColourChoice label="Background colour" value={choices.background} fallback="#202124" onChange={(background) => set({ background })} />
+      </fieldset>
+
+      {src && (
+        <>
+          <div className="row spread">
+            <span className="label" id={`${id}-url-label`}>
+              Embed URL
+            </span>
+            <CopyButton text={src} label="Copy URL" />
+          </div>
+          <pre className="wrap-anywhere" aria-labelledby={`${id}-url-label`} data-testid="embed-url">
+            {src}
+          </pre>
+          <div className="row spread">
+            <span className="label" id={`${id}-snippet-label`}>
+              HTML
+            </span>
+            <CopyButton text={snippet} label="Copy HTML" />
+          </div>
+          <pre className="wrap-anywhere" aria-labelledby={`${id}-snippet-label`} data-testid="embed-snippet">
+            {snippet}
+          </pre>
+          <h3 id={`${id}-preview-label`}>Preview</h3>
+          {/* Keyed by the URL: a changed option loads the page anew, as a customer's page would. */}
+          <iframe key={src} className="embed-preview" src={src} title={`Preview: ${title}`} aria-describedby={`${id}-preview-label`} />
+        </>
+      )}
+
+    </section>
+  );
+}
+
+function SessionUrl({ name, url }: { name: string; url: string }) {
+  const id = useId();
+  return (
+    <>
+      <div className="row spread">
+        <span className="label" id={id}>
+          {name}
+        </span>
+        <CopyButton text={url} label={`Copy ${name}`} />
+      </div>
+      <pre className="wrap-anywhere" aria-labelledby={id} data-testid={`embed-${name}`}>
+        {url}
+      </pre>
+    </>
+  );
+}
