@@ -28,12 +28,16 @@ for (const width of [1280, 390]) {
 test('a workflow with a bad step shows the message at its line; delete asks first', async ({ authed: page }) => {
   await page.goto('/workflows/new');
   await page.getByLabel('Name').fill(`e2e edit ${Date.now()}`);
-  const flow = page.getByLabel('Flow (Chrome Recorder JSON)');
-  await flow.fill('{\n  "title": "t",\n  "steps": [\n    { "type": "navigate", "url": "https://example.com/{{who}}" }\n  ]\n}');
+  // The flow is a CodeMirror editor (contenteditable): select its text and type over it from the keyboard.
+  const flow = page.getByRole('textbox', { name: 'Flow (Chrome Recorder JSON)' });
+  await flow.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('{\n  "title": "t",\n  "steps": [\n    { "type": "navigate", "url": "https://example.com/{{who}}" }\n  ]\n}\n');
   await page.getByRole('button', { name: 'Save workflow' }).click();
-  await expect(page.getByText(/Line 4: .*\{\{who\}\}/)).toBeVisible();
-  await page.getByRole('button', { name: 'Add variable' }).click();
-  await page.getByLabel('Name', { exact: true }).nth(1).fill('who');
+  await expect(page.getByText(/Line 4: Step 1 \(navigate\) uses \{\{who\}\}/)).toBeVisible();
+  // The editor offers to declare what the flow's placeholders use.
+  await page.getByRole('button', { name: 'Add variable who' }).click();
+  await expect(page.getByLabel('Name', { exact: true }).nth(1)).toHaveValue('who');
   await page.getByRole('button', { name: 'Save workflow' }).click();
   await expect(page).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
   await expect(page.getByText('Saved.')).toBeVisible();

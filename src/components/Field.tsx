@@ -20,7 +20,10 @@ export function Field(props: {
   return (
     <div className="field">
       <div className="row spread">
-        <label htmlFor={id}>{props.label}</label>
+        {/* The id names a control that is no form element (the flow's code editor) through aria-labelledby. */}
+        <label htmlFor={id} id={`${id}-label`}>
+          {props.label}
+        </label>
         {props.extra}
       </div>
       {props.children({ id, 'aria-invalid': Boolean(props.error), 'aria-describedby': described })}

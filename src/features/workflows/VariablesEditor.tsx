@@ -1,16 +1,24 @@
 import { useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import type { WorkflowInput } from '../../../contract/workflows.ts';
+import { UndeclaredVariables } from './UndeclaredVariables.tsx';
 import type { WorkflowFormValues } from './workflow-form.ts';
 
-/** The variables schema as a form: one row per variable (name, type, required, default). */
+/**
+ * The variables schema as a form: one row per variable (name, type, required, default), and an
+ * offer to declare the `{{…}}` names the flow uses that have no row yet. Offered, not added as the
+ * person types: `{{us}}` on the way to `{{user}}` would leave a stray row.
+ */
 export function VariablesEditor({
   control,
   register,
   errors,
+  undeclared,
 }: {
   control: Control<WorkflowFormValues, unknown, WorkflowInput>;
   register: UseFormRegister<WorkflowFormValues>;
   errors: FieldErrors<WorkflowFormValues>['variables'];
+  /** Names the flow's placeholders use that no row declares. */
+  undeclared: string[];
 }) {
   const { fields, append, remove } = useFieldArray({ control, name: 'variables' });
   const rows = useWatch({ control, name: 'variables' });
@@ -20,7 +28,12 @@ export function VariablesEditor({
       <p className="hint">
         Values a run fills into <code>{'{{name}}'}</code> placeholders of the flow&apos;s <code>url</code> and <code>value</code> fields.
       </p>
-      {fields.length === 0 && <p className="status">No variables yet.</p>}
+      <UndeclaredVariables
+        names={undeclared}
+        // Required, with no default: a run without a value is refused before it starts, naming the variable.
+        onAdd={() => append(undeclared.map((name) => ({ name, type: 'string' as const, required: true, default: '' })))}
+      />
+      {fields.length === 0 && undeclared.length === 0 && <p className="status">No variables yet.</p>}
       {fields.map((f, i) => {
         const err = errors?.[i];
         const type = rows?.[i]?.type ?? f.type;

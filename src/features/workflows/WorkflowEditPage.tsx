@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useMemo } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { WorkflowInput } from '../../../contract/workflows.ts';
 import { isStatus } from '../../api/errors.ts';
@@ -8,6 +8,9 @@ import { useSaveWorkflow } from '../../api/workflows/save-workflow.ts';
 import { ApiError } from '../../api/errors.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Field } from '../../components/Field.tsx';
+import { FlowEditor } from './FlowEditor.tsx';
+import { parseLineIssues } from './flow-text.ts';
+import { undeclaredPlaceholders } from './flow-variables.ts';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
 import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
@@ -52,6 +55,11 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
   });
   const { register, handleSubmit, control, setError, setValue, getValues, formState } = form;
   const { errors } = formState;
+  const flowText = useWatch({ control, name: 'flowText' });
+  const variableRows = useWatch({ control, name: 'variables' });
+  const declaredNames = variableRows.map((v) => v.name).join('\n');
+  const undeclared = useMemo(() => undeclaredPlaceholders(flowText, declaredNames.split('\n')), [flowText, declaredNames]);
+  const flowIssues = useMemo(() => parseLineIssues(errors.flowText?.message), [errors.flowText?.message]);
 
   useEffect(() => {
     if (formState.isSubmitSuccessful && save.data && !id) void navigate(`/workflows/${save.data.id}`, { replace: true, state: { saved: true } satisfies ImportedFlowState });
@@ -90,7 +98,8 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
               <>
                 The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
                 <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as <code>customStep</code>. A change step&apos;s value
-                may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else).
+                may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else). In the editor, Tab moves on to the next field;{' '}
+                <kbd>Ctrl</kbd>+<kbd>]</kbd> and <kbd>Ctrl</kbd>+<kbd>[</kbd> indent.
               </>
             }
             extra={
@@ -103,10 +112,18 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
               />
             }
           >
-            {(p) => <textarea {...p} className="code" rows={18} spellCheck={false} {...register('flowText')} />}
+            {(p) => (
+              <Controller
+                control={control}
+                name="flowText"
+                render={({ field }) => (
+                  <FlowEditor control={p} labelId={`${p.id}-label`} value={field.value} onChange={field.onChange} onBlur={field.onBlur} issues={flowIssues} />
+                )}
+              />
+            )}
           </Field>
         </div>
-        <VariablesEditor control={control} register={register} errors={errors.variables} />
+        <VariablesEditor control={control} register={register} errors={errors.variables} undeclared={undeclared} />
         <div className="card">
           <Field
             label="Metadata"

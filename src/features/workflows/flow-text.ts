@@ -66,3 +66,14 @@ export function formatLineIssues(issues: LineIssue[]): string {
     .map((i) => `Line ${i.line}: ${i.message}`)
     .join('\n');
 }
+
+/** The inverse of formatLineIssues: the editor marks each listed problem at its line. */
+export function parseLineIssues(message: string | undefined): LineIssue[] {
+  const issues: LineIssue[] = [];
+  for (const row of (message ?? '').split('\n')) {
+    const m = /^Line (\d+): (.*)$/.exec(row);
+    if (m) issues.push({ line: Number(m[1]), message: m[2]! });
+    else if (issues.length) issues[issues.length - 1]!.message += `\n${row}`;
+  }
+  return issues;
+}

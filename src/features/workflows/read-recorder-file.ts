@@ -1,4 +1,5 @@
 import { Flow } from '../../../contract/workflows.ts';
+import { humanFlowMessage, type FlowIssue } from './flow-messages.ts';
 import { formatLineIssues, lineOfPath, parseFlowText } from './flow-text.ts';
 
 /** Read a Chrome DevTools Recorder export; the text is kept unchanged so it round-trips. */
@@ -10,7 +11,7 @@ export async function readRecorderFile(file: File): Promise<{ ok: true; title: s
   if (!flow.success) {
     const lines = flow.error.issues.map((i) => ({
       line: lineOfPath(text, parsed.tree, i.path as (string | number)[]),
-      message: `${i.path.join('.') || '(flow)'}: ${i.message}`,
+      message: humanFlowMessage({ ...(i as Omit<FlowIssue, 'path'>), path: i.path as (string | number)[] }, parsed.value),
     }));
     return { ok: false, message: `${file.name} is not a Chrome Recorder flow.\n${formatLineIssues(lines)}` };
   }

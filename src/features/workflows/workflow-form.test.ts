@@ -8,13 +8,13 @@ const resolve = (v: WorkflowFormValues) => workflowResolver(v, undefined, { fiel
 describe('workflow editor validation', () => {
   it('puts a schema problem of a step on that step\'s line', async () => {
     const r = await resolve(values({ variables: [{ name: 'who', type: 'string', required: false, default: '' }] }));
-    expect(r.errors.flowText?.message).toMatch(/^Line 5: steps\.1\.selectors: /);
+    expect(r.errors.flowText?.message).toMatch(/^Line 5: Step 2 \(click\): selectors must be a non-empty list/);
   });
 
   it('names an undeclared placeholder at its line', async () => {
     const fixed = flowText.replace('"offsetX": 1', '"selectors": [["#b"]], "offsetX": 1');
     const r = await resolve(values({ flowText: fixed }));
-    expect(r.errors.flowText?.message).toContain('Line 4: steps.0.url: step 1 (navigate) uses {{who}}');
+    expect(r.errors.flowText?.message).toContain('Line 4: Step 1 (navigate) uses {{who}} but no variable who is declared');
   });
 
   it('reports JSON syntax errors with their line', async () => {
@@ -31,6 +31,13 @@ describe('workflow editor validation', () => {
     expect(good.values).toMatchObject({ name: 'w', variables: [{ name: 'who', type: 'number', required: true, default: 3 }] });
   });
 
+  it('hands on the flow as written, keys in their order, not the validator\'s reordered copy', async () => {
+    const written = '{"steps": [{"url": "https://x.test", "type": "navigate", "zz": 1}], "title": "t"}';
+    const r = await resolve(values({ flowText: written }));
+    expect(r.errors).toEqual({});
+    expect(JSON.stringify(r.values.flow)).toBe(JSON.stringify(JSON.parse(written)));
+  });
+
   it('places server issues (dotted paths) on fields and flow lines', () => {
     const v = values({ variables: [{ name: 'who', type: 'string', required: false, default: '' }] });
     const placed = placeIssues(v, [
@@ -41,7 +48,7 @@ describe('workflow editor validation', () => {
     expect(placed).toEqual([
       { field: 'variables.0.name', message: 'taken' },
       { field: 'name', message: 'exists' },
-      { field: 'flowText', message: 'Line 5: steps.1.offsetX: bad' },
+      { field: 'flowText', message: 'Line 5: Step 2 (click): bad' },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { WorkflowInput, type Flow, type Variable } from '../../../contract/workflows.ts';
+import { humanFlowMessage, type FlowIssue } from './flow-messages.ts';
 import { formatLineIssues, lineOfPath, parseFlowText, type LineIssue } from './flow-text.ts';
 
 /** What the editor holds: the flow as text (so errors point at lines) and variables as rows of inputs. */
@@ -18,13 +19,19 @@ export interface WorkflowFormValues {
   metadata: string;
 }
 
-export const emptyFlowText = (title = 'New workflow') => JSON.stringify({ title, steps: [] } satisfies Flow, null, 2);
+/**
+ * A flow as text in the layout Chrome's Recorder exports (two-space JSON, a final newline), so an
+ * imported export reads back byte for byte: the server keeps the keys in their order.
+ */
+export const flowTextOf = (flow: unknown) => `${JSON.stringify(flow, null, 2)}\n`;
+
+export const emptyFlowText = (title = 'New workflow') => flowTextOf({ title, steps: [] } satisfies Flow);
 
 export function toFormValues(w: { name: string; flow: unknown; variables: Variable[]; metadata: string | null }): WorkflowFormValues {
   return {
     name: w.name,
     metadata: w.metadata ?? '',
-    flowText: JSON.stringify(w.flow, null, 2),
+    flowText: flowTextOf(w.flow),
     variables: w.variables.map((v) => ({ name: v.name, type: v.type, required: v.required, default: v.default === undefined ? '' : String(v.default) })),
   };
 }
@@ -42,16 +49,14 @@ function typedDefault(row: VariableRow): string | number | boolean | undefined {
 const VARIABLE_FIELDS = new Set(['name', 'type', 'required', 'default']);
 
 /** Turn issues (from the contract schema or a server 422) into [form field, message] pairs. */
-export function placeIssues(
-  values: WorkflowFormValues,
-  issues: { path: (string | number)[]; message: string }[],
-): { field: string; message: string }[] {
+export function placeIssues(values: WorkflowFormValues, issues: FlowIssue[]): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   const flowLines: LineIssue[] = [];
-  const { tree } = parseFlowText(values.flowText);
-  for (const { path, message } of issues) {
+  const { tree, value: flow } = parseFlowText(values.flowText);
+  for (const issue of issues) {
+    const { path, message } = issue;
     const [head, ...rest] = path;
-    if (head === 'flow') flowLines.push({ line: lineOfPath(values.flowText, tree, rest), message: rest.length ? `${rest.join('.')}: ${message}` : message });
+    if (head === 'flow') flowLines.push({ line: lineOfPath(values.flowText, tree, rest), message: humanFlowMessage({ ...issue, path: rest }, flow) });
     else if (head === 'variables' && typeof rest[0] === 'number' && values.variables[rest[0]]) {
       const sub = String(rest[1] ?? 'name');
       out.push({ field: `variables.${rest[0]}.${VARIABLE_FIELDS.has(sub) ? sub : 'name'}`, message });
@@ -93,8 +98,10 @@ export const workflowResolver: Resolver<WorkflowFormValues, unknown, WorkflowInp
   };
   const result = WorkflowInput.safeParse(candidate);
   const issues = result.success ? [] : result.error.issues.filter((i) => !(parsed.syntax.length && i.path[0] === 'flow'));
-  const placed = placeIssues(values, issues.map((i) => ({ path: i.path as (string | number)[], message: i.message })));
+  // The issue objects carry zod's details (expected type, allowed values) that the messages are made from.
+  const placed = placeIssues(values, issues.map((i) => ({ ...(i as Omit<FlowIssue, 'path'>), path: i.path as (string | number)[] })));
   if (parsed.syntax.length) placed.push({ field: 'flowText', message: formatLineIssues(parsed.syntax) });
-  if (result.success && placed.length === 0) return { values: result.data, errors: {} };
+  // The flow as written, not zod's copy: that one has its keys in the schema's order, and a Recorder export is saved unchanged.
+  if (result.success && placed.length === 0) return { values: { ...result.data, flow: parsed.value as WorkflowInput['flow'] }, errors: {} };
   return { values: {}, errors: nest(placed) };
 };
