@@ -1,7 +1,8 @@
 // Bundle size of the dashboard, one JSON line: gzip bytes of the JavaScript the first page loads
 // (dist/index.html's module script and modulepreload links, plus the chunks they import
-// statically), of the first route's page on top of that (/ opens the Writer), and of the noVNC
-// viewer chunk, which loads only when a viewer is shown. Run after `npx vite build`.
+// statically), of the first route's page on top of that (/ opens the Writer), of the noVNC
+// viewer chunk, which loads only when a viewer is shown, and of the workflow editor's CodeMirror,
+// which loads only when a flow is edited. Run after `npx vite build`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -48,6 +49,9 @@ const writer = assets('WriterPage-');
 const writerExtra = [...closure(writer)].filter((f) => !firstPage.has(f));
 const rfb = assets('rfb-');
 const viewer = [...closure([...assets('VncViewer-'), ...rfb])].filter((f) => !firstPage.has(f));
+// The workflow editor's CodeMirror: its own lazy chunk(s), loaded when a flow is edited (not with its page).
+const editorPage = new Set(closure(assets('WorkflowEditPage-')));
+const flowEditor = [...closure(assets('FlowCodeEditor-'))].filter((f) => !firstPage.has(f) && !editorPage.has(f));
 
 console.log(
   JSON.stringify({
@@ -57,6 +61,8 @@ console.log(
     first_load_total_js_gzip_bytes: sum(firstPage) + sum(writerExtra),
     novnc_chunk_gzip_bytes: sum(rfb),
     viewer_total_js_gzip_bytes: sum(viewer),
+    flow_editor_lazy_js_gzip_bytes: sum(flowEditor),
+    flow_editor_lazy_js_files: flowEditor.length,
     target_first_page_gzip_bytes: 150 * 1024,
   }),
 );
