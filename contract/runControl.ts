@@ -20,6 +20,8 @@ export const SessionStatus = z.object({
   scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values so far'),
   structured_output: z.record(z.string(), z.string()).nullable().describe('The extract steps\' values once the run has ended; null before'),
   final_message: z.string().nullable().describe('The run\'s message once it has ended'),
+  queued: z.boolean().describe('True while the run waits for a browser on a full host (it is in progress)'),
+  queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next'),
   paused: z.boolean(),
   paused_key: z.string().nullable(),
   pause_type: PauseType.nullable(),

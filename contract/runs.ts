@@ -54,7 +54,9 @@ export const StepResult = z.object({
 });
 export type StepResult = z.infer<typeof StepResult>;
 
-export const RunStatus = z.enum(['running', 'succeeded', 'failed']);
+/** queued: accepted on a full host; it starts, in order, when a browser frees. */
+export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed']);
+export type RunStatus = z.infer<typeof RunStatus>;
 
 export const RunStatusQuery = z.object({ session_id: z.uuid('session_id must be a UUID') });
 
@@ -74,6 +76,7 @@ export const RunStatusResponse = z.object({
     .object({ key: z.string(), type: z.enum(['external', 'internal']), message: z.string().nullable() })
     .nullable()
     .describe('Set while the run waits for a person: resume it with POST /resume_session'),
+  queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next; null once it has started'),
 });
 export type RunStatusResponse = z.infer<typeof RunStatusResponse>;
 

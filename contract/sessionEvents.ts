@@ -23,6 +23,7 @@ export type PauseType = z.infer<typeof PauseType>;
 
 export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('SessionStarted'), workflow_id: z.uuid() }),
+  z.object({ ...common, event: z.literal('RunQueued'), workflow_id: z.uuid(), position: z.number().int().min(1).describe('1: starts when the next browser frees') }),
   z.object({ ...common, event: z.literal('RunStarted'), workflow_id: z.uuid(), total_actions: z.number().int() }),
   z.object({ ...common, event: z.literal('ToolCallStarted'), ...step, params: z.record(z.string(), z.unknown()).describe('The step as replayed; credentials stay as {{credentials.NAME}}') }),
   z.object({ ...common, event: z.literal('ToolCallCompleted'), ...step, result: StepResult.shape.result, duration: z.number().int().describe('Milliseconds') }),

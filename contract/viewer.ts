@@ -41,10 +41,18 @@ export const EmbedOptions = z.object({
 export type EmbedOptions = z.infer<typeof EmbedOptions>;
 
 /**
- * WebSocket close codes of the view streams. A viewer stops reconnecting on these: the token is
- * wrong or dead (which says nothing about whether the session exists), or the session ended.
+ * WebSocket close codes of the view streams. A viewer stops reconnecting on the first two: the
+ * token is wrong or dead (which says nothing about whether the session exists), or the session
+ * ended. `waiting`: the session is a queued run's, not started yet; the viewer polls until it is.
  */
-export const ViewCloseCode = { unauthorized: 1008, sessionEnded: 4001 } as const;
+export const ViewCloseCode = { unauthorized: 1008, sessionEnded: 4001, waiting: 4002 } as const;
+
+/** The close reason sent with `waiting`: the session is queued for a browser; the viewer tries again. */
+export const waitingReason = (position: number) => `queued ${position}`;
+export const positionOfWaiting = (reason: string): number | undefined => {
+  const m = /^queued (\d+)$/.exec(reason);
+  return m ? Number(m[1]) : undefined;
+};
 
 /** Meta tag the server adds to the VNC page when its token only grants viewing. */
 export const VIEW_ONLY_META = 'browserdesk-view-only';

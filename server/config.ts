@@ -38,6 +38,8 @@ export const EnvSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
   MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
+  /** Runs that wait for a browser on a full host; beyond it run_workflow answers 429. 0: no queue. */
+  MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(1000),
   PROXY_URL: optionalUrl,
 
   MAX_FILES: z.coerce.number().int().min(0).max(1000).default(10),

@@ -17,11 +17,11 @@ import { applyPresentation } from './presentation.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
-import type { Capability, CreateSessionInput, EndReason, LiveSession, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
+import type { Capability, CreateSessionInput, EndReason, LiveSession, Reservation, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
 import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
-  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
+  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
   repo: SessionsRepo;
   bus: Bus;
   log: FastifyBaseLogger;
@@ -40,6 +40,15 @@ interface Entry {
   metadata?: string;
   endListeners: Set<() => void>;
   ending?: Promise<void>;
+}
+
+/** A session waiting for a free slot: what to start it with, and whom to tell. */
+interface Reserved {
+  input: CreateSessionInput;
+  tokens: SessionTokens;
+  hashes: TokenHashes;
+  resolve: (session: LiveSession) => void;
+  reject: (err: unknown) => void;
 }
 
 /** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
@@ -62,6 +71,8 @@ export class BrowserSessionManager implements SessionManager {
   private isolation: Isolation | undefined;
   private closed = false;
   private readonly hooks: SessionLifecycleHooks[] = [];
+  /** Reserved sessions by id; Map keeps insertion order, which is the order they start in. */
+  private readonly reserved = new Map<string, Reserved>();
 
   constructor(private readonly opts: ManagerOptions) {
     this.pool = new WarmPool({
@@ -165,17 +176,17 @@ export class BrowserSessionManager implements SessionManager {
     this.pool.fill();
   }
 
-  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+  create(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     // closeAll() waits for creations in flight, so a browser finishing its start during shutdown
     // is still killed before the server is gone.
-    const p = this.createNow(input);
+    const p = this.createNow(input, reservation);
     const tracked = p.catch(() => undefined);
     this.inflight.add(tracked);
     void tracked.finally(() => this.inflight.delete(tracked));
     return p;
   }
 
-  private async createNow(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+  private async createNow(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     const { config, repo, bus } = this.opts;
     if (input.proxies && !config.PROXY_URL) {
       throw invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
@@ -191,9 +202,11 @@ export class BrowserSessionManager implements SessionManager {
       );
     }
 
-    const pooled = input.proxies ? undefined : this.pool.take();
-    const id = pooled?.id ?? randomUUID();
-    const { tokens, hashes } = mintTokens();
+    // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
+    // reserved session starts cold (its run waited anyway; a start is well under a second).
+    const pooled = input.proxies || reservation ? undefined : this.pool.take();
+    const id = reservation?.id ?? pooled?.id ?? randomUUID();
+    const { tokens, hashes } = reservation ?? mintTokens();
     const now = new Date();
     const entry: Entry = { workflowId: input.workflowId, hashes, moreHashes: [], tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     try {
@@ -265,6 +278,53 @@ export class BrowserSessionManager implements SessionManager {
     return { session, tokens };
   }
 
+  reserve(input: CreateSessionInput): Reservation {
+    const { config } = this.opts;
+    if (this.closed) throw new AppError(503, 'shutting_down', 'The server is shutting down; try again shortly', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (this.reserved.size >= config.MAX_QUEUED_RUNS) {
+      throw new AppError(
+        429,
+        ErrorCode.tooManyRequests,
+        `This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`,
+        undefined,
+        { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    const id = randomUUID();
+    const { tokens, hashes } = mintTokens();
+    const started = new Promise<LiveSession>((resolve, reject) => this.reserved.set(id, { input, tokens, hashes, resolve, reject }));
+    // Nobody may be listening yet when a reservation fails; the caller's own handler still sees it.
+    started.catch(() => undefined);
+    const position = this.reserved.size;
+    // A slot may be free already (a session ended between the caller's check and now).
+    this.startReserved();
+    return { id, tokens, position, started };
+  }
+
+  /** Start reserved sessions, oldest first, while there is room. */
+  private startReserved(): void {
+    for (const [id, r] of this.reserved) {
+      if (this.closed || this.entries.size >= this.opts.config.MAX_SESSIONS) return;
+      this.reserved.delete(id);
+      this.create(r.input, { id, tokens: r.tokens, hashes: r.hashes }).then(({ session }) => r.resolve(session), r.reject);
+    }
+  }
+
+  queuePosition(id: string): number | null {
+    let position = 0;
+    for (const key of this.reserved.keys()) {
+      position++;
+      if (key === id) return position;
+    }
+    return null;
+  }
+
+  waiting(id: string, token: string | undefined, capability: Capability): number | null {
+    const r = this.reserved.get(id);
+    // grants() is constant-time; a missing reservation is compared against nothing, like authorize.
+    return r && grants(r.hashes, token, capability) ? this.queuePosition(id) : null;
+  }
+
   private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
     const cdp = await CdpClient.open(tree.hub);
     try {
@@ -300,6 +360,12 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   end(id: string, reason: EndReason): Promise<void> {
+    const waiting = this.reserved.get(id);
+    if (waiting) {
+      this.reserved.delete(id);
+      waiting.reject(new AppError(409, ErrorCode.conflict, 'The session was ended while it waited for a browser'));
+      return Promise.resolve();
+    }
     const entry = this.entries.get(id);
     if (!entry) return Promise.resolve();
     entry.ending ??= (async () => {
@@ -327,6 +393,7 @@ export class BrowserSessionManager implements SessionManager {
       else await killTree(this.opts.config.dataDir, id, []);
       this.safely(() => repo.dropTree(id));
       this.entries.delete(id);
+      this.startReserved();
       await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
     })();
     return entry.ending;
@@ -344,6 +411,8 @@ export class BrowserSessionManager implements SessionManager {
 
   async closeAll(): Promise<void> {
     this.closed = true;
+    for (const r of this.reserved.values()) r.reject(new AppError(503, 'shutting_down', 'The server stopped before a browser was free'));
+    this.reserved.clear();
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
     await this.isolation?.close();

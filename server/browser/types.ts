@@ -63,11 +63,32 @@ export interface SessionLifecycleHooks {
   afterEnd?(sessionId: string, reason: EndReason): Promise<void> | void;
 }
 
+/** A session asked for on a full host: its id and tokens now, the session once a browser frees. */
+export interface Reservation {
+  id: string;
+  tokens: SessionTokens;
+  /** 1: it starts when the next session ends. */
+  position: number;
+  /** Resolves once the session is live; rejects when it could not start or was ended while it waited. */
+  started: Promise<LiveSession>;
+}
+
 export interface SessionManager {
+  /** Sessions starting or live (reserved ones waiting in the queue are not counted). */
+  readonly active: number;
   /** Add lifecycle hooks; call before the server takes requests. */
   addLifecycleHooks(hooks: SessionLifecycleHooks): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws AppError 422/429 on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
+  /**
+   * Queue a session for when a browser frees (the host is at MAX_SESSIONS); sessions start in the
+   * order reserved. Throws AppError 429 when MAX_QUEUED_RUNS are already waiting.
+   */
+  reserve(input: CreateSessionInput): Reservation;
+  /** Where a reserved session waits (1: next), or null once it started or if it is not reserved. */
+  queuePosition(id: string): number | null;
+  /** The queue position of the reserved session `token` opens for `capability`, else null (constant-time like authorize). */
+  waiting(id: string, token: string | undefined, capability: Capability): number | null;
   get(id: string): LiveSession | undefined;
   /**
    * The live session if `token` grants `capability` (a control token also grants view), else null.
@@ -76,7 +97,7 @@ export interface SessionManager {
   authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null;
   /** Fresh capability tokens for a live session (kept hashed, dying with it); null when it is not live. */
   issueTokens(id: string): SessionTokens | null;
-  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. */
+  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. A reserved session leaves the queue. */
   end(id: string, reason: EndReason): Promise<void>;
   /** Subscribe to a session's end (for bridges to close their sockets). */
   onEnd(id: string, listener: () => void): () => void;

@@ -17,6 +17,8 @@ export interface BusEvents {
   'session.page': { session_id: string } & ({ kind: 'navigated'; url: string } | { kind: 'console'; level: string; text: string } | { kind: 'error'; text: string });
   /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */
   'session.download': { session_id: string; filename: string; file_size: number; ok: boolean; reason?: string };
+  /** A run waits for a browser on a full host; `position` 1 starts next. */
+  'run.queued': { session_id: string; workflow_id: string; position: number };
   'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
   /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
   'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };

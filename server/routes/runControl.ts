@@ -23,6 +23,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       session,
       run,
       pause: app.runs.pauseOf(params.id),
+      queuePosition: app.sessions.queuePosition(params.id),
       workflowMetadata: app.store.workflows.get(workflowId)?.metadata ?? null,
       logsUrl: logsUrl(app, params.id),
       files: fileMetadataOf(app, params.id),
@@ -43,7 +44,8 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.closeSession, async ({ body }) => {
-    if (!sessions.get(body.session_id)) throw notFound('Session');
+    // A queued run's session has no record yet; closing it takes the run out of the queue.
+    if (!sessions.get(body.session_id) && app.sessions.queuePosition(body.session_id) === null) throw notFound('Session');
     await app.sessions.end(body.session_id, 'stopped');
     return { succeeded: true, message: 'The session is closed', session_id: body.session_id };
   });

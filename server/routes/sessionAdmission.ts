@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, type Issue } from '../../contract/errors.ts';
-import type { SessionManager } from '../browser/types.ts';
 import { AppError, invalid } from '../http/errors.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 
 /** Seconds a client over MAX_SESSIONS is told to wait (what the session manager says too). */
 const RETRY_AFTER_SECONDS = 5;
-
-/** Sessions starting or live, when the manager says (BrowserSessionManager does; the seam does not require it). */
-function activeSessions(sessions: SessionManager): number | undefined {
-  return 'active' in sessions && typeof sessions.active === 'number' ? sessions.active : undefined;
-}
 
 /**
  * Every check of a create_workflow_session request that needs no browser, made before anything is
@@ -27,8 +21,7 @@ export async function admitCreate(app: FastifyInstance, body: { proxies: boolean
   if (webhook) issues.push(webhook);
   if (issues.length) throw invalid(issues);
 
-  const active = activeSessions(app.sessions);
-  if (active !== undefined && active >= app.config.MAX_SESSIONS) {
+  if (app.sessions.active >= app.config.MAX_SESSIONS) {
     throw new AppError(
       429,
       ErrorCode.tooManyRequests,

@@ -4,13 +4,16 @@ import { notFound } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { longLivedStreams } from '../http/sse.ts';
 import { SessionEventLog } from '../sessionEvents/log.ts';
+import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 
 /** logs_url and its polling sibling, and retrieve_session_logs: a session's event log (contract/sessionEvents.ts). */
 export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   const sessions = sessionsRepo(app.db);
+  const runs = runsRepo(app.db);
+  // A queued run's session has its log (RunQueued) before it has a record.
   const known = (id: string) => {
-    if (!sessions.get(id)) throw notFound('Session');
+    if (!sessions.get(id) && !runs.getBySession(id)) throw notFound('Session');
   };
   const openStream = longLivedStreams(app);
 
@@ -34,9 +37,11 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.retrieveSessionLogs, ({ params }) => {
+    known(params.id);
     const row = sessions.get(params.id);
-    if (!row) throw notFound('Session');
-    if (row.state !== 'ended' || app.runs.isRunning(params.id)) return { logs: null };
+    const run = runs.getBySession(params.id);
+    const over = (row ? row.state === 'ended' : true) && !app.runs.isRunning(params.id) && run?.status !== 'queued';
+    if (!over) return { logs: null };
     return { logs: app.sessionEvents.page(params.id, 0, 100_000).events };
   });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SessionViewParams, SessionViewQuery, VIEW_ONLY_META, ViewCloseCode } from '../../contract/viewer.ts';
+import { SessionViewParams, SessionViewQuery, VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { Capability, LiveSession, SessionManager } from '../browser/types.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
@@ -20,6 +20,14 @@ function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capabi
   const query = SessionViewQuery.safeParse(req.query);
   if (!params.success || !query.success || !query.data.token) return null;
   return sessionsOf(app)?.authorize(params.data.id, query.data.token, capability) ?? null;
+}
+
+/** Where the queued run's session the token opens for `capability` waits for a browser, or null. */
+function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): number | null {
+  const params = SessionViewParams.safeParse(req.params);
+  const query = SessionViewQuery.safeParse(req.query);
+  if (!params.success || !query.success || !query.data.token) return null;
+  return sessionsOf(app)?.waiting(params.data.id, query.data.token, capability) ?? null;
 }
 
 /** The page's own view_only option also binds the stream, so an embed cannot be switched to input. */
@@ -46,7 +54,9 @@ function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
  */
 function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!authorize(app, req, 'view')) return sendUnauthorized(req, reply);
+    // A queued run's page is served too: its stream answers `waiting` until the browser is up.
+    const queued = waiting(app, req, 'view') !== null;
+    if (!queued && !authorize(app, req, 'view')) return sendUnauthorized(req, reply);
     let html: string;
     try {
       html = await fs.readFile(path.join(DIST_DIR, 'embed', file), 'utf8');
@@ -54,7 +64,7 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
       return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
     }
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
-    if (file === 'vnc.html' && !authorize(app, req, 'control')) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
+    if (file === 'vnc.html' && !authorize(app, req, 'control') && waiting(app, req, 'control') === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
     return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
   };
 }
@@ -72,8 +82,11 @@ function closeOnEnd(app: FastifyInstance, session: LiveSession, client: 'vnc' | 
   };
 }
 
-function rejectSocket(socket: WebSocket) {
-  socket.close(ViewCloseCode.unauthorized, 'unauthorized');
+/** No stream: the token opens nothing (unauthorized), or a queued run's session not started yet (waiting). */
+function rejectSocket(app: FastifyInstance, req: FastifyRequest, socket: WebSocket) {
+  const position = waiting(app, req, 'view');
+  if (position !== null) socket.close(ViewCloseCode.waiting, waitingReason(position));
+  else socket.close(ViewCloseCode.unauthorized, 'unauthorized');
 }
 
 /** GET /s/:id/vnc (viewer page, or RFB over WebSocket) and GET /s/:id/live (livestream page, or frames). */
@@ -86,7 +99,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     wsHandler: (socket, req) => {
       const control = asksViewOnly(req) ? null : authorize(app, req, 'control');
       const session = control ?? authorize(app, req, 'view');
-      if (!session) return rejectSocket(socket);
+      if (!session) return rejectSocket(app, req, socket);
       const end = bridgeVnc(socket, session.vncSocket, {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
@@ -102,7 +115,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     handler: servePage(app, 'live.html'),
     wsHandler: (socket, req) => {
       const session = authorize(app, req, 'view');
-      if (!session) return rejectSocket(socket);
+      if (!session) return rejectSocket(app, req, socket);
       const end = streamScreencast(socket, session.hub, {
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
       });

@@ -15,6 +15,7 @@ export function recordBusEvents(bus: Bus, events: SessionEventLog, warn: (err: u
   };
   const offs = [
     bus.on('session.started', (e) => log.append(e.session_id, { event: 'SessionStarted', workflow_id: e.workflow_id })),
+    bus.on('run.queued', (e) => log.append(e.session_id, { event: 'RunQueued', workflow_id: e.workflow_id, position: e.position })),
     bus.on('run.started', (e) => log.append(e.session_id, { event: 'RunStarted', workflow_id: e.workflow_id, total_actions: e.total_actions })),
     bus.on('run.stepStarted', (e) => log.append(e.session_id, { event: 'ToolCallStarted', step: e.index + 1, action: e.action, params: e.params })),
     bus.on('run.step', (e) => {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { EventsPage, SessionEvent, SessionEventInput } from '../../contract/sessionEvents.ts';
 import type { SessionEventsRepo } from '../store/sessionEvents.ts';
 
+const RUN_BEGINS = new Set<SessionEvent['event']>(['RunQueued', 'RunStarted']);
 const RUN_ENDS = new Set<SessionEvent['event']>(['RunCompleted', 'RunError']);
 
 /**
@@ -24,7 +25,7 @@ export class SessionEventLog {
       return;
     }
     this.write(sessionId, input);
-    if (input.event === 'RunStarted') this.openRuns.add(sessionId);
+    if (RUN_BEGINS.has(input.event)) this.openRuns.add(sessionId);
     if (RUN_ENDS.has(input.event)) {
       this.openRuns.delete(sessionId);
       const held = this.heldEnds.get(sessionId);

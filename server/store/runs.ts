@@ -1,6 +1,8 @@
+import type { RunStatus } from '../../contract/runs.ts';
 import { nowIso, type Db } from './db.ts';
 
-export type RunStatus = 'running' | 'succeeded' | 'failed';
+/** Not yet finished: waiting for a browser, or under way. */
+const UNFINISHED = "('queued', 'running')";
 
 export interface RunRow {
   id: string;
@@ -28,7 +30,7 @@ export function runsRepo(db: Db) {
       db.prepare(
         `INSERT INTO runs (id, session_id, workflow_id, status, message, results, total_actions, outputs, metadata, webhook_url, created_at, completed_at)
          VALUES (@id, @session_id, @workflow_id, @status, @message, '[]', @total_actions, '{}', @metadata, @webhook_url, @created_at, @completed_at)`,
-      ).run({ ...row, created_at: nowIso(), completed_at: row.status === 'running' ? null : nowIso() });
+      ).run({ ...row, created_at: nowIso(), completed_at: row.status === 'running' || row.status === 'queued' ? null : nowIso() });
     },
     getBySession: (sessionId: string) => bySession.get(sessionId),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
@@ -51,21 +53,23 @@ export function runsRepo(db: Db) {
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`;
       return db.prepare<(string | number)[], RunRow & { workflow_name: string | null }>(sql).all(...args, opts.limit);
     },
+    /** A queued run got its browser. */
+    markStarted: (id: string) => db.prepare("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'").run(id),
     /** Progress while running: results and outputs so far. */
     progress: (id: string, results: unknown[], outputs: Record<string, string>) =>
       db.prepare("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(results), JSON.stringify(outputs), id),
     complete: (
       id: string,
-      r: { status: Exclude<RunStatus, 'running'>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
+      r: { status: Exclude<RunStatus, 'running' | 'queued'>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
     ) =>
       db
         .prepare('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?')
         .run(r.status, r.message, JSON.stringify(r.results), JSON.stringify(r.outputs), r.screenshot, nowIso(), id),
-    /** Runs still marked running: after a restart, those a previous process left (it stopped mid-run). */
-    running: () => db.prepare<[], RunRow>("SELECT * FROM runs WHERE status = 'running' ORDER BY created_at").all(),
+    /** Runs not finished: after a restart, those a previous process left (it stopped before they ended). */
+    unfinished: () => db.prepare<[], RunRow>(`SELECT * FROM runs WHERE status IN ${UNFINISHED} ORDER BY created_at`).all(),
     /** Fail one interrupted run, keeping the steps it got through. False when it was no longer running. */
     failInterrupted: (id: string, message: string) =>
-      db.prepare("UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status = 'running'").run(message, nowIso(), id).changes > 0,
+      db.prepare(`UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status IN ${UNFINISHED}`).run(message, nowIso(), id).changes > 0,
   };
 }
 export type RunsRepo = ReturnType<typeof runsRepo>;

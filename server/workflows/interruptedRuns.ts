@@ -18,13 +18,13 @@ export interface InterruptedRunsDeps {
 }
 
 /**
- * At start, before requests: runs a previous process of this DATA_DIR left `running` cannot resume
+ * At start, before requests: runs a previous process of this DATA_DIR left queued or running cannot resume
  * (their browser died with it). Each is failed, keeping the steps it got through, and its
  * run.completed (failed) webhook is written to the outbox *before* the run is marked: dying again
  * in between sends that webhook twice (at-least-once) instead of never. Returns how many.
  */
 export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }: InterruptedRunsDeps): Promise<number> {
-  const rows = repo.running();
+  const rows = repo.unfinished();
   for (const row of rows) {
     const outputs = JSON.parse(row.outputs) as Record<string, string>;
     if (row.webhook_url) {

@@ -12,6 +12,7 @@ import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
 import { AppError, invalid, notFound, parseOr422 } from '../http/errors.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
+import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import { replayFlow, type FlowOutcome } from './engine.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
@@ -54,11 +55,13 @@ const noRun = () => new AppError(409, ErrorCode.conflict, 'No run is under way i
 /** The response and status of a run_workflow call; starts and finishes runs in the background. */
 export class RunService {
   private readonly repo;
+  private readonly sessionRows;
   /** Runs under way, by session id: aborted and awaited on server close. */
   private readonly active = new Map<string, ActiveRun>();
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = runsRepo(app.db);
+    this.sessionRows = sessionsRepo(app.db);
   }
 
   /** Called once before requests are taken: fail what a previous process left running, with its webhook. */
@@ -113,16 +116,19 @@ export class RunService {
   }
 
   /**
-   * Start a session and the replay in it; resolves as soon as the run is under way. A session that
-   * cannot start is a failed run (503, succeeded false); over MAX_SESSIONS stays the sessions' 429.
+   * Start a session and the replay in it; resolves as soon as the run is under way. On a full host
+   * the run is queued instead and starts when a browser frees (429 only when the queue is full).
+   * A session that cannot start is a failed run (503, succeeded false).
    */
   async start(run: PreparedRun): Promise<{ status: 200 | 503; body: RunWorkflowResponse }> {
+    if (this.app.sessions.active >= this.app.config.MAX_SESSIONS) return this.enqueue(run);
     let created;
     try {
-      created = await this.app.sessions.create({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
+      created = await this.app.sessions.create(sessionOf(run));
     } catch (err) {
+      // Another request took the last slot between the check and the create.
+      if (err instanceof AppError && err.status === 429) return this.enqueue(run);
       this.removeFiles(run);
-      if (err instanceof AppError && err.status === 429) throw err;
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
       this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
@@ -131,6 +137,72 @@ export class RunService {
     const { session, tokens } = created;
     this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
     const vncUrl = sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url!;
+    this.begin(run, session, vncUrl);
+    return {
+      status: 200,
+      body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: logsUrl(this.app, session.id) },
+    };
+  }
+
+  /**
+   * A full host: reserve the session (its id and URLs are answered now; vnc_url shows "waiting for
+   * a browser" until it starts) and start the run when the session does.
+   */
+  private enqueue(run: PreparedRun): { status: 200; body: RunWorkflowResponse } {
+    let reservation;
+    try {
+      reservation = this.app.sessions.reserve(sessionOf(run));
+    } catch (err) {
+      this.removeFiles(run);
+      throw err;
+    }
+    const { id: sessionId, tokens, position } = reservation;
+    const message = `Queued at position ${position}: the run starts when a browser frees (this server runs ${this.app.config.MAX_SESSIONS} sessions at once)`;
+    this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'queued', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
+    const vncUrl = sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!;
+    this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
+    reservation.started.then(
+      (session) => {
+        this.repo.markStarted(run.runId);
+        this.begin(run, session, vncUrl);
+      },
+      (err: unknown) => {
+        try {
+          this.failUnstarted(run, sessionId, err);
+        } catch (failure) {
+          // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
+          this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked failed');
+        }
+      },
+    );
+    return { status: 200, body: { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: logsUrl(this.app, sessionId) } };
+  }
+
+  /** A queued run whose session never became live (ended while waiting, failed to start, server closing). */
+  private failUnstarted(run: PreparedRun, sessionId: string, err: unknown): void {
+    this.removeFiles(run);
+    const message = `The run did not start: ${err instanceof Error ? err.message : 'its browser did not start'}`;
+    this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
+    this.app.bus.emit('run.completed', {
+      session_id: sessionId,
+      workflow_id: run.workflowId,
+      webhook_url: run.webhookUrl,
+      metadata: run.metadata,
+      succeeded: false,
+      message,
+      outputs: {},
+      total_actions: run.totalActions,
+      steps_run: 0,
+      screenshot_url: null,
+      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
+      file_metadata: [],
+    });
+    // A session that never existed has no SessionEnded of its own; its log ends here.
+    if (!this.sessionRows.get(sessionId)) this.app.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
+  }
+
+  /** Run the flow in a live session, in the background. */
+  private begin(run: PreparedRun, session: LiveSession, vncUrl: string): void {
     const abort = new AbortController();
     const active: ActiveRun = { runId: run.runId, workflowId: run.workflowId, abort, done: Promise.resolve(), gate: new PauseGate(), vncUrl, webhookUrl: run.webhookUrl, metadata: run.metadata, interrupted: false };
     this.active.set(session.id, active);
@@ -139,10 +211,6 @@ export class RunService {
 
     const offEnd = this.app.sessions.onEnd(session.id, () => abort.abort());
     active.done = this.execute(run, session, active, offEnd).finally(() => this.active.delete(session.id));
-    return {
-      status: 200,
-      body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: logsUrl(this.app, session.id) },
-    };
   }
 
   private async execute(run: PreparedRun, session: LiveSession, active: ActiveRun, offEnd: () => void): Promise<void> {
@@ -247,7 +315,7 @@ export class RunService {
 
   status(sessionId: string): RunStatusResponse | undefined {
     const row = this.repo.getBySession(sessionId);
-    return row && toStatus(row, this.pauseOf(sessionId));
+    return row && toStatus(row, this.pauseOf(sessionId), this.app.sessions.queuePosition(sessionId));
   }
 
   /** Stop every run (server closing): each fails, ends its session and is recorded. */
@@ -258,8 +326,11 @@ export class RunService {
   }
 }
 
-function toStatus(row: RunRow, pause: PauseState | null): RunStatusResponse {
-  const completed = row.status !== 'running';
+/** The session a run asks for. */
+const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
+
+function toStatus(row: RunRow, pause: PauseState | null, queuePosition: number | null): RunStatusResponse {
+  const completed = row.status !== 'running' && row.status !== 'queued';
   return {
     succeeded: row.status === 'succeeded',
     completed,
@@ -273,5 +344,6 @@ function toStatus(row: RunRow, pause: PauseState | null): RunStatusResponse {
     outputs: JSON.parse(row.outputs) as Record<string, string>,
     screenshot: row.screenshot ? `data:image/jpeg;base64,${row.screenshot.toString('base64')}` : null,
     pause,
+    queue_position: row.status === 'queued' ? queuePosition : null,
   };
 }

@@ -16,6 +16,8 @@ export function sessionStatusOf(input: {
   session: SessionRow | undefined;
   run: RunRow | undefined;
   pause: PauseState | null;
+  /** Where the run waits for a browser (1: next); null when it is not queued. */
+  queuePosition: number | null;
   workflowMetadata: string | null;
   logsUrl: string;
   /** The files the session kept (app.artifacts), with their signed URLs. */
@@ -25,7 +27,7 @@ export function sessionStatusOf(input: {
 }): SessionStatus {
   const { session, run, pause } = input;
   const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
-  const inProgress = run ? run.status === 'running' : session?.state !== 'ended';
+  const inProgress = run ? run.status === 'running' || run.status === 'queued' : session?.state !== 'ended';
   const metadata = run?.metadata ?? session?.metadata ?? null;
   const parsed = metadata === null ? null : parseJson(metadata);
   let success: boolean | null = null;
@@ -39,6 +41,8 @@ export function sessionStatusOf(input: {
     scraper_outputs: outputs,
     structured_output: run && !inProgress ? outputs : null,
     final_message: run && !inProgress ? run.message : null,
+    queued: run?.status === 'queued',
+    queue_position: run?.status === 'queued' ? input.queuePosition : null,
     paused: pause !== null,
     paused_key: pause?.key ?? null,
     pause_type: pause?.type ?? null,

@@ -77,6 +77,17 @@ describe('viewer connection', () => {
     expect(describeStatus(states[2]!)).toMatch(/^Reconnecting in \d+ s…$/);
   });
 
+  it('waits while the run is queued, then connects, without counting the waits as failures', async () => {
+    const url = await wsServer((ws, n) => {
+      if (n <= 2) ws.close(4002, `queued ${3 - n}`);
+    });
+    const states = await run(url, (s) => s.filter((x) => x.state === 'connected').length === 3, 1);
+    const waits = states.filter((s) => s.state === 'waiting');
+    expect(waits.map((s) => s.position)).toEqual([2, 1]);
+    expect(describeStatus(waits[0]!)).toBe('Waiting for a browser: the run is queued at position 2…');
+    expect(states.some((s) => s.state === 'unavailable' || s.state === 'reconnecting')).toBe(false);
+  }, 15_000);
+
   it('takes a vnc_url in either form', () => {
     expect(toWebSocketUrl('https://h.example/s/1/vnc?token=a')).toBe('wss://h.example/s/1/vnc?token=a');
     expect(toWebSocketUrl('http://127.0.0.1:8080/s/1/vnc?token=a#x')).toBe('ws://127.0.0.1:8080/s/1/vnc?token=a');

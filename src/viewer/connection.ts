@@ -1,12 +1,17 @@
-import { ViewCloseCode } from '../../contract/viewer.ts';
+import { positionOfWaiting, ViewCloseCode } from '../../contract/viewer.ts';
 
-/** What a viewer shows in words. `unavailable`: no stream could be opened at all. */
-export type ViewerState = 'connecting' | 'connected' | 'reconnecting' | 'ended' | 'unavailable';
+/**
+ * What a viewer shows in words. `unavailable`: no stream could be opened at all; `waiting`: the
+ * session belongs to a queued run and has no browser yet.
+ */
+export type ViewerState = 'connecting' | 'connected' | 'reconnecting' | 'waiting' | 'ended' | 'unavailable';
 
 export interface ConnectionStatus {
   state: ViewerState;
   /** When reconnecting: ms until the next attempt. */
   retryInMs?: number;
+  /** When waiting: the run's place in the queue (1: next). */
+  position?: number;
 }
 
 export interface ConnectionOptions {
@@ -22,6 +27,8 @@ export interface ConnectionOptions {
 }
 
 const FIRST_DELAY_MS = 500;
+/** How often a viewer of a queued run asks again whether its browser is up. */
+const WAITING_POLL_MS = 2_000;
 const MAX_DELAY_MS = 15_000;
 
 /** Exponential backoff with jitter, so many viewers of one restarted server do not retry in step. */
@@ -39,13 +46,15 @@ export function keepConnected(opts: ConnectionOptions): () => void {
   let stopped = false;
   let everConnected = false;
   let failures = 0;
+  /** The last close said the run is queued: keep that message up while asking again. */
+  let waiting = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let socket: WebSocket | undefined;
   let cleanup: (() => void) | undefined;
 
   const attempt = () => {
     if (stopped) return;
-    opts.onStatus({ state: everConnected || failures > 0 ? 'reconnecting' : 'connecting' });
+    if (!waiting) opts.onStatus({ state: everConnected || failures > 0 ? 'reconnecting' : 'connecting' });
     let ws: WebSocket;
     try {
       ws = new WebSocket(opts.url);
@@ -66,6 +75,13 @@ export function keepConnected(opts: ConnectionOptions): () => void {
       if (e.code === ViewCloseCode.unauthorized || e.code === ViewCloseCode.sessionEnded) {
         stopped = true;
         opts.onStatus({ state: 'ended' });
+        return;
+      }
+      waiting = e.code === ViewCloseCode.waiting;
+      if (waiting) {
+        // Not a failure: the run is queued. Ask again soon, without backing off or giving up.
+        opts.onStatus({ state: 'waiting', position: positionOfWaiting(e.reason) });
+        timer = setTimeout(attempt, WAITING_POLL_MS);
         return;
       }
       if (!thisConnected) failures++;
@@ -113,6 +129,8 @@ export function describe(status: ConnectionStatus): string {
       return 'Connected';
     case 'reconnecting':
       return status.retryInMs !== undefined ? `Reconnecting in ${Math.max(1, Math.round(status.retryInMs / 1000))} s…` : 'Reconnecting…';
+    case 'waiting':
+      return status.position ? `Waiting for a browser: the run is queued at position ${status.position}…` : 'Waiting for a browser: the run is queued…';
     case 'ended':
       return 'Session ended';
     case 'unavailable':

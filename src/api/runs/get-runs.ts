@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { RunsPage } from '../../../contract/runs.ts';
+import { RunsPage, type RunStatus } from '../../../contract/runs.ts';
 import { apiJson } from '../client.ts';
 
 export interface RunsFilter {
-  status?: 'running' | 'succeeded' | 'failed';
+  status?: RunStatus;
   cursor?: string;
 }
 
@@ -16,7 +16,7 @@ export const runsQueryOptions = (filter: RunsFilter) =>
     queryKey: ['runs', 'list', filter],
     queryFn: ({ signal }) => getRuns(filter, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running') ? 3000 : false),
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running' || r.status === 'queued') ? 3000 : false),
   });
 
 export const useRuns = (filter: RunsFilter) => useQuery(runsQueryOptions(filter));

@@ -3,7 +3,7 @@ import { formatBytes } from '../../lib/format.ts';
 
 /** The log's filter: kinds of event a person looks for. */
 export const EVENT_KINDS = {
-  steps: { label: 'Steps', events: ['RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
+  steps: { label: 'Steps', events: ['RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
@@ -31,6 +31,8 @@ export function describeEvent(e: SessionEvent): string {
       return 'Session started';
     case 'SessionEnded':
       return `Session ended (${e.reason.replace(/_/g, ' ')})`;
+    case 'RunQueued':
+      return `Queued at position ${e.position}: waiting for a browser`;
     case 'RunStarted':
       return `Run started: ${e.total_actions} steps`;
     case 'ToolCallStarted':

@@ -7,7 +7,9 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
     <>
       {!run.completed && (
         <p className="status" role="status">
-          Running… {done} of {run.total_actions} steps done.
+          {run.status === 'queued'
+            ? `Queued${run.queue_position ? ` at position ${run.queue_position}` : ''}: the run starts when a browser frees.`
+            : `Running… ${done} of ${run.total_actions} steps done.`}
         </p>
       )}
       {run.completed && (

@@ -4,7 +4,7 @@ import { useRuns, type RunsFilter } from '../../api/runs/get-runs.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDuration } from '../../lib/format.ts';
 
-const OUTCOME: Record<string, string> = { running: 'Running', succeeded: 'Succeeded', failed: 'Failed' };
+const OUTCOME: Record<string, string> = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed' };
 
 /** Every run, newest first, filterable by outcome; each opens its page (live progress, or the inspector once ended). */
 export function RunsPage() {
@@ -32,6 +32,7 @@ export function RunsPage() {
             <label htmlFor={`${id}-status`}>Outcome</label>
             <select id={`${id}-status`} value={status ?? ''} onChange={(e) => choose(e.target.value)} style={{ width: 'auto' }}>
               <option value="">All</option>
+              <option value="queued">Queued</option>
               <option value="running">Running</option>
               <option value="succeeded">Succeeded</option>
               <option value="failed">Failed</option>
