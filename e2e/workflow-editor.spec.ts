@@ -46,6 +46,7 @@ test('the flow editor marks a bad step at its line, in words, with line numbers'
   const error = page.locator('#f-flowText-error');
   await expect(error).toContainText('Line 8: Step 2: "type" must be one of setViewport, navigate, click');
   await expect(error).not.toContainText('Invalid discriminator');
+  await keepScreenshot(page, testInfo, 'workflow-editor-error-1280');
 
   // Fixed from the keyboard: the marker goes, the message with it.
   await page.keyboard.press('ControlOrMeta+End');
