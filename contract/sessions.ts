@@ -144,6 +144,7 @@ export const CreateWorkflowSessionResponse = z.object({
 export type CreateWorkflowSessionResponse = z.infer<typeof CreateWorkflowSessionResponse>;
 
 export const SessionStateEnum = z.enum(['starting', 'live', 'ended']);
+export type SessionState = z.infer<typeof SessionStateEnum>;
 export const EndReasonEnum = z.enum(['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start']);
 
 export const Session = z.object({

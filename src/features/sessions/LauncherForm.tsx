@@ -3,6 +3,7 @@ import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from '../../../contract/sessions.ts';
 import { applyIssues } from '../../api/form-issues.ts';
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
+import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { Field } from '../../components/Field.tsx';
 import { LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
@@ -16,6 +17,7 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
   });
   const { errors } = formState;
   const proxyConfigured = useServerInfo().data?.proxy_configured === true;
+  const workflows = useWorkflows();
   const onSubmit = handleSubmit(async (body) => {
     try {
       await onLaunch(body);
@@ -26,9 +28,17 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
   return (
     <form className="card" onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="launch-title">
       <h2 id="launch-title">Launch a session</h2>
-      <Field label="Workflow name" name="workflow_name" error={errors.workflow_name?.message} hint="An existing workflow of this name, or a new empty one.">
-        {(p) => <input {...p} autoComplete="off" {...register('workflow_name')} />}
+      <Field
+        label="Workflow name"
+        name="workflow_name"
+        error={errors.workflow_name?.message}
+        hint="A saved workflow (suggested as you type), or a new name: its empty workflow joins the Workflows list only once you save steps to it."
+      >
+        {(p) => <input {...p} autoComplete="off" list="launcher-workflows" {...register('workflow_name')} />}
       </Field>
+      <datalist id="launcher-workflows">
+        {workflows.data?.items.map((w) => <option key={w.id} value={w.name} />)}
+      </datalist>
       {/* Offered only when the server has a PROXY_URL: without one, ticking it could only be refused. */}
       {proxyConfigured && (
         <label className="check">
