@@ -59,10 +59,10 @@ test('keyboard only: Tab to the remote screen, type into the remote page, leave 
     await tabToRemoteScreen(page);
     const canvas = page.locator('.bd-viewer canvas');
     await expect(canvas).toHaveAttribute('role', 'application');
-    // A visible focus ring around the screen while it has the keyboard.
+    // A visible focus ring around the screen while it has the keyboard (an overlay above the screen).
     const ring = await page.locator('.bd-viewer').evaluate((el) => {
-      const css = getComputedStyle(el);
-      return { style: css.outlineStyle, width: parseFloat(css.outlineWidth) };
+      const css = getComputedStyle(el, '::after');
+      return { style: css.borderTopStyle, width: parseFloat(css.borderTopWidth) };
     });
     expect(ring.style).toBe('solid');
     expect(ring.width).toBeGreaterThanOrEqual(2);
@@ -83,6 +83,7 @@ test('keyboard only: Tab to the remote screen, type into the remote page, leave 
     await pressLeaveChord(page);
     await expect(canvas).not.toBeFocused();
     await expect(page.locator('summary', { hasText: 'Clipboard' })).toBeFocused();
+    expect(await page.locator('.bd-viewer').evaluate((el) => getComputedStyle(el, '::after').content)).toBe('none');
 
     // Back in with Shift+Tab: no modifier of the chord was left held on the remote side.
     await page.keyboard.press('Shift+Tab');
