@@ -36,7 +36,9 @@ export const EnvSchema = z.object({
   WRITER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
 
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Browsers always kept ready; the pool grows from here with the create rate, up to WARM_POOL_MAX. */
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
+  WARM_POOL_MAX: z.coerce.number().int().min(0).max(50).default(4),
   MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
   /** Runs that wait for a browser on a full host; beyond it run_workflow answers 429. 0: no queue. */
   MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(1000),

@@ -21,7 +21,7 @@ import type { Capability, CreateSessionInput, EndReason, LiveSession, Reservatio
 import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
-  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
+  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'WARM_POOL_MAX' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
   repo: SessionsRepo;
   bus: Bus;
   log: FastifyBaseLogger;
@@ -76,7 +76,11 @@ export class BrowserSessionManager implements SessionManager {
 
   constructor(private readonly opts: ManagerOptions) {
     this.pool = new WarmPool({
-      size: opts.config.WARM_POOL_SIZE,
+      min: opts.config.WARM_POOL_SIZE,
+      // WARM_POOL_SIZE=0 turns the pool off, demand or not.
+      max: opts.config.WARM_POOL_SIZE === 0 ? 0 : opts.config.WARM_POOL_MAX,
+      // A tree beyond the sessions that can still start would only wait (queued runs start cold).
+      room: () => opts.config.MAX_SESSIONS - this.entries.size,
       treeOptions: (id) => ({ ...this.treeOptions(id, undefined), niceness: 10 }),
       onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
     });
@@ -130,6 +134,11 @@ export class BrowserSessionManager implements SessionManager {
   /** Ready browsers in the warm pool (for tests and the benchmark). */
   get warm(): number {
     return this.pool.size;
+  }
+
+  /** The pool's size, aim and the demand behind it (the benchmark and tests report it). */
+  get poolStats(): WarmPool['stats'] {
+    return this.pool.stats;
   }
 
   whenWarm(timeoutMs?: number): Promise<void> {
@@ -208,7 +217,7 @@ export class BrowserSessionManager implements SessionManager {
     const id = reservation?.id ?? pooled?.id ?? randomUUID();
     const { tokens, hashes } = reservation ?? mintTokens();
     const now = new Date();
-    const entry: Entry = { workflowId: input.workflowId, hashes, moreHashes: [], tree: pooled, webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = { workflowId: input.workflowId, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     try {
       repo.insert({
         id,
@@ -224,7 +233,7 @@ export class BrowserSessionManager implements SessionManager {
         expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
       });
     } catch (err) {
-      await pooled?.kill();
+      void pooled?.tree.then((t) => t.kill(), () => undefined);
       throw err;
     }
     this.entries.set(id, entry);
@@ -232,7 +241,9 @@ export class BrowserSessionManager implements SessionManager {
 
     let tree: BrowserTree;
     try {
-      tree = pooled ?? (await BrowserTree.start(this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined)));
+      const cold = () => BrowserTree.start(this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined));
+      // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
+      tree = pooled ? await pooled.tree.catch(cold) : await cold();
       entry.tree = tree;
       if (entry.ending) throw new Error('ended while starting');
       if (input.storageState) await this.applyState(tree, input.storageState);

@@ -1,74 +1,124 @@
 import { randomUUID } from 'node:crypto';
+import { PoolDemand, treesMemoryAllows } from './poolDemand.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
 
 export interface WarmPoolOptions {
-  size: number;
+  /** Always keep at least this many ready (WARM_POOL_SIZE). */
+  min: number;
+  /** Never more than this (WARM_POOL_MAX), however fast sessions are asked for. */
+  max: number;
+  /** Sessions that could still be handed out (MAX_SESSIONS minus those live): more ready trees would only wait. */
+  room: () => number;
   /** Everything of TreeOptions but the id, which the pool picks (it becomes the session id). */
   treeOptions: (id: string) => TreeOptions;
   onError: (err: unknown) => void;
 }
 
+/** A tree from the pool: ready now, or the one starting, which is sooner than a start of one's own. */
+export interface PooledTree {
+  id: string;
+  tree: Promise<BrowserTree>;
+}
+
 const REFILL_DELAY_MS = 150;
+/** How often the pool looks at demand while nothing happens: it grows or shrinks between creates too. */
+const RECONCILE_MS = 5_000;
+/** A surplus tree is stopped only after this long without a create: the next burst may need it. */
+const SHRINK_AFTER_IDLE_MS = 60_000;
 
 /**
- * Ready browser trees, so a session is handed out in milliseconds. Refilled one tree at a time in
- * the background (two cores: starting several Chromiums at once slows every one of them); a
- * failing start backs off instead of spinning.
+ * Ready browser trees, so a session is handed out in milliseconds. Sized from demand
+ * (PoolDemand: the recent create rate and the measured start time), within WARM_POOL_SIZE and
+ * WARM_POOL_MAX, free session slots and memory. Refilled one tree at a time in the background
+ * (two cores: starting several Chromiums at once slows every one of them); a create that finds
+ * no ready tree takes the one starting rather than starting a second beside it; a failing start
+ * backs off instead of spinning.
  */
 export class WarmPool {
   private readonly ready: BrowserTree[] = [];
+  private readonly demand: PoolDemand;
+  /** The tree being started, and whether a create has claimed it. */
+  private starting: { id: string; promise: Promise<BrowserTree>; claimed: boolean } | undefined;
   private filling = false;
   private closed = false;
   private failures = 0;
+  private lastTake = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private delayTimer: NodeJS.Timeout | undefined;
+  private readonly reconcileTimer: NodeJS.Timeout;
 
-  constructor(private readonly opts: WarmPoolOptions) {}
+  constructor(private readonly opts: WarmPoolOptions) {
+    this.demand = new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
+    this.reconcileTimer = setInterval(() => this.reconcile(), RECONCILE_MS).unref();
+  }
 
   get size(): number {
     return this.ready.length;
   }
 
-  /** A live, ready tree (the pool refills behind it), or undefined when none is ready. */
-  take(): BrowserTree | undefined {
+  /** What the pool aims for now, and why (the benchmark reports it). */
+  get stats(): { ready: number; target: number; createsPerSecond: number; startMs: number } {
+    return { ready: this.ready.length, target: this.target(), createsPerSecond: this.demand.rate(), startMs: this.demand.averageStartMs };
+  }
+
+  private target(): number {
+    const room = Math.min(this.opts.room(), this.ready.length + treesMemoryAllows());
+    return this.demand.target(Math.max(0, room));
+  }
+
+  /** A live tree (ready, or the one starting), or undefined when the pool has none. The pool refills behind it. */
+  take(): PooledTree | undefined {
+    this.demand.noteTake();
+    this.lastTake = Date.now();
+    let taken: PooledTree | undefined;
     let tree: BrowserTree | undefined;
     while ((tree = this.ready.shift())) {
       if (tree.alive) {
-        // After the hand-out is answered: a few hundred /proc reads need not delay it.
-        const promoted = tree;
-        setImmediate(() => promoted.promote());
+        taken = { id: tree.id, tree: Promise.resolve(tree) };
         break;
       }
       void tree.kill();
     }
+    if (!taken && this.starting && !this.starting.claimed) {
+      this.starting.claimed = true;
+      taken = { id: this.starting.id, tree: this.starting.promise };
+    }
+    // After the hand-out is answered: a few hundred /proc reads need not delay it.
+    void taken?.tree.then((t) => setImmediate(() => t.promote()), () => undefined);
     // Likewise the refill: spawning blocks the event loop for a moment, so let the response (and
     // the client's first CDP message) through first.
     this.fill(REFILL_DELAY_MS);
-    return tree;
+    return taken;
   }
 
   fill(delayMs = 0): void {
     if (delayMs > 0) {
-      if (!this.delayTimer) {
-        this.delayTimer = setTimeout(() => {
-          this.delayTimer = undefined;
-          this.fill();
-        }, delayMs);
-      }
+      this.delayTimer ??= setTimeout(() => {
+        this.delayTimer = undefined;
+        this.fill();
+      }, delayMs);
       return;
     }
     if (this.filling || this.closed || this.retryTimer) return;
-    if (this.ready.length >= this.opts.size) return;
+    if (this.ready.length >= this.target()) return;
     this.filling = true;
     void (async () => {
       try {
-        while (!this.closed && this.ready.length < this.opts.size) {
-          const tree = await BrowserTree.start(this.opts.treeOptions(randomUUID()));
+        while (!this.closed && this.ready.length < this.target()) {
+          const id = randomUUID();
+          const began = Date.now();
+          const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)), claimed: false };
+          this.starting = starting;
+          // A claimer sees the failure through its own promise; the loop sees it below.
+          starting.promise.catch(() => undefined);
+          const tree = await starting.promise.finally(() => (this.starting = undefined));
+          this.demand.noteStart(Date.now() - began);
+          this.failures = 0;
+          if (starting.claimed) continue;
           if (this.closed) {
             await tree.kill();
             return;
           }
-          this.failures = 0;
           tree.onExit(() => {
             // A pooled browser died: drop it and start another.
             const i = this.ready.indexOf(tree);
@@ -91,18 +141,27 @@ export class WarmPool {
     })();
   }
 
-  /** Wait until the pool is full (tests and the benchmark). */
+  /** Grow toward the target, or stop one surplus tree once creates have been quiet for a while. */
+  private reconcile(): void {
+    if (this.closed) return;
+    const target = this.target();
+    if (this.ready.length < target) return this.fill();
+    if (this.ready.length > target && Date.now() - this.lastTake > SHRINK_AFTER_IDLE_MS) void this.ready.pop()?.kill();
+  }
+
+  /** Wait until the pool holds its target (tests and the benchmark). */
   async whenFull(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.ready.length < this.opts.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (this.ready.length < this.target() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.reconcileTimer);
     clearTimeout(this.retryTimer);
     clearTimeout(this.delayTimer);
     const trees = this.ready.splice(0);
-    // A start in flight sees `closed` and kills its own tree.
+    // A start in flight sees `closed` and kills its own tree (a claimed one belongs to its create).
     while (this.filling) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(trees.map((t) => t.kill()));
   }

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+/** How far back creates count toward the rate. */
+const RATE_WINDOW_MS = 30_000;
+/** A browser tree's share of memory, measured (bench/sessions.ts: about 230 MB PSS each). */
+export const TREE_BYTES = 300 * 1024 * 1024;
+
+/**
+ * How many ready browsers the warm pool should hold. Little's law: while one browser starts (the
+ * pool refills one at a time), rate × start time creates arrive; the pool holds twice that, so a
+ * burst or a slow start does not empty it. Recent creates set the rate; measured starts
+ * set the start time (an average that follows the machine's load).
+ */
+export class PoolDemand {
+  private readonly takes: number[] = [];
+  private startMs = 1000;
+
+  constructor(private readonly bounds: { min: number; max: number }) {}
+
+  noteTake(now = Date.now()): void {
+    this.takes.push(now);
+    this.forget(now);
+  }
+
+  noteStart(ms: number): void {
+    // Weighted toward the recent starts: the machine's load changes.
+    this.startMs = this.startMs * 0.7 + ms * 0.3;
+  }
+
+  /** Creates per second over the window. */
+  rate(now = Date.now()): number {
+    this.forget(now);
+    return this.takes.length / (RATE_WINDOW_MS / 1000);
+  }
+
+  get averageStartMs(): number {
+    return Math.round(this.startMs);
+  }
+
+  /** Trees to keep ready, within [min, max] and what `room` (session slots, memory) allows beyond min. */
+  target(room: number, now = Date.now()): number {
+    const wanted = Math.ceil(this.rate(now) * (this.startMs / 1000) * 2);
+    return Math.max(this.bounds.min, Math.min(this.bounds.max, wanted, room));
+  }
+
+  private forget(now: number): void {
+    while (this.takes.length && this.takes[0]! < now - RATE_WINDOW_MS) this.takes.shift();
+  }
+}
+
+/** Bytes the kernel says can be used without swapping (MemAvailable), or os.freemem() where there is no /proc. */
+export function availableMemoryBytes(): number {
+  try {
+    const m = /^MemAvailable:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/meminfo', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return os.freemem();
+}
+
+/** Ready browsers memory allows on top of what runs now, keeping a quarter of the machine free. */
+export function treesMemoryAllows(available = availableMemoryBytes(), total = os.totalmem()): number {
+  return Math.max(0, Math.floor((available - total / 4) / TREE_BYTES));
+}

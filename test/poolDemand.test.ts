@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { PoolDemand, TREE_BYTES, treesMemoryAllows } from '../server/browser/poolDemand.ts';
+
+const GiB = 1024 ** 3;
+
+describe('warm pool demand', () => {
+  it('holds the minimum while nothing is asked for, and twice the creates one start sees under load', () => {
+    const d = new PoolDemand({ min: 1, max: 6 });
+    const t0 = 1_000_000;
+    expect(d.target(10, t0)).toBe(1);
+    for (let i = 0; i < 20; i++) d.noteStart(400);
+    expect(d.averageStartMs).toBe(400);
+    // 5 creates every 3 s for 30 s, starts of 0.4 s: 1.67 × 0.4 × 2 = 1.33, so 2 ready.
+    for (let i = 0; i < 50; i++) d.noteTake(t0 + i * 600);
+    const now = t0 + 30_000;
+    expect(d.rate(now)).toBeCloseTo(5 / 3, 5);
+    expect(d.target(10, now)).toBe(2);
+    // Slower starts (a loaded machine) need more ready: 1.67 × 1.5 × 2 = 5.
+    for (let i = 0; i < 30; i++) d.noteStart(1500);
+    expect(d.target(10, now)).toBe(5);
+    // Bounded by the free slots (room) and by max; never below min.
+    expect(d.target(3, now)).toBe(3);
+    expect(d.target(0, now)).toBe(1);
+    // The rate is forgotten after the window: back to the minimum.
+    expect(d.target(10, now + 61_000)).toBe(1);
+  });
+
+  it('lets memory bound the pool, keeping a quarter of the machine free', () => {
+    expect(treesMemoryAllows(8 * GiB, 16 * GiB)).toBe(Math.floor((4 * GiB) / TREE_BYTES));
+    expect(treesMemoryAllows(3 * GiB, 16 * GiB)).toBe(0);
+  });
+});
