@@ -99,3 +99,63 @@ test('a session created through the API opens its live view on its page, from an
   await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
   await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
 });
+
+test('the sessions list shows workflow, start and end reason, filters by state, and leaves made-up workflows out of Workflows', async ({ authed: page, api }, testInfo) => {
+  const start = async (name: string) => {
+    const res = await api.post('/api/create_workflow_session', { data: { workflow_name: name } });
+    expect(res.status()).toBe(200);
+    return (await res.json()) as { session_id: string; workflow_id: string };
+  };
+  const stay = await start('e2e filter: still live');
+  const gone = await start(`e2e filter: ended ${'with a long name '.repeat(8)}`);
+  expect((await api.delete(`/api/sessions/${gone.session_id}`)).status()).toBe(200);
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/sessions');
+    const liveRow = page.locator(`tr[data-session-id="${stay.session_id}"]`);
+    const endedRow = page.locator(`tr[data-session-id="${gone.session_id}"]`);
+    await expect(liveRow).toContainText('e2e filter: still live');
+    await expect(liveRow.getByTestId('time-left')).toBeVisible();
+    await expect(endedRow.locator('.badge')).toHaveText('ended · stopped');
+    await expect(endedRow.locator('time')).toHaveCount(2); // started and ended
+    // The long name is cut inside the list's card (whole on hover), not pushing the card sideways.
+    const name = endedRow.locator('td[data-label="Workflow"] .truncate');
+    await expect(name).toHaveAttribute('title', /with a long name/);
+    const box = page.locator('section[aria-labelledby="sessions-title"]');
+    expect(await name.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual((await box.boundingBox())!.x + (await box.boundingBox())!.width);
+    expect(await box.locator('.table-wrap').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
+    await page.getByLabel('Show').selectOption({ label: 'Live' });
+    await expect(page).toHaveURL(/\/sessions\?state=live$/);
+    await expect(endedRow).toHaveCount(0);
+    await expect(liveRow).toBeVisible();
+    await page.getByLabel('Show').selectOption({ label: 'Ended' });
+    await expect(liveRow).toHaveCount(0);
+    await expect(endedRow).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'sessions-ended-1280');
+
+    // A reload keeps the filter.
+    await page.reload();
+    await expect(page.getByLabel('Show')).toHaveValue('ended');
+    await page.getByLabel('Show').selectOption({ label: 'All states' });
+    await expect(liveRow).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Each cell is a labelled line on a phone: the start time is still shown, inside the screen.
+    const started = liveRow.locator('td[data-label="Started"] time');
+    await expect(started).toBeVisible();
+    expect(await started.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+    expect(await liveRow.locator('td[data-label="Started"]').evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Started"');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'sessions-390');
+
+    // Neither session's made-up workflow is in the Workflows list.
+    await page.goto('/workflows');
+    await expect(page.getByRole('heading', { level: 1, name: 'Workflows' })).toBeVisible();
+    await expect(page.getByText('e2e filter:')).toHaveCount(0);
+  } finally {
+    await api.delete(`/api/sessions/${stay.session_id}`);
+  }
+});
