@@ -3,6 +3,9 @@
  * - create → connect_url answers Browser.getVersion, p50/p95, with the warm pool and cold;
  * - the whole cycle (create, connectOverCDP, goto a local page, end) p50 against Playwright's own
  *   chromium.launch + goto + close, alternating in the same run;
+ * - the same cycle under a steady 2 creates per second (cycles overlap), p50/p95 against the raw
+ *   cycle's, with the default pool settings: the adaptive warm pool's target (p95 ≤ 0.5× raw);
+ * - cold create (no pool) against a raw chromium.launch (target ≤ 1.5×);
  * - how many sessions stay live at once (up to a bound) and memory per session (PSS, so pages
  *   shared between processes are not counted twice).
  *
@@ -63,22 +66,52 @@ async function createToCdp(server: TestServer, warm: boolean): Promise<number[]>
   return out;
 }
 
+/** One cycle through the service: create, connect over CDP, goto, end. Milliseconds. */
+async function cycleOnce(server: TestServer, pageUrl: string): Promise<number> {
+  const t = performance.now();
+  const s = await create(server);
+  const browser = await chromium.connectOverCDP(s.connect_url);
+  const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
+  await page.goto(pageUrl);
+  await browser.close();
+  await end(server, s.session_id);
+  return performance.now() - t;
+}
+
+/** Cycles started at a steady rate whether or not the previous one finished, as a busy client does. */
+async function pacedCycles(server: TestServer, pageUrl: string, perSecond: number, n: number): Promise<number[]> {
+  const out: number[] = [];
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    running.push(cycleOnce(server, pageUrl).then((ms) => void out.push(ms)));
+    await new Promise((r) => setTimeout(r, 1000 / perSecond));
+  }
+  await Promise.all(running);
+  return out;
+}
+
+/** Playwright's own cold start: chromium.launch until a page exists. */
+async function rawLaunches(n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const b = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+    await b.newPage();
+    out.push(performance.now() - t);
+    await b.close();
+  }
+  return out;
+}
+
 async function cycles(server: TestServer, pageUrl: string): Promise<{ ours: number[]; raw: number[] }> {
   const manager = server.app.sessions as BrowserSessionManager;
   const ours: number[] = [];
   const raw: number[] = [];
   for (let i = 0; i < ITERATIONS; i++) {
     await manager.whenWarm(60_000);
-    let t = performance.now();
-    const s = await create(server);
-    const browser = await chromium.connectOverCDP(s.connect_url);
-    const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
-    await page.goto(pageUrl);
-    await browser.close();
-    await end(server, s.session_id);
-    ours.push(performance.now() - t);
+    ours.push(await cycleOnce(server, pageUrl));
 
-    t = performance.now();
+    const t = performance.now();
     const plain = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
     const p = await plain.newPage();
     await p.goto(pageUrl);
@@ -149,6 +182,18 @@ async function main(): Promise<void> {
     await warmServer.close();
   }
 
+  // The default pool settings (WARM_POOL_SIZE 1, WARM_POOL_MAX 4), a fresh server, 2 creates a second.
+  const pacedServer = await startServer({ WARM_POOL_SIZE: '1', WARM_POOL_MAX: '4' });
+  let paced: number[], poolAtEnd: BrowserSessionManager['poolStats'];
+  try {
+    await (pacedServer.app.sessions as BrowserSessionManager).whenWarm(60_000);
+    paced = await pacedCycles(pacedServer, pageUrl, 2, ITERATIONS * 4);
+    poolAtEnd = (pacedServer.app.sessions as BrowserSessionManager).poolStats;
+  } finally {
+    await pacedServer.close();
+  }
+  const rawLaunch = await rawLaunches(ITERATIONS);
+
   const coldServer = await startServer({ WARM_POOL_SIZE: '0', MAX_SESSIONS: String(MAX_CONCURRENT) });
   let cold: number[], conc: Awaited<ReturnType<typeof concurrency>>;
   try {
@@ -161,6 +206,7 @@ async function main(): Promise<void> {
 
   const oursP50 = quantile(cycle.ours, 0.5);
   const rawP50 = quantile(cycle.raw, 0.5);
+  const ratio = (a: number | null, b: number | null) => (a && b ? Number((a / b).toFixed(2)) : null);
   console.log(
     JSON.stringify({
       bench: 'sessions',
@@ -168,7 +214,15 @@ async function main(): Promise<void> {
       create_to_getversion_cold_ms: stats(cold),
       cycle_ms: stats(cycle.ours),
       raw_playwright_cycle_ms: stats(cycle.raw),
-      cycle_vs_raw: oursP50 && rawP50 ? Number((oursP50 / rawP50).toFixed(2)) : null,
+      cycle_vs_raw: ratio(oursP50, rawP50),
+      paced_2_per_s_cycle_ms: stats(paced),
+      paced_cycle_p50_vs_raw: ratio(quantile(paced, 0.5), rawP50),
+      paced_cycle_p95_vs_raw: ratio(quantile(paced, 0.95), quantile(cycle.raw, 0.95)),
+      target_paced_cycle_p95_vs_raw: 0.5,
+      pool_at_end: poolAtEnd,
+      raw_launch_ms: stats(rawLaunch),
+      cold_create_vs_raw_launch: ratio(quantile(cold, 0.5), quantile(rawLaunch, 0.5)),
+      target_cold_create_vs_raw_launch: 1.5,
       concurrent_live: conc.live,
       concurrent_bound: MAX_CONCURRENT,
       concurrent_stopped_by: conc.stopped_by,
