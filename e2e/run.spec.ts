@@ -186,3 +186,50 @@ test('an ended run\'s inspector plays its recording, seeks from the timeline and
     await new Promise((r) => site.close(r));
   }
 });
+
+test('a failed step is named from 1 with its selector, and a 2000-character URL never widens the page', async ({ authed: page, api }, testInfo) => {
+  const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Long</title><p>here</p>'));
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const longUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/${'a'.repeat(1960)}?q=${'b'.repeat(20)}`;
+  expect(longUrl.length).toBeGreaterThanOrEqual(2000);
+  try {
+    const created = await api.post('/api/workflows', {
+      data: {
+        name: `e2e long ${Date.now()}`,
+        flow: {
+          title: 'Long URL, missing element',
+          timeout: 1000,
+          steps: [
+            { type: 'navigate', url: longUrl },
+            { type: 'click', selectors: [['#does-not-exist']], offsetX: 1, offsetY: 1 },
+          ],
+        },
+      },
+    });
+    expect(created.status()).toBe(201);
+    const workflow = (await created.json()) as { id: string };
+    const run = await api.post('/api/run_workflow', { multipart: { workflow_id: workflow.id } });
+    expect(run.status()).toBe(200);
+    const { session_id } = (await run.json()) as { session_id: string };
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/runs/${session_id}`);
+    const outcome = page.getByTestId('outcome');
+    await expect(outcome).toContainText('Failed', { timeout: 45_000 });
+    await expect(outcome).toContainText('Step 2 (click #does-not-exist): no element matched within 1 s. Check the selector in the workflow editor.');
+    const steps = page.getByRole('list', { name: 'Steps' }).getByRole('listitem');
+    await expect(steps.first()).toContainText('1.');
+    await expect(steps.nth(1)).toContainText('2.');
+    // The inspector below (timeline, log) shows the URL too: nothing may scroll sideways.
+    await expect(page.getByRole('heading', { name: 'What happened' })).toBeVisible({ timeout: 20_000 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await page.goto('/runs');
+    await expect(page.getByRole('row').filter({ hasText: 'e2e long' }).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'runs-1280');
+  } finally {
+    await new Promise((r) => site.close(r));
+  }
+});

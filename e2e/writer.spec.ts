@@ -42,3 +42,27 @@ test('an empty prompt is refused at the field without a request', async ({ authe
   await expect(page.getByLabel('Prompt')).toHaveAttribute('aria-invalid', 'true');
   expect(posted).toBe(false);
 });
+
+test('Stop ends a write mid-stream and keeps what arrived, marked incomplete and copyable; Ctrl+Enter writes', async ({ authed: page }, testInfo) => {
+  await page.goto('/writer');
+  const prompt = page.getByLabel('Prompt');
+  await prompt.fill('A scene to stop halfway');
+  // The keyboard alone starts the write.
+  await prompt.press('Control+Enter');
+  const prose = page.getByTestId('prose');
+  await expect(prose).toContainText(FIRST_WORDS);
+  await page.getByRole('button', { name: 'Stop' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Result (incomplete)' })).toBeVisible();
+  await expect(page.getByText('You stopped the write.')).toBeVisible();
+  const kept = (await prose.textContent()) ?? '';
+  expect(kept.startsWith(FIRST_WORDS)).toBe(true);
+  // Stopped before the end: the last words never arrive, and no word count is shown.
+  await page.waitForTimeout(WORDS * 60 + 500);
+  await expect(prose).not.toContainText('smelled of salt and bread.');
+  await expect(page.getByTestId('word-count')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Copy/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Write' })).toBeEnabled();
+  await expectAccessible(page);
+  await keepScreenshot(page, testInfo, 'writer-stopped');
+});
