@@ -8,6 +8,7 @@ const PAGES = [
   { path: '/workflows', heading: 'Workflows' },
   { path: '/workflows/new', heading: 'New workflow' },
   { path: '/run', heading: 'Run a workflow' },
+  { path: '/runs', heading: 'Runs' },
 ];
 
 for (const width of [1280, 390]) {

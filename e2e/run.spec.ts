@@ -224,6 +224,12 @@ test('a failed step is named from 1 with its selector, and a 2000-character URL 
     await expect(page.getByRole('heading', { name: 'What happened' })).toBeVisible({ timeout: 20_000 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'run-failed-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'no sideways scrolling at 390 px').toBeLessThanOrEqual(0);
+    await keepScreenshot(page, testInfo, 'run-failed-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/runs');
     await expect(page.getByRole('row').filter({ hasText: 'e2e long' }).first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
