@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { SCREEN } from '../server/browser/display.ts';
+import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { waitForAsync } from './helpers/wait.ts';
@@ -114,6 +115,26 @@ describe('presentation', () => {
     } finally {
       await browser.close();
       await end(s.session_id);
+    }
+  });
+
+  it('a warm-pool browser (made kiosk while it waited) leaves fullscreen for a browser session', async () => {
+    const pooled = await startServer({ WARM_POOL_SIZE: '1' });
+    try {
+      await (pooled.app.sessions as unknown as BrowserSessionManager).whenWarm(30_000);
+      const res = await postJson(pooled, '/api/create_workflow_session', { workflow_name: 'presentation-test', presentation: 'browser' });
+      expect(res.status).toBe(200);
+      const s = CreateWorkflowSessionResponse.parse(await res.json());
+      const browser = await chromium.connectOverCDP(s.connect_url!);
+      try {
+        const inner = await viewport(browser.contexts()[0]!.pages()[0]!);
+        expect(inner.outerHeight - inner.height).toBeGreaterThan(50);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await pooled.close();
+      fs.rmSync(pooled.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
   });
 

@@ -83,6 +83,8 @@ export class BrowserSessionManager implements SessionManager {
       room: () => opts.config.MAX_SESSIONS - this.entries.size,
       treeOptions: (id) => ({ ...this.treeOptions(id, undefined), niceness: 10 }),
       onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
+      // Kiosk ahead of time: Chromium's fullscreen notice has passed by the time the tree is handed out.
+      prepare: (tree) => applyPresentation(tree.hub, PRESENTATION_DEFAULT),
     });
   }
 

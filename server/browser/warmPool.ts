@@ -12,6 +12,8 @@ export interface WarmPoolOptions {
   /** Everything of TreeOptions but the id, which the pool picks (it becomes the session id). */
   treeOptions: (id: string) => TreeOptions;
   onError: (err: unknown) => void;
+  /** Readies a started tree before it counts as started (the default presentation, while nobody watches). */
+  prepare?: (tree: BrowserTree) => Promise<void>;
 }
 
 /** A tree from the pool: ready now, or the one starting, which is sooner than a start of one's own. */
@@ -50,6 +52,16 @@ export class WarmPool {
   constructor(private readonly opts: WarmPoolOptions) {
     this.demand = new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
     this.reconcileTimer = setInterval(() => this.reconcile(), RECONCILE_MS).unref();
+  }
+
+  private async prepared(tree: BrowserTree): Promise<BrowserTree> {
+    try {
+      await this.opts.prepare?.(tree);
+      return tree;
+    } catch (err) {
+      await tree.kill();
+      throw err;
+    }
   }
 
   get size(): number {
@@ -107,7 +119,7 @@ export class WarmPool {
         while (!this.closed && this.ready.length < this.target()) {
           const id = randomUUID();
           const began = Date.now();
-          const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)), claimed: false };
+          const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
           this.starting = starting;
           // A claimer sees the failure through its own promise; the loop sees it below.
           starting.promise.catch(() => undefined);
