@@ -110,6 +110,14 @@ test('the live view tabs move focus with the arrow keys, and the embed viewer is
     await page.keyboard.press('ArrowLeft');
     await expect(interactive).toBeFocused();
     await expect(interactive).toHaveAttribute('aria-selected', 'true');
+    // They wrap, and End and Home go to the last and the first.
+    await page.keyboard.press('ArrowLeft');
+    await expect(livestream).toBeFocused();
+    await page.keyboard.press('Home');
+    await expect(interactive).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(livestream).toBeFocused();
+    await expect(livestream).toHaveAttribute('aria-selected', 'true');
 
     // The white-label page: the screen is its first Tab stop; with nothing after it, the chord
     // leaves focus on the viewer itself, so the next Tab goes on to the page that embeds it.

@@ -1,4 +1,4 @@
-import { Suspense, useId, useRef, useState } from 'react';
+import { Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ScaleMode } from '../../../contract/viewer.ts';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import type { VncViewerHandle } from '../../viewer/index.ts';
@@ -21,38 +21,41 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
     setTab(t);
     if (t === 'live') setLiveOpened(true);
   };
-  const tabs: { key: Tab; label: string; url?: string }[] = [
-    { key: 'vnc', label: 'Interactive (noVNC)', url: vncUrl },
-    { key: 'live', label: 'Livestream', url: livestreamUrl },
-  ];
+  const tabs = [
+    { key: 'vnc' as const, label: 'Interactive (noVNC)', url: vncUrl },
+    { key: 'live' as const, label: 'Livestream', url: livestreamUrl },
+  ].filter((t) => t.url);
+  // The ARIA tabs pattern: arrows (wrapping), Home and End move focus together with the selection.
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const at = tabs.findIndex((t) => t.key === tab);
+    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 };
+    const to = moves[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length]!.key;
+    choose(next);
+    document.getElementById(`${id}-tab-${next}`)?.focus();
+  };
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Live browser</h2>
       <div className="tabs" role="tablist" aria-label="Live view">
-        {tabs
-          .filter((t) => t.url)
-          .map((t) => (
-            <button
-              key={t.key}
-              type="button"
-              role="tab"
-              id={`${id}-tab-${t.key}`}
-              aria-selected={tab === t.key}
-              aria-controls={`${id}-panel-${t.key}`}
-              tabIndex={tab === t.key ? 0 : -1}
-              onClick={() => choose(t.key)}
-              onKeyDown={(e) => {
-                if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-                const next = tab === 'vnc' ? 'live' : 'vnc';
-                choose(next);
-                // Arrow keys move focus with the selection (the ARIA tabs pattern), not only the selection.
-                document.getElementById(`${id}-tab-${next}`)?.focus();
-              }}
-            >
-              {t.label}
-            </button>
-          ))}
+        {tabs.map((t) => (
+          <button
+            key={t.key}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${t.key}`}
+            aria-selected={tab === t.key}
+            aria-controls={`${id}-panel-${t.key}`}
+            tabIndex={tab === t.key ? 0 : -1}
+            onClick={() => choose(t.key)}
+            onKeyDown={onTabKey}
+          >
+            {t.label}
+          </button>
+        ))}
       </div>
       {vncUrl && (
         <div role="tabpanel" id={`${id}-panel-vnc`} aria-labelledby={`${id}-tab-vnc`} hidden={tab !== 'vnc'}>
