@@ -220,6 +220,8 @@ test('a failed step is named from 1 with its selector, and a 2000-character URL 
     const steps = page.getByRole('list', { name: 'Steps' }).getByRole('listitem');
     await expect(steps.first()).toContainText('1.');
     await expect(steps.nth(1)).toContainText('2.');
+    // The flow's own timeout (1 s) is the one the step waited for, as the message says.
+    await expect(steps.nth(1)).toContainText('Timed out after waiting 1000ms');
     // The inspector below (timeline, log) shows the URL too: nothing may scroll sideways.
     await expect(page.getByRole('heading', { name: 'What happened' })).toBeVisible({ timeout: 20_000 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

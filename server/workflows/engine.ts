@@ -71,6 +71,8 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
     const page = await pageOf(browser);
     const extension = new RunExtension(browser, page, opts.filesDir, {
+      // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
+      timeout: opts.flow.timeout,
       credentials: opts.credentials,
       pauseHere: async (message) => {
         if (!opts.gate) throw new Error('this run cannot pause');

@@ -55,7 +55,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
             {log.filter(onTimeline).map((e) => (
               <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
                 <button type="button" className="link" onClick={() => seek(e)} disabled={!recording} title={recording ? 'Show this moment in the recording' : undefined}>
-                  <span className="time">{clock(offsetOf(e, start))}</span> <span className="wrap-anywhere">{describeEvent(e)}</span>
+                  <span className="time">{clock(offsetOf(e, start))}</span> <span className="clamp-3" title={describeEvent(e)}>{describeEvent(e)}</span>
                 </button>
               </li>
             ))}
@@ -101,7 +101,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
             .filter((e) => kindMatches(kind, e))
             .map((e) => (
               <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
-                <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time> <span className="wrap-anywhere">{describeEvent(e)}</span>
+                <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time> <span className="clamp-3" title={describeEvent(e)}>{describeEvent(e)}</span>
               </li>
             ))}
         </ol>
