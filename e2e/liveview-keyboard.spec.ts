@@ -166,3 +166,20 @@ for (const width of [1280, 390]) {
     }
   });
 }
+
+test('the delete dialog opens focused on Cancel; Escape keeps the workflow and gives focus back', async ({ authed: page, api }) => {
+  const name = `e2e keep me ${Date.now()}`;
+  const created = await api.post('/api/workflows', { data: { name, flow: { title: 'Keep', steps: [] }, variables: [] } });
+  expect(created.status()).toBe(201);
+  await page.goto('/workflows');
+  const remove = page.getByRole('button', { name: `Delete ${name}` });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Delete this workflow?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+});
