@@ -19,6 +19,14 @@ export interface RouteInput<O extends Operation> {
   params: Infer<O['params']>;
 }
 
+/**
+ * What a handler answers: one of the operation's JSON success bodies, typed by the contract (so a
+ * handler cannot drift from it), or nothing when it sent the reply itself (streams, files, other
+ * statuses through reply.status().send()).
+ */
+type JsonBody<R> = R extends { contentType: string } ? never : R extends { schema: infer S } ? z.input<S & z.ZodType> : never;
+export type RouteResult<O extends Operation> = { [K in keyof O['responses']]: JsonBody<O['responses'][K]> }[keyof O['responses']] | FastifyReply | void;
+
 /** The media type of a request, without parameters (`multipart/form-data; boundary=…` → `multipart/form-data`). */
 export function mediaTypeOf(req: FastifyRequest): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -33,7 +41,7 @@ export function mediaTypeOf(req: FastifyRequest): string {
 export function addRoute<O extends Operation>(
   app: FastifyInstance,
   op: O,
-  handler: (input: RouteInput<O>, req: FastifyRequest, reply: FastifyReply) => unknown,
+  handler: (input: RouteInput<O>, req: FastifyRequest, reply: FastifyReply) => RouteResult<O> | Promise<RouteResult<O>>,
 ): void {
   const accepted = op.body?.contentTypes ?? [];
   const streamed = accepted.includes('multipart/form-data');

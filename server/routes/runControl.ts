@@ -31,23 +31,23 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  addRoute(app, ops.pause, ({ body }) => ({ succeeded: true, action: 'pause', pause_key: app.runs.pause(body.session_id).key }));
+  addRoute(app, ops.pause, ({ body }) => ({ succeeded: true, action: 'pause', pause_key: app.runs.pause(body.session_id).key }) as const);
 
   addRoute(app, ops.resume, ({ body }) => {
     const lifted = app.runs.resume(body.session_id);
-    return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key };
+    return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key } as const;
   });
 
   addRoute(app, ops.interrupt, async ({ body }) => {
     await app.runs.interrupt(body.session_id);
-    return { succeeded: true, message: 'The run was stopped; the session stays live until it is closed or times out', session_id: body.session_id };
+    return { succeeded: true, message: 'The run was stopped; the session stays live until it is closed or times out', session_id: body.session_id } as const;
   });
 
   addRoute(app, ops.closeSession, async ({ body }) => {
     // A queued run's session has no record yet; closing it takes the run out of the queue.
     if (!sessions.get(body.session_id) && app.sessions.queuePosition(body.session_id) === null) throw notFound('Session');
     await app.sessions.end(body.session_id, 'stopped');
-    return { succeeded: true, message: 'The session is closed', session_id: body.session_id };
+    return { succeeded: true, message: 'The session is closed', session_id: body.session_id } as const;
   });
 
   addRoute(app, ops.activeSession, ({ params }) => {
@@ -58,7 +58,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     const running = app.runs.isRunning(row.id);
     return {
       session_id: row.id,
-      status: app.runs.pauseOf(row.id) ? 'paused' : running ? 'running' : 'live',
+      status: app.runs.pauseOf(row.id) ? ('paused' as const) : running ? ('running' as const) : ('live' as const),
       logs_url: logsUrl(app, row.id),
       message_url: null,
       vnc_url: sessionUrls(app, row.id, { control: tokens.control }).vnc_url!,

@@ -3,9 +3,8 @@ import { ScaleMode } from '../../../contract/viewer.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { embedUrl, iframeSnippet, OPTIONS_OF, type EmbedChoices, type EmbedView } from './embed-url.ts';
 
-const SCALE_LABELS: Record<string, string> = {
+const SCALE_LABELS: Record<ScaleMode, string> = {
   fit: 'Fit to the frame',
-  remote: 'Resize the remote screen',
   none: 'None (1:1, scroll)',
 };
 
@@ -85,7 +84,7 @@ export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestr
             <select id={`${id}-scale`} value={choices.scale} onChange={(e) => set({ scale: ScaleMode.parse(e.target.value) })} style={{ width: 'auto' }}>
               {ScaleMode.options.map((m) => (
                 <option key={m} value={m}>
-                  {SCALE_LABELS[m] ?? m}
+                  {SCALE_LABELS[m]}
                 </option>
               ))}
             </select>
