@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../../contract/sessions.ts';
 import { SessionList } from './SessionList.tsx';
 import { readStateFilter } from './session-filter.ts';
+import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
 const live: Session = {
   id: '11111111-2222-4333-8444-555555555555',
@@ -42,11 +42,7 @@ function fakeServer() {
 
 function renderAt(url: string) {
   const router = createMemoryRouter([{ path: '/sessions', Component: SessionList }], { initialEntries: [url] });
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<RouterProvider router={router} />);
   return router;
 }
 

@@ -1,20 +1,16 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveSettings } from '../../api/settings.ts';
 import { CredentialsSection } from './CredentialsSection.tsx';
+import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const row = (name: string) => ({ id: '6f1c2a8e-54a4-4a77-9d55-1f0a2b3c4d5e', name, created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z' });
 
 function renderSection(connected = true) {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <CredentialsSection connected={connected} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<CredentialsSection connected={connected} />);
 }
 
 /** A fake server: list answers `names`, store adds, delete removes. */

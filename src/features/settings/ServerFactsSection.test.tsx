@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerInfo } from '../../../contract/meta.ts';
 import { ServerFactsSection } from './ServerFactsSection.tsx';
+import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
 function serve(info: ServerInfo) {
   const fetch = vi.fn(async () => new Response(JSON.stringify(info), { status: 200, headers: { 'content-type': 'application/json' } }));
@@ -11,11 +11,7 @@ function serve(info: ServerInfo) {
   return fetch;
 }
 const renderSection = (connected = true) =>
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <ServerFactsSection connected={connected} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<ServerFactsSection connected={connected} />);
 
 afterEach(() => {
   cleanup();

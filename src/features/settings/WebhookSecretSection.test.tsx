@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebhookSecretSection } from './WebhookSecretSection.tsx';
+import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -27,11 +27,7 @@ function fakeServer() {
 }
 
 function renderSection(connected = true) {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <WebhookSecretSection connected={connected} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<WebhookSecretSection connected={connected} />);
 }
 
 afterEach(() => {

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WriterPage } from './WriterPage.tsx';
+import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sse = (events: unknown[]) =>
@@ -17,11 +17,7 @@ function mockServer(onWrite: () => Response) {
 }
 
 async function write() {
-  render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <WriterPage />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<WriterPage />);
   await userEvent.type(screen.getByLabelText('Prompt'), 'A poem');
   await userEvent.click(screen.getByRole('button', { name: 'Write' }));
 }
