@@ -20,6 +20,9 @@ const step = {
 };
 export const PauseType = z.enum(['external', 'internal']).describe('external: asked for through POST /pause; internal: the flow reached a pause step');
 export type PauseType = z.infer<typeof PauseType>;
+/** Who connected to a session: a CDP client on connect_url, or a live-view viewer. */
+export const SessionClient = z.enum(['cdp', 'vnc', 'livestream']);
+export type SessionClient = z.infer<typeof SessionClient>;
 
 export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('SessionStarted'), workflow_id: z.uuid() }),
@@ -36,8 +39,8 @@ export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('ConsoleMessage'), level: z.string(), text: z.string().describe('At most 1000 characters') }),
   z.object({ ...common, event: z.literal('PageError'), text: z.string().describe('An uncaught exception, at most 1000 characters') }),
   z.object({ ...common, event: z.literal('Download'), filename: z.string(), file_size: z.number().int(), ok: z.boolean(), reason: z.string().optional() }),
-  z.object({ ...common, event: z.literal('ClientConnected'), client: z.enum(['cdp', 'vnc', 'livestream']).describe('cdp: a CDP client on connect_url; vnc, livestream: a live-view viewer') }),
-  z.object({ ...common, event: z.literal('ClientDisconnected'), client: z.enum(['cdp', 'vnc', 'livestream']) }),
+  z.object({ ...common, event: z.literal('ClientConnected'), client: SessionClient.describe('cdp: a CDP client on connect_url; vnc, livestream: a live-view viewer') }),
+  z.object({ ...common, event: z.literal('ClientDisconnected'), client: SessionClient }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

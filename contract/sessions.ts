@@ -146,6 +146,7 @@ export type CreateWorkflowSessionResponse = z.infer<typeof CreateWorkflowSession
 export const SessionStateEnum = z.enum(['starting', 'live', 'ended']);
 export type SessionState = z.infer<typeof SessionStateEnum>;
 export const EndReasonEnum = z.enum(['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start']);
+export type EndReason = z.infer<typeof EndReasonEnum>;
 
 export const Session = z.object({
   id: z.uuid(),

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { FileMetadata, StepResult } from '../../contract/runs.ts';
+import type { SessionClient } from '../../contract/sessionEvents.ts';
+import type { EndReason } from '../../contract/sessions.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
 
 /**
@@ -9,10 +11,10 @@ import type { PauseState } from '../workflows/pauseGate.ts';
  */
 export interface BusEvents {
   'session.started': { session_id: string; workflow_id: string; webhook_url?: string; metadata?: string };
-  'session.ended': { session_id: string; workflow_id: string; reason: string; webhook_url?: string; metadata?: string };
+  'session.ended': { session_id: string; workflow_id: string; reason: EndReason; webhook_url?: string; metadata?: string };
   'session.changed': { session_id: string };
   /** A CDP client or a live-view viewer connected to a session (`joined`) or left it. */
-  'session.client': { session_id: string; client: 'cdp' | 'vnc' | 'livestream'; joined: boolean };
+  'session.client': { session_id: string; client: SessionClient; joined: boolean };
   /** What the session's pages did: main-frame navigations, console messages, uncaught errors (texts already truncated). */
   'session.page': { session_id: string } & ({ kind: 'navigated'; url: string } | { kind: 'console'; level: string; text: string } | { kind: 'error'; text: string });
   /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */

@@ -1,10 +1,11 @@
+import type { EndReason, SessionState } from '../../contract/sessions.ts';
 import { nowIso, type Db } from './db.ts';
 
 export interface SessionRow {
   id: string;
   workflow_id: string;
-  state: 'starting' | 'live' | 'ended';
-  end_reason: 'stopped' | 'timed_out' | 'completed' | 'crashed' | 'failed_to_start' | null;
+  state: SessionState;
+  end_reason: EndReason | null;
   proxies: number;
   timeout_seconds: number;
   webhook_url: string | null;
@@ -43,7 +44,7 @@ export function sessionsRepo(db: Db) {
     get: (id: string) => byId.get(id),
     markLive: (id: string, expiresAt: string) => setLive.run(expiresAt, id).changes > 0,
     /** Returns false when it had already ended (ending is idempotent). */
-    markEnded: (id: string, reason: NonNullable<SessionRow['end_reason']>) => setEnded.run(reason, nowIso(), id).changes > 0,
+    markEnded: (id: string, reason: EndReason) => setEnded.run(reason, nowIso(), id).changes > 0,
     /** Sessions a previous process left starting or live: they are crashed now. */
     endOrphans: (): string[] => {
       const ids = db.prepare<[], { id: string }>("SELECT id FROM sessions WHERE state != 'ended'").all().map((r) => r.id);

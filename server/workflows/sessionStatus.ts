@@ -1,11 +1,12 @@
 import { parseJson } from '../../contract/common.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
 import type { FileMetadata } from '../../contract/runs.ts';
+import type { EndReason } from '../../contract/sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
 
-const NORMAL_ENDS = new Set(['stopped', 'completed', 'timed_out']);
+const NORMAL_ENDS: ReadonlySet<EndReason | null | undefined> = new Set<EndReason>(['stopped', 'completed', 'timed_out']);
 
 /**
  * Simplex's session status, from what we keep: the run when there is one (a paused run is in
@@ -31,7 +32,7 @@ export function sessionStatusOf(input: {
   const metadata = run?.metadata ?? session?.metadata ?? null;
   const parsed = metadata === null ? null : parseJson(metadata);
   let success: boolean | null = null;
-  if (!inProgress) success = run ? run.status === 'succeeded' : NORMAL_ENDS.has(session?.end_reason ?? '');
+  if (!inProgress) success = run ? run.status === 'succeeded' : NORMAL_ENDS.has(session?.end_reason);
   return {
     in_progress: inProgress,
     success,
