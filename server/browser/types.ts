@@ -5,10 +5,10 @@
 import type { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
-import type { Presentation } from '../../contract/sessions.ts';
+import type { EndReason, Presentation, SessionState } from '../../contract/sessions.ts';
 
-export type SessionState = 'starting' | 'live' | 'ended';
-export type EndReason = 'stopped' | 'timed_out' | 'completed' | 'crashed' | 'failed_to_start';
+// The contract owns the end reasons; the manager and its hooks name them through this seam.
+export type { EndReason };
 /** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
 export type Capability = 'view' | 'control' | 'cdp';
 
