@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
 
 const FORM = `<!doctype html><title>Form</title>
 <label>Greeting <input id="greet"></label>
@@ -13,9 +13,8 @@ const FORM = `<!doctype html><title>Form</title>
 
 test('run a workflow with a variable and a file, see each step and the outputs', async ({ authed: page, api }, testInfo) => {
   // The site the workflow works on, served by the test on loopback.
-  const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(FORM));
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/form`;
+  const site = await serveHtml(FORM);
+  const siteUrl = `${site.origin}/form`;
   try {
     const created = await api.post('/api/workflows', {
       data: {
@@ -64,7 +63,7 @@ test('run a workflow with a variable and a file, see each step and the outputs',
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'run-outcome');
   } finally {
-    await new Promise((r) => site.close(r));
+    await site.close();
   }
 });
 
@@ -77,9 +76,8 @@ const CODE_PAGE = `<!doctype html><title>Code</title>
 <script>code.addEventListener('input', () => (echo.textContent = code.value));</script>`;
 
 test('a paused run waits for the person, who types in the live view and resumes it', async ({ authed: page, api }, testInfo) => {
-  const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(CODE_PAGE));
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/code`;
+  const site = await serveHtml(CODE_PAGE);
+  const siteUrl = `${site.origin}/code`;
   try {
     const created = await api.post('/api/workflows', {
       data: {
@@ -115,7 +113,7 @@ test('a paused run waits for the person, who types in the live view and resumes 
     await expect(page.getByTestId('outputs')).toContainText('4711');
     await expect(page.getByRole('heading', { name: /Waiting for you/ })).toHaveCount(0);
   } finally {
-    await new Promise((r) => site.close(r));
+    await site.close();
   }
 });
 
@@ -188,9 +186,8 @@ test('an ended run\'s inspector plays its recording, seeks from the timeline and
 });
 
 test('a failed step is named from 1 with its selector, and a 2000-character URL never widens the page', async ({ authed: page, api }, testInfo) => {
-  const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Long</title><p>here</p>'));
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const longUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/${'a'.repeat(1960)}?q=${'b'.repeat(20)}`;
+  const site = await serveHtml('<!doctype html><title>Long</title><p>here</p>');
+  const longUrl = `${site.origin}/${'a'.repeat(1960)}?q=${'b'.repeat(20)}`;
   expect(longUrl.length).toBeGreaterThanOrEqual(2000);
   try {
     const created = await api.post('/api/workflows', {
@@ -238,6 +235,6 @@ test('a failed step is named from 1 with its selector, and a 2000-character URL 
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'runs-1280');
   } finally {
-    await new Promise((r) => site.close(r));
+    await site.close();
   }
 });
