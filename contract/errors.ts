@@ -29,5 +29,7 @@ export const ErrorCode = {
   tooManyRequests: 'too_many_requests',
   modelFailed: 'model_failed',
   notConfigured: 'not_configured',
+  shuttingDown: 'shutting_down',
+  browserUnavailable: 'browser_unavailable',
   internal: 'internal_error',
 } as const;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
-import { AppError, invalid } from '../http/errors.ts';
+import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
@@ -59,6 +59,8 @@ const MAX_ISSUED_TOKEN_SETS = 16;
 
 /** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
 const RETRY_AFTER_SECONDS = 5;
+
+const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
 
 /**
  * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
@@ -200,17 +202,11 @@ export class BrowserSessionManager implements SessionManager {
   private async createNow(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     const { config, repo, bus } = this.opts;
     if (input.proxies && !config.PROXY_URL) {
-      throw invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
+      throw new Invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
     }
-    if (this.closed) throw new AppError(503, 'shutting_down', 'The server is shutting down; try again shortly', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (this.closed) throw shuttingDown();
     if (this.entries.size >= config.MAX_SESSIONS) {
-      throw new AppError(
-        429,
-        ErrorCode.tooManyRequests,
-        `This server runs at most ${config.MAX_SESSIONS} sessions at once; end one or retry later`,
-        undefined,
-        { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      );
+      throw new AtCapacity(`This server runs at most ${config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
     }
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
@@ -263,8 +259,8 @@ export class BrowserSessionManager implements SessionManager {
       await this.end(id, 'failed_to_start');
       // A tree that finished starting after end() began is not known to end(): kill it here.
       await entry.tree?.kill();
-      if (err instanceof AppError) throw err;
-      throw new AppError(503, 'browser_unavailable', 'The browser could not be started; retry the request');
+      if (isDomainError(err)) throw err;
+      throw new Unavailable(ErrorCode.browserUnavailable, 'The browser could not be started; retry the request');
     }
 
     // Live from now: the timeout counts from the moment the URLs are handed out.
@@ -283,7 +279,7 @@ export class BrowserSessionManager implements SessionManager {
     };
     entry.session = session;
     await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority }));
-    if (entry.ending) throw new AppError(503, 'browser_unavailable', 'The session ended while it was starting; retry the request');
+    if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
     entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
     repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
@@ -293,15 +289,9 @@ export class BrowserSessionManager implements SessionManager {
 
   reserve(input: CreateSessionInput): Reservation {
     const { config } = this.opts;
-    if (this.closed) throw new AppError(503, 'shutting_down', 'The server is shutting down; try again shortly', undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (this.closed) throw shuttingDown();
     if (this.reserved.size >= config.MAX_QUEUED_RUNS) {
-      throw new AppError(
-        429,
-        ErrorCode.tooManyRequests,
-        `This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`,
-        undefined,
-        { 'retry-after': String(RETRY_AFTER_SECONDS) },
-      );
+      throw new AtCapacity(`This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
     }
     const id = randomUUID();
     const { tokens, hashes } = mintTokens();
@@ -344,7 +334,7 @@ export class BrowserSessionManager implements SessionManager {
       // The contract's parse filled in the defaults; the seam's type is the looser input shape.
       await applyStorageState(cdp, state as Parameters<typeof applyStorageState>[1]);
     } catch (err) {
-      throw invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
+      throw new Invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
     } finally {
       cdp.close();
     }
@@ -376,7 +366,7 @@ export class BrowserSessionManager implements SessionManager {
     const waiting = this.reserved.get(id);
     if (waiting) {
       this.reserved.delete(id);
-      waiting.reject(new AppError(409, ErrorCode.conflict, 'The session was ended while it waited for a browser'));
+      waiting.reject(new Conflict('The session was ended while it waited for a browser'));
       return Promise.resolve();
     }
     const entry = this.entries.get(id);
@@ -424,7 +414,7 @@ export class BrowserSessionManager implements SessionManager {
 
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const r of this.reserved.values()) r.reject(new AppError(503, 'shutting_down', 'The server stopped before a browser was free'));
+    for (const r of this.reserved.values()) r.reject(new Unavailable(ErrorCode.shuttingDown, 'The server stopped before a browser was free'));
     this.reserved.clear();
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);

@@ -1,4 +1,4 @@
-import { invalid } from './errors.ts';
+import { Invalid } from '../domain/errors.ts';
 
 /** Where a page of a newest-first list ends: the (created_at, id) of its last row. */
 export interface PageKey {
@@ -17,5 +17,5 @@ export function decodeCursor(cursor: string): PageKey {
   } catch {
     // fall through to the 422
   }
-  throw invalid([{ path: 'cursor', message: 'not a cursor from a previous page' }]);
+  throw new Invalid([{ path: 'cursor', message: 'not a cursor from a previous page' }]);
 }

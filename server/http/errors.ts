@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode, type ErrorBody, type Issue } from '../../contract/errors.ts';
+import { Invalid, isDomainError, type DomainError } from '../domain/errors.ts';
+import { issuesOf } from '../domain/parse.ts';
 import { installClientErrorHandler } from './clientErrors.ts';
 
 /** A failure the client should hear about, mapped to the error shape by one handler. */
@@ -20,30 +22,37 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string) => new AppError(404, ErrorCode.notFound, `${what} not found`);
 export const unauthorized = () =>
   new AppError(401, ErrorCode.unauthorized, 'API key missing or invalid: send it in the X-API-Key header');
 
-export function issuesOf(error: z.ZodError, prefix?: string): Issue[] {
-  return error.issues.map((i) => {
-    const p = [...(prefix ? [prefix] : []), ...i.path.map(String)];
-    if (i.code === 'unrecognized_keys') {
-      return { path: [...p, ...i.keys].join('.'), message: `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}` };
-    }
-    return { path: p.join('.') || '(body)', message: i.message };
-  });
+const retryAfter = (seconds: number | undefined) => (seconds === undefined ? undefined : { 'retry-after': String(seconds) });
+
+/** The one place a domain error gets its HTTP status, error code and headers. */
+function httpErrorOf(err: DomainError): AppError {
+  switch (err.kind) {
+    case 'notFound':
+      return new AppError(404, ErrorCode.notFound, err.message, err.issues);
+    case 'invalid':
+      return new AppError(422, ErrorCode.invalidRequest, err.message, err.issues);
+    case 'conflict':
+      return new AppError(409, ErrorCode.conflict, err.message);
+    case 'atCapacity':
+      return new AppError(429, ErrorCode.tooManyRequests, err.message, undefined, retryAfter(err.retryAfterSeconds));
+    case 'unavailable':
+      return new AppError(503, err.reason, err.message, undefined, retryAfter(err.retryAfterSeconds));
+    case 'upstreamFailed':
+      return new AppError(502, ErrorCode.modelFailed, err.message);
+    case 'tooLarge':
+      return new AppError(413, ErrorCode.tooLarge, err.message);
+    case 'malformed':
+      return new AppError(400, ErrorCode.badRequest, err.message);
+  }
 }
 
-export function invalid(issues: Issue[]): AppError {
-  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  return new AppError(422, ErrorCode.invalidRequest, `Invalid request: ${summary}`, issues);
-}
-
-/** Parse with a contract schema; a failure is a 422 naming each bad field. */
-export function parseOr422<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.infer<T> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw invalid(issuesOf(r.error, prefix));
-  return r.data;
+/** What the client hears for an AppError or a domain error; undefined for anything else (a bug: a 500). */
+export function clientFacing(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  return isDomainError(err) ? httpErrorOf(err) : undefined;
 }
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
@@ -65,17 +74,15 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
 /** Map every thrown thing to the error shape (client errors of the HTTP parser too); never leak a stack, a path or a secret. */
 export function installErrorHandler(app: FastifyInstance): void {
   installClientErrorHandler(app);
-  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
-    if (err instanceof AppError) {
-      if (err.headers) reply.headers(err.headers);
-      return reply.status(err.status).send(err.toBody());
-    }
-    if (err instanceof z.ZodError) {
-      return reply.status(422).send(invalid(issuesOf(err)).toBody());
+  app.setErrorHandler((err: FastifyError | Error, req, reply) => {
+    const known = clientFacing(err instanceof z.ZodError ? new Invalid(issuesOf(err)) : err);
+    if (known) {
+      if (known.headers) reply.headers(known.headers);
+      return reply.status(known.status).send(known.toBody());
     }
     const code = (err as FastifyError).code;
-    const known = code ? FASTIFY_CODES[code] : undefined;
-    if (known) return reply.status(known[0]).send({ error: known[1], message: known[2] });
+    const fastify = code ? FASTIFY_CODES[code] : undefined;
+    if (fastify) return reply.status(fastify[0]).send({ error: fastify[1], message: fastify[2] });
     if (err instanceof SyntaxError || (err as FastifyError).statusCode === 400) {
       return reply.status(400).send({ error: ErrorCode.badRequest, message: 'Malformed request' });
     }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { BodyContentType, Operation } from '../../contract/operation.ts';
-import { AppError, parseOr422 } from './errors.ts';
+import { parseOrInvalid } from '../domain/parse.ts';
+import { AppError } from './errors.ts';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -54,9 +55,9 @@ export function addRoute<O extends Operation>(
         throw new AppError(415, ErrorCode.unsupportedMediaType, `Unsupported content type: send ${accepted.join(' or ')}`);
       }
       const input = {
-        params: op.params ? parseOr422(op.params, req.params) : undefined,
-        query: op.query ? parseOr422(op.query, req.query) : undefined,
-        body: op.body && !streamed ? parseOr422(op.body.schema, req.body) : undefined,
+        params: op.params ? parseOrInvalid(op.params, req.params) : undefined,
+        query: op.query ? parseOrInvalid(op.query, req.query) : undefined,
+        body: op.body && !streamed ? parseOrInvalid(op.body.schema, req.body) : undefined,
       } as RouteInput<O>;
       return handler(input, req, reply);
     },

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { artifactOperations as ops } from '../../contract/artifacts.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { zipOf } from '../artifacts/zip.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 
@@ -41,7 +42,7 @@ const noFile = (sessionId: string, filename: string) =>
  * named. Registered with the other Simplex calls in runControl.ts.
  */
 export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): FastifyReply {
-  if (!sessionsRepo(app.db).get(sessionId)) throw notFound('Session');
+  if (!sessionsRepo(app.db).get(sessionId)) throw new NotFound('Session');
   if (filename !== undefined) {
     const file = app.artifacts.fileOf(sessionId, filename);
     if (!file) throw noFile(sessionId, filename);
@@ -63,7 +64,7 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   const sessions = sessionsRepo(app.db);
 
   addRoute(app, ops.sessionFile, ({ params }, _req, reply) => {
-    if (!sessions.get(params.id)) throw notFound('Session');
+    if (!sessions.get(params.id)) throw new NotFound('Session');
     const file = app.artifacts.fileOf(params.id, params.filename);
     if (!file) throw noFile(params.id, params.filename);
     return sendFile(reply, file, params.filename);
@@ -71,7 +72,7 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.getSessionStore, ({ params }) => {
     const row = sessions.get(params.id);
-    if (!row) throw notFound('Session');
+    if (!row) throw new NotFound('Session');
     const state = app.artifacts.storageState(params.id);
     if (!state) {
       const why = row.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
@@ -81,7 +82,7 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
-    if (!sessions.get(params.id)) throw notFound('Session');
+    if (!sessions.get(params.id)) throw new NotFound('Session');
     if (app.artifacts.isLive(params.id)) {
       throw new AppError(409, ErrorCode.conflict, 'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
     }

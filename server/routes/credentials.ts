@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { credentialOperations as ops, type ListCredentialsResponse, type StoreCredentialResponse } from '../../contract/credentials.ts';
-import { notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 
 /** Simplex's credential calls: store (or replace), list names and dates, delete. No call returns a value. */
@@ -16,7 +16,7 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
   }));
 
   addRoute(app, ops.deleteCredential, ({ body }) => {
-    if (!app.credentials.delete(body.name)) throw notFound(`Credential ${body.name}`);
+    if (!app.credentials.delete(body.name)) throw new NotFound(`Credential ${body.name}`);
     return { succeeded: true as const };
   });
 }

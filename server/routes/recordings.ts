@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { RECORDING_FILE } from '../artifacts/recorder.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
@@ -31,8 +32,8 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(416).send({ error: ErrorCode.rangeNotSatisfiable, message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}` });
   });
 
-  const noRecording = (id: string): AppError => {
-    if (!sessions.get(id) && !runs.getBySession(id)) return notFound('Session');
+  const noRecording = (id: string): NotFound | AppError => {
+    if (!sessions.get(id) && !runs.getBySession(id)) return new NotFound('Session');
     const why =
       app.recordings.mode === 'off'
         ? 'this server does not record sessions (RECORD_SESSIONS=off)'

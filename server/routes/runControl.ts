@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { fileMetadataOf, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
@@ -17,7 +18,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.sessionStatus, ({ params }) => {
     const session = sessions.get(params.id);
     const run = runs.getBySession(params.id);
-    if (!session && !run) throw notFound('Session');
+    if (!session && !run) throw new NotFound('Session');
     const workflowId = run?.workflow_id ?? session!.workflow_id;
     return sessionStatusOf({
       session,
@@ -45,13 +46,13 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.closeSession, async ({ body }) => {
     // A queued run's session has no record yet; closing it takes the run out of the queue.
-    if (!sessions.get(body.session_id) && app.sessions.queuePosition(body.session_id) === null) throw notFound('Session');
+    if (!sessions.get(body.session_id) && app.sessions.queuePosition(body.session_id) === null) throw new NotFound('Session');
     await app.sessions.end(body.session_id, 'stopped');
     return { succeeded: true, message: 'The session is closed', session_id: body.session_id } as const;
   });
 
   addRoute(app, ops.activeSession, ({ params }) => {
-    if (!app.store.workflows.get(params.id)) throw notFound('Workflow');
+    if (!app.store.workflows.get(params.id)) throw new NotFound('Workflow');
     const row = sessions.newestActiveOf(params.id);
     const tokens = row && app.sessions.issueTokens(row.id);
     if (!row || !tokens) throw new AppError(404, ErrorCode.notFound, 'This workflow has no live session');

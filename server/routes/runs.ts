@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { runOperations } from '../../contract/runs.ts';
-import { notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
 import { runsRepo } from '../store/runs.ts';
@@ -57,7 +57,7 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, runOperations.runWorkflowStatus, ({ query }) => {
     const status = runs.status(query.session_id);
-    if (!status) throw notFound('Run');
+    if (!status) throw new NotFound('Run');
     return status;
   });
 }

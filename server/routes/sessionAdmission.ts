@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode, type Issue } from '../../contract/errors.ts';
-import { AppError, invalid } from '../http/errors.ts';
+import type { Issue } from '../../contract/errors.ts';
+import { AtCapacity, Invalid } from '../domain/errors.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 
 /** Seconds a client over MAX_SESSIONS is told to wait (what the session manager says too). */
@@ -19,15 +19,9 @@ export async function admitCreate(app: FastifyInstance, body: { proxies: boolean
   }
   const webhook = body.webhook_url ? await webhookUrlIssue(body.webhook_url, app.config.WEBHOOK_ALLOW_PRIVATE) : null;
   if (webhook) issues.push(webhook);
-  if (issues.length) throw invalid(issues);
+  if (issues.length) throw new Invalid(issues);
 
   if (app.sessions.active >= app.config.MAX_SESSIONS) {
-    throw new AppError(
-      429,
-      ErrorCode.tooManyRequests,
-      `This server runs at most ${app.config.MAX_SESSIONS} sessions at once; end one or retry later`,
-      undefined,
-      { 'retry-after': String(RETRY_AFTER_SECONDS) },
-    );
+    throw new AtCapacity(`This server runs at most ${app.config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
   }
 }

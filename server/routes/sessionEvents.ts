@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionEventOperations as ops, type SessionEvent } from '../../contract/sessionEvents.ts';
-import { notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { longLivedStreams } from '../http/sse.ts';
 import { SessionEventLog } from '../sessionEvents/log.ts';
@@ -13,7 +13,7 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   const runs = runsRepo(app.db);
   // A queued run's session has its log (RunQueued) before it has a record.
   const known = (id: string) => {
-    if (!sessions.get(id) && !runs.getBySession(id)) throw notFound('Session');
+    if (!sessions.get(id) && !runs.getBySession(id)) throw new NotFound('Session');
   };
   const openStream = longLivedStreams(app);
 

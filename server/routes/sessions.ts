@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations, type Session } from '../../contract/sessions.ts';
 import { ErrorCode } from '../../contract/errors.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
@@ -64,12 +65,12 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, sessionOperations.getSession, ({ params }) => {
     const row = repo.get(params.id);
-    if (!row) throw notFound('Session');
+    if (!row) throw new NotFound('Session');
     return session(row);
   });
 
   addRoute(app, sessionOperations.createSessionViews, ({ params }) => {
-    if (!repo.get(params.id)) throw notFound('Session');
+    if (!repo.get(params.id)) throw new NotFound('Session');
     const tokens = app.sessions.issueTokens(params.id);
     if (!tokens) throw new AppError(409, ErrorCode.conflict, 'The session is not live: an ended session has no live view');
     const urls = sessionUrls(app, params.id, tokens);
@@ -77,7 +78,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, sessionOperations.endSession, async ({ params }) => {
-    if (!repo.get(params.id)) throw notFound('Session');
+    if (!repo.get(params.id)) throw new NotFound('Session');
     await app.sessions.end(params.id, 'stopped');
     return session(repo.get(params.id)!);
   });

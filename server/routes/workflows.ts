@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { SEARCH_LIMIT, workflowOperations, WorkflowInput } from '../../contract/workflows.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
 import { DuplicateNameError, type WorkflowFields } from '../store/workflows.ts';
@@ -58,14 +59,14 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, workflowOperations.getWorkflow, ({ params }) => {
     const row = repo.get(params.id);
-    if (!row) throw notFound('Workflow');
+    if (!row) throw new NotFound('Workflow');
     return toWorkflow(row);
   });
 
   addRoute(app, workflowOperations.updateWorkflow, ({ params, body }, req) => {
     try {
       const row = repo.update(params.id, fieldsOf(body, storedFlowOf(req.body)));
-      if (!row) throw notFound('Workflow');
+      if (!row) throw new NotFound('Workflow');
       return toWorkflow(row);
     } catch (err) {
       if (err instanceof DuplicateNameError) throw duplicate(body.name);
@@ -74,7 +75,7 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, workflowOperations.deleteWorkflow, ({ params }, _req, reply) => {
-    if (!repo.delete(params.id)) throw notFound('Workflow');
+    if (!repo.delete(params.id)) throw new NotFound('Workflow');
     return reply.status(204).send();
   });
 
@@ -86,13 +87,13 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, workflowOperations.updateWorkflowMetadata, ({ body }) => {
     const row = repo.setMetadata(body.workflow_id, body.metadata);
-    if (!row) throw notFound('Workflow');
+    if (!row) throw new NotFound('Workflow');
     return { succeeded: true as const, message: 'Workflow metadata updated', workflow_id: row.id, metadata: row.metadata };
   });
 
   addRoute(app, workflowOperations.simplexGetWorkflow, ({ params }) => {
     const row = repo.get(params.id);
-    if (!row) throw notFound('Workflow');
+    if (!row) throw new NotFound('Workflow');
     return { succeeded: true as const, workflow: toWorkflow(row) };
   });
 
@@ -108,11 +109,11 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, workflowOperations.simplexUpdateWorkflow, ({ params, body }) => {
     const current = repo.get(params.id);
-    if (!current) throw notFound('Workflow');
+    if (!current) throw new NotFound('Workflow');
     const input = inputFromUpdate(toWorkflow(current), body);
     try {
       const row = repo.update(params.id, fieldsOf(input));
-      if (!row) throw notFound('Workflow');
+      if (!row) throw new NotFound('Workflow');
       return { succeeded: true as const, message: 'Workflow updated', workflow: toWorkflow(row) };
     } catch (err) {
       if (err instanceof DuplicateNameError) throw duplicate(input.name);

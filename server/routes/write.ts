@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { writeOperations, type WriteStreamEvent } from '../../contract/write.ts';
-import { AppError } from '../http/errors.ts';
+import { clientFacing } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { openSse } from '../http/sse.ts';
 
@@ -18,8 +18,9 @@ export async function writeRoutes(app: FastifyInstance): Promise<void> {
       const response = await app.writer.stream(body.prompt, (text) => send({ type: 'delta', text }), reader.signal);
       send({ type: 'done', response });
     } catch (err) {
-      const e = err instanceof AppError ? err : new AppError(500, ErrorCode.internal, 'Internal error; it has been logged');
-      if (!(err instanceof AppError) && !reader.signal.aborted) app.log.error({ err }, 'write stream failed');
+      const known = clientFacing(err);
+      if (!known && !reader.signal.aborted) app.log.error({ err }, 'write stream failed');
+      const e = known ?? { status: 500, code: ErrorCode.internal, message: 'Internal error; it has been logged' };
       send({ type: 'error', status: e.status, error: e.code, message: e.message });
     } finally {
       sse.end();

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode } from '../../contract/errors.ts';
 import { RunWorkflowFields, type RunStatusResponse, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
@@ -10,7 +9,8 @@ import type { LiveSession } from '../browser/types.ts';
 import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
 import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
-import { AppError, invalid, notFound, parseOr422 } from '../http/errors.ts';
+import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
+import { parseOrInvalid } from '../domain/parse.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
@@ -50,7 +50,7 @@ interface ActiveRun {
 }
 
 /** Refusals of the run-control calls: the session has no run under way, or it is not paused. */
-const noRun = () => new AppError(409, ErrorCode.conflict, 'No run is under way in this session: pause, resume and interrupt act on a running workflow');
+const noRun = () => new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
 
 /** The response and status of a run_workflow call; starts and finishes runs in the background. */
 export class RunService {
@@ -81,12 +81,10 @@ export class RunService {
 
   /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
   async prepare(runId: string, form: RunForm): Promise<PreparedRun> {
-    const fields = parseOr422(RunWorkflowFields, form.fields);
+    const fields = parseOrInvalid(RunWorkflowFields, form.fields);
     const row = this.app.store.workflows.get(fields.workflow_id);
     if (!row) {
-      throw new AppError(404, ErrorCode.notFound, 'Workflow not found: no saved workflow has this workflow_id', [
-        { path: 'workflow_id', message: 'no workflow with this id' },
-      ]);
+      throw new NotFound('Workflow', 'no saved workflow has this workflow_id', [{ path: 'workflow_id', message: 'no workflow with this id' }]);
     }
     const workflow = toWorkflow(row);
     const given = fields.variables ? (JSON.parse(fields.variables) as Record<string, unknown>) : {};
@@ -102,7 +100,7 @@ export class RunService {
     }
     const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE) : null;
     if (webhookIssue) issues.push(webhookIssue);
-    if (issues.length) throw invalid(issues);
+    if (issues.length) throw new Invalid(issues);
     return {
       runId,
       workflowId: workflow.id,
@@ -127,7 +125,7 @@ export class RunService {
       created = await this.app.sessions.create(sessionOf(run));
     } catch (err) {
       // Another request took the last slot between the check and the create.
-      if (err instanceof AppError && err.status === 429) return this.enqueue(run);
+      if (err instanceof AtCapacity) return this.enqueue(run);
       this.removeFiles(run);
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
@@ -270,7 +268,7 @@ export class RunService {
   private activeRun(sessionId: string): ActiveRun {
     const active = this.active.get(sessionId);
     if (active) return active;
-    if (!this.app.sessions.get(sessionId) && !this.repo.getBySession(sessionId)) throw notFound('Session');
+    if (!this.app.sessions.get(sessionId) && !this.repo.getBySession(sessionId)) throw new NotFound('Session');
     throw noRun();
   }
 
@@ -286,7 +284,7 @@ export class RunService {
   resume(sessionId: string): PauseState {
     const active = this.activeRun(sessionId);
     const lifted = active.gate.resume();
-    if (!lifted) throw new AppError(409, ErrorCode.conflict, 'The run is not paused: there is nothing to resume');
+    if (!lifted) throw new Conflict('The run is not paused: there is nothing to resume');
     this.app.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
     this.app.bus.emit('session.changed', { session_id: sessionId });
     return lifted;

@@ -7,7 +7,8 @@ import {
   type Step,
   type Workflow,
 } from '../../contract/workflows.ts';
-import { invalid, issuesOf } from '../http/errors.ts';
+import { Invalid } from '../domain/errors.ts';
+import { issuesOf } from '../domain/parse.ts';
 
 /**
  * The Python client's view of a workflow (`name`, a start `url`, `actions`, `variables` as a list or
@@ -45,7 +46,7 @@ function remap(path: Path, built: Built): Path {
 function parse(built: Built): z.output<typeof WorkflowInput> {
   const r = WorkflowInput.safeParse(built.candidate);
   if (r.success) return r.data;
-  throw invalid(issuesOf(new z.ZodError(r.error.issues.map((i) => ({ ...i, path: remap(i.path, built) })))));
+  throw new Invalid(issuesOf(new z.ZodError(r.error.issues.map((i) => ({ ...i, path: remap(i.path, built) })))));
 }
 
 /** POST /workflow: `url` is the first step (a navigate), `actions` follow it; the flow's title is the name. */

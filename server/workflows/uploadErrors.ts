@@ -1,7 +1,4 @@
-import { ErrorCode } from '../../contract/errors.ts';
-import { AppError } from '../http/errors.ts';
-
-const tooLarge = (message: string) => new AppError(413, ErrorCode.tooLarge, message);
+import { isDomainError, Malformed, TooLarge } from '../domain/errors.ts';
 
 /** What busboy says about a body it cannot read, in words for the caller. */
 const SYNTAX: [RegExp, string][] = [
@@ -11,16 +8,16 @@ const SYNTAX: [RegExp, string][] = [
 ];
 
 /**
- * The 4xx for an error met while reading a run_workflow multipart body, or the error itself when
- * it is the server's own (a file that cannot be written: those carry a syscall) or already an
- * AppError. Whatever else the multipart parser throws is a malformed body: 400, never a 500.
+ * The domain error for an error met while reading a run_workflow multipart body, or the error itself
+ * when it is the server's own (a file that cannot be written: those carry a syscall) or already a
+ * domain error. Whatever else the multipart parser throws is Malformed (a 400, never a 500).
  */
 export function uploadError(err: unknown, limits: { maxFiles: number; maxFileBytes: number }): unknown {
-  if (err instanceof AppError || !(err instanceof Error)) return err;
+  if (isDomainError(err) || !(err instanceof Error)) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'FST_FILES_LIMIT') return tooLarge(`Too many files: at most ${limits.maxFiles} (MAX_FILES)`);
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(`A file is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
+  if (code === 'FST_FILES_LIMIT') return new TooLarge(`Too many files: at most ${limits.maxFiles} (MAX_FILES)`);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new TooLarge(`A file is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
   if (code?.startsWith('FST_') || (err as NodeJS.ErrnoException).syscall) return err; // mapped by the error handler, or a 500
   const why = SYNTAX.find(([re]) => re.test(err.message))?.[1] ?? 'it is not well-formed multipart/form-data';
-  return new AppError(400, ErrorCode.badRequest, `Malformed multipart body: ${why}`);
+  return new Malformed(`Malformed multipart body: ${why}`);
 }

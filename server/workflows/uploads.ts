@@ -4,8 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from '../../contract/common.ts';
-import { ErrorCode } from '../../contract/errors.ts';
-import { AppError, invalid } from '../http/errors.ts';
+import { Invalid, TooLarge } from '../domain/errors.ts';
 import { mediaTypeOf } from '../http/route.ts';
 import { uploadError } from './uploadErrors.ts';
 
@@ -31,7 +30,7 @@ function badFileName(name: string): string | null {
 function fieldText(name: string, value: unknown): string {
   if (typeof value === 'string') return value;
   // Checked before JSON.stringify, which recurses and would overflow the stack on deep input.
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw invalid([{ path: name, message: tooDeepMessage(name) }]);
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new Invalid([{ path: name, message: tooDeepMessage(name) }]);
   return JSON.stringify(value);
 }
 
@@ -42,16 +41,16 @@ function fieldText(name: string, value: unknown): string {
  */
 function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid([{ path: '(body)', message: 'the body must be an object of fields' }]);
+    throw new Invalid([{ path: '(body)', message: 'the body must be an object of fields' }]);
   }
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) {
     if (value === null || value === undefined) continue;
     if (urlencoded && Array.isArray(value)) {
-      throw invalid([{ path: name, message: `${name} was sent more than once` }]);
+      throw new Invalid([{ path: name, message: `${name} was sent more than once` }]);
     }
     if (typeof value !== 'string' && (typeof value !== 'object' || name === 'files')) {
-      throw invalid([{ path: name, message: name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string` }]);
+      throw new Invalid([{ path: name, message: name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string` }]);
     }
     fields[name] = fieldText(name, value);
   }
@@ -79,24 +78,24 @@ async function receiveRunForm(req: FastifyRequest, dir: string, limits: { maxFil
     const parts: AsyncIterableIterator<Multipart> = req.parts();
     for await (const part of parts) {
       if (part.type === 'field') {
-        if (part.fieldname in fields) throw invalid([{ path: part.fieldname, message: `${part.fieldname} was sent more than once` }]);
+        if (part.fieldname in fields) throw new Invalid([{ path: part.fieldname, message: `${part.fieldname} was sent more than once` }]);
         fields[part.fieldname] = fieldText(part.fieldname, part.value);
         continue;
       }
       if (part.fieldname !== 'files') {
         part.file.resume();
-        throw invalid([{ path: part.fieldname, message: 'files must be sent in parts named files' }]);
+        throw new Invalid([{ path: part.fieldname, message: 'files must be sent in parts named files' }]);
       }
       const name = path.basename(part.filename ?? '');
       const bad = badFileName(name) ?? (files.includes(name) ? `two files are named ${name}` : null);
       if (bad) {
         part.file.resume();
-        throw invalid([{ path: `files.${files.length}`, message: bad }]);
+        throw new Invalid([{ path: `files.${files.length}`, message: bad }]);
       }
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       await pipeline(part.file, fs.createWriteStream(path.join(dir, name), { mode: 0o600 }));
       if (part.file.truncated) {
-        throw new AppError(413, ErrorCode.tooLarge, `File ${name} is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
+        throw new TooLarge(`File ${name} is larger than the ${limits.maxFileBytes}-byte limit (MAX_FILE_BYTES)`);
       }
       files.push(name);
     }

@@ -1,6 +1,5 @@
 import { APICallError, RetryError } from 'ai';
-import { ErrorCode } from '../../contract/errors.ts';
-import { AppError } from '../http/errors.ts';
+import { UpstreamFailed } from '../domain/errors.ts';
 
 /** undici's per-attempt timeouts (modelFetch): nothing from the model for WRITER_TIMEOUT_MS. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -34,10 +33,10 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
   return 'unexpected answer from the model';
 }
 
-/** The 502 for a model that failed after the SDK's retries. */
-export function modelFailed(err: unknown, timeoutMs: number): AppError {
+/** A model that failed after the SDK's retries (a 502 over HTTP). */
+export function modelFailed(err: unknown, timeoutMs: number): UpstreamFailed {
   const errors = RetryError.isInstance(err) ? err.errors : [err];
   const last = RetryError.isInstance(err) ? err.lastError : err;
   const attempts = errors.length === 1 ? '1 attempt' : `${errors.length} attempts`;
-  return new AppError(502, ErrorCode.modelFailed, `The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`);
+  return new UpstreamFailed(`The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`);
 }

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '../../contract/write.ts';
 import type { Config } from '../config.ts';
-import { AppError, invalid } from '../http/errors.ts';
+import { Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
 import type { WritesRepo } from '../store/writes.ts';
 import { modelFailed } from './failure.ts';
 import { modelFetch } from './modelFetch.ts';
@@ -23,7 +23,7 @@ interface Outcome {
   usage: LanguageModelUsage;
 }
 
-const shuttingDown = () => new AppError(503, 'shutting_down', 'The server is shutting down; retry the request.');
+const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; retry the request.');
 
 /** The writing operation: one model call, the /write body, and the history of successful writes. */
 export class WriteService {
@@ -40,9 +40,9 @@ export class WriteService {
     this.choice = chooseModel(settings, this.http.fetch);
   }
 
-  /** 503 naming the variables to set, before anything else happens (a stream checks this before it opens). */
+  /** Unavailable (not_configured) naming the variables to set, before anything else happens (a stream checks this before it opens). */
   ensureConfigured(): Extract<ModelChoice, { configured: true }> {
-    if (!this.choice.configured) throw new AppError(503, ErrorCode.notConfigured, this.choice.message);
+    if (!this.choice.configured) throw new Unavailable(ErrorCode.notConfigured, this.choice.message);
     return this.choice;
   }
 
@@ -109,7 +109,7 @@ export class WriteService {
     };
   }
 
-  /** Run one model call that close() can cancel; map its failure to the error shape. */
+  /** Run one model call that close() can cancel; its failure becomes UpstreamFailed. */
   private async tracked(signal: AbortSignal | undefined, run: (abortSignal: AbortSignal) => Promise<Outcome>): Promise<Outcome> {
     const controller = new AbortController();
     this.inFlight.add(controller);
@@ -119,7 +119,7 @@ export class WriteService {
       if (outcome.finishReason === 'error') throw new Error('the model reported an error');
       return outcome;
     } catch (err) {
-      if (abortSignal.aborted) throw abortSignal.reason instanceof AppError ? abortSignal.reason : err;
+      if (abortSignal.aborted) throw isDomainError(abortSignal.reason) ? abortSignal.reason : err;
       const failure = modelFailed(err, this.settings.WRITER_TIMEOUT_MS);
       this.log.warn({ reason: failure.message }, 'writing model failed'); // never the error itself: it holds the prompt
       throw failure;
@@ -155,6 +155,6 @@ const encodeCursor = (seq: number) => Buffer.from(`writes:${seq}`).toString('bas
 
 function decodeCursor(cursor: string): number {
   const m = /^writes:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw invalid([{ path: 'cursor', message: "not a cursor from a previous page's next_cursor" }]);
+  if (!m) throw new Invalid([{ path: 'cursor', message: "not a cursor from a previous page's next_cursor" }]);
   return Number(m[1]);
 }
