@@ -78,11 +78,11 @@ export interface SessionManager {
   readonly active: number;
   /** Add lifecycle hooks; call before the server takes requests. */
   addLifecycleHooks(hooks: SessionLifecycleHooks): void;
-  /** Start (or take from the warm pool) a browser and hand it out. Throws AppError 422/429 on bad input or limits. */
+  /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
   /**
    * Queue a session for when a browser frees (the host is at MAX_SESSIONS); sessions start in the
-   * order reserved. Throws AppError 429 when MAX_QUEUED_RUNS are already waiting.
+   * order reserved. Throws AtCapacity when MAX_QUEUED_RUNS are already waiting.
    */
   reserve(input: CreateSessionInput): Reservation;
   /** Where a reserved session waits (1: next), or null once it started or if it is not reserved. */
