@@ -16,8 +16,8 @@ import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import WebSocket from 'ws';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import { connectCdp } from '../test/helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
 import { pssKb, serviceProcesses } from '../test/helpers/processes.ts';
 
@@ -30,18 +30,14 @@ const quantile = (xs: number[], q: number) => {
 };
 const stats = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), n: xs.length });
 
-function getVersion(connectUrl: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(connectUrl, { perMessageDeflate: false });
-    ws.once('open', () => ws.send(JSON.stringify({ id: 1, method: 'Browser.getVersion' })));
-    ws.on('message', (d) => {
-      if ((JSON.parse(String(d)) as { id?: number }).id !== 1) return;
-      ws.close();
-      resolve();
-    });
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_q, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-  });
+/** connect_url answers: a CdpClient connects and Browser.getVersion comes back. */
+async function getVersion(connectUrl: string): Promise<void> {
+  const cdp = await connectCdp(connectUrl, { perMessageDeflate: false });
+  try {
+    await cdp.send('Browser.getVersion');
+  } finally {
+    cdp.close();
+  }
 }
 
 async function create(server: TestServer): Promise<{ session_id: string; connect_url: string }> {

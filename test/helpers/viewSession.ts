@@ -4,7 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { WebSocket } from 'ws';
+import type { CdpClient } from '../../server/browser/cdp/client.ts';
+import { connectCdp } from './cdpSocket.ts';
 import { postJson, type TestServer } from './server.ts';
 import { waitForAsync } from './wait.ts';
 
@@ -12,7 +13,7 @@ export { waitForAsync };
 
 /**
  * Shared set-up of the view tests (vnc*, livestream) and bench/livestream.ts: a real session from
- * the API, a page server to show in it, and a tiny CDP client to drive its page.
+ * the API, a page server to show in it, and its page driven over CDP.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -79,45 +80,30 @@ export async function startPageServer(): Promise<{ url: string; close(): Promise
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** A minimal CDP client for driving the session's first page (navigate, evaluate). */
+/** The session's first page, driven over its connect_url by the shared CdpClient (navigate, evaluate). */
 export class CdpPage {
-  private nextId = 1;
-  private sessionId = '';
-  private readonly pending = new Map<number, (msg: { result?: unknown; error?: { message: string } }) => void>();
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (d) => {
-      const msg = JSON.parse(d.toString()) as { id?: number; result?: unknown; error?: { message: string } };
-      if (msg.id !== undefined) this.pending.get(msg.id)?.(msg);
-    });
-  }
+  private constructor(
+    private readonly cdp: CdpClient,
+    private readonly sessionId: string,
+  ) {}
 
   static async attach(connectUrl: string): Promise<CdpPage> {
-    const ws = new WebSocket(connectUrl);
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    const page = new CdpPage(ws);
+    const cdp = await connectCdp(connectUrl);
     try {
-      const { targetInfos } = (await page.call('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
+      const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
       const target = targetInfos.find((t) => t.type === 'page');
       if (!target) throw new Error('no page target');
-      const { sessionId } = (await page.call('Target.attachToTarget', { targetId: target.targetId, flatten: true })) as { sessionId: string };
-      page.sessionId = sessionId;
-      return page;
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+      return new CdpPage(cdp, sessionId);
     } catch (err) {
-      ws.close();
+      cdp.close();
       throw err;
     }
   }
 
-  call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    const id = this.nextId++;
-    this.ws.send(JSON.stringify({ id, method, params, ...(this.sessionId ? { sessionId: this.sessionId } : {}) }));
-    return new Promise((resolve, reject) =>
-      this.pending.set(id, (msg) => {
-        this.pending.delete(id);
-        if (msg.error) reject(new Error(msg.error.message));
-        else resolve(msg.result);
-      }),
-    );
+  /** A command to the page's target session. */
+  call<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    return this.cdp.send<T>(method, params, this.sessionId);
   }
 
   async goto(url: string): Promise<void> {
@@ -127,11 +113,11 @@ export class CdpPage {
   }
 
   async evaluate(expression: string): Promise<unknown> {
-    const r = (await this.call('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value?: unknown } };
+    const r = await this.call<{ result: { value?: unknown } }>('Runtime.evaluate', { expression, returnByValue: true });
     return r.result.value;
   }
 
   close(): void {
-    this.ws.close();
+    this.cdp.close();
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { MAX_MESSAGE_BYTES } from '../../server/browser/cdp/hub.ts';
+import { cdpOverSocket } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -18,20 +19,11 @@ async function connect(): Promise<WebSocket> {
   return ws;
 }
 
-/** Page target session of a raw CDP client, ready for Runtime.evaluate. */
+/** Page target session of a raw CDP client, ready for Runtime.evaluate; the test then writes raw frames. */
 async function attachPage(ws: WebSocket): Promise<string> {
-  const call = (id: number, method: string, params: Record<string, unknown> = {}) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      ws.on('message', function on(d) {
-        const m = JSON.parse(String(d)) as { id?: number; result?: Record<string, unknown> };
-        if (m.id !== id) return;
-        ws.off('message', on);
-        resolve(m.result ?? {});
-      });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  const { targetInfos } = (await call(1, 'Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
-  const { sessionId } = (await call(2, 'Target.attachToTarget', { targetId: targetInfos.find((t) => t.type === 'page')!.targetId, flatten: true })) as { sessionId: string };
+  const cdp = await cdpOverSocket(ws);
+  const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: targetInfos.find((t) => t.type === 'page')!.targetId, flatten: true });
   return sessionId;
 }
 

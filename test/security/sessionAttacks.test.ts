@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { sessionDirsOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
+import { connectCdp } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { serviceProcesses } from '../helpers/processes.ts';
 import { listenersOf, uidOf } from './sockets.ts';
@@ -167,33 +167,15 @@ describe('a session holder cannot reach the host, another session, or the pool',
 
   it('lets one client of a session address only the target sessions it attached itself', async () => {
     const a = await createSession();
-    const open = async () => {
-      const ws = new WebSocket(a.connect_url!);
-      await new Promise((r, j) => ws.once('open', r).once('error', j));
-      let id = 0;
-      const call = (method: string, params: Record<string, unknown> = {}, sessionId?: string) =>
-        new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((resolve) => {
-          const mine = ++id;
-          ws.on('message', function onMsg(d) {
-            const msg = JSON.parse(String(d)) as { id?: number };
-            if (msg.id !== mine) return;
-            ws.off('message', onMsg);
-            resolve(msg as never);
-          });
-          ws.send(JSON.stringify({ id: mine, method, params, ...(sessionId ? { sessionId } : {}) }));
-        });
-      return { ws, call };
-    };
-    const one = await open();
-    const two = await open();
-    const { result } = await one.call('Target.getTargets');
-    const target = (result!.targetInfos as { targetId: string; type: string }[]).find((t) => t.type === 'page')!;
-    const attached = await one.call('Target.attachToTarget', { targetId: target.targetId, flatten: true });
-    const sessionId = attached.result!.sessionId as string;
-    expect((await one.call('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).result).toMatchObject({ result: { value: 42 } });
-    expect((await two.call('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).error?.message).toMatch(/Session with given id not found/);
-    one.ws.close();
-    two.ws.close();
+    const one = await connectCdp(a.connect_url!);
+    const two = await connectCdp(a.connect_url!);
+    const { targetInfos } = await one.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
+    const target = targetInfos.find((t) => t.type === 'page')!;
+    const { sessionId } = await one.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+    expect(await one.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).toMatchObject({ result: { value: 42 } });
+    await expect(two.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).rejects.toThrow(/Session with given id not found/);
+    one.close();
+    two.close();
   });
 
   it('cannot plant a cookie or a tab in the browser the next customer receives', async () => {

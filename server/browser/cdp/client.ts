@@ -1,23 +1,40 @@
-import type { CdpChannel, CdpHub, CdpMessage } from './hub.ts';
+import type { ChannelSink, CdpHub, CdpMessage } from './hub.ts';
 
 type Listener = (params: Record<string, unknown>, sessionId?: string) => void;
 
+/** What a client talks over: a hub channel (CdpChannel) in the service, a connect_url WebSocket in the tests. */
+export interface CdpLink {
+  readonly closed: boolean;
+  send(msg: CdpMessage): void;
+  close(): void;
+}
+
+/** Opens a link that hands what arrives to `sink`; the sink's closed() is called once it ends. */
+export type OpenLink = (sink: ChannelSink) => Promise<CdpLink>;
+
 /**
- * A promise-based CDP client over one hub channel: what the service itself uses (storage state,
- * readiness, the livestream). Flat sessions: a target's messages carry its sessionId.
+ * The one CDP client (ids, pending calls with timeouts, events): what the service itself uses
+ * (storage state, readiness, the livestream) and what the tests drive a session's page with.
+ * Flat sessions: a target's messages carry its sessionId.
  */
 export class CdpClient {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
-  private channel!: CdpChannel;
+  private link!: CdpLink;
 
   private constructor() {}
 
-  static async open(hub: CdpHub): Promise<CdpClient> {
+  /** A client on a new channel of the session's hub. */
+  static open(hub: CdpHub): Promise<CdpClient> {
+    return CdpClient.over((sink) => hub.channel(sink));
+  }
+
+  /** A client over any link, e.g. a connect_url WebSocket (test/helpers/cdpSocket.ts). */
+  static async over(openLink: OpenLink): Promise<CdpClient> {
     const client = new CdpClient();
-    client.channel = await hub.channel({ message: (m) => client.receive(m), closed: (r) => client.closedBy(r) });
+    client.link = await openLink({ message: (m) => client.receive(m), closed: (r) => client.closedBy(r) });
     return client;
   }
 
@@ -41,12 +58,12 @@ export class CdpClient {
   }
 
   get closed(): boolean {
-    return this.channel.closed;
+    return this.link.closed;
   }
 
   /** One command; a browser that does not answer within `timeoutMs` is an error, not a hang. */
   send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<T> {
-    if (this.channel.closed) return Promise.reject(new Error('CDP connection closed'));
+    if (this.link.closed) return Promise.reject(new Error('CDP connection closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -58,7 +75,7 @@ export class CdpClient {
         fn(...a);
       };
       this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
-      this.channel.send({ id, method, params, ...(sessionId ? { sessionId } : {}) });
+      this.link.send({ id, method, params, ...(sessionId ? { sessionId } : {}) });
     });
   }
 
@@ -75,6 +92,6 @@ export class CdpClient {
   }
 
   close(): void {
-    this.channel.close();
+    this.link.close();
   }
 }
