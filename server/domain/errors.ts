@@ -6,6 +6,7 @@ import type { ErrorCode, Issue } from '../../contract/errors.ts';
  * A message is a sentence for the caller (it is sent as it is), so it never holds a secret.
  */
 abstract class DomainFailure extends Error {
+  // Required, unlike Error's: the message is what the caller reads.
   constructor(message: string) {
     super(message);
   }
