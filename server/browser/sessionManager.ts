@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
 import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
-import { ErrorCode } from '../../contract/errors.ts';
+import { ErrorCode, type Issue } from '../../contract/errors.ts';
 import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
 import { CdpClient } from './cdp/client.ts';
@@ -59,6 +59,10 @@ const MAX_ISSUED_TOKEN_SETS = 16;
 
 /** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
 const RETRY_AFTER_SECONDS = 5;
+
+/** Why a session cannot ask for proxies on this server, or null when it can (or does not ask). */
+export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Issue | null =>
+  proxies && !proxyUrl ? { path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' } : null;
 
 const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
 
@@ -154,6 +158,12 @@ export class BrowserSessionManager implements SessionManager {
     return this.entries.size;
   }
 
+  assertRoom(): void {
+    if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
+      throw new AtCapacity(`This server runs at most ${this.opts.config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
+    }
+  }
+
   /**
    * Called once before the server takes requests: whatever a previous process of this DATA_DIR left
    * (sessions marked live, their processes, their profiles) is ended, then the pool fills.
@@ -201,13 +211,10 @@ export class BrowserSessionManager implements SessionManager {
 
   private async createNow(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     const { config, repo, bus } = this.opts;
-    if (input.proxies && !config.PROXY_URL) {
-      throw new Invalid([{ path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' }]);
-    }
+    const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
+    if (proxies) throw new Invalid([proxies]);
     if (this.closed) throw shuttingDown();
-    if (this.entries.size >= config.MAX_SESSIONS) {
-      throw new AtCapacity(`This server runs at most ${config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
-    }
+    this.assertRoom();
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).

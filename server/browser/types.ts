@@ -76,6 +76,8 @@ export interface Reservation {
 export interface SessionManager {
   /** Sessions starting or live (reserved ones waiting in the queue are not counted). */
   readonly active: number;
+  /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
+  assertRoom(): void;
   /** Add lifecycle hooks; call before the server takes requests. */
   addLifecycleHooks(hooks: SessionLifecycleHooks): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */

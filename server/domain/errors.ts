@@ -31,6 +31,9 @@ export class Invalid extends DomainFailure {
 /** The thing exists but its state forbids the action (not paused, not live, ended meanwhile). */
 export class Conflict extends DomainFailure {
   readonly kind = 'conflict';
+  constructor(message: string, readonly issues?: Issue[]) {
+    super(message);
+  }
 }
 
 /** A limit is reached (sessions, queued runs); trying again after a while can work. */

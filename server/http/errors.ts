@@ -35,7 +35,7 @@ function httpErrorOf(err: DomainError): AppError {
     case 'invalid':
       return new AppError(422, ErrorCode.invalidRequest, err.message, err.issues);
     case 'conflict':
-      return new AppError(409, ErrorCode.conflict, err.message);
+      return new AppError(409, ErrorCode.conflict, err.message, err.issues);
     case 'atCapacity':
       return new AppError(429, ErrorCode.tooManyRequests, err.message, undefined, retryAfter(err.retryAfterSeconds));
     case 'unavailable':

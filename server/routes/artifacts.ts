@@ -3,10 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { artifactOperations as ops } from '../../contract/artifacts.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { zipOf } from '../artifacts/zip.ts';
-import { NotFound } from '../domain/errors.ts';
 import { AppError } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { sessionsRepo } from '../store/sessions.ts';
 
 /** RFC 6266: an ASCII fallback name and the exact one in UTF-8 (RFC 8187). */
 function attachment(filename: string): string {
@@ -42,7 +40,7 @@ const noFile = (sessionId: string, filename: string) =>
  * named. Registered with the other Simplex calls in runControl.ts.
  */
 export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): FastifyReply {
-  if (!sessionsRepo(app.db).get(sessionId)) throw new NotFound('Session');
+  app.sessionRecords.assertExists(sessionId);
   if (filename !== undefined) {
     const file = app.artifacts.fileOf(sessionId, filename);
     if (!file) throw noFile(sessionId, filename);
@@ -61,28 +59,27 @@ export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sess
 
 /** A session's files by signed URL, its storage state, and removing its artifacts (contract/artifacts.ts). */
 export async function artifactRoutes(app: FastifyInstance): Promise<void> {
-  const sessions = sessionsRepo(app.db);
+  const { sessionRecords } = app;
 
   addRoute(app, ops.sessionFile, ({ params }, _req, reply) => {
-    if (!sessions.get(params.id)) throw new NotFound('Session');
+    sessionRecords.assertExists(params.id);
     const file = app.artifacts.fileOf(params.id, params.filename);
     if (!file) throw noFile(params.id, params.filename);
     return sendFile(reply, file, params.filename);
   });
 
   addRoute(app, ops.getSessionStore, ({ params }) => {
-    const row = sessions.get(params.id);
-    if (!row) throw new NotFound('Session');
+    const session = sessionRecords.get(params.id);
     const state = app.artifacts.storageState(params.id);
     if (!state) {
-      const why = row.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
+      const why = session.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
       throw new AppError(404, ErrorCode.notFound, `Session ${params.id} has no storage state: ${why}`);
     }
     return state;
   });
 
   addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
-    if (!sessions.get(params.id)) throw new NotFound('Session');
+    sessionRecords.assertExists(params.id);
     if (app.artifacts.isLive(params.id)) {
       throw new AppError(409, ErrorCode.conflict, 'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
     }

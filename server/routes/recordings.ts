@@ -5,11 +5,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { RECORDING_FILE } from '../artifacts/recorder.ts';
-import { NotFound } from '../domain/errors.ts';
 import { AppError } from '../http/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { runsRepo } from '../store/runs.ts';
-import { sessionsRepo } from '../store/sessions.ts';
 
 /**
  * A session's screen recording: `retrieve_session_replay` with the API key (Simplex's clients) and
@@ -18,8 +15,6 @@ import { sessionsRepo } from '../store/sessions.ts';
  * sendFile, scoped to this plugin and serving nothing by itself).
  */
 export async function recordingRoutes(app: FastifyInstance): Promise<void> {
-  const sessions = sessionsRepo(app.db);
-  const runs = runsRepo(app.db);
   const root = path.join(app.config.dataDir, 'artifacts');
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
   await app.register(fastifyStatic, { root, serve: false });
@@ -32,12 +27,12 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(416).send({ error: ErrorCode.rangeNotSatisfiable, message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}` });
   });
 
-  const noRecording = (id: string): NotFound | AppError => {
-    if (!sessions.get(id) && !runs.getBySession(id)) return new NotFound('Session');
+  const noRecording = (id: string): AppError => {
+    const forRun = app.sessionRecords.isRunSession(id);
     const why =
       app.recordings.mode === 'off'
         ? 'this server does not record sessions (RECORD_SESSIONS=off)'
-        : app.recordings.mode === 'runs' && !runs.getBySession(id)
+        : app.recordings.mode === 'runs' && !forRun
           ? 'this server records only the sessions of workflow runs (RECORD_SESSIONS=runs)'
           : 'it was not recorded, or its recording has been removed';
     return new AppError(404, ErrorCode.notFound, `This session has no recording: ${why}`);

@@ -3,9 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { runOperations } from '../../contract/runs.ts';
 import { NotFound } from '../domain/errors.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { addRoute } from '../http/route.ts';
-import { runsRepo } from '../store/runs.ts';
 import { receiveRunRequest } from '../workflows/uploads.ts';
 
 /**
@@ -34,26 +32,7 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(status).send(body);
   });
 
-  const repo = runsRepo(app.db);
-  addRoute(app, runOperations.listRuns, ({ query }) => {
-    const rows = repo.page({ status: query.status, workflowId: query.workflow_id, limit: query.limit + 1, before: query.cursor ? decodeCursor(query.cursor) : undefined });
-    const items = rows.slice(0, query.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map((r) => ({
-        session_id: r.session_id,
-        workflow_id: r.workflow_id,
-        workflow_name: r.workflow_name,
-        status: r.status,
-        message: r.message,
-        total_actions: r.total_actions,
-        created_at: r.created_at,
-        completed_at: r.completed_at,
-        duration_ms: r.completed_at ? Date.parse(r.completed_at) - Date.parse(r.created_at) : null,
-      })),
-      next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null,
-    };
-  });
+  addRoute(app, runOperations.listRuns, ({ query }) => runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }));
 
   addRoute(app, runOperations.runWorkflowStatus, ({ query }) => {
     const status = runs.status(query.session_id);

@@ -1,24 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionEventOperations as ops, type SessionEvent } from '../../contract/sessionEvents.ts';
-import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { longLivedStreams } from '../http/sse.ts';
 import { SessionEventLog } from '../sessionEvents/log.ts';
-import { runsRepo } from '../store/runs.ts';
-import { sessionsRepo } from '../store/sessions.ts';
 
 /** logs_url and its polling sibling, and retrieve_session_logs: a session's event log (contract/sessionEvents.ts). */
 export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
-  const sessions = sessionsRepo(app.db);
-  const runs = runsRepo(app.db);
-  // A queued run's session has its log (RunQueued) before it has a record.
-  const known = (id: string) => {
-    if (!sessions.get(id) && !runs.getBySession(id)) throw new NotFound('Session');
-  };
+  const { sessionRecords } = app;
   const openStream = longLivedStreams(app);
 
   addRoute(app, ops.sessionEventStream, ({ params }, req, reply) => {
-    known(params.id);
+    // A queued run's session has its log (RunQueued) before it has a record: assertKnown takes either.
+    sessionRecords.assertKnown(params.id);
     let stop = () => undefined as void;
     const sse = openStream(reply, () => stop());
     // Last-Event-ID: a reconnecting EventSource picks up after the last event it had.
@@ -32,16 +25,12 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.sessionEvents, ({ params, query }) => {
-    known(params.id);
+    sessionRecords.assertKnown(params.id);
     return app.sessionEvents.page(params.id, query.since, query.limit);
   });
 
   addRoute(app, ops.retrieveSessionLogs, ({ params }) => {
-    known(params.id);
-    const row = sessions.get(params.id);
-    const run = runs.getBySession(params.id);
-    const over = (row ? row.state === 'ended' : true) && !app.runs.isRunning(params.id) && run?.status !== 'queued';
-    if (!over) return { logs: null };
+    if (!sessionRecords.isOver(params.id)) return { logs: null };
     return { logs: app.sessionEvents.page(params.id, 0, 100_000).events };
   });
 }

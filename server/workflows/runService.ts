@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RunWorkflowFields, type RunStatusResponse, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
+import { RunWorkflowFields, type RunStatus, type RunStatusResponse, type RunSummary, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../browser/types.ts';
@@ -10,6 +10,7 @@ import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/pub
 import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
 import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
+import { pageOf, type Page } from '../domain/pages.ts';
 import { parseOrInvalid } from '../domain/parse.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
@@ -311,6 +312,11 @@ export class RunService {
     fs.rmSync(run.filesDir, { recursive: true, force: true });
   }
 
+  /** Newest first, of one status and/or one workflow, or all. */
+  list(request: { status?: RunStatus; workflowId?: string; limit: number; cursor?: string }): Page<RunSummary> {
+    return pageOf(request, (limit, before) => this.repo.page({ status: request.status, workflowId: request.workflowId, limit, before }), toSummary);
+  }
+
   status(sessionId: string): RunStatusResponse | undefined {
     const row = this.repo.getBySession(sessionId);
     return row && toStatus(row, this.pauseOf(sessionId), this.app.sessions.queuePosition(sessionId));
@@ -326,6 +332,20 @@ export class RunService {
 
 /** The session a run asks for. */
 const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
+
+function toSummary(r: RunRow & { workflow_name: string | null }): RunSummary {
+  return {
+    session_id: r.session_id,
+    workflow_id: r.workflow_id,
+    workflow_name: r.workflow_name,
+    status: r.status,
+    message: r.message,
+    total_actions: r.total_actions,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+    duration_ms: r.completed_at ? Date.parse(r.completed_at) - Date.parse(r.created_at) : null,
+  };
+}
 
 function toStatus(row: RunRow, pause: PauseState | null, queuePosition: number | null): RunStatusResponse {
   const completed = row.status !== 'running' && row.status !== 'queued';
