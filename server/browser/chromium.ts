@@ -18,6 +18,8 @@ export interface ChromiumOptions {
   profileDir: string;
   proxyServer?: string;
   folders: SessionFolders;
+  /** Start in kiosk mode (the page alone, fullscreen, no notice): a cold start that knows its presentation. */
+  kiosk?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ChromiumOptions {
  * browser. DevTools is on a pipe only (no port): nothing on the host, no page and no other session
  * can reach it. The sandbox stays on unless the browser would run as root.
  */
-export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions, asRoot: boolean): string[] {
+export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions, asRoot: boolean): string[] {
   return [
     // --test-type: as root --no-sandbox is required, and this keeps Chromium from painting its
     // "unsupported command-line flag" bar over every page a person watches.
@@ -63,6 +65,7 @@ export function chromiumArgs({ profileDir, proxyServer }: ChromiumOptions, asRoo
     '--no-service-autorun',
     '--force-color-profile=srgb',
     ...(proxyServer ? [`--proxy-server=${proxyServer}`] : []),
+    ...(kiosk ? ['--kiosk'] : []),
     'about:blank',
   ];
 }

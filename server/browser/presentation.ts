@@ -15,8 +15,9 @@ interface WindowBounds {
 const SETTLE_MS = 5_000;
 
 /**
- * Put the session's browser window in the presentation asked for. Warm-pool browsers are started
- * before anyone has asked, so this is a switch at hand-out time, not a launch flag: `kiosk` makes
+ * Put a warm-pool browser's window in the presentation asked for (a browser started for the
+ * session is launched in it instead: ChromiumOptions.kiosk). Pool browsers are started before
+ * anyone has asked, so for them this is a switch at hand-out time, not a launch flag: `kiosk` makes
  * the window fullscreen (CDP Browser.setWindowBounds), which hides the tab strip, the address bar
  * and any infobar, and gives the page the whole display; `browser` is Chromium's full window.
  * Answers once the window is in that state, so the URLs handed out show it.

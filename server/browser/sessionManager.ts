@@ -246,14 +246,21 @@ export class BrowserSessionManager implements SessionManager {
 
     let tree: BrowserTree;
     try {
-      const cold = () => BrowserTree.start(this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined));
+      const presentation = input.presentation ?? PRESENTATION_DEFAULT;
+      // A start of our own knows its presentation: launched in it, nothing to switch (and a kiosk
+      // launched as one shows no "press Esc to exit full screen" notice).
+      let launchedAsAsked = false;
+      const cold = () => {
+        launchedAsAsked = true;
+        return BrowserTree.start({ ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined), kiosk: presentation === 'kiosk' });
+      };
       // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
       tree = pooled ? await pooled.tree.catch(cold) : await cold();
       entry.tree = tree;
       if (entry.ending) throw new Error('ended while starting');
       if (input.storageState) await this.applyState(tree, input.storageState);
       if (entry.ending) throw new Error('ended while starting');
-      await applyPresentation(tree.hub, input.presentation ?? PRESENTATION_DEFAULT);
+      if (!launchedAsAsked) await applyPresentation(tree.hub, presentation);
       if (entry.ending) throw new Error('ended while starting');
       if (!tree.alive) throw new Error('the browser died while starting');
       tree.onExit((what, clean) => {

@@ -14,6 +14,8 @@ export interface TreeOptions {
   executable: string;
   isolation: Isolation;
   proxyServer?: string;
+  /** Chromium in kiosk mode from the start (ChromiumOptions.kiosk). */
+  kiosk?: boolean;
   /** Start at this niceness (warm pool); promote() restores normal priority. */
   niceness?: number;
   /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
@@ -99,7 +101,7 @@ export class BrowserTree {
       const env = { ...base, display: display.name };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const [chromium, vnc] = await Promise.all([
-        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders }).then((c) => (note('chromium', c.pid), c)),
+        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
       return new BrowserTree(id, opts, sandbox, display, chromium, vnc);
