@@ -114,8 +114,10 @@ describe('a recorded session', () => {
     const goneAt = Date.now();
     const p = probe(recordingFileOf(server.dataDir, s.session_id));
     // A crashed session's end spans from the crash being noticed to its last process being reaped
-    // (ffmpeg is one of them, stopped by that sweep): the recording ends within a second of that span.
-    expect(p.duration).toBeGreaterThan((e.at - s.liveAt) / 1000 - 1);
+    // (ffmpeg is one of them, stopped by that sweep). What the encoder had not yet written is lost
+    // with it: the open fragment (up to 2 s: a keyframe closes one every 2 s, see recorder.ts) and,
+    // on a loaded machine, the frames it was behind by; the lower bound allows three seconds.
+    expect(p.duration).toBeGreaterThan((e.at - s.liveAt) / 1000 - 3);
     expect(p.duration).toBeLessThan((goneAt - s.liveAt) / 1000 + 1);
     expect(finished(recordingFileOf(server.dataDir, s.session_id))).toBe(true);
     expect((await statusOf(server, s.session_id)).recording_url).toMatch(/\/api\/session\/[0-9a-f-]+\/recording\?token=/);
