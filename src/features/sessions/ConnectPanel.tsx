@@ -1,4 +1,4 @@
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { CopyableText } from '../../components/CopyableText.tsx';
 
 export function playwrightSnippet(connectUrl: string): string {
   return `import { chromium } from 'playwright';
@@ -18,23 +18,9 @@ export function ConnectPanel({ connectUrl }: { connectUrl: string }) {
   return (
     <section className="card" aria-labelledby="connect-title">
       <h2 id="connect-title">Connect with code</h2>
-      <div className="row spread">
-        <span className="label" id="connect-url-label">
-          connect_url
-        </span>
-        <CopyButton text={connectUrl} label="Copy connect_url" />
-      </div>
-      <pre aria-labelledby="connect-url-label" data-testid="connect-url">
-        {connectUrl}
-      </pre>
+      <CopyableText label="connect_url" copyLabel="Copy connect_url" text={connectUrl} testId="connect-url" />
       <p className="hint">Works with Playwright&apos;s chromium.connectOverCDP() and Puppeteer&apos;s connect({'{ browserWSEndpoint }'}). Keep it secret: it drives the browser.</p>
-      <div className="row spread">
-        <span className="label" id="snippet-label">
-          Playwright
-        </span>
-        <CopyButton text={snippet} label="Copy script" />
-      </div>
-      <pre aria-labelledby="snippet-label">{snippet}</pre>
+      <CopyableText label="Playwright" copyLabel="Copy script" text={snippet} />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ScaleMode } from '../../../contract/viewer.ts';
+import { CopyableText } from '../../components/CopyableText.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { embedUrl, iframeSnippet, OPTIONS_OF, type EmbedChoices, type EmbedView } from './embed-url.ts';
 
@@ -96,24 +97,8 @@ export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestr
 
       {src && (
         <>
-          <div className="row spread">
-            <span className="label" id={`${id}-url-label`}>
-              Embed URL
-            </span>
-            <CopyButton text={src} label="Copy URL" />
-          </div>
-          <pre className="wrap-anywhere" aria-labelledby={`${id}-url-label`} data-testid="embed-url">
-            {src}
-          </pre>
-          <div className="row spread">
-            <span className="label" id={`${id}-snippet-label`}>
-              HTML
-            </span>
-            <CopyButton text={snippet} label="Copy HTML" />
-          </div>
-          <pre className="wrap-anywhere" aria-labelledby={`${id}-snippet-label`} data-testid="embed-snippet">
-            {snippet}
-          </pre>
+          <CopyableText label="Embed URL" copyLabel="Copy URL" text={src} testId="embed-url" />
+          <CopyableText label="HTML" copyLabel="Copy HTML" text={snippet} testId="embed-snippet" />
           <h3 id={`${id}-preview-label`}>Preview</h3>
           {/* Keyed by the URL: a changed option loads the page anew, as a customer's page would. */}
           <iframe key={src} className="embed-preview" src={src} title={`Preview: ${title}`} aria-describedby={`${id}-preview-label`} />
