@@ -4,6 +4,7 @@ import { useResumeRun } from '../../api/runs/resume-run.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+import { LEAVE_KEYS_LABEL } from '../../viewer/leaveChord.ts';
 
 type Pause = NonNullable<RunStatusResponse['pause']>;
 
@@ -21,8 +22,8 @@ export function PausedRun({ sessionId, pause, vncUrl: launched }: { sessionId: s
     <section className="card paused-run" aria-labelledby="paused-title">
       <h2 id="paused-title">Waiting for you: {ask}</h2>
       <p className="hint">
-        {vncUrl ? 'Act in the browser below, then resume.' : 'Opening the live view…'} The
-        session’s time limit keeps counting while the run waits.
+        {vncUrl ? `Act in the browser below, then resume: Tab to it (or click it) to type there; ${LEAVE_KEYS_LABEL} gives the keyboard back.` : 'Opening the live view…'}{' '}
+        The session’s time limit keeps counting while the run waits.
       </p>
       {vncUrl && (
         <Suspense fallback={<p className="status">Loading the viewer…</p>}>
