@@ -23,12 +23,6 @@ export interface PooledTree {
 }
 
 const REFILL_DELAY_MS = 150;
-/**
- * Starts at once when the pool is two or more short of its target. One at a time keeps a start
- * from slowing the sessions in use; but when creates outpace one start at a time (a steady stream
- * on a loaded host), a second start beside it doubles what the pool can hand out on two cores.
- */
-const MAX_PARALLEL_STARTS = 2;
 /** How often the pool looks at demand while nothing happens: it grows or shrinks between creates too. */
 const RECONCILE_MS = 5_000;
 /** A surplus tree is stopped only after this long without a create: the next burst may need it. */
@@ -37,18 +31,17 @@ const SHRINK_AFTER_IDLE_MS = 60_000;
 /**
  * Ready browser trees, so a session is handed out in milliseconds. Sized from demand
  * (PoolDemand: the recent create rate and the measured start time), within WARM_POOL_SIZE and
- * WARM_POOL_MAX, free session slots and memory. Refilled in the background, one tree at a time,
- * or two at once when it is two or more short (MAX_PARALLEL_STARTS); a create that finds no ready
- * tree takes one already starting rather than starting another beside it; a failing start backs
- * off instead of spinning.
+ * WARM_POOL_MAX, free session slots and memory. Refilled one tree at a time in the background
+ * (two cores: starting several Chromiums at once slows every one of them); a create that finds
+ * no ready tree takes the one starting rather than starting a second beside it; a failing start
+ * backs off instead of spinning.
  */
 export class WarmPool {
   private readonly ready: BrowserTree[] = [];
   private readonly demand: PoolDemand;
-  /** Trees being started, oldest first, and whether a create has claimed each. */
-  private readonly starting: { id: string; promise: Promise<BrowserTree>; claimed: boolean }[] = [];
-  /** Start loops running (at most MAX_PARALLEL_STARTS). */
-  private workers = 0;
+  /** The tree being started, and whether a create has claimed it. */
+  private starting: { id: string; promise: Promise<BrowserTree>; claimed: boolean } | undefined;
+  private filling = false;
   private closed = false;
   private failures = 0;
   private lastTake = 0;
@@ -98,10 +91,9 @@ export class WarmPool {
       }
       void tree.kill();
     }
-    const unclaimed = taken ? undefined : this.starting.find((s) => !s.claimed);
-    if (unclaimed) {
-      unclaimed.claimed = true;
-      taken = { id: unclaimed.id, tree: unclaimed.promise };
+    if (!taken && this.starting && !this.starting.claimed) {
+      this.starting.claimed = true;
+      taken = { id: this.starting.id, tree: this.starting.promise };
     }
     // After the hand-out is answered: a few hundred /proc reads need not delay it.
     void taken?.tree.then((t) => setImmediate(() => t.promote()), () => undefined);
@@ -119,50 +111,46 @@ export class WarmPool {
       }, delayMs);
       return;
     }
-    if (this.closed || this.retryTimer) return;
-    const short = () => this.target() - this.ready.length - this.starting.filter((t) => !t.claimed).length;
-    const wanted = short() >= 2 ? MAX_PARALLEL_STARTS : 1;
-    while (this.workers < wanted && short() > 0) {
-      this.workers++;
-      void this.startLoop(short).finally(() => this.workers--);
-    }
-  }
-
-  /** Start trees one after another while the pool is short; a failure backs the whole pool off. */
-  private async startLoop(short: () => number): Promise<void> {
-    try {
-      while (!this.closed && !this.retryTimer && short() > 0) {
-        const id = randomUUID();
-        const began = Date.now();
-        const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
-        this.starting.push(starting);
-        // A claimer sees the failure through its own promise; the loop sees it below.
-        starting.promise.catch(() => undefined);
-        const tree = await starting.promise.finally(() => this.starting.splice(this.starting.indexOf(starting), 1));
-        this.demand.noteStart(Date.now() - began);
-        this.failures = 0;
-        if (starting.claimed) continue;
-        if (this.closed) {
-          await tree.kill();
-          return;
+    if (this.filling || this.closed || this.retryTimer) return;
+    if (this.ready.length >= this.target()) return;
+    this.filling = true;
+    void (async () => {
+      try {
+        while (!this.closed && this.ready.length < this.target()) {
+          const id = randomUUID();
+          const began = Date.now();
+          const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
+          this.starting = starting;
+          // A claimer sees the failure through its own promise; the loop sees it below.
+          starting.promise.catch(() => undefined);
+          const tree = await starting.promise.finally(() => (this.starting = undefined));
+          this.demand.noteStart(Date.now() - began);
+          this.failures = 0;
+          if (starting.claimed) continue;
+          if (this.closed) {
+            await tree.kill();
+            return;
+          }
+          tree.onExit(() => {
+            // A pooled browser died: drop it and start another.
+            const i = this.ready.indexOf(tree);
+            if (i >= 0) this.ready.splice(i, 1);
+            void tree.kill().finally(() => this.fill());
+          });
+          this.ready.push(tree);
         }
-        tree.onExit(() => {
-          // A pooled browser died: drop it and start another.
-          const i = this.ready.indexOf(tree);
-          if (i >= 0) this.ready.splice(i, 1);
-          void tree.kill().finally(() => this.fill());
-        });
-        this.ready.push(tree);
+      } catch (err) {
+        this.failures++;
+        this.opts.onError(err);
+        const delay = Math.min(60_000, 1000 * 2 ** Math.min(this.failures, 6));
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          this.fill();
+        }, delay).unref();
+      } finally {
+        this.filling = false;
       }
-    } catch (err) {
-      this.failures++;
-      this.opts.onError(err);
-      const delay = Math.min(60_000, 1000 * 2 ** Math.min(this.failures, 6));
-      this.retryTimer ??= setTimeout(() => {
-        this.retryTimer = undefined;
-        this.fill();
-      }, delay).unref();
-    }
+    })();
   }
 
   /** Grow toward the target, or stop one surplus tree once creates have been quiet for a while. */
@@ -186,7 +174,7 @@ export class WarmPool {
     clearTimeout(this.delayTimer);
     const trees = this.ready.splice(0);
     // A start in flight sees `closed` and kills its own tree (a claimed one belongs to its create).
-    while (this.workers > 0) await new Promise((r) => setTimeout(r, 20));
+    while (this.filling) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(trees.map((t) => t.kill()));
   }
 }
