@@ -112,6 +112,15 @@ describe('runs on a full host', () => {
 
     // The browser frees: the first queued run starts in the session it was promised, and succeeds.
     expect((await server.api(`/api/sessions/${holderId}`, { method: 'DELETE' })).status).toBe(200);
+    // While its browser starts, the live view keeps waiting (never "unauthorized", which would end
+    // it for good), then carries the session's screen.
+    const answers: Awaited<ReturnType<typeof streamAnswer>>[] = [];
+    await waitForAsync('the live view to connect', async () => {
+      const answer = await streamAnswer(a.vnc_url);
+      answers.push(answer);
+      return answer === 'open' ? true : undefined;
+    }, 60_000);
+    expect(answers.filter((x) => x !== 'open' && x.code !== ViewCloseCode.waiting)).toEqual([]);
     const done = await waitForAsync('the queued run to finish', async () => {
       const s = await runStatus(a.session_id);
       return s.completed ? s : undefined;

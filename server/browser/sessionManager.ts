@@ -31,6 +31,8 @@ interface Entry {
   workflowId: string;
   /** Set once the browser is up; until then the session is starting. */
   session?: LiveSession;
+  /** Started from a reservation: its URLs were handed out while it waited, so its viewers still wait while it starts. */
+  reserved: boolean;
   hashes: TokenHashes;
   /** Tokens issued later (a workflow's active_session): they die with the session like the first ones. */
   moreHashes: TokenHashes[];
@@ -222,7 +224,7 @@ export class BrowserSessionManager implements SessionManager {
     const id = reservation?.id ?? pooled?.id ?? randomUUID();
     const { tokens, hashes } = reservation ?? mintTokens();
     const now = new Date();
-    const entry: Entry = { workflowId: input.workflowId, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = { workflowId: input.workflowId, reserved: reservation !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     try {
       repo.insert({
         id,
@@ -333,13 +335,20 @@ export class BrowserSessionManager implements SessionManager {
       position++;
       if (key === id) return position;
     }
-    return null;
+    // Out of the queue and its browser starting: still first in line until it is live.
+    return this.startingFromReservation(id) ? 1 : null;
+  }
+
+  /** A reserved session whose browser is starting (no longer in the queue, not yet live). */
+  private startingFromReservation(id: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    return entry?.reserved && !entry.session && !entry.ending ? entry : undefined;
   }
 
   waiting(id: string, token: string | undefined, capability: Capability): number | null {
-    const r = this.reserved.get(id);
-    // grants() is constant-time; a missing reservation is compared against nothing, like authorize.
-    return r && grants(r.hashes, token, capability) ? this.queuePosition(id) : null;
+    const hashes = this.reserved.get(id)?.hashes ?? this.startingFromReservation(id)?.hashes;
+    // grants() compares against a decoy when there are no hashes: the time says nothing of whether the session waits.
+    return grants(hashes, token, capability) ? this.queuePosition(id) : null;
   }
 
   private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
