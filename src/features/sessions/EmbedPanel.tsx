@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import { ScaleMode } from '../../../contract/viewer.ts';
 import { CopyableText } from '../../components/CopyableText.tsx';
-import { CopyButton } from '../../components/CopyButton.tsx';
 import { embedUrl, iframeSnippet, OPTIONS_OF, type EmbedChoices, type EmbedView } from './embed-url.ts';
 
 const SCALE_LABELS: Record<ScaleMode, string> = {
@@ -59,8 +58,8 @@ export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestr
         until it ends.
       </p>
 
-      {vncUrl && <SessionUrl name="vnc_url" url={vncUrl} />}
-      {livestreamUrl && <SessionUrl name="livestream_url" url={livestreamUrl} />}
+      {vncUrl && <CopyableText label="vnc_url" copyLabel="Copy vnc_url" text={vncUrl} testId="embed-vnc_url" />}
+      {livestreamUrl && <CopyableText label="livestream_url" copyLabel="Copy livestream_url" text={livestreamUrl} testId="embed-livestream_url" />}
 
       <fieldset className="embed-options">
         <legend>Options</legend>
@@ -104,24 +103,7 @@ export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestr
           <iframe key={src} className="embed-preview" src={src} title={`Preview: ${title}`} aria-describedby={`${id}-preview-label`} />
         </>
       )}
-
     </section>
   );
 }
 
-function SessionUrl({ name, url }: { name: string; url: string }) {
-  const id = useId();
-  return (
-    <>
-      <div className="row spread">
-        <span className="label" id={id}>
-          {name}
-        </span>
-        <CopyButton text={url} label={`Copy ${name}`} />
-      </div>
-      <pre className="wrap-anywhere" aria-labelledby={id} data-testid={`embed-${name}`}>
-        {url}
-      </pre>
-    </>
-  );
-}
