@@ -58,6 +58,11 @@ export type StepResult = z.infer<typeof StepResult>;
 export const RunStatus = z.enum(['queued', 'running', 'succeeded', 'failed']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
+/** Not finished: waiting for a browser, or under way. */
+export const UNFINISHED_RUN_STATUSES = ['queued', 'running'] as const satisfies readonly RunStatus[];
+export const isUnfinished = (status: RunStatus): status is (typeof UNFINISHED_RUN_STATUSES)[number] =>
+  (UNFINISHED_RUN_STATUSES as readonly RunStatus[]).includes(status);
+
 export const RunStatusQuery = z.object({ session_id: z.uuid('session_id must be a UUID') });
 
 export const RunStatusResponse = z.object({

@@ -1,8 +1,8 @@
-import type { RunStatus } from '../../contract/runs.ts';
+import { isUnfinished, UNFINISHED_RUN_STATUSES, type RunStatus } from '../../contract/runs.ts';
 import { nowIso, type Db } from './db.ts';
 
-/** Not yet finished: waiting for a browser, or under way. */
-const UNFINISHED = "('queued', 'running')";
+/** `IN (…)` of the unfinished statuses (contract literals, not input). */
+const UNFINISHED = `(${UNFINISHED_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 export interface RunRow {
   id: string;
@@ -30,7 +30,7 @@ export function runsRepo(db: Db) {
       db.prepare(
         `INSERT INTO runs (id, session_id, workflow_id, status, message, results, total_actions, outputs, metadata, webhook_url, created_at, completed_at)
          VALUES (@id, @session_id, @workflow_id, @status, @message, '[]', @total_actions, '{}', @metadata, @webhook_url, @created_at, @completed_at)`,
-      ).run({ ...row, created_at: nowIso(), completed_at: row.status === 'running' || row.status === 'queued' ? null : nowIso() });
+      ).run({ ...row, created_at: nowIso(), completed_at: isUnfinished(row.status) ? null : nowIso() });
     },
     getBySession: (sessionId: string) => bySession.get(sessionId),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
@@ -60,7 +60,7 @@ export function runsRepo(db: Db) {
       db.prepare("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(results), JSON.stringify(outputs), id),
     complete: (
       id: string,
-      r: { status: Exclude<RunStatus, 'running' | 'queued'>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
+      r: { status: Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
     ) =>
       db
         .prepare('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?')

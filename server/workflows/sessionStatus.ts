@@ -1,6 +1,6 @@
 import { parseJson } from '../../contract/common.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
-import type { FileMetadata } from '../../contract/runs.ts';
+import { isUnfinished, type FileMetadata } from '../../contract/runs.ts';
 import type { EndReason } from '../../contract/sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import type { RunRow } from '../store/runs.ts';
@@ -28,7 +28,7 @@ export function sessionStatusOf(input: {
 }): SessionStatus {
   const { session, run, pause } = input;
   const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
-  const inProgress = run ? run.status === 'running' || run.status === 'queued' : session?.state !== 'ended';
+  const inProgress = run ? isUnfinished(run.status) : session?.state !== 'ended';
   const metadata = run?.metadata ?? session?.metadata ?? null;
   const parsed = metadata === null ? null : parseJson(metadata);
   let success: boolean | null = null;

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { RunsPage, type RunStatus } from '../../../contract/runs.ts';
+import { isUnfinished, RunsPage, type RunStatus } from '../../../contract/runs.ts';
 import { apiJson } from '../client.ts';
 
 export interface RunsFilter {
@@ -16,7 +16,7 @@ export const runsQueryOptions = (filter: RunsFilter) =>
     queryKey: ['runs', 'list', filter],
     queryFn: ({ signal }) => getRuns(filter, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === 'running' || r.status === 'queued') ? 3000 : false),
+    refetchInterval: (q) => (q.state.data?.items.some((r) => isUnfinished(r.status)) ? 3000 : false),
   });
 
 export const useRuns = (filter: RunsFilter) => useQuery(runsQueryOptions(filter));
