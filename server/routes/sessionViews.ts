@@ -14,20 +14,24 @@ function sessionsOf(app: FastifyInstance): SessionManager | undefined {
   return (app as FastifyInstance & { sessions?: SessionManager }).sessions;
 }
 
-/** The session the request's token opens for `capability`, or null; a bad shape counts as no token. */
-function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capability): LiveSession | null {
+/** The session id and token the request names; null for a bad shape, which counts as no token. */
+function tokenOf(req: FastifyRequest): { id: string; token: string } | null {
   const params = SessionViewParams.safeParse(req.params);
   const query = SessionViewQuery.safeParse(req.query);
   if (!params.success || !query.success || !query.data.token) return null;
-  return sessionsOf(app)?.authorize(params.data.id, query.data.token, capability) ?? null;
+  return { id: params.data.id, token: query.data.token };
+}
+
+/** The session the request's token opens for `capability`, or null. */
+function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capability): LiveSession | null {
+  const named = tokenOf(req);
+  return named ? (sessionsOf(app)?.authorize(named.id, named.token, capability) ?? null) : null;
 }
 
 /** Where the queued run's session the token opens for `capability` waits for a browser, or null. */
 function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): number | null {
-  const params = SessionViewParams.safeParse(req.params);
-  const query = SessionViewQuery.safeParse(req.query);
-  if (!params.success || !query.success || !query.data.token) return null;
-  return sessionsOf(app)?.waiting(params.data.id, query.data.token, capability) ?? null;
+  const named = tokenOf(req);
+  return named ? (sessionsOf(app)?.waiting(named.id, named.token, capability) ?? null) : null;
 }
 
 /** The page's own view_only option also binds the stream, so an embed cannot be switched to input. */

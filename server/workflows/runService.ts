@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { RunWorkflowFields, type RunStatus, type RunStatusResponse, type RunSummary, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
+import { isUnfinished, RunWorkflowFields, type RunStatus, type RunStatusResponse, type RunSummary, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
 import type { Flow } from '../../contract/workflows.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../browser/types.ts';
+import type { BusEvents } from '../events/bus.ts';
 import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
 import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
@@ -182,20 +183,7 @@ export class RunService {
     this.removeFiles(run);
     const message = `The run did not start: ${err instanceof Error ? err.message : 'its browser did not start'}`;
     this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
-    this.app.bus.emit('run.completed', {
-      session_id: sessionId,
-      workflow_id: run.workflowId,
-      webhook_url: run.webhookUrl,
-      metadata: run.metadata,
-      succeeded: false,
-      message,
-      outputs: {},
-      total_actions: run.totalActions,
-      steps_run: 0,
-      screenshot_url: null,
-      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
-      file_metadata: [],
-    });
+    this.tellCompleted(run, sessionId, { succeeded: false, message, outputs: {}, steps_run: 0, screenshot_url: null, file_metadata: [] });
     // A session that never existed has no SessionEnded of its own; its log ends here.
     if (!this.sessionRows.get(sessionId)) this.app.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
   }
@@ -215,7 +203,6 @@ export class RunService {
   private async execute(run: PreparedRun, session: LiveSession, active: ActiveRun, offEnd: () => void): Promise<void> {
     const sessionId = session.id;
     const results: StepResult[] = [];
-    const tell = { session_id: sessionId, workflow_id: run.workflowId, webhook_url: run.webhookUrl, metadata: run.metadata };
     let outcome: FlowOutcome;
     try {
       outcome = await replayFlow({
@@ -246,19 +233,33 @@ export class RunService {
     if (!active.interrupted) await this.app.sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
     const succeeded = outcome.succeeded && !active.interrupted;
     this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
-    this.app.bus.emit('run.completed', {
-      ...tell,
+    this.tellCompleted(run, sessionId, {
       succeeded,
       message,
       outputs: outcome.outputs,
-      total_actions: run.totalActions,
       steps_run: outcome.results.length,
       screenshot_url: outcome.screenshot ? screenshotUrl(this.app, sessionId) : null,
-      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
       // Read after the session's end, so the files its last moments downloaded are in.
       file_metadata: fileMetadataOf(this.app, sessionId),
     });
     this.app.bus.emit('session.changed', { session_id: sessionId });
+  }
+
+  /** run.completed (webhook, event log): the outcome, with what every run's final event carries. */
+  private tellCompleted(
+    run: PreparedRun,
+    sessionId: string,
+    outcome: Pick<BusEvents['run.completed'], 'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'>,
+  ): void {
+    this.app.bus.emit('run.completed', {
+      ...outcome,
+      session_id: sessionId,
+      workflow_id: run.workflowId,
+      webhook_url: run.webhookUrl,
+      metadata: run.metadata,
+      total_actions: run.totalActions,
+      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
+    });
   }
 
   private tellPaused(sessionId: string, active: ActiveRun, pause: PauseState): void {
@@ -348,7 +349,7 @@ function toSummary(r: RunRow & { workflow_name: string | null }): RunSummary {
 }
 
 function toStatus(row: RunRow, pause: PauseState | null, queuePosition: number | null): RunStatusResponse {
-  const completed = row.status !== 'running' && row.status !== 'queued';
+  const completed = !isUnfinished(row.status);
   return {
     succeeded: row.status === 'succeeded',
     completed,
