@@ -12,6 +12,17 @@ export const ServerInfo = z.object({
 });
 export type ServerInfo = z.infer<typeof ServerInfo>;
 
+/**
+ * Whether this node can take a session now, for a load balancer or a readinessProbe. Counts only:
+ * never a session id, an address or a secret.
+ */
+export const Readiness = z.object({
+  ready: z.boolean().describe('true while fewer than max_sessions sessions are starting or live on this node'),
+  sessions: z.number().int().describe('Sessions starting or live on this node (runs waiting in its queue are not counted)'),
+  max_sessions: z.number().int().describe('MAX_SESSIONS of this node'),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
 export const metaOperations = defineOperations({
   serverInfo: {
     operationId: 'serverInfo',
@@ -29,6 +40,19 @@ export const metaOperations = defineOperations({
     tags: ['meta'],
     auth: false,
     responses: { 200: { description: 'The service is up', schema: Health } },
+  },
+  readyz: {
+    operationId: 'readyz',
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness check: whether this node can take a session now (for a load balancer or a readinessProbe)',
+    tags: ['meta'],
+    auth: false,
+    responses: {
+      200: { description: 'The node has room for a session', schema: Readiness },
+      // While the server shuts down, Fastify answers every request 503 itself, with its own body.
+      503: { description: 'The node is full (ready: false), or shutting down (a body that is not this shape)', schema: Readiness },
+    },
   },
   openapi: {
     operationId: 'openapi',

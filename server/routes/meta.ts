@@ -8,6 +8,14 @@ const VERSION = '1.0.0';
 export async function metaRoutes(app: FastifyInstance): Promise<void> {
   let doc: Record<string, unknown> | undefined;
   addRoute(app, metaOperations.healthz, () => ({ status: 'ok' as const, version: VERSION }));
+  addRoute(app, metaOperations.readyz, (_input, _req, reply) => {
+    const sessions = app.sessions.active;
+    const max = app.config.MAX_SESSIONS;
+    const ready = sessions < max;
+    // No caching: a probe must see the count of now, not of a proxy's copy.
+    reply.header('cache-control', 'no-store').status(ready ? 200 : 503);
+    return { ready, sessions, max_sessions: max };
+  });
   addRoute(app, metaOperations.serverInfo, () => ({
     version: VERSION,
     writer_configured: Boolean(app.config.WRITER_PROVIDER && app.config.WRITER_MODEL),
