@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { testDatabaseEnv } from './testDatabase.ts';
 import { freePort, waitForAsync } from './wait.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -30,6 +31,8 @@ export async function startChildServer(opts: { dataDir: string; apiKey: string; 
     LOG_LEVEL: 'silent',
     WARM_POOL_SIZE: '0',
     BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+    // Postgres pass: the data folder's database (a new one, or the one it had), as startServer does.
+    ...(await testDatabaseEnv(opts.env ?? {}, opts.dataDir)),
     ...opts.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

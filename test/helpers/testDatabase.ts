@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createDatabase } from './postgres.ts';
+
+/** Where a data folder remembers its test database, so a restart on old data finds the same one. */
+export const TEST_DATABASE_URL_FILE = '.test-database-url';
+
+/** True when this run is the Postgres pass (BROWSERDESK_TEST_DB=postgres, npm run test:postgres). */
+export const postgresMode = () => process.env.BROWSERDESK_TEST_DB === 'postgres';
+
+/**
+ * What a test server on `dataDir` adds to its environment for the database. SQLite mode, or
+ * `env` names its own DATABASE_URL: nothing. Postgres mode: DATABASE_URL of a fresh database in
+ * the run's shared Postgres (postgresGlobalSetup.ts) for a new data folder, and the same database
+ * again for a data folder that had one (kept in <dataDir>/.test-database-url).
+ */
+export async function testDatabaseEnv(env: Record<string, string | undefined>, dataDir: string): Promise<Record<string, string>> {
+  if (!postgresMode() || env.DATABASE_URL) return {};
+  const file = path.join(dataDir, TEST_DATABASE_URL_FILE);
+  let url: string | undefined;
+  try {
+    url = fs.readFileSync(file, 'utf8').trim() || undefined;
+  } catch {
+    // a new data folder
+  }
+  if (!url) {
+    // Loaded here only: 'vitest' cannot be used outside a test run (bench/ uses these helpers too).
+    const { inject } = await import('vitest');
+    const adminUrl = inject('postgresAdminUrl');
+    if (!adminUrl) throw new Error('BROWSERDESK_TEST_DB=postgres but no Postgres was provided: is test/helpers/postgresGlobalSetup.ts in vitest.config.ts globalSetup?');
+    url = await createDatabase(adminUrl);
+    fs.writeFileSync(file, url + '\n');
+  }
+  return { DATABASE_URL: url };
+}
