@@ -9,7 +9,7 @@ import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { SessionStatus } from '../contract/runControl.ts';
 import { recordingFileOf } from '../server/artifacts/recorder.ts';
 import type { BusEvents } from '../server/events/bus.ts';
-import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { browserProcess, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { startChildServer, type ChildServer } from './helpers/childServer.ts';
 import { waitForAsync } from './helpers/wait.ts';
@@ -43,6 +43,14 @@ function boxes(file: string): string[] {
 const finished = (file: string) => boxes(file).at(-1) === 'mfra';
 
 const ffmpegs = (dataDir: string) => serviceProcesses(dataDir).filter((p) => p.name === 'ffmpeg');
+
+/**
+ * The recorder is spawned as the session goes live, but as `nice -n 10 ffmpeg` (recorder.ts): the
+ * process is `nice` until that execs ffmpeg (and has no environment, so no marker, for a moment
+ * after), which on a loaded host takes a while at niceness 10. Its first bytes in the file say
+ * ffmpeg runs.
+ */
+const recordingBegun = (s: TestServer, id: string) => waitForAsync('the recording to begin', () => s.app.recordings.fileOf(id) ?? undefined);
 
 async function create(s: TestServer) {
   const res = await postJson(s, '/api/create_workflow_session', { workflow_name: 'recorded' });
@@ -80,6 +88,7 @@ describe('a recorded session', () => {
 
   it('stopped: its file is an H.264 MP4 as long as the session, and no ffmpeg is left', async () => {
     const s = await create(server);
+    await recordingBegun(server, s.session_id);
     expect(ffmpegs(server.dataDir)).toHaveLength(1);
     // Something moves on the screen, so there is more than one picture to encode.
     await sleep(4000);
@@ -106,8 +115,7 @@ describe('a recorded session', () => {
     const s = await create(server);
     await sleep(3000);
     const ended = nextEnded(server, s.session_id);
-    const browser = serviceProcesses(server.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='));
-    process.kill(browser!.pid, 'SIGKILL');
+    process.kill(browserProcess(server.dataDir, s.session_id).pid, 'SIGKILL');
     const e = await ended;
     expect(e.reason).toBe('crashed');
     expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
@@ -201,7 +209,7 @@ describe('every way a session ends', () => {
   it('timed out, and still live when the server closes: finished files as long as the sessions, no ffmpeg left', async () => {
     const own = await startServer({ RECORD_SESSIONS: 'all' });
     try {
-      const workflow = own.app.store.workflows.findOrCreateByName('ends');
+      const workflow = (await own.app.store.workflows.findOrCreateByName('ends'));
       const shortLived = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 2, proxies: false });
       const timedOut = nextEnded(own, shortLived.session.id);
       const open = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false });
@@ -238,6 +246,7 @@ describe('RECORD_SESSIONS', () => {
       const started = await runsOnly.api('/api/run_workflow', { method: 'POST', body: form });
       expect(started.status).toBe(200);
       const { session_id: runSession } = (await started.json()) as { session_id: string };
+      await recordingBegun(runsOnly, runSession);
       expect(ffmpegs(runsOnly.dataDir).map((p) => p.tree)).toEqual([runSession]);
       await waitForAsync('the run to complete', async () => ((await statusOf(runsOnly, runSession)).in_progress ? undefined : true), 30_000);
       await waitForAsync('its recorder to finish', () => (ffmpegs(runsOnly.dataDir).length ? undefined : true), 10_000);

@@ -8,7 +8,7 @@ import { CreateWorkflowSessionResponse, Session } from '../contract/sessions.ts'
 import type { BusEvents } from '../server/events/bus.ts';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { browserProcess, countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { sessionDirsOf, sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -66,16 +66,14 @@ describe('session lifecycle leaves no process behind', () => {
   it('after Chromium is killed with SIGKILL: the session is crashed and the rest of its tree ends', async () => {
     const s = await createSession(server, { webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
     const ended = nextEnded(server, s.session_id);
-    const browser = serviceProcesses(server.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='));
-    expect(browser).toBeDefined();
-    process.kill(browser!.pid, 'SIGKILL');
+    process.kill(browserProcess(server.dataDir, s.session_id).pid, 'SIGKILL');
     expect(await ended).toMatchObject({ reason: 'crashed', webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
     expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
     expect(await sessionOf(server, s.session_id)).toMatchObject({ state: 'ended', end_reason: 'crashed' });
   });
 
   it('after its timeout (a 1 s session made through the manager; HTTP allows 30 s at least)', async () => {
-    const workflow = server.app.store.workflows.findOrCreateByName('lifecycle');
+    const workflow = (await server.app.store.workflows.findOrCreateByName('lifecycle'));
     const { session } = await server.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 1, proxies: false });
     const ended = nextEnded(server, session.id);
     expect(serviceProcesses(server.dataDir).length).toBeGreaterThan(0);
@@ -102,7 +100,7 @@ describe('session lifecycle leaves no process behind', () => {
   it('after the server closes while sessions are still starting', async () => {
     const closing = await startServer();
     try {
-      const workflow = closing.app.store.workflows.findOrCreateByName('closing');
+      const workflow = (await closing.app.store.workflows.findOrCreateByName('closing'));
       const starts = [1, 2].map(() => closing.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false }));
       // Close as soon as the first display is up: the browsers are mid-start.
       for (let i = 0; i < 400 && !countByName(closing.dataDir).Xvfb; i++) await new Promise((r) => setTimeout(r, 10));
@@ -122,7 +120,7 @@ describe('session lifecycle leaves no process behind', () => {
       const manager = pooled.app.sessions as BrowserSessionManager;
       await manager.whenWarm();
       expect(manager.warm).toBe(1);
-      const warmTree = serviceProcesses(pooled.dataDir).find((p) => p.name === 'chromium' && p.cmdline.includes('--user-data-dir='))!;
+      const warmTree = browserProcess(pooled.dataDir);
       const s = await createSession(pooled);
       // The session runs in the browser that was waiting, under the same id, at normal priority
       // again, while the refill starts at a lower one so it never slows the sessions in use.

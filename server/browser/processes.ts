@@ -60,7 +60,8 @@ export function spawnDetached(command: string, args: string[], tree: TreeEnv, st
   // the user's home is the session's own, and nothing of the service's environment is passed on.
   const as = tree.user ? { uid: tree.user.uid, gid: tree.user.gid } : {};
   const options = { env, stdio, detached: true, cwd: tree.home, ...as };
-  // `nice` execs the command, so the pid, the cmdline and the inherited fds are the command's own.
+  // `nice` execs the command, so the pid and the inherited fds are the command's own; its name and
+  // cmdline only once `nice` has run (at the lower priority: on a loaded host, a while after spawn).
   const niceness = tree.niceness ?? 0;
   const child = niceness ? spawn('nice', ['-n', String(niceness), command, ...args], options) : spawn(command, args, options);
   // Detached children must not keep the server's event loop alive, nor be waited for on exit.

@@ -45,6 +45,19 @@ export function serviceProcesses(dataDir: string): ServiceProcess[] {
   return out;
 }
 
+/**
+ * The Chromium browser process itself (of one tree, when given): the one whose death ends a
+ * session. Its zygotes, renderers and helpers share its name and its --user-data-dir, and the
+ * first 'chromium' in /proc need not be the browser: pids wrap, and /proc is read as sorted strings
+ * ("10011" before "9989"), so a zygote came first and its SIGKILL ended nothing. Chromium's own
+ * mark of a child is --type=; the browser has none.
+ */
+export function browserProcess(dataDir: string, treeId?: string): ServiceProcess {
+  const browsers = serviceProcesses(dataDir).filter((p) => p.name === 'chromium' && !/(^| )--type=/.test(p.cmdline) && (treeId === undefined || p.tree === treeId));
+  if (browsers.length !== 1) throw new Error(`expected one Chromium browser process${treeId ? ` in tree ${treeId}` : ''}, found ${browsers.length}`);
+  return browsers[0]!;
+}
+
 /** Counts by kind, e.g. { Xvfb: 1, chromium: 7, x11vnc: 1 }. */
 export function countByName(dataDir: string): Record<string, number> {
   const counts: Record<string, number> = {};

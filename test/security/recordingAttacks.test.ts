@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../server/secrets/signedTokens.ts';
 import { serviceProcesses } from '../helpers/processes.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { waitForAsync } from '../helpers/wait.ts';
 import { listenersOf, uidOf } from './sockets.ts';
 
 // The recording routes tried as a stranger holding one session's URLs would: recording_url's token
@@ -87,6 +88,8 @@ describe('the recorder', () => {
     const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'recorder' });
     const { session_id: id } = (await res.json()) as { session_id: string };
     try {
+      // Spawned as the session went live, through `nice` (recorder.ts): ffmpeg once it has written.
+      await waitForAsync('the recording to begin', () => server.app.recordings.fileOf(id) ?? undefined);
       const tree = serviceProcesses(server.dataDir).filter((p) => p.tree === id);
       const ffmpeg = tree.find((p) => p.name === 'ffmpeg')!;
       const xvfb = tree.find((p) => p.name === 'Xvfb')!;
