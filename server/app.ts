@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import type { Config } from './config.ts';
-import { openDb, type Db } from './store/db.ts';
+import { openStore, type Sql } from './store/db.ts';
 import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
 import { workflowsRepo, type WorkflowsRepo } from './store/workflows.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -41,7 +41,8 @@ import { recordingRoutes } from './routes/recordings.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    db: Db;
+    /** The store's engine (SQLite or Postgres); repositories in store/ are built over it. */
+    db: Sql;
     store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
     bus: Bus;
     /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
@@ -61,7 +62,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false, routerOptions: { maxParamLength: 1024 } });
   // Before the database: a key we cannot use stops the start with nothing else opened.
   const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, app.log);
-  const db = openDb(config.dataDir);
+  const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });
   app.decorate('config', config);
   app.decorate('bus', new Bus());
   app.decorate('db', db);
@@ -77,7 +78,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => db.close());
 
-  const written = bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
+  const written = await bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
   if (written) app.log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
 
   installErrorHandler(app);

@@ -22,6 +22,11 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
+  /** postgres://… puts the store on Postgres, shared by every node given the same URL. Unset: SQLite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 32 bytes, as 64 hex digits or base64: encrypts credentials and signs URLs. Unset: DATA_DIR/secret-key, created once. */
   BROWSERDESK_SECRET_KEY: z.string().refine((v) => parseSecretKey(v) !== null, SECRET_KEY_FORMAT).optional(),

@@ -229,13 +229,13 @@ describe('retention', () => {
     const own = await startServer({ ARTIFACTS_MAX_BYTES: '1', RECORD_SESSIONS: 'off' });
     try {
       const db = own.app.db;
-      const backdate = (id: string, ago: number) => db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(new Date(Date.now() - ago).toISOString(), id);
+      const backdate = (id: string, ago: number) => db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - ago).toISOString(), id]);
       const oldest = await createSession(own);
       await endSession(own, oldest.session_id);
       const older = await createSession(own);
       await endSession(own, older.session_id);
-      backdate(oldest.session_id, 2 * hour);
-      backdate(older.session_id, hour);
+      await backdate(oldest.session_id, 2 * hour);
+      await backdate(older.session_id, hour);
       const live = await createSession(own);
       const browser = await chromium.connectOverCDP(live.connect_url);
       const page = browser.contexts()[0]!.pages()[0]!;

@@ -84,8 +84,8 @@ function multipartBody(parts: Part[], boundary = BOUNDARY): string {
 const postRun = (body: string, contentType = `multipart/form-data; boundary=${BOUNDARY}`) =>
   server.api('/api/run_workflow', { method: 'POST', headers: { 'content-type': contentType }, body });
 
-function expectNothingStarted(): void {
-  expect((server.app.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n).toBe(0);
+async function expectNothingStarted(): Promise<void> {
+  expect(await server.app.db.get('SELECT count(*) AS n FROM runs')).toEqual({ n: 0 });
   const dir = `${server.dataDir}/runs`;
   expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
 }
@@ -96,12 +96,12 @@ describe('POST /api/run_workflow with a malformed multipart body: 400', () => {
   it('no boundary in the Content-Type', async () => {
     const err = await expectErrorShape(await postRun(body, 'multipart/form-data'), 400, 'bad_request');
     expect(err.message).toContain('boundary');
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('a boundary that is not the body\'s', async () => {
     await expectErrorShape(await postRun(body, 'multipart/form-data; boundary=another-one'), 400, 'bad_request');
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('a body cut off before its closing boundary, in a field and in a file', async () => {
@@ -111,7 +111,7 @@ describe('POST /api/run_workflow with a malformed multipart body: 400', () => {
     ]);
     await expectErrorShape(await postRun(body.slice(0, body.length - 30)), 400, 'bad_request');
     await expectErrorShape(await postRun(withFile.slice(0, withFile.length - 400)), 400, 'bad_request');
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('a part declared application/json that is not JSON', async () => {
@@ -121,7 +121,7 @@ describe('POST /api/run_workflow with a malformed multipart body: 400', () => {
     ]);
     const err = await expectErrorShape(await postRun(bad), 400, 'bad_request');
     expect(err.message).toContain('application/json');
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 });
 
@@ -132,7 +132,7 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
     const err = await expectErrorShape(await postRun(multipartBody([{ name: 'workflow_id', value: workflowId }, file('a\0b.txt')])), 422, 'invalid_request');
     expect(paths(err)).toEqual(['files.0']);
     expect(err.message).toContain('NUL');
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('a file name over 255 bytes (UTF-8), while 255 bytes pass', async () => {
@@ -143,7 +143,7 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
     // 255 bytes is a valid name: the request gets as far as the (unknown) workflow.
     const ok = await postRun(multipartBody([{ name: 'workflow_id', value: randomUUID() }, file(long.slice(0, -1))]));
     expect(ok.status).toBe(404);
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('variables nested 5000 levels, sent as text or as an application/json part', async () => {
@@ -153,13 +153,13 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
       expect(paths(err)).toEqual(['variables']);
       expect(err.message).toContain('more than 64 levels');
     }
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 
   it('metadata nested 5000 levels', async () => {
     const body = multipartBody([{ name: 'workflow_id', value: workflowId }, { name: 'metadata', value: deepJson(5000), type: 'application/json' }]);
     expect(paths(await expectErrorShape(await postRun(body), 422, 'invalid_request'))).toEqual(['metadata']);
-    expectNothingStarted();
+    await expectNothingStarted();
   });
 });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../server/config.ts';
 import { parseSecretKey, subKey } from '../server/secrets/secretKey.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { storeBytes } from './helpers/testDatabase.ts';
 
 /**
  * Credentials as Simplex's TypeScript client stores them: store (or replace), list names and
@@ -51,14 +52,6 @@ async function expect422(res: Response): Promise<{ path: string; message: string
 }
 
 /** Every byte SQLite has written for this data folder: the database, its WAL and shared memory. */
-function databaseBytes(dataDir: string): Buffer {
-  const parts = ['browserdesk.db', 'browserdesk.db-wal', 'browserdesk.db-shm']
-    .map((f) => path.join(dataDir, f))
-    .filter((f) => fs.existsSync(f))
-    .map((f) => fs.readFileSync(f));
-  return Buffer.concat(parts);
-}
-
 describe('store, list, replace, delete', () => {
   it('over JSON: store answers the id, list shows names and dates, a second store replaces the value', async () => {
     const name = uniqName();
@@ -73,7 +66,7 @@ describe('store, list, replace, delete', () => {
     const before = (await list()).credentials.find((c) => c.name === name)!;
     expect(before).toEqual({ id: answer.credential_id, name, created_at: expect.any(String), updated_at: before.created_at });
     expect(Object.keys(before).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
-    expect(server.app.credentials.reveal([name]).get(name)).toBe(first);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe(first);
 
     await tick();
     const second = secret();
@@ -86,13 +79,13 @@ describe('store, list, replace, delete', () => {
     expect(after.id).toBe(before.id);
     expect(after.created_at).toBe(before.created_at);
     expect(after.updated_at > before.updated_at).toBe(true);
-    expect(server.app.credentials.reveal([name]).get(name)).toBe(second);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe(second);
 
     const deleted = await postJson(server, '/api/delete_credential', { name });
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ succeeded: true });
     expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
-    expect(server.app.credentials.missing([name])).toEqual([name]);
+    expect(await server.app.credentials.missing([name])).toEqual([name]);
   });
 
   it('over urlencoded, as the Python-style form calls send it', async () => {
@@ -101,7 +94,7 @@ describe('store, list, replace, delete', () => {
     const stored = await form(server, '/api/store_credential', { name, value });
     expect(stored.status).toBe(200);
     expect(await stored.text()).not.toContain(value);
-    expect(server.app.credentials.reveal([name]).get(name)).toBe(value);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe(value);
     expect((await list()).credentials.map((c) => c.name)).toContain(name);
     const deleted = await form(server, '/api/delete_credential', { name });
     expect(deleted.status).toBe(200);
@@ -129,8 +122,8 @@ describe('store, list, replace, delete', () => {
   it('missing() names what is not stored; reveal() of a name not stored names it and gives nothing', async () => {
     const name = uniqName();
     await postJson(server, '/api/store_credential', { name, value: 'x' });
-    expect(server.app.credentials.missing([name, 'absent_one', 'absent_one'])).toEqual(['absent_one']);
-    expect(() => server.app.credentials.reveal([name, 'absent_one'])).toThrow(/credential absent_one is no longer stored/);
+    expect(await server.app.credentials.missing([name, 'absent_one', 'absent_one'])).toEqual(['absent_one']);
+    await expect(server.app.credentials.reveal([name, 'absent_one'])).rejects.toThrow(/credential absent_one is no longer stored/);
   });
 
   it('is listed in the OpenAPI document with both encodings', async () => {
@@ -164,7 +157,7 @@ describe('bad requests store nothing', () => {
     const name = uniqName('long');
     const value = '𝄞'.repeat(4096);
     expect((await postJson(server, '/api/store_credential', { name, value })).status).toBe(200);
-    expect(server.app.credentials.reveal([name]).get(name)).toBe(value);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe(value);
   });
 
   it('messages say what a name may be', async () => {
@@ -196,32 +189,34 @@ describe('bad requests store nothing', () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: string }).error).toBe('unauthorized');
     }
-    expect(server.app.credentials.missing([name])).toEqual([name]);
+    expect(await server.app.credentials.missing([name])).toEqual([name]);
   });
 });
 
 describe('at rest', () => {
-  it('the database file and its WAL never hold the value, before and after a checkpoint', async () => {
+  it("the store's files (SQLite's file and WAL, or Postgres' data files) never hold the value", async () => {
     const name = uniqName('rest');
     const value = `plaintext-${randomUUID()}`;
     expect((await postJson(server, '/api/store_credential', { name, value })).status).toBe(200);
     const needles = [Buffer.from(value, 'utf8'), Buffer.from(value, 'utf16le')];
-    for (const needle of needles) expect(databaseBytes(server.dataDir).includes(needle)).toBe(false);
-    server.app.db.pragma('wal_checkpoint(TRUNCATE)');
-    for (const needle of needles) expect(databaseBytes(server.dataDir).includes(needle)).toBe(false);
+    // Before and after a checkpoint: the WAL first, then the table's own pages.
+    for (const needle of needles) expect((await storeBytes(server)).includes(needle)).toBe(false);
+    if (server.app.db.engine === 'sqlite') await server.app.db.run('PRAGMA wal_checkpoint(TRUNCATE)');
+    for (const needle of needles) expect((await storeBytes(server)).includes(needle)).toBe(false);
     // The row holds iv | tag | ciphertext: 12 + 16 + the value's length, and not the value.
-    const row = server.app.db.prepare<[string], { secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?').get(name)!;
+    const row = (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!;
     expect(row.secret.length).toBe(12 + 16 + Buffer.byteLength(value));
   });
 
   it('the same value stored twice is sealed differently (a fresh IV each time)', async () => {
     const name = uniqName('iv');
-    const sealed = () => server.app.db.prepare<[string], { secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?').get(name)!.secret;
+    const sealed = async () => (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
     await postJson(server, '/api/store_credential', { name, value: 'same' });
-    const first = sealed();
+    const first = await sealed();
     await postJson(server, '/api/store_credential', { name, value: 'same' });
-    expect(sealed().equals(first)).toBe(false);
-    expect(first.subarray(0, 12).equals(sealed().subarray(0, 12))).toBe(false);
+    const second = await sealed();
+    expect(second.equals(first)).toBe(false);
+    expect(first.subarray(0, 12).equals(second.subarray(0, 12))).toBe(false);
   });
 });
 
@@ -248,7 +243,7 @@ describe('the secret key', () => {
       expect(fs.readFileSync(file).equals(keyBytes)).toBe(true);
       expect(fs.statSync(file).mtimeMs).toBe(mtime);
       expect(second.app.secretKey.equals(keyBytes)).toBe(true);
-      expect(second.app.credentials.reveal([name]).get(name)).toBe(value);
+      expect((await second.app.credentials.reveal([name])).get(name)).toBe(value);
       expect((await list(second)).credentials.map((c) => c.name)).toEqual([name]);
     } finally {
       await second.close();
@@ -266,7 +261,7 @@ describe('the secret key', () => {
         expect(fs.existsSync(path.join(dir, 'secret-key'))).toBe(false);
         const name = uniqName('env');
         await postJson(s, '/api/store_credential', { name, value: 'from env' });
-        expect(s.app.credentials.reveal([name]).get(name)).toBe('from env');
+        expect((await s.app.credentials.reveal([name])).get(name)).toBe('from env');
       } finally {
         await s.close();
         fs.rmSync(dir, { recursive: true, force: true });

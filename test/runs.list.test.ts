@@ -14,8 +14,8 @@ beforeAll(async () => {
   const repo = runsRepo(server.app.db);
   for (const [i, status] of (['succeeded', 'failed', 'running', 'succeeded', 'failed'] as const).entries()) {
     const id = randomUUID();
-    repo.insert({ id, session_id: randomUUID(), workflow_id: i === 4 ? randomUUID() : workflowId, status: 'running', message: `run ${i}`, total_actions: 3, metadata: null, webhook_url: null });
-    if (status !== 'running') repo.complete(id, { status, message: `run ${i} ${status}`, results: [], outputs: {}, screenshot: null });
+    await repo.insert({ id, session_id: randomUUID(), workflow_id: i === 4 ? randomUUID() : workflowId, status: 'running', message: `run ${i}`, total_actions: 3, metadata: null, webhook_url: null });
+    if (status !== 'running') await repo.complete(id, { status, message: `run ${i} ${status}`, results: [], outputs: {}, screenshot: null });
     await new Promise((r) => setTimeout(r, 5));
   }
 });

@@ -37,7 +37,7 @@ async function expectRefused(body: FormData | string, status: number, path?: str
   expect(json.message).toEqual(expect.any(String));
   if (path) expect(json.issues.map((i: { path: string }) => i.path)).toContain(path);
   // Nothing started: no run recorded, no upload folder left behind.
-  expect((server.app.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n).toBe(0);
+  expect(await server.app.db.get('SELECT count(*) AS n FROM runs')).toEqual({ n: 0 });
   const sessions = await (await server.api('/api/sessions')).json();
   expect(sessions.items).toEqual([]);
   const dir = `${server.dataDir}/runs`;

@@ -26,7 +26,7 @@ interface Listed {
 /** What exists: workflow names (in the store, listed or not) and session ids. */
 async function listed(s: TestServer): Promise<Listed> {
   // From the store: GET /workflows leaves out the workflows sessions made, and a refusal must make none.
-  const workflows = s.app.db.prepare<[], { name: string }>('SELECT name FROM workflows ORDER BY name').all();
+  const workflows = await s.app.db.all<{ name: string }>('SELECT name FROM workflows ORDER BY name');
   const sessions = (await (await s.api('/api/sessions?limit=100')).json()) as { items: { id: string }[] };
   return { workflows: workflows.map((w) => w.name), sessions: sessions.items.map((x) => x.id).sort() };
 }
@@ -57,7 +57,7 @@ describe('create_workflow_session refused before anything is created', () => {
       expect(err.message).toContain('private, loopback or link-local');
     }
     // Nothing was queued for it either.
-    expect(server.app.db.prepare('SELECT count(*) AS n FROM webhook_outbox').get()).toEqual({ n: 0 });
+    expect(await server.app.db.get('SELECT count(*) AS n FROM webhook_outbox')).toEqual({ n: 0 });
   });
 
   it('422 for session_data cookies Chromium would refuse, without starting a browser', async () => {

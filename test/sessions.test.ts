@@ -234,10 +234,10 @@ describe('live browser sessions', () => {
     expect([unknown.status, await unknown.text()]).toEqual([wrong.status, await wrong.text()]);
 
     // Stored as sha256 hashes only: no token appears anywhere in the row.
-    const row = () => server.app.db.prepare('SELECT * FROM sessions WHERE id = ?').get(a.session_id) as Record<string, unknown>;
+    const row = () => server.app.db.get<Record<string, unknown>>('SELECT * FROM sessions WHERE id = ?', [a.session_id]);
     const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-    expect(row()).toMatchObject({ view_hash: sha(viewToken), control_hash: sha(controlToken), cdp_hash: sha(url.searchParams.get('token')!) });
-    expect(JSON.stringify(row())).not.toContain(controlToken);
+    expect(await row()).toMatchObject({ view_hash: sha(viewToken), control_hash: sha(controlToken), cdp_hash: sha(url.searchParams.get('token')!) });
+    expect(JSON.stringify(await row())).not.toContain(controlToken);
 
     // authorize(): capabilities as the seam describes them.
     expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')?.id).toBe(a.session_id);
@@ -253,7 +253,7 @@ describe('live browser sessions', () => {
     expect(await closed).toBe(1001);
     expect(await upgradeStatus(a.connect_url!)).toBe(401);
     expect(server.app.sessions.authorize(a.session_id, controlToken, 'view')).toBeNull();
-    expect(row()).toMatchObject({ view_hash: null, control_hash: null, cdp_hash: null });
+    expect(await row()).toMatchObject({ view_hash: null, control_hash: null, cdp_hash: null });
     await end(b.session_id);
   });
 });

@@ -69,7 +69,7 @@ describe('POST /api/create_workflow_session input', () => {
     const res = await create({ workflow_name: 'limits', timeout: 30, webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"a":1}', session_data: JSON.stringify(goodState) });
     expect(res.status).toBe(200);
     const first = (await res.json()) as { session_id: string; workflow_id: string };
-    expect(server.app.store.workflows.getByName('limits')?.id).toBe(first.workflow_id);
+    expect((await server.app.store.workflows.getByName('limits'))?.id).toBe(first.workflow_id);
 
     const over = await create({ workflow_name: 'limits' });
     expect(over.status).toBe(429);

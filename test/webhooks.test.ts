@@ -43,7 +43,7 @@ async function secretOf(s: TestServer): Promise<string> {
 async function untilRow(s: TestServer, id: string, done: (status: string, attempts: number) => boolean) {
   const repo = outboxRepo(s.app.db);
   for (;;) {
-    const row = repo.get(id);
+    const row = await repo.get(id);
     if (row && done(row.status, row.attempts)) return row;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -177,7 +177,7 @@ describe('webhook destinations (SSRF)', () => {
     const s = await server({ WEBHOOK_ALLOW_PRIVATE: '0' });
     const r = await receiver([200]);
     // As if the URL had passed the check when queued and its DNS changed since.
-    const row = outboxRepo(s.app.db).insert({ url: r.url, type: 'run.started', payload: '{}', status: 'pending' });
+    const row = await outboxRepo(s.app.db).insert({ url: r.url, type: 'run.started', payload: '{}', status: 'pending' });
     s.app.webhooks.kick();
     const after = await untilRow(s, row.id, (_st, attempts) => attempts >= 1);
     expect(after.last_error).toMatch(/loopback/);

@@ -154,8 +154,8 @@ describe('workflow validation: 422 naming the step and field', () => {
 describe('workflows made by sessions', () => {
   it("lists a workflow a session's workflow_name made only once it is saved or given metadata", async () => {
     const listed = async () => ((await (await server.api('/api/workflows?limit=100')).json()) as { items: { id: string }[] }).items.map((w) => w.id);
-    const made = server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`).row;
-    const other = server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`).row;
+    const made = (await server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`)).row;
+    const other = (await server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`)).row;
     const deliberate = await postJson(server, '/api/workflows', { name: `on purpose ${randomUUID()}`, flow: { title: 'empty on purpose', steps: [] }, variables: [] });
     expect(deliberate.status).toBe(201);
     const deliberateId = ((await deliberate.json()) as { id: string }).id;
@@ -170,7 +170,7 @@ describe('workflows made by sessions', () => {
       body: JSON.stringify({ name: made.name, flow: formFlow, variables: formVariables }),
     });
     expect(saved.status).toBe(200);
-    server.app.store.workflows.setMetadata(other.id, 'adopted');
+    await server.app.store.workflows.setMetadata(other.id, 'adopted');
     ids = await listed();
     expect(ids).toContain(made.id);
     expect(ids).toContain(other.id);

@@ -35,7 +35,7 @@ export function folderBytes(dir: string): number {
 }
 
 /** Every session folder under `root` with its size and end, `endOf` telling live (null) from ended. */
-export function heldUnder(root: string, endOf: (sessionId: string) => Date | null | undefined): Held[] {
+export async function heldUnder(root: string, endOf: (sessionId: string) => Promise<Date | null | undefined>): Promise<Held[]> {
   let names: string[];
   try {
     names = fs.readdirSync(root);
@@ -53,7 +53,7 @@ export function heldUnder(root: string, endOf: (sessionId: string) => Date | nul
       continue;
     }
     if (!st.isDirectory()) continue;
-    const ended = endOf(name);
+    const ended = await endOf(name);
     held.push({ sessionId: name, bytes: folderBytes(dir), endedAt: ended === undefined ? st.mtime : ended });
   }
   return held;

@@ -26,7 +26,7 @@ export interface ArtifactsOptions {
   ttlDays: number;
   sessions: SessionManager;
   /** The session's record, to tell live from ended for retention. */
-  sessionRow(id: string): SessionRow | undefined;
+  sessionRow(id: string): Promise<SessionRow | undefined>;
   bus: Bus;
   log: FastifyBaseLogger;
 }
@@ -170,9 +170,9 @@ export class Artifacts {
   }
 
   /** True while the session is starting or live: its artifacts are still being written. */
-  isLive(sessionId: string): boolean {
+  async isLive(sessionId: string): Promise<boolean> {
     if (this.opts.sessions.get(sessionId)) return true;
-    const row = this.opts.sessionRow(sessionId);
+    const row = await this.opts.sessionRow(sessionId);
     return row !== undefined && row.state !== 'ended';
   }
 
@@ -186,15 +186,15 @@ export class Artifacts {
 
   /** Retention: remove what is over ARTIFACTS_TTL_DAYS, then the oldest until under ARTIFACTS_MAX_BYTES. Returns the sessions removed. */
   async sweep(now = Date.now()): Promise<string[]> {
-    const held = heldUnder(this.root, (id) => {
-      if (this.isLive(id)) return null;
-      const ended = this.opts.sessionRow(id)?.ended_at;
+    const held = await heldUnder(this.root, async (id) => {
+      if (await this.isLive(id)) return null;
+      const ended = (await this.opts.sessionRow(id))?.ended_at;
       return ended ? new Date(ended) : undefined;
     });
     const gone = chooseExpired(held, { maxBytes: this.opts.maxBytes, ttlMs: this.opts.ttlDays * 86_400_000, graceMs: RETENTION_GRACE_MS }, now);
     for (const id of gone) {
       // Checked again: a session may have gone live under this id since the listing (never today: ids are new).
-      if (!this.isLive(id)) await this.remove(id);
+      if (!(await this.isLive(id))) await this.remove(id);
     }
     if (gone.length) this.opts.log.info({ sessions: gone.length }, 'removed session artifacts over the retention limits');
     return gone;

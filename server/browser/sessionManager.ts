@@ -104,14 +104,14 @@ export class BrowserSessionManager implements SessionManager {
       executable: this.opts.config.CHROMIUM_PATH,
       isolation: this.isolation,
       proxyServer,
-      onPid: (kind, pid) => this.safely(() => this.opts.repo.addPid(id, kind, pid)),
+      onPid: (kind, pid) => void this.safely(() => this.opts.repo.addPid(id, kind, pid)),
     };
   }
 
-  /** SQLite writes after close (the db is gone) must not turn an orderly shutdown into a crash. */
-  private safely(fn: () => unknown): void {
+  /** Store writes after close (the store is gone) must not turn an orderly shutdown into a crash. */
+  private async safely(fn: () => Promise<unknown>): Promise<void> {
     try {
-      fn();
+      await fn();
     } catch (err) {
       this.opts.log.warn({ err }, 'session record not updated');
     }
@@ -172,8 +172,8 @@ export class BrowserSessionManager implements SessionManager {
    */
   async start(): Promise<void> {
     const { repo, bus, config } = this.opts;
-    const orphans = repo.endOrphans();
-    const recorded = repo.allProcesses();
+    const orphans = await repo.endOrphans();
+    const recorded = await repo.allProcesses();
     const trees = new Map<string, number[]>();
     for (const p of recorded) {
       // Only a pid that still carries our marker is ours; anything else is a recycled pid.
@@ -182,7 +182,7 @@ export class BrowserSessionManager implements SessionManager {
     await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
     // Processes started but never recorded (the server died mid-start) carry the marker too.
     await killStartedBy(config.dataDir);
-    for (const p of recorded) repo.dropTree(p.tree_id);
+    for (const p of recorded) await repo.dropTree(p.tree_id);
     await removeAllSessionDirs(config.dataDir);
     removeStaleDisplayFiles(config.SESSION_UIDS);
     // Folders of versions that kept profiles inside DATA_DIR.
@@ -192,7 +192,7 @@ export class BrowserSessionManager implements SessionManager {
     this.isolation = await Isolation.start({ dataDir: config.dataDir, uids: config.SESSION_UIDS, allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS });
     for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
     for (const id of orphans) {
-      const row = repo.get(id);
+      const row = await repo.get(id);
       if (!row) continue;
       bus.emit('session.ended', { session_id: id, workflow_id: row.workflow_id, reason: 'crashed', webhook_url: row.webhook_url ?? undefined, metadata: row.metadata ?? undefined });
       bus.emit('session.changed', { session_id: id });
@@ -225,8 +225,10 @@ export class BrowserSessionManager implements SessionManager {
     const { tokens, hashes } = reservation ?? mintTokens();
     const now = new Date();
     const entry: Entry = { workflowId: input.workflowId, reserved: reservation !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
+    this.entries.set(id, entry);
     try {
-      repo.insert({
+      await repo.insert({
         id,
         workflow_id: input.workflowId,
         proxies: input.proxies ? 1 : 0,
@@ -240,10 +242,10 @@ export class BrowserSessionManager implements SessionManager {
         expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
       });
     } catch (err) {
+      this.entries.delete(id);
       void pooled?.tree.then((t) => t.kill(), () => undefined);
       throw err;
     }
-    this.entries.set(id, entry);
     bus.emit('session.changed', { session_id: id });
 
     let tree: BrowserTree;
@@ -297,7 +299,7 @@ export class BrowserSessionManager implements SessionManager {
     await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority }));
     if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
     entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
-    repo.markLive(id, session.expiresAt.toISOString());
+    await repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
     bus.emit('session.changed', { session_id: id });
     return { session, tokens };
@@ -401,7 +403,7 @@ export class BrowserSessionManager implements SessionManager {
       const live = entry.session;
       if (live && live.state === 'live' && entry.tree?.alive) await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
       if (entry.session) entry.session.state = 'ended';
-      this.safely(() => repo.markEnded(id, reason));
+      await this.safely(() => repo.markEnded(id, reason));
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
       for (const l of entry.endListeners) {
         try {
@@ -417,7 +419,7 @@ export class BrowserSessionManager implements SessionManager {
       // the marker, so a sweep by tree id catches them either way.
       if (entry.tree) await entry.tree.kill();
       else await killTree(this.opts.config.dataDir, id, []);
-      this.safely(() => repo.dropTree(id));
+      await this.safely(() => repo.dropTree(id));
       this.entries.delete(id);
       this.startReserved();
       await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));

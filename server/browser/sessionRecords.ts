@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
 import type { RunRow, RunsRepo } from '../store/runs.ts';
-import type { SessionRow, SessionsRepo } from '../store/sessions.ts';
+import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
@@ -52,12 +52,12 @@ export interface ActiveSession {
 export class SessionRecords {
   constructor(private readonly opts: SessionRecordsOptions) {}
 
-  private toSession(row: SessionRow): Session {
+  private toSession(row: NamedSessionRow): Session {
     return {
       id: row.id,
       workflow_id: row.workflow_id,
       // Deleted workflows keep their sessions: null then.
-      workflow_name: this.opts.workflows.nameOf(row.workflow_id),
+      workflow_name: row.workflow_name,
       state: row.state,
       end_reason: row.end_reason,
       proxies: row.proxies === 1,
@@ -70,19 +70,19 @@ export class SessionRecords {
     };
   }
 
-  private row(id: string): SessionRow {
-    const row = this.opts.sessions.get(id);
+  private async row(id: string): Promise<NamedSessionRow> {
+    const row = await this.opts.sessions.get(id);
     if (!row) throw new NotFound('Session');
     return row;
   }
 
   /** Newest first, of one state or all. */
-  list(request: { state?: SessionState; limit: number; cursor?: string }): Page<Session> {
+  list(request: { state?: SessionState; limit: number; cursor?: string }): Promise<Page<Session>> {
     return pageOf(request, (limit, before) => this.opts.sessions.list({ state: request.state, limit, before }), (row) => this.toSession(row));
   }
 
-  get(id: string): Session {
-    return this.toSession(this.row(id));
+  async get(id: string): Promise<Session> {
+    return this.toSession(await this.row(id));
   }
 
   /**
@@ -93,7 +93,7 @@ export class SessionRecords {
    */
   async create(request: z.output<typeof CreateWorkflowSessionRequest>): Promise<{ sessionId: string; workflowId: string; tokens: SessionTokens }> {
     await this.admit(request);
-    const workflow = this.opts.workflows.ensureByName(request.workflow_name);
+    const workflow = await this.opts.workflows.ensureByName(request.workflow_name);
     try {
       const { session, tokens } = await this.opts.manager.create({
         workflowId: workflow.id,
@@ -106,7 +106,7 @@ export class SessionRecords {
       });
       return { sessionId: session.id, workflowId: workflow.id, tokens };
     } catch (err) {
-      if (workflow.created) this.opts.workflows.deleteIfUnused(workflow.id);
+      if (workflow.created) await this.opts.workflows.deleteIfUnused(workflow.id);
       throw err;
     }
   }
@@ -123,8 +123,8 @@ export class SessionRecords {
   }
 
   /** Fresh capability tokens for a live session's views. */
-  views(id: string): SessionTokens {
-    this.assertExists(id);
+  async views(id: string): Promise<SessionTokens> {
+    await this.assertExists(id);
     const tokens = this.opts.manager.issueTokens(id);
     if (!tokens) throw new Conflict('The session is not live: an ended session has no live view');
     return tokens;
@@ -132,45 +132,45 @@ export class SessionRecords {
 
   /** End the session (stopped); the record as it ended. */
   async end(id: string): Promise<Session> {
-    this.assertExists(id);
+    await this.assertExists(id);
     await this.opts.manager.end(id, 'stopped');
     return this.get(id);
   }
 
   /** close_session: a queued run's session has no record yet; closing it takes the run out of the queue. */
   async close(id: string): Promise<void> {
-    if (!this.opts.sessions.get(id) && this.opts.manager.queuePosition(id) === null) throw new NotFound('Session');
+    if (this.opts.manager.queuePosition(id) === null && !(await this.opts.sessions.get(id))) throw new NotFound('Session');
     await this.opts.manager.end(id, 'stopped');
   }
 
   /** NotFound unless the session has a record. */
-  assertExists(id: string): void {
-    this.row(id);
+  async assertExists(id: string): Promise<void> {
+    await this.row(id);
   }
 
   /** NotFound unless a session or a run has this id (a queued run's session has no record yet). */
-  assertKnown(id: string): void {
-    if (!this.opts.sessions.get(id) && !this.opts.runs.getBySession(id)) throw new NotFound('Session');
+  async assertKnown(id: string): Promise<void> {
+    if (!(await this.opts.sessions.get(id)) && !(await this.opts.runs.getBySession(id))) throw new NotFound('Session');
   }
 
   /** Whether a known session is a workflow run's. */
-  isRunSession(id: string): boolean {
-    this.assertKnown(id);
-    return this.opts.runs.getBySession(id) !== undefined;
+  async isRunSession(id: string): Promise<boolean> {
+    await this.assertKnown(id);
+    return (await this.opts.runs.getBySession(id)) !== undefined;
   }
 
   /** The known session has ended and no run in it is under way or waiting: its log is complete. */
-  isOver(id: string): boolean {
-    this.assertKnown(id);
-    const run = this.opts.runs.getBySession(id);
-    const row = this.opts.sessions.get(id);
+  async isOver(id: string): Promise<boolean> {
+    await this.assertKnown(id);
+    const run = await this.opts.runs.getBySession(id);
+    const row = await this.opts.sessions.get(id);
     return (row ? row.state === 'ended' : true) && !this.opts.activity.isRunning(id) && run?.status !== 'queued';
   }
 
   /** Simplex's session status: the run when there is one, else the session. */
-  status(id: string): SessionStatusFacts {
-    const session = this.opts.sessions.get(id);
-    const run = this.opts.runs.getBySession(id);
+  async status(id: string): Promise<SessionStatusFacts> {
+    const session = await this.opts.sessions.get(id);
+    const run = await this.opts.runs.getBySession(id);
     if (!session && !run) throw new NotFound('Session');
     const workflowId = run?.workflow_id ?? session!.workflow_id;
     return {
@@ -178,14 +178,14 @@ export class SessionRecords {
       run,
       pause: this.opts.activity.pauseOf(id),
       queuePosition: this.opts.manager.queuePosition(id),
-      workflowMetadata: this.opts.workflows.metadataOf(workflowId),
+      workflowMetadata: await this.opts.workflows.metadataOf(workflowId),
     };
   }
 
   /** The workflow's newest live session with a control token for it; undefined when it has none. */
-  activeOf(workflowId: string): ActiveSession | undefined {
-    this.opts.workflows.get(workflowId);
-    const row = this.opts.sessions.newestActiveOf(workflowId);
+  async activeOf(workflowId: string): Promise<ActiveSession | undefined> {
+    await this.opts.workflows.get(workflowId);
+    const row = await this.opts.sessions.newestActiveOf(workflowId);
     const tokens = row && this.opts.manager.issueTokens(row.id);
     if (!row || !tokens) return undefined;
     const { activity } = this.opts;
@@ -197,7 +197,7 @@ export class SessionRecords {
   }
 
   /** The JPEG of the page when the session's run finished, if it kept one. */
-  finalScreenshot(id: string): Buffer | undefined {
-    return this.opts.runs.getBySession(id)?.screenshot ?? undefined;
+  async finalScreenshot(id: string): Promise<Buffer | undefined> {
+    return (await this.opts.runs.getBySession(id))?.screenshot ?? undefined;
   }
 }

@@ -1,31 +1,31 @@
 import { loadConfig } from '../config.ts';
-import { openDb } from '../store/db.ts';
+import { openStore } from '../store/db.ts';
 import { apiKeysRepo } from '../store/apiKeys.ts';
 import { createApiKey } from '../http/apiKeys.ts';
 
 /** npm run keys -- create [name] | list | revoke <id or prefix> */
 const USAGE = 'usage: npm run keys -- create [name] | list | revoke <id-or-prefix>';
 
-function run(argv: string[]): number {
+async function run(argv: string[]): Promise<number> {
   const [cmd, arg] = argv;
   const config = loadConfig();
-  const db = openDb(config.dataDir);
+  const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });
   const repo = apiKeysRepo(db);
   try {
     switch (cmd) {
       case 'create': {
-        const { key, id } = createApiKey(repo, arg ?? 'cli');
+        const { key, id } = await createApiKey(repo, arg ?? 'cli');
         console.log(`Created key ${id}. It is shown once; store it now:\n${key}`);
         return 0;
       }
       case 'list':
-        for (const k of repo.list()) {
+        for (const k of await repo.list()) {
           console.log([k.id, k.prefix + '…', k.name, k.revoked_at ? `revoked ${k.revoked_at}` : 'active', `created ${k.created_at}`].join('\t'));
         }
         return 0;
       case 'revoke': {
         if (!arg) break;
-        const n = repo.revoke(arg);
+        const n = await repo.revoke(arg);
         console.log(n ? `Revoked ${n} key(s).` : `No active key matches ${arg}.`);
         return n ? 0 : 1;
       }
@@ -33,8 +33,8 @@ function run(argv: string[]): number {
     console.error(USAGE);
     return 2;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
-process.exit(run(process.argv.slice(2)));
+process.exit(await run(process.argv.slice(2)));

@@ -16,7 +16,7 @@ export const credentialsService = fp(
     const service = new CredentialsService(credentialsRepo(app.db), credentialCipher(app.secretKey));
     app.decorate('credentials', service);
     // Say at start, not at the first run, when the key no longer opens what was stored under it.
-    const unreadable = service.unreadable();
+    const unreadable = await service.unreadable();
     if (unreadable.length) {
       app.log.error(
         `${unreadable.length} stored credential(s) do not decrypt with this server's secret key (${unreadable.join(', ')}): ` +

@@ -21,26 +21,28 @@ export class CredentialsService {
   ) {}
 
   /** Store, or replace the value of the credential of that name (its id and created_at stay). */
-  store(name: string, value: string): CredentialMeta & { replaced: boolean } {
+  async store(name: string, value: string): Promise<CredentialMeta & { replaced: boolean }> {
     // The route has checked both against the contract; this guards other callers.
     if (!CredentialName.safeParse(name).success) throw new Error('not a credential name');
-    const { row, replaced } = this.repo.put(name, this.cipher.seal(name, value));
+    const { row, replaced } = await this.repo.put(name, this.cipher.seal(name, value));
     return { ...row, replaced };
   }
 
   /** Names and dates, by name. */
-  list(): CredentialMeta[] {
+  list(): Promise<CredentialMeta[]> {
     return this.repo.list();
   }
 
   /** True when a credential of that name was deleted. */
-  delete(name: string): boolean {
+  delete(name: string): Promise<boolean> {
     return this.repo.delete(name);
   }
 
   /** The names of `names` with no stored credential, each once, in the order given. */
-  missing(names: readonly string[]): string[] {
-    return [...new Set(names)].filter((name) => !this.repo.has(name));
+  async missing(names: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(names)];
+    const stored = await Promise.all(unique.map((name) => this.repo.has(name)));
+    return unique.filter((_, i) => !stored[i]);
   }
 
   /**
@@ -48,11 +50,11 @@ export class CredentialsService {
    * CredentialMissingError or CredentialUnreadableError (both name the credential, neither carries
    * a byte of the value) rather than hand back a partial map.
    */
-  reveal(names: readonly string[]): Map<string, string> {
+  async reveal(names: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (const name of names) {
       if (out.has(name)) continue;
-      const sealed = this.repo.secretOf(name);
+      const sealed = await this.repo.secretOf(name);
       if (!sealed) throw new CredentialMissingError(name);
       out.set(name, this.cipher.open(name, sealed));
     }
@@ -60,9 +62,9 @@ export class CredentialsService {
   }
 
   /** Names of stored credentials that do not decrypt with the current key (checked at start). */
-  unreadable(): string[] {
+  async unreadable(): Promise<string[]> {
     const bad: string[] = [];
-    for (const { name, secret } of this.repo.sealedAll()) {
+    for (const { name, secret } of await this.repo.sealedAll()) {
       try {
         this.cipher.open(name, secret);
       } catch {

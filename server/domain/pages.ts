@@ -30,12 +30,12 @@ export function decodeCursor(cursor: string): PageKey {
  * The page after `cursor` (the first when absent or empty): `fetch` is asked for one row more than
  * the page holds, which tells whether another page follows without counting.
  */
-export function pageOf<Row extends PageKey, T>(
+export async function pageOf<Row extends PageKey, T>(
   request: { limit: number; cursor?: string },
-  fetch: (limit: number, before: PageKey | undefined) => Row[],
+  fetch: (limit: number, before: PageKey | undefined) => Promise<Row[]>,
   toItem: (row: Row) => T,
-): Page<T> {
-  const rows = fetch(request.limit + 1, request.cursor ? decodeCursor(request.cursor) : undefined);
+): Promise<Page<T>> {
+  const rows = await fetch(request.limit + 1, request.cursor ? decodeCursor(request.cursor) : undefined);
   const items = rows.slice(0, request.limit);
   const last = items.at(-1);
   return { items: items.map(toItem), next_cursor: rows.length > request.limit && last ? encodeCursor(last) : null };

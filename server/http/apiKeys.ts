@@ -6,26 +6,26 @@ import type { ApiKeysRepo } from '../store/apiKeys.ts';
 export const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** A new key: `bd_` and 32 random bytes, base64url. Only its hash is stored. */
-export function createApiKey(repo: ApiKeysRepo, name: string): { key: string; id: string } {
+export async function createApiKey(repo: ApiKeysRepo, name: string): Promise<{ key: string; id: string }> {
   const key = `bd_${randomBytes(32).toString('base64url')}`;
-  const row = repo.insert(name, key.slice(0, 10), sha256(key).toString('hex'));
+  const row = await repo.insert(name, key.slice(0, 10), sha256(key).toString('hex'));
   return { key, id: row.id };
 }
 
 /** Accept a key given by the operator (BROWSERDESK_API_KEY) as is. */
-export function importApiKey(repo: ApiKeysRepo, key: string, name: string): void {
-  repo.insert(name, key.slice(0, 6), sha256(key).toString('hex'));
+export async function importApiKey(repo: ApiKeysRepo, key: string, name: string): Promise<void> {
+  await repo.insert(name, key.slice(0, 6), sha256(key).toString('hex'));
 }
 
 /**
  * The id of the active key matching `presented`, or null. Every active hash is compared with
  * timingSafeEqual and the loop never exits early, so timing says nothing about which keys exist.
  */
-export function verifyApiKey(repo: ApiKeysRepo, presented: string | undefined): string | null {
+export async function verifyApiKey(repo: ApiKeysRepo, presented: string | undefined): Promise<string | null> {
   if (!presented) return null;
   const digest = sha256(presented);
   let match: string | null = null;
-  for (const { id, hash } of repo.active()) {
+  for (const { id, hash } of await repo.active()) {
     const stored = Buffer.from(hash, 'hex');
     if (stored.length === digest.length && timingSafeEqual(stored, digest)) match = id;
   }
@@ -36,13 +36,13 @@ export function verifyApiKey(repo: ApiKeysRepo, presented: string | undefined): 
  * First start: without BROWSERDESK_API_KEY and with no key yet, make one and write it once to
  * DATA_DIR/api-key (0600). Returns the file path when a key was written.
  */
-export function bootstrapApiKey(repo: ApiKeysRepo, dataDir: string, envKey: string | undefined): string | null {
+export async function bootstrapApiKey(repo: ApiKeysRepo, dataDir: string, envKey: string | undefined): Promise<string | null> {
   if (envKey) {
-    importApiKey(repo, envKey, 'BROWSERDESK_API_KEY');
+    await importApiKey(repo, envKey, 'BROWSERDESK_API_KEY');
     return null;
   }
-  if (repo.countActive() > 0) return null;
-  const { key } = createApiKey(repo, 'first-start');
+  if ((await repo.countActive()) > 0) return null;
+  const { key } = await createApiKey(repo, 'first-start');
   const file = path.join(dataDir, 'api-key');
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);

@@ -53,7 +53,7 @@ export function installApiKeyAuth(app: FastifyInstance): void {
     const auth = authOf(req.routeOptions);
     if (auth !== 'apiKey' && auth !== 'apiKeyOrToken') return;
     const header = req.headers['x-api-key'];
-    if (verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined)) return;
+    if (await verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined)) return;
     if (auth === 'apiKeyOrToken') {
       // A URL we handed out (logs_url): the token opens its scope, for the one session it names.
       const token = (req.query as { token?: unknown }).token;

@@ -39,8 +39,8 @@ const noFile = (sessionId: string, filename: string) =>
  * GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one
  * named. Registered with the other Simplex calls in runControl.ts.
  */
-export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): FastifyReply {
-  app.sessionRecords.assertExists(sessionId);
+export async function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): Promise<FastifyReply> {
+  await app.sessionRecords.assertExists(sessionId);
   if (filename !== undefined) {
     const file = app.artifacts.fileOf(sessionId, filename);
     if (!file) throw noFile(sessionId, filename);
@@ -61,15 +61,15 @@ export function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sess
 export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
 
-  addRoute(app, ops.sessionFile, ({ params }, _req, reply) => {
-    sessionRecords.assertExists(params.id);
+  addRoute(app, ops.sessionFile, async ({ params }, _req, reply) => {
+    await sessionRecords.assertExists(params.id);
     const file = app.artifacts.fileOf(params.id, params.filename);
     if (!file) throw noFile(params.id, params.filename);
     return sendFile(reply, file, params.filename);
   });
 
-  addRoute(app, ops.getSessionStore, ({ params }) => {
-    const session = sessionRecords.get(params.id);
+  addRoute(app, ops.getSessionStore, async ({ params }) => {
+    const session = await sessionRecords.get(params.id);
     const state = app.artifacts.storageState(params.id);
     if (!state) {
       const why = session.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
@@ -79,8 +79,8 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
-    sessionRecords.assertExists(params.id);
-    if (app.artifacts.isLive(params.id)) {
+    await sessionRecords.assertExists(params.id);
+    if (await app.artifacts.isLive(params.id)) {
       throw new AppError(409, ErrorCode.conflict, 'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
     }
     await app.artifacts.remove(params.id);

@@ -5,18 +5,18 @@ import { addRoute } from '../http/route.ts';
 
 /** Simplex's credential calls: store (or replace), list names and dates, delete. No call returns a value. */
 export async function credentialRoutes(app: FastifyInstance): Promise<void> {
-  addRoute(app, ops.storeCredential, ({ body }): StoreCredentialResponse => {
-    const stored = app.credentials.store(body.name, body.value);
+  addRoute(app, ops.storeCredential, async ({ body }): Promise<StoreCredentialResponse> => {
+    const stored = await app.credentials.store(body.name, body.value);
     return { succeeded: true, name: stored.name, credential_id: stored.id, replaced: stored.replaced };
   });
 
-  addRoute(app, ops.listCredentials, (): ListCredentialsResponse => ({
+  addRoute(app, ops.listCredentials, async (): Promise<ListCredentialsResponse> => ({
     succeeded: true,
-    credentials: app.credentials.list().map(({ id, name, created_at, updated_at }) => ({ id, name, created_at, updated_at })),
+    credentials: (await app.credentials.list()).map(({ id, name, created_at, updated_at }) => ({ id, name, created_at, updated_at })),
   }));
 
-  addRoute(app, ops.deleteCredential, ({ body }) => {
-    if (!app.credentials.delete(body.name)) throw new NotFound(`Credential ${body.name}`);
+  addRoute(app, ops.deleteCredential, async ({ body }) => {
+    if (!(await app.credentials.delete(body.name))) throw new NotFound(`Credential ${body.name}`);
     return { succeeded: true as const };
   });
 }

@@ -27,8 +27,8 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(416).send({ error: ErrorCode.rangeNotSatisfiable, message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}` });
   });
 
-  const noRecording = (id: string): AppError => {
-    const forRun = app.sessionRecords.isRunSession(id);
+  const noRecording = async (id: string): Promise<AppError> => {
+    const forRun = await app.sessionRecords.isRunSession(id);
     const why =
       app.recordings.mode === 'off'
         ? 'this server does not record sessions (RECORD_SESSIONS=off)'
@@ -38,9 +38,9 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     return new AppError(404, ErrorCode.notFound, `This session has no recording: ${why}`);
   };
 
-  const serve = (id: string, reply: FastifyReply) => {
+  const serve = async (id: string, reply: FastifyReply) => {
     const file = app.recordings.fileOf(id);
-    if (!file) throw noRecording(id);
+    if (!file) throw await noRecording(id);
     // A session's recording may still be growing: revalidate rather than cache. Its bytes come from a
     // process the session's user could tamper with: never sniffed, never a document of our origin.
     reply.header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "sandbox; default-src 'none'");

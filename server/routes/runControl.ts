@@ -11,19 +11,19 @@ import { sendSessionFiles } from './artifacts.ts';
 export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
 
-  addRoute(app, ops.sessionStatus, ({ params }) =>
+  addRoute(app, ops.sessionStatus, async ({ params }) =>
     sessionStatusOf({
-      ...sessionRecords.status(params.id),
+      ...(await sessionRecords.status(params.id)),
       logsUrl: logsUrl(app, params.id),
       files: fileMetadataOf(app, params.id),
       recordingUrl: app.recordings.fileOf(params.id) ? recordingUrl(app, params.id) : null,
     }),
   );
 
-  addRoute(app, ops.pause, ({ body }) => ({ succeeded: true, action: 'pause', pause_key: app.runs.pause(body.session_id).key }) as const);
+  addRoute(app, ops.pause, async ({ body }) => ({ succeeded: true, action: 'pause', pause_key: (await app.runs.pause(body.session_id)).key }) as const);
 
-  addRoute(app, ops.resume, ({ body }) => {
-    const lifted = app.runs.resume(body.session_id);
+  addRoute(app, ops.resume, async ({ body }) => {
+    const lifted = await app.runs.resume(body.session_id);
     return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key } as const;
   });
 
@@ -37,8 +37,8 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     return { succeeded: true, message: 'The session is closed', session_id: body.session_id } as const;
   });
 
-  addRoute(app, ops.activeSession, ({ params }) => {
-    const active = sessionRecords.activeOf(params.id);
+  addRoute(app, ops.activeSession, async ({ params }) => {
+    const active = await sessionRecords.activeOf(params.id);
     if (!active) throw new AppError(404, ErrorCode.notFound, 'This workflow has no live session');
     return {
       session_id: active.id,
@@ -49,8 +49,8 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  addRoute(app, ops.sessionScreenshot, ({ params }, _req, reply) => {
-    const shot = sessionRecords.finalScreenshot(params.id);
+  addRoute(app, ops.sessionScreenshot, async ({ params }, _req, reply) => {
+    const shot = await sessionRecords.finalScreenshot(params.id);
     if (!shot) throw new AppError(404, ErrorCode.notFound, 'No final screenshot: the session has no finished run, or its page was gone');
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
   });

@@ -34,8 +34,8 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, runOperations.listRuns, ({ query }) => runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }));
 
-  addRoute(app, runOperations.runWorkflowStatus, ({ query }) => {
-    const status = runs.status(query.session_id);
+  addRoute(app, runOperations.runWorkflowStatus, async ({ query }) => {
+    const status = await runs.status(query.session_id);
     if (!status) throw new NotFound('Run');
     return status;
   });

@@ -9,9 +9,9 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
   const openStream = longLivedStreams(app);
 
-  addRoute(app, ops.sessionEventStream, ({ params }, req, reply) => {
+  addRoute(app, ops.sessionEventStream, async ({ params }, req, reply) => {
     // A queued run's session has its log (RunQueued) before it has a record: assertKnown takes either.
-    sessionRecords.assertKnown(params.id);
+    await sessionRecords.assertKnown(params.id);
     let stop = () => undefined as void;
     const sse = openStream(reply, () => stop());
     // Last-Event-ID: a reconnecting EventSource picks up after the last event it had.
@@ -24,13 +24,13 @@ export async function sessionEventRoutes(app: FastifyInstance): Promise<void> {
     stop = app.sessionEvents.follow(params.id, since, send);
   });
 
-  addRoute(app, ops.sessionEvents, ({ params, query }) => {
-    sessionRecords.assertKnown(params.id);
+  addRoute(app, ops.sessionEvents, async ({ params, query }) => {
+    await sessionRecords.assertKnown(params.id);
     return app.sessionEvents.page(params.id, query.since, query.limit);
   });
 
-  addRoute(app, ops.retrieveSessionLogs, ({ params }) => {
-    if (!sessionRecords.isOver(params.id)) return { logs: null };
-    return { logs: app.sessionEvents.page(params.id, 0, 100_000).events };
+  addRoute(app, ops.retrieveSessionLogs, async ({ params }) => {
+    if (!(await sessionRecords.isOver(params.id))) return { logs: null };
+    return { logs: (await app.sessionEvents.page(params.id, 0, 100_000)).events };
   });
 }

@@ -16,8 +16,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, sessionOperations.getSession, ({ params }) => sessionRecords.get(params.id));
 
-  addRoute(app, sessionOperations.createSessionViews, ({ params }) => {
-    const urls = sessionUrls(app, params.id, sessionRecords.views(params.id));
+  addRoute(app, sessionOperations.createSessionViews, async ({ params }) => {
+    const urls = sessionUrls(app, params.id, await sessionRecords.views(params.id));
     return { livestream_url: urls.livestream_url!, connect_url: urls.connect_url!, vnc_url: urls.vnc_url! };
   });
 

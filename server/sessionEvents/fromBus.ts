@@ -2,17 +2,7 @@ import type { Bus } from '../events/bus.ts';
 import type { SessionEventLog } from './log.ts';
 
 /** Record domain events in each session's log (contract/sessionEvents.ts). Steps are numbered from 1. Returns the unsubscribe. */
-export function recordBusEvents(bus: Bus, events: SessionEventLog, warn: (err: unknown) => void): () => void {
-  // A failed write (the store closing under a late event) must not break whoever emitted.
-  const log = {
-    append: (...args: Parameters<SessionEventLog['append']>) => {
-      try {
-        events.append(...args);
-      } catch (err) {
-        warn(err);
-      }
-    },
-  };
+export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
   const offs = [
     bus.on('session.started', (e) => log.append(e.session_id, { event: 'SessionStarted', workflow_id: e.workflow_id })),
     bus.on('run.queued', (e) => log.append(e.session_id, { event: 'RunQueued', workflow_id: e.workflow_id, position: e.position })),

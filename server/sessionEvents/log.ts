@@ -13,11 +13,17 @@ const RUN_ENDS = new Set<SessionEvent['event']>(['RunCompleted', 'RunError']);
  */
 export class SessionEventLog {
   private readonly next = new Map<string, number>();
+  /** Each session's writes, one after another: an event's index is its place in the store. */
+  private readonly writes = new Map<string, Promise<void>>();
   private readonly openRuns = new Set<string>();
   private readonly heldEnds = new Map<string, SessionEventInput>();
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  constructor(private readonly repo: SessionEventsRepo) {}
+  constructor(
+    private readonly repo: SessionEventsRepo,
+    /** A write that failed (the store closing under a late event): told, never thrown at whoever emitted. */
+    private readonly onWriteError: (err: unknown) => void,
+  ) {}
 
   append(sessionId: string, input: SessionEventInput): void {
     if (input.event === 'SessionEnded' && this.openRuns.has(sessionId)) {
@@ -32,47 +38,81 @@ export class SessionEventLog {
       this.heldEnds.delete(sessionId);
       if (held) this.write(sessionId, held);
     }
-    if (input.event === 'SessionEnded') this.next.delete(sessionId);
   }
 
   private write(sessionId: string, input: SessionEventInput): void {
-    const index = this.next.get(sessionId) ?? this.repo.count(sessionId);
-    const event = { ...input, index, session_id: sessionId, created_at: new Date().toISOString() } as SessionEvent;
-    this.repo.insert(sessionId, index, event.event, JSON.stringify(event), event.created_at);
-    this.next.set(sessionId, index + 1);
-    this.emitter.emit(sessionId, event);
+    const created_at = new Date().toISOString();
+    const done = (this.writes.get(sessionId) ?? Promise.resolve())
+      .then(async () => {
+        const index = this.next.get(sessionId) ?? (await this.repo.count(sessionId));
+        const event = { ...input, index, session_id: sessionId, created_at } as SessionEvent;
+        await this.repo.insert(sessionId, index, event.event, JSON.stringify(event), created_at);
+        this.next.set(sessionId, index + 1);
+        this.emitter.emit(sessionId, event);
+      })
+      .catch(this.onWriteError)
+      .finally(() => {
+        // The last write of an ended session: nothing more is kept for it in memory.
+        if (this.writes.get(sessionId) !== done) return;
+        this.writes.delete(sessionId);
+        if (input.event === 'SessionEnded') this.next.delete(sessionId);
+      });
+    this.writes.set(sessionId, done);
   }
 
-  total(sessionId: string): number {
+  /** Resolves once every event appended so far for the session is in the store. */
+  private async written(sessionId: string): Promise<void> {
+    await this.writes.get(sessionId);
+  }
+
+  async total(sessionId: string): Promise<number> {
+    await this.written(sessionId);
     return this.next.get(sessionId) ?? this.repo.count(sessionId);
   }
 
-  page(sessionId: string, since: number, limit: number): EventsPage {
-    const events = this.repo.from(sessionId, since, limit).map((body) => JSON.parse(body) as SessionEvent);
-    const total = this.total(sessionId);
+  async page(sessionId: string, since: number, limit: number): Promise<EventsPage> {
+    await this.written(sessionId);
+    const events = (await this.repo.from(sessionId, since, limit)).map((body) => JSON.parse(body) as SessionEvent);
+    const total = await this.total(sessionId);
     const nextIndex = events.length ? events.at(-1)!.index + 1 : Math.min(since, total);
     return { events, next_index: nextIndex, total, has_more: nextIndex < total };
   }
 
   /**
-   * Every event from `since` on, in order: what is stored, then what comes. The store is read
-   * synchronously, so no event can be written between the history and the subscription.
+   * Every event from `since` on, in order: what is stored, then what comes. Live events are
+   * listened for before the store is read and held until the history is out, so none falls
+   * between the two; an index already sent is not sent again. Returns the unsubscribe.
    */
   follow(sessionId: string, since: number, listener: (e: SessionEvent) => void): () => void {
     let upTo = since;
-    for (;;) {
-      const { events, has_more } = this.page(sessionId, upTo, 500);
-      for (const e of events) listener(e);
-      if (events.length) upTo = events.at(-1)!.index + 1;
-      if (!has_more) break;
-    }
-    const live = (e: SessionEvent) => {
-      if (e.index >= upTo) listener(e);
+    let held: SessionEvent[] | null = [];
+    let stopped = false;
+    const deliver = (e: SessionEvent) => {
+      if (stopped || e.index < upTo) return;
+      upTo = e.index + 1;
+      listener(e);
     };
+    const live = (e: SessionEvent) => (held ? held.push(e) : deliver(e));
     this.emitter.on(sessionId, live);
-    return () => this.emitter.off(sessionId, live);
+    void (async () => {
+      try {
+        for (;;) {
+          const { events, has_more } = await this.page(sessionId, upTo, 500);
+          events.forEach(deliver);
+          if (!has_more || stopped) break;
+        }
+      } catch (err) {
+        this.onWriteError(err);
+      }
+      const waiting = held ?? [];
+      held = null;
+      waiting.forEach(deliver);
+    })();
+    return () => {
+      stopped = true;
+      this.emitter.off(sessionId, live);
+    };
   }
-
   /** True once the log holds the session's end (and its run's, which comes first). */
   static isLast(e: SessionEvent): boolean {
     return e.event === 'SessionEnded';

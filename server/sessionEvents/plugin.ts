@@ -14,9 +14,9 @@ declare module 'fastify' {
 /** app.sessionEvents: each session's event log, fed from the bus from the first event on. */
 export const sessionEventsService = fp(
   async (app: FastifyInstance) => {
-    const log = new SessionEventLog(sessionEventsRepo(app.db));
+    const log = new SessionEventLog(sessionEventsRepo(app.db), (err) => app.log.warn({ err }, 'session event not recorded'));
     app.decorate('sessionEvents', log);
-    const unsubscribe = recordBusEvents(app.bus, log, (err) => app.log.warn({ err }, 'session event not recorded'));
+    const unsubscribe = recordBusEvents(app.bus, log);
     app.addHook('onClose', async () => unsubscribe());
 
     // What the pages do goes into the log too; the observer's channel closes with the browser.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nowIso, type Db } from './db.ts';
+import { nowIso, type Sql } from './db.ts';
 
 export interface CredentialRow {
   id: string;
@@ -14,32 +14,29 @@ export interface CredentialRow {
 export type CredentialMeta = Omit<CredentialRow, 'secret'>;
 
 /** The credentials table. It holds sealed secrets only; sealing and opening is the caller's. */
-export function credentialsRepo(db: Db) {
-  const list = db.prepare<[], CredentialMeta>('SELECT id, name, created_at, updated_at FROM credentials ORDER BY name');
-  const secretOf = db.prepare<[string], Pick<CredentialRow, 'secret'>>('SELECT secret FROM credentials WHERE name = ?');
-  const exists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM credentials WHERE name = ?');
-  const all = db.prepare<[], Pick<CredentialRow, 'name' | 'secret'>>('SELECT name, secret FROM credentials');
-  // One statement: a concurrent store of the same name replaces, never fails on the UNIQUE name.
-  const upsert = db.prepare<[{ id: string; name: string; secret: Buffer; now: string }], CredentialMeta>(
-    `INSERT INTO credentials (id, name, secret, created_at, updated_at) VALUES (@id, @name, @secret, @now, @now)
-     ON CONFLICT(name) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at
-     RETURNING id, name, created_at, updated_at`,
-  );
-  const remove = db.prepare<[string]>('DELETE FROM credentials WHERE name = ?');
+export function credentialsRepo(sql: Sql) {
   return {
-    list: (): CredentialMeta[] => list.all(),
+    list: () => sql.all<CredentialMeta>('SELECT id, name, created_at, updated_at FROM credentials ORDER BY name'),
     /** Insert, or replace the secret of the credential of that name (its id and created_at stay). */
-    put(name: string, secret: Buffer): { row: CredentialMeta; replaced: boolean } {
+    async put(name: string, secret: Buffer): Promise<{ row: CredentialMeta; replaced: boolean }> {
       const id = randomUUID();
-      const row = upsert.get({ id, name, secret, now: nowIso() })!;
+      const now = nowIso();
+      // One statement: a concurrent store of the same name replaces, never fails on the UNIQUE name.
+      const row = (await sql.get<CredentialMeta>(
+        `INSERT INTO credentials (id, name, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at
+         RETURNING id, name, created_at, updated_at`,
+        [id, name, secret, now, now],
+      ))!;
       return { row, replaced: row.id !== id };
     },
-    secretOf: (name: string): Buffer | undefined => secretOf.get(name)?.secret,
-    has: (name: string): boolean => exists.get(name) !== undefined,
+    secretOf: async (name: string): Promise<Buffer | undefined> =>
+      (await sql.get<Pick<CredentialRow, 'secret'>>('SELECT secret FROM credentials WHERE name = ?', [name]))?.secret,
+    has: async (name: string): Promise<boolean> => (await sql.get('SELECT 1 AS one FROM credentials WHERE name = ?', [name])) !== undefined,
     /** Every name with its sealed secret (the start-up check that they still open). */
-    sealedAll: () => all.all(),
+    sealedAll: () => sql.all<Pick<CredentialRow, 'name' | 'secret'>>('SELECT name, secret FROM credentials'),
     /** True when there was a credential of that name. */
-    delete: (name: string): boolean => remove.run(name).changes > 0,
+    delete: async (name: string): Promise<boolean> => (await sql.run('DELETE FROM credentials WHERE name = ?', [name])) > 0,
   };
 }
 

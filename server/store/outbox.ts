@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { nowIso, type Db } from './db.ts';
+import { nowIso, type Sql } from './db.ts';
 
 export type OutboxStatus = 'pending' | 'delivered' | 'failed' | 'disabled' | 'refused';
 
@@ -20,18 +20,17 @@ export interface OutboxRow {
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** The webhook outbox, the 410-disabled destinations and the signing secret. */
-export function outboxRepo(db: Db) {
-  const due = db.prepare<[number, number], OutboxRow>(
-    "SELECT * FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ?",
-  );
-  const nextDue = db.prepare<[], { t: number | null }>("SELECT min(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'");
-  const insert = db.prepare(
-    'INSERT INTO webhook_outbox (id, url, type, payload, status, next_attempt_at, last_error, created_at) VALUES (@id, @url, @type, @payload, @status, @next_attempt_at, @last_error, @created_at)',
-  );
-  const isDisabled = db.prepare<[string], { url: string }>('SELECT url FROM webhook_disabled WHERE url = ?');
+/**
+ * The webhook outbox, the 410-disabled destinations and the signing secret. Every node of a
+ * cluster reads the same outbox: a row is claimed before it is sent (its next attempt moved to the
+ * end of a lease), so two nodes never send one message at once, and a node that dies mid-attempt
+ * leaves the row to be taken again when the lease runs out.
+ */
+export function outboxRepo(sql: Sql) {
+  // Postgres: rows another node is claiming right now are skipped, not waited for. SQLite has one writer.
+  const skipLocked = sql.engine === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
-    insert(row: { url: string; type: string; payload: string; status: OutboxStatus; lastError?: string }): OutboxRow {
+    async insert(row: { url: string; type: string; payload: string; status: OutboxStatus; lastError?: string }): Promise<OutboxRow> {
       const full = {
         id: `msg_${randomUUID().replaceAll('-', '')}`,
         url: row.url,
@@ -42,41 +41,70 @@ export function outboxRepo(db: Db) {
         last_error: row.lastError ?? null,
         created_at: nowIso(),
       };
-      insert.run(full);
+      await sql.run('INSERT INTO webhook_outbox (id, url, type, payload, status, next_attempt_at, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+        full.id,
+        full.url,
+        full.type,
+        full.payload,
+        full.status,
+        full.next_attempt_at,
+        full.last_error,
+        full.created_at,
+      ]);
       return { ...full, attempts: 0, last_status: null, delivered_at: null };
     },
-    get: (id: string) => db.prepare<[string], OutboxRow>('SELECT * FROM webhook_outbox WHERE id = ?').get(id),
-    list: () => db.prepare<[], OutboxRow>('SELECT * FROM webhook_outbox ORDER BY created_at').all(),
-    due: (now: number, limit: number) => due.all(now, limit),
-    nextDueAt: () => nextDue.get()?.t ?? null,
+    get: (id: string) => sql.get<OutboxRow>('SELECT * FROM webhook_outbox WHERE id = ?', [id]),
+    list: () => sql.all<OutboxRow>('SELECT * FROM webhook_outbox ORDER BY created_at'),
+    /** Take up to `limit` pending rows that are due, oldest first, for this node until `leaseUntil`. */
+    async claimDue(now: number, limit: number, leaseUntil: number): Promise<OutboxRow[]> {
+      const rows = await sql.all<OutboxRow>(
+        `UPDATE webhook_outbox SET next_attempt_at = ? WHERE id IN (
+           SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, created_at LIMIT ? ${skipLocked}
+         ) RETURNING *`,
+        [leaseUntil, now, limit],
+      );
+      return rows.sort((a, b) => a.created_at.localeCompare(b.created_at));
+    },
+    /** Give a claimed row back unsent (this node is stopping): due again now, for any node. */
+    release: (id: string) => sql.run("UPDATE webhook_outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'", [Date.now(), id]),
+    nextDueAt: async () => (await sql.get<{ t: number | null }>("SELECT min(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'"))?.t ?? null,
     delivered: (id: string, status: number, attempts: number) =>
-      db
-        .prepare("UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?")
-        .run(attempts, status, nowIso(), id),
+      sql.run("UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?", [
+        attempts,
+        status,
+        nowIso(),
+        id,
+      ]),
     /** A failed attempt: retry at `nextAt`, or give up (status failed) when nextAt is null. */
     attemptFailed: (id: string, attempts: number, lastStatus: number | null, error: string, nextAt: number | null) =>
-      db
-        .prepare('UPDATE webhook_outbox SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
-        .run(nextAt === null ? 'failed' : 'pending', attempts, lastStatus, error, nextAt ?? Date.now(), id),
+      sql.run('UPDATE webhook_outbox SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?', [
+        nextAt === null ? 'failed' : 'pending',
+        attempts,
+        lastStatus,
+        error,
+        nextAt ?? Date.now(),
+        id,
+      ]),
     /** 410 Gone: remember the destination and stop everything still queued for it. */
-    disable: db.transaction((url: string, id: string, attempts: number) => {
-      db.prepare('INSERT OR IGNORE INTO webhook_disabled (url, disabled_at) VALUES (?, ?)').run(url, nowIso());
-      db.prepare("UPDATE webhook_outbox SET attempts = ?, last_status = 410 WHERE id = ?").run(attempts, id);
-      db.prepare("UPDATE webhook_outbox SET status = 'disabled', last_error = 'destination answered 410 Gone' WHERE url = ? AND status = 'pending'").run(url);
-    }),
-    isDisabled: (url: string) => isDisabled.get(url) !== undefined,
-    /** The signing secret, created on first use; changed only by rotateSecret. */
-    secret: db.transaction((): string => {
-      const row = db.prepare<[], { secret: string }>('SELECT secret FROM webhook_secret WHERE id = 1').get();
-      if (row) return row.secret;
-      const secret = newSecret();
-      db.prepare('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?)').run(secret, nowIso());
-      return secret;
-    }),
+    disable: (url: string, id: string, attempts: number) =>
+      sql.tx(async (tx) => {
+        await tx.run('INSERT INTO webhook_disabled (url, disabled_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING', [url, nowIso()]);
+        await tx.run('UPDATE webhook_outbox SET attempts = ?, last_status = 410 WHERE id = ?', [attempts, id]);
+        await tx.run("UPDATE webhook_outbox SET status = 'disabled', last_error = 'destination answered 410 Gone' WHERE url = ? AND status = 'pending'", [url]);
+      }),
+    isDisabled: async (url: string) => (await sql.get('SELECT url FROM webhook_disabled WHERE url = ?', [url])) !== undefined,
+    /** The signing secret, created on first use (by whichever node asks first); changed only by rotateSecret. */
+    async secret(): Promise<string> {
+      await sql.run('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [newSecret(), nowIso()]);
+      return (await sql.get<{ secret: string }>('SELECT secret FROM webhook_secret WHERE id = 1'))!.secret;
+    },
     /** A new signing secret in place of the old one (Settings' Rotate, after a leak). */
-    rotateSecret: (): string => {
+    async rotateSecret(): Promise<string> {
       const secret = newSecret();
-      db.prepare('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at').run(secret, nowIso());
+      await sql.run(
+        'INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET secret = excluded.secret, created_at = excluded.created_at',
+        [secret, nowIso()],
+      );
       return secret;
     },
   };

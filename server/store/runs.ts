@@ -1,5 +1,5 @@
 import { isUnfinished, UNFINISHED_RUN_STATUSES, type RunStatus } from '../../contract/runs.ts';
-import { nowIso, type Db } from './db.ts';
+import { nowIso, type Sql } from './db.ts';
 
 /** `IN (…)` of the unfinished statuses (contract literals, not input). */
 const UNFINISHED = `(${UNFINISHED_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -22,19 +22,20 @@ export interface RunRow {
   completed_at: string | null;
 }
 
+const RUN_COLUMNS = ['id', 'session_id', 'workflow_id', 'status', 'message', 'total_actions', 'metadata', 'webhook_url'] as const;
+type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;
+
 /** The runs table: one row per run_workflow call that got as far as a session (or failed trying). */
-export function runsRepo(db: Db) {
-  const bySession = db.prepare<[string], RunRow>('SELECT * FROM runs WHERE session_id = ?');
+export function runsRepo(sql: Sql) {
   return {
-    insert(row: Pick<RunRow, 'id' | 'session_id' | 'workflow_id' | 'status' | 'message' | 'total_actions' | 'metadata' | 'webhook_url'>): void {
-      db.prepare(
-        `INSERT INTO runs (id, session_id, workflow_id, status, message, results, total_actions, outputs, metadata, webhook_url, created_at, completed_at)
-         VALUES (@id, @session_id, @workflow_id, @status, @message, '[]', @total_actions, '{}', @metadata, @webhook_url, @created_at, @completed_at)`,
-      ).run({ ...row, created_at: nowIso(), completed_at: isUnfinished(row.status) ? null : nowIso() });
-    },
-    getBySession: (sessionId: string) => bySession.get(sessionId),
+    insert: (row: Pick<RunRow, (typeof RUN_COLUMNS)[number]>) =>
+      sql.run(
+        `INSERT INTO runs (${RUN_COLUMNS.join(', ')}, results, outputs, created_at, completed_at) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')}, '[]', '{}', ?, ?)`,
+        [...RUN_COLUMNS.map((c) => row[c]), nowIso(), isUnfinished(row.status) ? null : nowIso()],
+      ),
+    getBySession: (sessionId: string) => sql.get<RunRow>('SELECT * FROM runs WHERE session_id = ?', [sessionId]),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
-    page(opts: { status?: RunStatus; workflowId?: string; limit: number; before?: { created_at: string; id: string } }): (RunRow & { workflow_name: string | null })[] {
+    page(opts: { status?: RunStatus; workflowId?: string; limit: number; before?: { created_at: string; id: string } }) {
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (opts.status) {
@@ -49,27 +50,32 @@ export function runsRepo(db: Db) {
         where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))');
         args.push(opts.before.created_at, opts.before.created_at, opts.before.id);
       }
-      const sql = `SELECT r.*, w.name AS workflow_name FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`;
-      return db.prepare<(string | number)[], RunRow & { workflow_name: string | null }>(sql).all(...args, opts.limit);
+      return sql.all<RunRow & { workflow_name: string | null }>(
+        `SELECT r.*, w.name AS workflow_name FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
+        [...args, opts.limit],
+      );
     },
     /** A queued run got its browser. */
-    markStarted: (id: string) => db.prepare("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'").run(id),
+    markStarted: (id: string) => sql.run("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'", [id]),
     /** Progress while running: results and outputs so far. */
     progress: (id: string, results: unknown[], outputs: Record<string, string>) =>
-      db.prepare("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'").run(JSON.stringify(results), JSON.stringify(outputs), id),
-    complete: (
-      id: string,
-      r: { status: Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null },
-    ) =>
-      db
-        .prepare('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?')
-        .run(r.status, r.message, JSON.stringify(r.results), JSON.stringify(r.outputs), r.screenshot, nowIso(), id),
+      sql.run("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'", [JSON.stringify(results), JSON.stringify(outputs), id]),
+    complete: (id: string, r: { status: FinalStatus; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null }) =>
+      sql.run('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?', [
+        r.status,
+        r.message,
+        JSON.stringify(r.results),
+        JSON.stringify(r.outputs),
+        r.screenshot,
+        nowIso(),
+        id,
+      ]),
     /** Runs not finished: after a restart, those a previous process left (it stopped before they ended). */
-    unfinished: () => db.prepare<[], RunRow>(`SELECT * FROM runs WHERE status IN ${UNFINISHED} ORDER BY created_at`).all(),
+    unfinished: () => sql.all<RunRow>(`SELECT * FROM runs WHERE status IN ${UNFINISHED} ORDER BY created_at`),
     /** Fail one interrupted run, keeping the steps it got through. False when it was no longer running. */
-    failInterrupted: (id: string, message: string) =>
-      db.prepare(`UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status IN ${UNFINISHED}`).run(message, nowIso(), id).changes > 0,
+    failInterrupted: async (id: string, message: string) =>
+      (await sql.run(`UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status IN ${UNFINISHED}`, [message, nowIso(), id])) > 0,
   };
 }
 export type RunsRepo = ReturnType<typeof runsRepo>;

@@ -1,5 +1,5 @@
 import type { EndReason, SessionState } from '../../contract/sessions.ts';
-import { nowIso, type Db } from './db.ts';
+import { nowIso, type Sql } from './db.ts';
 
 export interface SessionRow {
   id: string;
@@ -18,6 +18,11 @@ export interface SessionRow {
   ended_at: string | null;
 }
 
+/** A session with its workflow's name (null once the workflow is deleted: its sessions stay). */
+export type NamedSessionRow = SessionRow & { workflow_name: string | null };
+
+const NAMED = 'SELECT s.*, w.name AS workflow_name FROM sessions s LEFT JOIN workflows w ON w.id = s.workflow_id';
+
 export type NewSession = Omit<SessionRow, 'state' | 'end_reason' | 'ended_at'>;
 
 export interface ProcessRow {
@@ -26,52 +31,52 @@ export interface ProcessRow {
   pid: number;
 }
 
+const SESSION_COLUMNS = ['id', 'workflow_id', 'proxies', 'timeout_seconds', 'webhook_url', 'metadata', 'view_hash', 'control_hash', 'cdp_hash', 'created_at', 'expires_at'] as const;
+const END = "UPDATE sessions SET state = 'ended', end_reason = ?, ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL WHERE id = ? AND state != 'ended'";
+
 /** The sessions table and the pids of the browser trees. */
-export function sessionsRepo(db: Db) {
-  const insert = db.prepare(
-    `INSERT INTO sessions (id, workflow_id, state, proxies, timeout_seconds, webhook_url, metadata, view_hash, control_hash, cdp_hash, created_at, expires_at)
-     VALUES (@id, @workflow_id, 'starting', @proxies, @timeout_seconds, @webhook_url, @metadata, @view_hash, @control_hash, @cdp_hash, @created_at, @expires_at)`,
-  );
-  const byId = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?');
-  const setLive = db.prepare("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'");
-  const setEnded = db.prepare(
-    "UPDATE sessions SET state = 'ended', end_reason = ?, ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL WHERE id = ? AND state != 'ended'",
-  );
-  const addPid = db.prepare('INSERT OR REPLACE INTO browser_processes (tree_id, kind, pid) VALUES (?, ?, ?)');
-  const dropTree = db.prepare('DELETE FROM browser_processes WHERE tree_id = ?');
+export function sessionsRepo(sql: Sql) {
   return {
-    insert: (row: NewSession) => insert.run(row),
-    get: (id: string) => byId.get(id),
-    markLive: (id: string, expiresAt: string) => setLive.run(expiresAt, id).changes > 0,
+    insert: (row: NewSession) =>
+      sql.run(
+        `INSERT INTO sessions (state, ${SESSION_COLUMNS.join(', ')}) VALUES ('starting', ${SESSION_COLUMNS.map(() => '?').join(', ')})`,
+        SESSION_COLUMNS.map((c) => row[c]),
+      ),
+    get: (id: string) => sql.get<NamedSessionRow>(`${NAMED} WHERE s.id = ?`, [id]),
+    markLive: async (id: string, expiresAt: string) =>
+      (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [expiresAt, id])) > 0,
     /** Returns false when it had already ended (ending is idempotent). */
-    markEnded: (id: string, reason: EndReason) => setEnded.run(reason, nowIso(), id).changes > 0,
+    markEnded: async (id: string, reason: EndReason) => (await sql.run(END, [reason, nowIso(), id])) > 0,
     /** Sessions a previous process left starting or live: they are crashed now. */
-    endOrphans: (): string[] => {
-      const ids = db.prepare<[], { id: string }>("SELECT id FROM sessions WHERE state != 'ended'").all().map((r) => r.id);
-      for (const id of ids) setEnded.run('crashed', nowIso(), id);
+    endOrphans: async (): Promise<string[]> => {
+      const ids = (await sql.all<{ id: string }>("SELECT id FROM sessions WHERE state != 'ended'")).map((r) => r.id);
+      for (const id of ids) await sql.run(END, ['crashed', nowIso(), id]);
       return ids;
     },
     /** Newest first; `before` is the (created_at, id) of the previous page's last row. */
-    list(opts: { state?: SessionRow['state']; limit: number; before?: { created_at: string; id: string } }): SessionRow[] {
+    list(opts: { state?: SessionRow['state']; limit: number; before?: { created_at: string; id: string } }): Promise<NamedSessionRow[]> {
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (opts.state) {
-        where.push('state = ?');
+        where.push('s.state = ?');
         args.push(opts.state);
       }
       if (opts.before) {
-        where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+        where.push('(s.created_at < ? OR (s.created_at = ? AND s.id < ?))');
         args.push(opts.before.created_at, opts.before.created_at, opts.before.id);
       }
-      const sql = `SELECT * FROM sessions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
-      return db.prepare<(string | number)[], SessionRow>(sql).all(...args, opts.limit);
+      return sql.all<NamedSessionRow>(
+        `${NAMED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
+        [...args, opts.limit],
+      );
     },
     /** A workflow's newest session that has not ended. */
     newestActiveOf: (workflowId: string) =>
-      db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1").get(workflowId),
-    addPid: (treeId: string, kind: ProcessRow['kind'], pid: number) => addPid.run(treeId, kind, pid),
-    dropTree: (treeId: string) => dropTree.run(treeId),
-    allProcesses: () => db.prepare<[], ProcessRow>('SELECT * FROM browser_processes').all(),
+      sql.get<SessionRow>("SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1", [workflowId]),
+    addPid: (treeId: string, kind: ProcessRow['kind'], pid: number) =>
+      sql.run('INSERT INTO browser_processes (tree_id, kind, pid) VALUES (?, ?, ?) ON CONFLICT (tree_id, kind) DO UPDATE SET pid = excluded.pid', [treeId, kind, pid]),
+    dropTree: (treeId: string) => sql.run('DELETE FROM browser_processes WHERE tree_id = ?', [treeId]),
+    allProcesses: () => sql.all<ProcessRow>('SELECT * FROM browser_processes'),
   };
 }
 export type SessionsRepo = ReturnType<typeof sessionsRepo>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nowIso, type Db } from './db.ts';
+import { isUniqueViolation, nowIso, type Sql } from './sql.ts';
 
 export interface WorkflowRow {
   id: string;
@@ -42,40 +42,18 @@ const EMPTY_FLOW = (title: string) => JSON.stringify({ title, steps: [] });
 /** Thrown when another workflow already has the name (the column is UNIQUE). */
 export class DuplicateNameError extends Error {}
 
-function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
+const COLUMNS = ['id', 'name', 'flow', 'variables', 'metadata', 'structured_output', 'made_by_session', 'created_at', 'updated_at'] as const;
+const INSERT = `INSERT INTO workflows (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+const values = (row: WorkflowRow) => COLUMNS.map((c) => row[c]);
 
 /** The workflows table. */
-export function workflowsRepo(db: Db) {
-  const byId = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE id = ?');
-  const byName = db.prepare<[string], WorkflowRow>('SELECT * FROM workflows WHERE name = ?');
-  const insert = db.prepare(
-    `INSERT INTO workflows (id, name, flow, variables, metadata, structured_output, made_by_session, created_at, updated_at)
-     VALUES (@id, @name, @flow, @variables, @metadata, @structured_output, @made_by_session, @created_at, @updated_at)`,
-  );
-  const update = db.prepare(
-    `UPDATE workflows SET name = @name, flow = @flow, variables = @variables,
-       metadata = CASE WHEN @set_metadata THEN @metadata ELSE metadata END,
-       structured_output = CASE WHEN @set_structured_output THEN @structured_output ELSE structured_output END,
-       made_by_session = 0, updated_at = @updated_at
-     WHERE id = @id`,
-  );
-  const setMetadata = db.prepare('UPDATE workflows SET metadata = @metadata, made_by_session = 0, updated_at = @updated_at WHERE id = @id');
-  const searchAll = db.prepare<[], WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC');
-  const searchByMetadata = db.prepare<[string], WorkflowSearchRow>(
-    'SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC',
-  );
-  // The list leaves out what a session's workflow_name made and nobody has saved since (migration 010).
-  const firstPage = db.prepare<[number], WorkflowRow>('SELECT * FROM workflows WHERE made_by_session = 0 ORDER BY created_at DESC, id DESC LIMIT ?');
-  const nextPage = db.prepare<[string, string, string, number], WorkflowRow>(
-    'SELECT * FROM workflows WHERE made_by_session = 0 AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
-  );
-  const ensureByName = db.transaction((name: string): { row: WorkflowRow; created: boolean } => {
-    const found = byName.get(name);
-    if (found) return { row: found, created: false };
+export function workflowsRepo(sql: Sql) {
+  const get = (id: string) => sql.get<WorkflowRow>('SELECT * FROM workflows WHERE id = ?', [id]);
+  const getByName = (name: string) => sql.get<WorkflowRow>('SELECT * FROM workflows WHERE name = ?', [name]);
+  /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
+  const ensureByName = async (name: string): Promise<{ row: WorkflowRow; created: boolean }> => {
     const now = nowIso();
-    const row: WorkflowRow = {
+    const fresh: WorkflowRow = {
       id: randomUUID(),
       name,
       flow: EMPTY_FLOW(name),
@@ -86,26 +64,30 @@ export function workflowsRepo(db: Db) {
       created_at: now,
       updated_at: now,
     };
-    insert.run(row);
-    return { row, created: true };
-  });
-  const deleteUnused = db.prepare(
-    `DELETE FROM workflows WHERE id = @id AND created_at = updated_at
-       AND NOT EXISTS (SELECT 1 FROM sessions WHERE workflow_id = @id AND state != 'ended')
-       AND NOT EXISTS (SELECT 1 FROM runs WHERE workflow_id = @id)`,
-  );
+    // One statement, so two sessions asking for the same new name at once (on any node) get one workflow.
+    const created = (await sql.run(`${INSERT} ON CONFLICT (name) DO NOTHING`, values(fresh))) > 0;
+    if (created) return { row: fresh, created };
+    const found = await getByName(name);
+    // Deleted between the two statements (a failed start undoing its own): ask again.
+    return found ? { row: found, created: false } : ensureByName(name);
+  };
   return {
-    get: (id: string) => byId.get(id),
-    getByName: (name: string) => byName.get(name),
-    /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
+    get,
+    getByName,
     ensureByName,
-    findOrCreateByName: (name: string): WorkflowRow => ensureByName(name).row,
+    findOrCreateByName: async (name: string): Promise<WorkflowRow> => (await ensureByName(name)).row,
     /**
      * Undo ensureByName's creation when what it was created for failed: delete the workflow unless
      * someone has since edited it or another session or run uses it. True when it was deleted.
      */
-    deleteIfUnused: (id: string): boolean => deleteUnused.run({ id }).changes > 0,
-    create(fields: WorkflowFields): WorkflowRow {
+    deleteIfUnused: async (id: string): Promise<boolean> =>
+      (await sql.run(
+        `DELETE FROM workflows WHERE id = ? AND created_at = updated_at
+           AND NOT EXISTS (SELECT 1 FROM sessions WHERE workflow_id = ? AND state != 'ended')
+           AND NOT EXISTS (SELECT 1 FROM runs WHERE workflow_id = ?)`,
+        [id, id, id],
+      )) > 0,
+    async create(fields: WorkflowFields): Promise<WorkflowRow> {
       const now = nowIso();
       const row: WorkflowRow = {
         id: randomUUID(),
@@ -117,7 +99,7 @@ export function workflowsRepo(db: Db) {
         updated_at: now,
       };
       try {
-        insert.run(row);
+        await sql.run(INSERT, values(row));
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateNameError(fields.name);
         throw err;
@@ -125,51 +107,63 @@ export function workflowsRepo(db: Db) {
       return row;
     },
     /** The updated row, or undefined when there is no workflow with that id. */
-    update(id: string, fields: WorkflowFields): WorkflowRow | undefined {
+    async update(id: string, fields: WorkflowFields): Promise<WorkflowRow | undefined> {
       try {
-        const params = {
-          id,
-          name: fields.name,
-          flow: fields.flow,
-          variables: fields.variables,
-          set_metadata: fields.metadata === undefined ? 0 : 1,
-          metadata: fields.metadata ?? null,
-          set_structured_output: fields.structured_output === undefined ? 0 : 1,
-          structured_output: fields.structured_output ?? null,
-          updated_at: nowIso(),
-        };
-        if (update.run(params).changes === 0) return undefined;
+        const changed = await sql.run(
+          `UPDATE workflows SET name = ?, flow = ?, variables = ?,
+             metadata = CASE WHEN ? = 1 THEN ? ELSE metadata END,
+             structured_output = CASE WHEN ? = 1 THEN ? ELSE structured_output END,
+             made_by_session = 0, updated_at = ?
+           WHERE id = ?`,
+          [
+            fields.name,
+            fields.flow,
+            fields.variables,
+            fields.metadata === undefined ? 0 : 1,
+            fields.metadata ?? null,
+            fields.structured_output === undefined ? 0 : 1,
+            fields.structured_output ?? null,
+            nowIso(),
+            id,
+          ],
+        );
+        if (changed === 0) return undefined;
       } catch (err) {
         if (isUniqueViolation(err)) throw new DuplicateNameError(fields.name);
         throw err;
       }
-      return byId.get(id);
+      return get(id);
     },
     /** Set (null: clear) the metadata and move updated_at; the updated row, or undefined when there is no such workflow. */
-    setMetadata(id: string, metadata: string | null): WorkflowRow | undefined {
-      if (setMetadata.run({ id, metadata, updated_at: nowIso() }).changes === 0) return undefined;
-      return byId.get(id);
+    async setMetadata(id: string, metadata: string | null): Promise<WorkflowRow | undefined> {
+      if ((await sql.run('UPDATE workflows SET metadata = ?, made_by_session = 0, updated_at = ? WHERE id = ?', [metadata, nowIso(), id])) === 0) return undefined;
+      return get(id);
     },
     /**
      * Newest first, at most `limit`: `name` is a part of the name in any case (compared after
      * foldCase, so no character is a wildcard), `metadata` the whole metadata; undefined matches all.
      * The name is matched in JS over the rows (fine up to some thousands of workflows).
      */
-    search(filter: { name?: string; metadata?: string }, limit: number): WorkflowSearchRow[] {
+    async search(filter: { name?: string; metadata?: string }, limit: number): Promise<WorkflowSearchRow[]> {
+      if (limit <= 0) return [];
+      const rows =
+        filter.metadata === undefined
+          ? await sql.all<WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC')
+          : await sql.all<WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC', [
+              filter.metadata,
+            ]);
       const needle = filter.name === undefined ? undefined : foldCase(filter.name);
-      const out: WorkflowSearchRow[] = [];
-      if (limit <= 0) return out;
-      for (const row of filter.metadata === undefined ? searchAll.iterate() : searchByMetadata.iterate(filter.metadata)) {
-        if (needle !== undefined && !foldCase(row.name).includes(needle)) continue;
-        out.push(row);
-        if (out.length >= limit) break;
-      }
-      return out;
+      return rows.filter((row) => needle === undefined || foldCase(row.name).includes(needle)).slice(0, limit);
     },
-    delete: (id: string) => db.prepare('DELETE FROM workflows WHERE id = ?').run(id).changes > 0,
-    /** Listed workflows (not the untouched ones a session made), newest first; `after` is the last row of the previous page. */
-    page(limit: number, after?: { created_at: string; id: string }): WorkflowRow[] {
-      return after ? nextPage.all(after.created_at, after.created_at, after.id, limit) : firstPage.all(limit);
+    delete: async (id: string) => (await sql.run('DELETE FROM workflows WHERE id = ?', [id])) > 0,
+    /** Listed workflows (not the untouched ones a session made, migration 010), newest first; `after` is the last row of the previous page. */
+    page(limit: number, after?: { created_at: string; id: string }): Promise<WorkflowRow[]> {
+      return after
+        ? sql.all<WorkflowRow>(
+            'SELECT * FROM workflows WHERE made_by_session = 0 AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
+            [after.created_at, after.created_at, after.id, limit],
+          )
+        : sql.all<WorkflowRow>('SELECT * FROM workflows WHERE made_by_session = 0 ORDER BY created_at DESC, id DESC LIMIT ?', [limit]);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WriteRecord } from '../../contract/write.ts';
-import { nowIso, type Db } from './db.ts';
+import { nowIso, type Sql } from './db.ts';
 
 interface WriteRow {
   seq: number;
@@ -35,44 +35,43 @@ function toRecord(row: WriteRow): WriteRecord {
 }
 
 /** The writes table: the history behind GET /writes. */
-export function writesRepo(db: Db) {
-  const insert = db.prepare(
-    `INSERT INTO writes (id, prompt, text, word_count, error, input_tokens, output_tokens, finish_reason, model, duration_ms, created_at)
-     VALUES (@id, @prompt, @text, @word_count, @error, @input_tokens, @output_tokens, @finish_reason, @model, @duration_ms, @created_at)`,
-  );
-  const firstPage = db.prepare<[number], WriteRow>('SELECT * FROM writes ORDER BY seq DESC LIMIT ?');
-  const nextPage = db.prepare<[number, number], WriteRow>('SELECT * FROM writes WHERE seq < ? ORDER BY seq DESC LIMIT ?');
-  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM writes');
-
+export function writesRepo(sql: Sql) {
   return {
-    insert(write: NewWrite): WriteRecord {
+    async insert(write: NewWrite): Promise<WriteRecord> {
       const record: WriteRecord = { ...write, id: randomUUID(), created_at: nowIso() };
-      insert.run({
-        id: record.id,
-        prompt: record.prompt,
-        text: record.text,
-        word_count: record.word_count,
-        error: record.error,
-        input_tokens: record.usage.input_tokens,
-        output_tokens: record.usage.output_tokens,
-        finish_reason: record.finish_reason,
-        model: record.model,
-        duration_ms: record.duration_ms,
-        created_at: record.created_at,
-      });
+      await sql.run(
+        `INSERT INTO writes (id, prompt, text, word_count, error, input_tokens, output_tokens, finish_reason, model, duration_ms, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.id,
+          record.prompt,
+          record.text,
+          record.word_count,
+          record.error,
+          record.usage.input_tokens,
+          record.usage.output_tokens,
+          record.finish_reason,
+          record.model,
+          record.duration_ms,
+          record.created_at,
+        ],
+      );
       return record;
     },
     /**
      * Newest first. `before` is the position after the previous page (its `nextBefore`);
      * one extra row is read to know whether another page follows.
      */
-    page(limit: number, before?: number): { items: WriteRecord[]; nextBefore: number | null } {
-      const rows = before === undefined ? firstPage.all(limit + 1) : nextPage.all(before, limit + 1);
+    async page(limit: number, before?: number): Promise<{ items: WriteRecord[]; nextBefore: number | null }> {
+      const rows =
+        before === undefined
+          ? await sql.all<WriteRow>('SELECT * FROM writes ORDER BY seq DESC LIMIT ?', [limit + 1])
+          : await sql.all<WriteRow>('SELECT * FROM writes WHERE seq < ? ORDER BY seq DESC LIMIT ?', [before, limit + 1]);
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       return { items: items.map(toRecord), nextBefore: rows.length > limit && last ? last.seq : null };
     },
-    count: () => count.get()!.n,
+    count: async () => (await sql.get<{ n: number }>('SELECT count(*) AS n FROM writes'))!.n,
   };
 }
 export type WritesRepo = ReturnType<typeof writesRepo>;

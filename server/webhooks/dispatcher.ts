@@ -29,11 +29,15 @@ export interface DispatcherOptions {
 /** Longest sleep between looks at the outbox, so rows written by another process are not missed for long. */
 const MAX_IDLE_MS = 30_000;
 const BATCH = 20;
+/** A claim outlasts the attempt's own timeout by this much. */
+const CLAIM_MARGIN_MS = 5_000;
 
 /**
- * The webhook outbox's delivery loop. Events are written to SQLite first and sent from there, so a
- * restart loses nothing: pending rows are picked up when the loop starts. At-least-once: the
- * webhook-id is stable across attempts, so receivers can drop duplicates.
+ * The webhook outbox's delivery loop. Events are written to the store first and sent from there, so
+ * a restart loses nothing: pending rows are picked up when the loop starts. Each attempt is made by
+ * one node (the row is claimed for it, outboxRepo.claimDue). At-least-once: a node that dies
+ * mid-attempt leaves the row to another once its claim runs out, and the webhook-id is stable
+ * across attempts, so receivers can drop duplicates.
  */
 export class WebhookDispatcher {
   retryDelaysMs: number[];
@@ -53,12 +57,12 @@ export class WebhookDispatcher {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  secret(): string {
+  secret(): Promise<string> {
     return this.repo.secret();
   }
 
   /** Replace the secret; attempts read it each time, so queued retries are signed with the new one too. */
-  rotateSecret(): string {
+  rotateSecret(): Promise<string> {
     return this.repo.rotateSecret();
   }
 
@@ -66,7 +70,7 @@ export class WebhookDispatcher {
   enqueue(url: string, event: WebhookEvent): Promise<OutboxRow> {
     const next = this.queue.then(async () => {
       const payload = JSON.stringify(event);
-      if (this.repo.isDisabled(url)) {
+      if (await this.repo.isDisabled(url)) {
         return this.repo.insert({ url, type: event.type, payload, status: 'disabled', lastError: 'destination answered 410 Gone earlier' });
       }
       try {
@@ -76,7 +80,7 @@ export class WebhookDispatcher {
         this.options.log.warn({ type: event.type }, `webhook refused: ${err.message}`);
         return this.repo.insert({ url, type: event.type, payload, status: 'refused', lastError: err.message });
       }
-      const row = this.repo.insert({ url, type: event.type, payload, status: 'pending' });
+      const row = await this.repo.insert({ url, type: event.type, payload, status: 'pending' });
       this.kick();
       return row;
     });
@@ -108,7 +112,9 @@ export class WebhookDispatcher {
     if (this.stopped || this.running) return;
     this.running = true;
     try {
-      for (const row of this.repo.due(Date.now(), BATCH)) {
+      // Claimed for longer than an attempt can take, so no other node sends it meanwhile.
+      const now = Date.now();
+      for (const row of await this.repo.claimDue(now, BATCH, now + this.timeoutMs + CLAIM_MARGIN_MS)) {
         if (this.inFlight.has(row.id)) continue;
         const attempt = this.attempt(row).finally(() => {
           this.inFlight.delete(row.id);
@@ -121,12 +127,13 @@ export class WebhookDispatcher {
     } finally {
       this.running = false;
     }
-    this.schedule();
+    await this.schedule();
   }
 
-  private schedule(): void {
+  private async schedule(): Promise<void> {
     if (this.stopped) return;
-    const next = this.repo.nextDueAt();
+    const next = await this.repo.nextDueAt().catch(() => null);
+    if (this.stopped) return;
     const wait = next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), this.inFlight.size && next !== null && next <= Date.now() ? 50 : wait);
@@ -140,7 +147,7 @@ export class WebhookDispatcher {
       // Again at delivery: the name may resolve elsewhere now (DNS rebinding).
       const dest = await checkDestination(row.url, this.options.allowPrivate);
       const timestamp = new Date();
-      const secret = this.repo.secret();
+      const secret = await this.repo.secret();
       const headers = {
         'webhook-id': row.id,
         'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
@@ -152,19 +159,18 @@ export class WebhookDispatcher {
     } catch (err) {
       result = { ok: false as const, status: null, error: err instanceof DestinationRefused ? err.message : 'delivery failed' };
     }
-    if (this.stopped && !result.ok) {
-      // Shutting down: leave the row as it was so the next start retries it at its time.
-      return;
-    }
     try {
-      if (result.ok) {
-        this.repo.delivered(row.id, result.status, attempts);
+      if (this.stopped && !result.ok) {
+        // Shutting down: give the row back as it was, for the next start (of any node) to retry.
+        await this.repo.release(row.id);
+      } else if (result.ok) {
+        await this.repo.delivered(row.id, result.status, attempts);
       } else if (result.status === 410) {
-        this.repo.disable(row.url, row.id, attempts);
+        await this.repo.disable(row.url, row.id, attempts);
         this.options.log.warn({ id: row.id }, 'webhook destination answered 410 Gone; it is disabled');
       } else {
         const delay = this.retryDelaysMs[attempts - 1];
-        this.repo.attemptFailed(row.id, attempts, result.status, result.error, delay === undefined ? null : Date.now() + delay);
+        await this.repo.attemptFailed(row.id, attempts, result.status, result.error, delay === undefined ? null : Date.now() + delay);
       }
     } catch (err) {
       this.options.log.error({ err }, 'webhook outbox write failed');

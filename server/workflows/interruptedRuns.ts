@@ -24,7 +24,7 @@ export interface InterruptedRunsDeps {
  * in between sends that webhook twice (at-least-once) instead of never. Returns how many.
  */
 export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }: InterruptedRunsDeps): Promise<number> {
-  const rows = repo.unfinished();
+  const rows = await repo.unfinished();
   for (const row of rows) {
     const outputs = JSON.parse(row.outputs) as Record<string, string>;
     if (row.webhook_url) {
@@ -40,7 +40,7 @@ export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }
       });
       await enqueue(row.webhook_url, event);
     }
-    if (repo.failInterrupted(row.id, INTERRUPTED_MESSAGE)) record(row.session_id, INTERRUPTED_MESSAGE, outputs);
+    if (await repo.failInterrupted(row.id, INTERRUPTED_MESSAGE)) record(row.session_id, INTERRUPTED_MESSAGE, outputs);
     fs.rmSync(runDir(row.id), { recursive: true, force: true });
   }
   if (rows.length) log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);

@@ -84,7 +84,7 @@ export class RunService {
   /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
   async prepare(runId: string, form: RunForm): Promise<PreparedRun> {
     const fields = parseOrInvalid(RunWorkflowFields, form.fields);
-    const row = this.app.store.workflows.get(fields.workflow_id);
+    const row = await this.app.store.workflows.get(fields.workflow_id);
     if (!row) {
       throw new NotFound('Workflow', 'no saved workflow has this workflow_id', [{ path: 'workflow_id', message: 'no workflow with this id' }]);
     }
@@ -97,7 +97,7 @@ export class RunService {
       }
     }
     const credentials = credentialNamesOf(workflow.flow);
-    for (const name of this.app.credentials.missing(credentials)) {
+    for (const name of await this.app.credentials.missing(credentials)) {
       issues.push({ path: 'workflow_id', message: `the workflow types {{credentials.${name}}} but no credential ${name} is stored: add it in Settings or with store_credential` });
     }
     const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE) : null;
@@ -131,11 +131,11 @@ export class RunService {
       this.removeFiles(run);
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
-      this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
+      await this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
       return { status: 503, body: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' } };
     }
     const { session, tokens } = created;
-    this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
+    await this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
     const vncUrl = sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url!;
     this.begin(run, session, vncUrl);
     return {
@@ -148,7 +148,7 @@ export class RunService {
    * A full host: reserve the session (its id and URLs are answered now; vnc_url shows "waiting for
    * a browser" until it starts) and start the run when the session does.
    */
-  private enqueue(run: PreparedRun): { status: 200; body: RunWorkflowResponse } {
+  private async enqueue(run: PreparedRun): Promise<{ status: 200; body: RunWorkflowResponse }> {
     let reservation;
     try {
       reservation = this.app.sessions.reserve(sessionOf(run));
@@ -158,34 +158,33 @@ export class RunService {
     }
     const { id: sessionId, tokens, position } = reservation;
     const message = `Queued at position ${position}: the run starts when a browser frees (this server runs ${this.app.config.MAX_SESSIONS} sessions at once)`;
-    this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'queued', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
+    await this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'queued', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
     const vncUrl = sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!;
     this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
-    reservation.started.then(
-      (session) => {
-        this.repo.markStarted(run.runId);
-        this.begin(run, session, vncUrl);
-      },
-      (err: unknown) => {
-        try {
-          this.failUnstarted(run, sessionId, err);
-        } catch (failure) {
-          // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
-          this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked failed');
-        }
-      },
-    );
+    // Attached after the row is written, so markStarted always finds it queued.
+    reservation.started
+      .then(
+        async (session) => {
+          await this.repo.markStarted(run.runId);
+          this.begin(run, session, vncUrl);
+        },
+        (err: unknown) => this.failUnstarted(run, sessionId, err),
+      )
+      .catch((failure: unknown) => {
+        // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
+        this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
+      });
     return { status: 200, body: { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: logsUrl(this.app, sessionId) } };
   }
 
   /** A queued run whose session never became live (ended while waiting, failed to start, server closing). */
-  private failUnstarted(run: PreparedRun, sessionId: string, err: unknown): void {
+  private async failUnstarted(run: PreparedRun, sessionId: string, err: unknown): Promise<void> {
     this.removeFiles(run);
     const message = `The run did not start: ${err instanceof Error ? err.message : 'its browser did not start'}`;
-    this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
-    this.tellCompleted(run, sessionId, { succeeded: false, message, outputs: {}, steps_run: 0, screenshot_url: null, file_metadata: [] });
+    await this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
+    await this.tellCompleted(run, sessionId, { succeeded: false, message, outputs: {}, steps_run: 0, screenshot_url: null, file_metadata: [] });
     // A session that never existed has no SessionEnded of its own; its log ends here.
-    if (!this.sessionRows.get(sessionId)) this.app.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
+    if (!(await this.sessionRows.get(sessionId))) this.app.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
   }
 
   /** Run the flow in a live session, in the background. */
@@ -212,12 +211,14 @@ export class RunService {
         filesDir: handUploads(run.filesDir, session),
         signal: active.abort.signal,
         gate: active.gate,
-        credentials: this.app.credentials.reveal(run.credentials),
+        credentials: await this.app.credentials.reveal(run.credentials),
         onPause: (pause) => this.tellPaused(sessionId, active, pause),
         onStepStart: (index, action, params) => this.app.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
         onStep: (index, result, outputs) => {
           results.push(result);
-          this.repo.progress(run.runId, results, outputs);
+          // Not awaited: the flow does not wait on the store. A late write cannot undo the end (it
+          // only touches a running row).
+          this.repo.progress(run.runId, results, outputs).catch((err: unknown) => this.app.log.warn({ err }, 'run progress not recorded'));
           this.app.bus.emit('run.step', { session_id: sessionId, index, result, outputs });
         },
       });
@@ -232,8 +233,8 @@ export class RunService {
     // an interrupted run leaves it live for a person.
     if (!active.interrupted) await this.app.sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
     const succeeded = outcome.succeeded && !active.interrupted;
-    this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
-    this.tellCompleted(run, sessionId, {
+    await this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
+    await this.tellCompleted(run, sessionId, {
       succeeded,
       message,
       outputs: outcome.outputs,
@@ -246,11 +247,12 @@ export class RunService {
   }
 
   /** run.completed (webhook, event log): the outcome, with what every run's final event carries. */
-  private tellCompleted(
+  private async tellCompleted(
     run: PreparedRun,
     sessionId: string,
     outcome: Pick<BusEvents['run.completed'], 'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'>,
-  ): void {
+  ): Promise<void> {
+    const workflowMetadata = await this.app.workflows.metadataOf(run.workflowId);
     this.app.bus.emit('run.completed', {
       ...outcome,
       session_id: sessionId,
@@ -258,7 +260,7 @@ export class RunService {
       webhook_url: run.webhookUrl,
       metadata: run.metadata,
       total_actions: run.totalActions,
-      workflow_metadata: this.app.store.workflows.get(run.workflowId)?.metadata ?? null,
+      workflow_metadata: workflowMetadata,
     });
   }
 
@@ -267,24 +269,24 @@ export class RunService {
     this.app.bus.emit('session.changed', { session_id: sessionId });
   }
 
-  private activeRun(sessionId: string): ActiveRun {
+  private async activeRun(sessionId: string): Promise<ActiveRun> {
     const active = this.active.get(sessionId);
     if (active) return active;
-    if (!this.app.sessions.get(sessionId) && !this.repo.getBySession(sessionId)) throw new NotFound('Session');
+    if (!this.app.sessions.get(sessionId) && !(await this.repo.getBySession(sessionId))) throw new NotFound('Session');
     throw noRun();
   }
 
   /** POST /pause: the flow stops before its next step. Pausing a paused run answers its key. */
-  pause(sessionId: string): PauseState {
-    const active = this.activeRun(sessionId);
+  async pause(sessionId: string): Promise<PauseState> {
+    const active = await this.activeRun(sessionId);
     const { state, changed } = active.gate.pause('external', null);
     if (changed) this.tellPaused(sessionId, active, state);
     return state;
   }
 
   /** POST /resume_session: the flow continues from its next step. */
-  resume(sessionId: string): PauseState {
-    const active = this.activeRun(sessionId);
+  async resume(sessionId: string): Promise<PauseState> {
+    const active = await this.activeRun(sessionId);
     const lifted = active.gate.resume();
     if (!lifted) throw new Conflict('The run is not paused: there is nothing to resume');
     this.app.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
@@ -294,7 +296,7 @@ export class RunService {
 
   /** POST /editor_interrupt: stop the run where it is; its session stays live for a person. Resolves once the run has ended. */
   async interrupt(sessionId: string): Promise<void> {
-    const active = this.activeRun(sessionId);
+    const active = await this.activeRun(sessionId);
     active.interrupted = true;
     active.abort.abort();
     await active.done;
@@ -314,12 +316,12 @@ export class RunService {
   }
 
   /** Newest first, of one status and/or one workflow, or all. */
-  list(request: { status?: RunStatus; workflowId?: string; limit: number; cursor?: string }): Page<RunSummary> {
+  list(request: { status?: RunStatus; workflowId?: string; limit: number; cursor?: string }): Promise<Page<RunSummary>> {
     return pageOf(request, (limit, before) => this.repo.page({ status: request.status, workflowId: request.workflowId, limit, before }), toSummary);
   }
 
-  status(sessionId: string): RunStatusResponse | undefined {
-    const row = this.repo.getBySession(sessionId);
+  async status(sessionId: string): Promise<RunStatusResponse | undefined> {
+    const row = await this.repo.getBySession(sessionId);
     return row && toStatus(row, this.pauseOf(sessionId), this.app.sessions.queuePosition(sessionId));
   }
 

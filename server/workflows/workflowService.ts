@@ -32,9 +32,9 @@ function fieldsOf(input: ParsedInput, flow = JSON.stringify(input.flow)): Workfl
 }
 
 /** The name is UNIQUE: a second workflow of that name is a conflict on the name field. */
-function renamed<T>(name: string, write: () => T): T {
+async function renamed<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (err) {
     if (err instanceof DuplicateNameError) throw new Conflict(`A workflow named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already taken' }]);
     throw err;
@@ -55,67 +55,60 @@ export class WorkflowService {
   constructor(private readonly repo: WorkflowsRepo) {}
 
   /** Listed workflows (not the untouched ones sessions made), newest first. */
-  list(request: { limit: number; cursor?: string }): Page<Workflow> {
+  list(request: { limit: number; cursor?: string }): Promise<Page<Workflow>> {
     return pageOf(request, (limit, before) => this.repo.page(limit, before), toWorkflow);
   }
 
-  get(id: string): Workflow {
-    return toWorkflow(found(this.repo.get(id)));
+  async get(id: string): Promise<Workflow> {
+    return toWorkflow(found(await this.repo.get(id)));
   }
 
   /** `flowText`: the flow as the request wrote it, stored instead of the parsed copy. */
-  create(input: ParsedInput, flowText?: string): Workflow {
-    return toWorkflow(renamed(input.name, () => this.repo.create(fieldsOf(input, flowText))));
+  async create(input: ParsedInput, flowText?: string): Promise<Workflow> {
+    return toWorkflow(await renamed(input.name, () => this.repo.create(fieldsOf(input, flowText))));
   }
 
-  update(id: string, input: ParsedInput, flowText?: string): Workflow {
-    return toWorkflow(found(renamed(input.name, () => this.repo.update(id, fieldsOf(input, flowText)))));
+  async update(id: string, input: ParsedInput, flowText?: string): Promise<Workflow> {
+    return toWorkflow(found(await renamed(input.name, () => this.repo.update(id, fieldsOf(input, flowText)))));
   }
 
-  delete(id: string): void {
-    if (!this.repo.delete(id)) throw new NotFound('Workflow');
+  async delete(id: string): Promise<void> {
+    if (!(await this.repo.delete(id))) throw new NotFound('Workflow');
   }
 
   /** Newest first, at most SEARCH_LIMIT: by part of the name (any case) and/or the whole metadata. */
-  search(filter: { name?: string; metadata?: string }): SearchHit[] {
-    return this.repo
-      .search(filter, SEARCH_LIMIT)
-      .map((row) => ({ workflow_id: row.id, workflow_name: row.name, variables: variablesOf(row.variables), metadata: row.metadata }));
+  async search(filter: { name?: string; metadata?: string }): Promise<SearchHit[]> {
+    return (await this.repo.search(filter, SEARCH_LIMIT)).map((row) => ({ workflow_id: row.id, workflow_name: row.name, variables: variablesOf(row.variables), metadata: row.metadata }));
   }
 
   /** Set (null: clear) the metadata. */
-  setMetadata(id: string, metadata: string | null): Workflow {
-    return toWorkflow(found(this.repo.setMetadata(id, metadata)));
+  async setMetadata(id: string, metadata: string | null): Promise<Workflow> {
+    return toWorkflow(found(await this.repo.setMetadata(id, metadata)));
   }
 
   /** The Python client's create: a start url and actions. */
-  createFromSimplex(body: SimplexWorkflowCreate): Workflow {
+  createFromSimplex(body: SimplexWorkflowCreate): Promise<Workflow> {
     return this.create(inputFromCreate(body));
   }
 
   /** The Python client's update, over the stored workflow (fields left out are kept). */
-  updateFromSimplex(id: string, body: SimplexWorkflowUpdate): Workflow {
-    return this.update(id, inputFromUpdate(this.get(id), body));
+  async updateFromSimplex(id: string, body: SimplexWorkflowUpdate): Promise<Workflow> {
+    return this.update(id, inputFromUpdate(await this.get(id), body));
   }
 
   /** The workflow's metadata; null when it has none or no longer exists. */
-  metadataOf(id: string): string | null {
-    return this.repo.get(id)?.metadata ?? null;
-  }
-
-  /** The workflow's name; null once it is deleted (its sessions and runs stay). */
-  nameOf(id: string): string | null {
-    return this.repo.get(id)?.name ?? null;
+  async metadataOf(id: string): Promise<string | null> {
+    return (await this.repo.get(id))?.metadata ?? null;
   }
 
   /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
-  ensureByName(name: string): { id: string; created: boolean } {
-    const { row, created } = this.repo.ensureByName(name);
+  async ensureByName(name: string): Promise<{ id: string; created: boolean }> {
+    const { row, created } = await this.repo.ensureByName(name);
     return { id: row.id, created };
   }
 
   /** Undo ensureByName's creation when what it was made for failed (unless since edited or used). */
-  deleteIfUnused(id: string): void {
-    this.repo.deleteIfUnused(id);
+  async deleteIfUnused(id: string): Promise<void> {
+    await this.repo.deleteIfUnused(id);
   }
 }

@@ -85,8 +85,8 @@ export class WriteService {
   }
 
   /** A page of earlier writes, newest first; the cursor is opaque to clients. */
-  list(limit: number, cursor?: string): WritesPage {
-    const { items, nextBefore } = this.repo.page(limit, cursor === undefined ? undefined : decodeCursor(cursor));
+  async list(limit: number, cursor?: string): Promise<WritesPage> {
+    const { items, nextBefore } = await this.repo.page(limit, cursor === undefined ? undefined : decodeCursor(cursor));
     return { items, next_cursor: nextBefore === null ? null : encodeCursor(nextBefore) };
   }
 
@@ -129,7 +129,7 @@ export class WriteService {
   }
 
   /** Build the /write body and keep the write. Only a finished (or cut) generation is stored. */
-  private finish(prompt: string, model: string, started: number, { text, finishReason, usage }: Outcome): WriteResponse {
+  private async finish(prompt: string, model: string, started: number, { text, finishReason, usage }: Outcome): Promise<WriteResponse> {
     const response: WriteResponse = {
       succeeded: true,
       text,
@@ -137,7 +137,7 @@ export class WriteService {
       error: finishReason === 'length' ? GENERATION_LIMIT_REACHED : null,
       usage: { input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 },
     };
-    this.repo.insert({
+    await this.repo.insert({
       prompt,
       text,
       word_count: response.word_count,

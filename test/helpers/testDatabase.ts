@@ -33,3 +33,26 @@ export async function testDatabaseEnv(env: Record<string, string | undefined>, d
   }
   return { DATABASE_URL: url };
 }
+
+/**
+ * Every byte the server's store holds on disk: the SQLite file with its WAL, or, on Postgres, the
+ * cluster's data files after a checkpoint (the cluster's folder is the socket folder in the URL).
+ */
+export async function storeBytes(server: { app: { db: import('../../server/store/sql.ts').Sql; config: { DATABASE_URL?: string } }; dataDir: string }): Promise<Buffer> {
+  const files: string[] = [];
+  if (server.app.db.engine === 'sqlite') {
+    for (const f of ['browserdesk.db', 'browserdesk.db-wal', 'browserdesk.db-shm']) files.push(path.join(server.dataDir, f));
+  } else {
+    await server.app.db.run('CHECKPOINT');
+    const socketDir = new URL(server.app.config.DATABASE_URL!).searchParams.get('host')!;
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.isFile()) files.push(p);
+      }
+    };
+    for (const sub of ['base', 'pg_wal']) walk(path.join(socketDir, 'data', sub));
+  }
+  return Buffer.concat(files.filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+}

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialUnreadableError } from '../../server/secrets/credentialCipher.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
@@ -75,7 +74,7 @@ describe('names', () => {
     const base = uniq('Case');
     expect((await store(server, base, 'upper')).status).toBe(200);
     expect((await store(server, base.toLowerCase(), 'lower')).status).toBe(200);
-    const revealed = server.app.credentials.reveal([base, base.toLowerCase()]);
+    const revealed = await server.app.credentials.reveal([base, base.toLowerCase()]);
     expect([revealed.get(base), revealed.get(base.toLowerCase())]).toEqual(['upper', 'lower']);
   });
 });
@@ -101,7 +100,7 @@ describe('lists', () => {
     for (const entry of listed) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
     expect(listed.map((c) => c.name)).toEqual(expect.arrayContaining([...values.keys()]));
     // And the sealed bytes are not in it either.
-    const sealed = server.app.db.prepare<[], { secret: Buffer }>('SELECT secret FROM credentials').all();
+    const sealed = await server.app.db.all<{ secret: Buffer }>('SELECT secret FROM credentials');
     for (const { secret } of sealed) {
       expect(text).not.toContain(secret.toString('base64'));
       expect(text).not.toContain(secret.toString('hex'));
@@ -109,23 +108,15 @@ describe('lists', () => {
   });
 });
 
-describe('rows edited in the database file', () => {
-  /** A second connection to the file, as someone with the file but not the key would have. */
-  const withFile = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(path.join(server.dataDir, 'browserdesk.db'));
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
-  const sealedOf = (name: string) => withFile((db) => db.prepare<[string], { secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?').get(name)!.secret);
-  const setSealed = (name: string, secret: Buffer) => withFile((db) => db.prepare('UPDATE credentials SET secret = ? WHERE name = ?').run(secret, name));
+describe('rows edited in the database', () => {
+  // Written as someone with the database (SQLite's file, or a Postgres login) but not the key would.
+  const sealedOf = async (name: string) => (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
+  const setSealed = (name: string, secret: Buffer) => server.app.db.run('UPDATE credentials SET secret = ? WHERE name = ?', [secret, name]);
 
-  function expectUnreadable(name: string, value: string) {
+  async function expectUnreadable(name: string, value: string) {
     let caught: unknown;
     try {
-      server.app.credentials.reveal([name]);
+      await server.app.credentials.reveal([name]);
     } catch (err) {
       caught = err;
     }
@@ -146,20 +137,20 @@ describe('rows edited in the database file', () => {
     ] as const) {
       const name = uniq(`tamper_${what}`);
       expect((await store(server, name, value)).status).toBe(200);
-      const sealed = Buffer.from(sealedOf(name));
+      const sealed = Buffer.from(await sealedOf(name));
       edit(sealed);
-      setSealed(name, sealed);
-      expectUnreadable(name, value);
+      await setSealed(name, sealed);
+      await expectUnreadable(name, value);
     }
     const cut = uniq('tamper_cut');
     await store(server, cut, value);
-    setSealed(cut, sealedOf(cut).subarray(0, 20));
-    expectUnreadable(cut, value);
-    setSealed(cut, Buffer.alloc(0));
-    expectUnreadable(cut, value);
+    await setSealed(cut, (await sealedOf(cut)).subarray(0, 20));
+    await expectUnreadable(cut, value);
+    await setSealed(cut, Buffer.alloc(0));
+    await expectUnreadable(cut, value);
     // The list still answers (names only), and the server says at its next start which ones are unreadable.
     expect(await names()).toContain(cut);
-    expect(server.app.credentials.unreadable()).toContain(cut);
+    expect(await server.app.credentials.unreadable()).toContain(cut);
   });
 
   it('a sealed value copied onto another name does not open there (the name is authenticated)', async () => {
@@ -168,11 +159,11 @@ describe('rows edited in the database file', () => {
     const value = `victim-${randomUUID()}`;
     await store(server, victim, value);
     await store(server, mine, 'my own');
-    setSealed(mine, sealedOf(victim));
-    expectUnreadable(mine, value);
+    await setSealed(mine, await sealedOf(victim));
+    await expectUnreadable(mine, value);
     // Renaming the row instead is the same: the row now answers to a name it was not sealed under.
-    withFile((db) => db.prepare('UPDATE credentials SET name = ? WHERE name = ?').run(`${victim}_x`, victim));
-    expectUnreadable(`${victim}_x`, value);
+    await server.app.db.run('UPDATE credentials SET name = ? WHERE name = ?', [`${victim}_x`, victim]);
+    await expectUnreadable(`${victim}_x`, value);
   });
 
   it('under another secret key, every value is unreadable and named as such', async () => {
@@ -187,8 +178,8 @@ describe('rows edited in the database file', () => {
     }
     const second = await startServer({ BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') }, dir);
     try {
-      expect(() => second.app.credentials.reveal([name])).toThrow(new RegExp(`The credential ${name} could not be decrypted: the server's secret key changed`));
-      expect(second.app.credentials.unreadable()).toEqual([name]);
+      await expect(second.app.credentials.reveal([name])).rejects.toThrow(new RegExp(`The credential ${name} could not be decrypted: the server's secret key changed`));
+      expect(await second.app.credentials.unreadable()).toEqual([name]);
       expect(await names(second)).toEqual([name]);
     } finally {
       await second.close();

@@ -14,7 +14,7 @@ CREATE TABLE webhook_outbox (
   payload         TEXT NOT NULL,          -- the exact JSON body that is signed and sent
   status          TEXT NOT NULL,          -- pending | delivered | failed | disabled | refused
   attempts        INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER NOT NULL,       -- epoch milliseconds
+  next_attempt_at BIGINT NOT NULL,        -- epoch milliseconds (BIGINT: a Postgres INTEGER is 32 bits; the same INTEGER affinity in SQLite)
   last_status     INTEGER,                -- HTTP status of the last attempt
   last_error      TEXT,
   created_at      TEXT NOT NULL,
