@@ -31,5 +31,7 @@ export const ErrorCode = {
   notConfigured: 'not_configured',
   shuttingDown: 'shutting_down',
   browserUnavailable: 'browser_unavailable',
+  /** The cluster node holding the session could not be reached (503). */
+  nodeUnreachable: 'node_unreachable',
   internal: 'internal_error',
 } as const;

@@ -43,7 +43,8 @@ function operationObject(op: Operation): Json {
       ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } } : {}),
     };
   }
-  const errors = [...(op.errors ?? []), ...(op.auth === false ? [] : [401])];
+  // A session-scoped operation answers 503 when the cluster node holding its session cannot be reached.
+  const errors = [...(op.errors ?? []), ...(op.auth === false ? [] : [401]), ...(op.session ? [503] : [])];
   for (const status of new Set(errors)) {
     responses[status] = {
       description: STATUS_TEXT[status] ?? 'Error',

@@ -9,6 +9,14 @@ export type BodyContentType = 'application/json' | 'application/x-www-form-urlen
 /** What Simplex's clients send for their "form" calls, and JSON for everyone else. */
 export const FORM_OR_JSON = ['application/x-www-form-urlencoded', 'application/json'] as const;
 
+/**
+ * Where a request names the one session it acts on, for operations only the node holding that
+ * session can answer (its browser, live state and files are there): any other node of a cluster
+ * passes the request on to it (server/cluster/forward.ts). `params.id` is the path's `{id}`,
+ * `query.session_id` and `body.session_id` the field of that name.
+ */
+export type SessionLocator = 'params.id' | 'query.session_id' | 'body.session_id';
+
 export interface Operation {
   operationId: string;
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -21,6 +29,8 @@ export interface Operation {
    * a signed token of that scope for the session in the path (`?token=`), which URLs handed out carry.
    */
   auth?: false | { orToken: 'events' | 'screenshot' | 'recording' | 'files' };
+  /** Set when the operation acts on one session and must be answered by the node holding it. */
+  session?: SessionLocator;
   params?: z.ZodObject;
   query?: z.ZodObject;
   /**

@@ -190,6 +190,7 @@ export const runOperations = defineOperations({
     operationId: 'runWorkflowStatus',
     method: 'get',
     path: '/run_workflow_status',
+    session: 'query.session_id',
     summary: 'Progress and outcome of a run: per-step results, outputs, final screenshot',
     tags: ['workflows'],
     query: RunStatusQuery,

@@ -49,7 +49,11 @@ export function addRoute<O extends Operation>(
   app.route({
     method: op.method.toUpperCase() as 'GET',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
-    config: op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' },
+    config: {
+      ...(op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' }),
+      // Read by server/cluster/forward.ts: a session's own node answers for it.
+      ...(op.session ? { session: op.session } : {}),
+    },
     handler: async (req, reply) => {
       if (op.body && !accepted.includes(mediaTypeOf(req) as BodyContentType)) {
         throw new AppError(415, ErrorCode.unsupportedMediaType, `Unsupported content type: send ${accepted.join(' or ')}`);

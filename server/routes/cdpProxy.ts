@@ -44,7 +44,7 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/cdp',
-    config: { auth: 'token' },
+    config: { auth: 'token', session: 'params.id' },
     preValidation: async (req, reply) => {
       const session = authorize(app, req);
       if (!session) return unauthorized(reply);
@@ -69,8 +69,8 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
 
   // An http(s) connect_url makes Playwright's connectOverCDP and Puppeteer's browserURL ask
   // /json/version first: answer with Chromium's own, pointing back at this proxy.
-  app.get('/s/:id/cdp/json/version', { exposeHeadRoute: false, config: { auth: 'token' } }, jsonVersion);
-  app.get('/s/:id/cdp/json/version/', { exposeHeadRoute: false, config: { auth: 'token' } }, jsonVersion);
+  app.get('/s/:id/cdp/json/version', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
+  app.get('/s/:id/cdp/json/version/', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
   async function jsonVersion(req: FastifyRequest, reply: FastifyReply) {
     const session = authorize(app, req);
     if (!session) return unauthorized(reply);

@@ -98,7 +98,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/vnc',
-    config: { auth: 'token' },
+    config: { auth: 'token', session: 'params.id' },
     handler: servePage(app, 'vnc.html'),
     wsHandler: (socket, req) => {
       const control = asksViewOnly(req) ? null : authorize(app, req, 'control');
@@ -115,7 +115,7 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/live',
-    config: { auth: 'token' },
+    config: { auth: 'token', session: 'params.id' },
     handler: servePage(app, 'live.html'),
     wsHandler: (socket, req) => {
       const session = authorize(app, req, 'view');
