@@ -7,7 +7,11 @@ import { openStore, type Sql } from './store/db.ts';
 import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
 import { workflowsRepo, type WorkflowsRepo } from './store/workflows.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { Membership } from './cluster/membership.ts';
+import { reapDeadNodes } from './cluster/reaper.ts';
+import { nodesRepo } from './store/nodes.ts';
 import { installApiKeyAuth } from './http/auth.ts';
+import { installForwarding } from './cluster/forward.ts';
 import { bootstrapApiKey } from './http/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -77,6 +81,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   });
   app.addHook('onClose', async () => db.close());
+  // This node in the shared store. Its onClose is added before every plugin's, so it runs after them
+  // (Fastify closes in reverse): the node says it stopped only once its sessions have ended in order.
+  const membership = new Membership({
+    config,
+    nodes: nodesRepo(db),
+    load: () => app.sessions.active,
+    onBeat: (deadBefore) => reapDeadNodes(app, deadBefore),
+    log: app.log,
+  });
+  app.decorate('cluster', membership);
+  app.addHook('onClose', () => membership.stop());
 
   const written = await bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
   if (written) app.log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
@@ -92,6 +107,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   installApiKeyAuth(app);
+  installForwarding(app);
 
   // Domain services (decorate the instance with fastify-plugin) and their route plugins, one line
   // each, services first. Sessions come before workflows: a run starts a session.
@@ -122,5 +138,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sessionViewRoutes);
 
   await serveDashboard(app);
+  // After every plugin's onReady (the previous process's sessions and runs are settled first).
+  app.addHook('onReady', () => membership.start());
+  app.bus.on('session.changed', () => membership.reportLoad());
   return app;
 }

@@ -27,6 +27,11 @@ export const EnvSchema = z.object({
     .string()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * Where the other nodes of a cluster reach this one (http://10.0.0.5:8080): its id in the shared
+   * store, and the address session traffic is passed on to. Unset: a single node, 'local'.
+   */
+  NODE_URL: optionalUrl,
   BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 32 bytes, as 64 hex digits or base64: encrypts credentials and signs URLs. Unset: DATA_DIR/secret-key, created once. */
   BROWSERDESK_SECRET_KEY: z.string().refine((v) => parseSecretKey(v) !== null, SECRET_KEY_FORMAT).optional(),
@@ -79,7 +84,11 @@ export const EnvSchema = z.object({
     .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
 });
 
-export type Config = z.infer<typeof EnvSchema> & { dataDir: string };
+export type Config = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  /** This node's id in the store: NODE_URL without a trailing slash, or 'local'. */
+  nodeId: string;
+};
 
 export class ConfigError extends Error {}
 
@@ -95,5 +104,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const first = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid environment variable ${String(first.path[0])}: ${first.message}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR), nodeId: parsed.data.NODE_URL?.replace(/\/+$/, '') ?? 'local' };
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { chromium, type Browser } from 'playwright-core';
 import { SimplexClient } from 'simplex-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import type { BusEvents } from '../server/events/bus.ts';
 import { BLOB_NAME, BLOB_TEXT, LINKED_BYTES, LINKED_NAME, startDownloadSite, type DownloadSite } from './fixtures/downloadSite.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { openStoreOf } from './helpers/testDatabase.ts';
 import { waitForAsync } from './helpers/wait.ts';
 import { unzip } from './helpers/zip.ts';
 
@@ -274,10 +274,10 @@ describe('retention', () => {
     const recent = await createSession(own);
     await endSession(own, recent.session_id);
     await own.close();
-    const db = new Database(path.join(dataDir, 'browserdesk.db'));
-    db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(new Date(Date.now() - 8 * 24 * 3_600_000).toISOString(), stale.session_id);
-    db.prepare('UPDATE sessions SET ended_at = ? WHERE id = ?').run(new Date(Date.now() - 3_600_000).toISOString(), recent.session_id);
-    db.close();
+    const db = await openStoreOf(dataDir);
+    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - 8 * 24 * 3_600_000).toISOString(), stale.session_id]);
+    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - 3_600_000).toISOString(), recent.session_id]);
+    await db.close();
     own = await startServer({ RECORD_SESSIONS: 'off', ARTIFACTS_TTL_DAYS: '7' }, dataDir);
     try {
       expect(fs.existsSync(artifactsDirOf(dataDir, stale.session_id))).toBe(false);

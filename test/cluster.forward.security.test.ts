@@ -418,19 +418,6 @@ describe('WebSockets', () => {
     });
   }
 
-  /** Median round trip of `n` small messages echoed by the owner. */
-  async function roundTrips(tunnel: Tunnel, n: number): Promise<number> {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const start = process.hrtime.bigint();
-      const back = tunnel.read();
-      tunnel.socket.write('ping-' + i);
-      await back;
-      times.push(Number(process.hrtime.bigint() - start) / 1e6);
-    }
-    return times.sort((a, b) => a - b)[Math.floor(n / 2)]!;
-  }
-
   it('tunnels the handshake as sent (path, headers, bytes sent before the 101) and then every byte both ways', async () => {
     const id = remoteSession();
     const path = `/s/${id}/cdp?token=a%2Bb&x=1`;
@@ -456,20 +443,6 @@ describe('WebSockets', () => {
     const clientClosed = new Promise((r) => tunnel.socket.once('close', r));
     upgrades[0]!.socket.destroy();
     await clientClosed;
-  });
-
-  it('adds well under a millisecond to a round trip through the tunnel (loopback)', async () => {
-    const id = remoteSession();
-    const direct = await openTunnel((spy.address() as AddressInfo).port, `/s/${id}/cdp`);
-    const through = await openTunnel(nodePort(), `/s/${id}/cdp`);
-    await roundTrips(direct, 200);
-    await roundTrips(through, 200);
-    const a = await roundTrips(direct, 500);
-    const b = await roundTrips(through, 500);
-    console.log(`round trip median: direct ${a.toFixed(3)} ms, through a non-owner ${b.toFixed(3)} ms (+${(b - a).toFixed(3)} ms)`);
-    expect(b - a).toBeLessThan(1);
-    direct.socket.destroy();
-    through.socket.destroy();
   });
 });
 
@@ -504,9 +477,8 @@ describe('closing the node', () => {
     socket.on('error', () => {});
     await new Promise((r) => socket.once('data', r));
     const socketClosed = new Promise((r) => socket.once('close', r));
-    const started = Date.now();
+    // Were they not cut, close() would wait on them past the hook's time limit.
     await other.close();
-    expect(Date.now() - started).toBeLessThan(5_000);
     await socketClosed;
     await expect(reader.read()).rejects.toThrow();
   });

@@ -11,7 +11,7 @@ beforeAll(async () => {
   server = await startServer();
   const res = await postJson(server, '/api/workflows', { name: 'listed', flow: { title: 'listed', steps: [] }, variables: [] });
   workflowId = ((await res.json()) as { id: string }).id;
-  const repo = runsRepo(server.app.db);
+  const repo = runsRepo(server.app.db, server.app.config.nodeId);
   for (const [i, status] of (['succeeded', 'failed', 'running', 'succeeded', 'failed'] as const).entries()) {
     const id = randomUUID();
     await repo.insert({ id, session_id: randomUUID(), workflow_id: i === 4 ? randomUUID() : workflowId, status: 'running', message: `run ${i}`, total_actions: 3, metadata: null, webhook_url: null });

@@ -9,6 +9,7 @@ import type { BusEvents } from '../server/events/bus.ts';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { browserProcess, countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { testDatabaseEnv } from './helpers/testDatabase.ts';
 import { sessionDirsOf, sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -147,7 +148,8 @@ describe('session lifecycle leaves no process behind', () => {
     // The real server in its own process, so it can die without ending anything.
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '1', LOG_LEVEL: 'info', PUBLIC_URL: '' },
+      // Its store is the one the restart below opens (the Postgres pass: the folder's database).
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '1', LOG_LEVEL: 'info', PUBLIC_URL: '', ...(await testDatabaseEnv({}, dataDir)) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

@@ -19,7 +19,7 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  */
 export const artifactsService = fp(
   async (app: FastifyInstance) => {
-    const sessions = sessionsRepo(app.db);
+    const sessions = sessionsRepo(app.db, app.config.nodeId);
     const artifacts = new Artifacts({
       dataDir: app.config.dataDir,
       maxDownloadBytes: app.config.MAX_DOWNLOAD_BYTES,

@@ -17,7 +17,7 @@ declare module 'fastify' {
  */
 export const sessionsPlugin = fp(
   async (app: FastifyInstance) => {
-    const manager = new BrowserSessionManager({ config: app.config, repo: sessionsRepo(app.db), bus: app.bus, log: app.log });
+    const manager = new BrowserSessionManager({ config: app.config, repo: sessionsRepo(app.db, app.config.nodeId), bus: app.bus, log: app.log });
     app.decorate('sessions', manager);
     app.addHook('onReady', () => manager.start());
     app.addHook('preClose', () => manager.closeAll());

@@ -17,8 +17,8 @@ export const sessionRecordsService = fp(
       'sessionRecords',
       new SessionRecords({
         config: app.config,
-        sessions: sessionsRepo(app.db),
-        runs: runsRepo(app.db),
+        sessions: sessionsRepo(app.db, app.config.nodeId),
+        runs: runsRepo(app.db, app.config.nodeId),
         manager: app.sessions,
         workflows: app.workflows,
         // app.runs is registered after the routes that start sessions: asked at call time.

@@ -25,13 +25,13 @@ export interface RunRow {
 const RUN_COLUMNS = ['id', 'session_id', 'workflow_id', 'status', 'message', 'total_actions', 'metadata', 'webhook_url'] as const;
 type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;
 
-/** The runs table: one row per run_workflow call that got as far as a session (or failed trying). */
-export function runsRepo(sql: Sql) {
+/** The runs table: one row per run_workflow call that got as far as a session (or failed trying); each marked with the node that took it. */
+export function runsRepo(sql: Sql, nodeId: string) {
   return {
     insert: (row: Pick<RunRow, (typeof RUN_COLUMNS)[number]>) =>
       sql.run(
-        `INSERT INTO runs (${RUN_COLUMNS.join(', ')}, results, outputs, created_at, completed_at) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')}, '[]', '{}', ?, ?)`,
-        [...RUN_COLUMNS.map((c) => row[c]), nowIso(), isUnfinished(row.status) ? null : nowIso()],
+        `INSERT INTO runs (${RUN_COLUMNS.join(', ')}, node_id, results, outputs, created_at, completed_at) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')}, ?, '[]', '{}', ?, ?)`,
+        [...RUN_COLUMNS.map((c) => row[c]), nodeId, nowIso(), isUnfinished(row.status) ? null : nowIso()],
       ),
     getBySession: (sessionId: string) => sql.get<RunRow>('SELECT * FROM runs WHERE session_id = ?', [sessionId]),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
@@ -71,11 +71,18 @@ export function runsRepo(sql: Sql) {
         nowIso(),
         id,
       ]),
-    /** Runs not finished: after a restart, those a previous process left (it stopped before they ended). */
-    unfinished: () => sql.all<RunRow>(`SELECT * FROM runs WHERE status IN ${UNFINISHED} ORDER BY created_at`),
-    /** Fail one interrupted run, keeping the steps it got through. False when it was no longer running. */
-    failInterrupted: async (id: string, message: string) =>
-      (await sql.run(`UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE id = ? AND status IN ${UNFINISHED}`, [message, nowIso(), id])) > 0,
+    /**
+     * Fail every unfinished run of the nodes `of` selects, keeping the steps each got through, and
+     * return them: this node's after a restart (a previous process left them), or a dead node's.
+     * One statement: when several nodes reap at once, each run is failed, and told, by one.
+     */
+    failUnfinished: (of: { node: 'self' } | { deadBefore: number }, message: string) =>
+      sql.all<RunRow>(
+        `UPDATE runs SET status = 'failed', message = ?, completed_at = ? WHERE status IN ${UNFINISHED} AND ${
+          'node' in of ? 'node_id = ?' : 'node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'
+        } RETURNING *`,
+        'node' in of ? [message, nowIso(), nodeId] : [message, nowIso(), of.deadBefore, nodeId],
+      ),
   };
 }
 export type RunsRepo = ReturnType<typeof runsRepo>;

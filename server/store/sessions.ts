@@ -34,25 +34,36 @@ export interface ProcessRow {
 const SESSION_COLUMNS = ['id', 'workflow_id', 'proxies', 'timeout_seconds', 'webhook_url', 'metadata', 'view_hash', 'control_hash', 'cdp_hash', 'created_at', 'expires_at'] as const;
 const END = "UPDATE sessions SET state = 'ended', end_reason = ?, ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL WHERE id = ? AND state != 'ended'";
 
-/** The sessions table and the pids of the browser trees. */
-export function sessionsRepo(sql: Sql) {
+/** The sessions table and the pids of the browser trees; what a node writes is marked as its own (`nodeId`). */
+export function sessionsRepo(sql: Sql, nodeId: string) {
   return {
     insert: (row: NewSession) =>
       sql.run(
-        `INSERT INTO sessions (state, ${SESSION_COLUMNS.join(', ')}) VALUES ('starting', ${SESSION_COLUMNS.map(() => '?').join(', ')})`,
-        SESSION_COLUMNS.map((c) => row[c]),
+        `INSERT INTO sessions (state, node_id, ${SESSION_COLUMNS.join(', ')}) VALUES ('starting', ?, ${SESSION_COLUMNS.map(() => '?').join(', ')})`,
+        [nodeId, ...SESSION_COLUMNS.map((c) => row[c])],
       ),
     get: (id: string) => sql.get<NamedSessionRow>(`${NAMED} WHERE s.id = ?`, [id]),
     markLive: async (id: string, expiresAt: string) =>
       (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [expiresAt, id])) > 0,
     /** Returns false when it had already ended (ending is idempotent). */
     markEnded: async (id: string, reason: EndReason) => (await sql.run(END, [reason, nowIso(), id])) > 0,
-    /** Sessions a previous process left starting or live: they are crashed now. */
+    /** Sessions a previous process of this node left starting or live: they are crashed now. */
     endOrphans: async (): Promise<string[]> => {
-      const ids = (await sql.all<{ id: string }>("SELECT id FROM sessions WHERE state != 'ended'")).map((r) => r.id);
+      const ids = (await sql.all<{ id: string }>("SELECT id FROM sessions WHERE state != 'ended' AND node_id = ?", [nodeId])).map((r) => r.id);
       for (const id of ids) await sql.run(END, ['crashed', nowIso(), id]);
       return ids;
     },
+    /**
+     * Sessions of nodes that stopped beating before `deadBefore` (not this one), ended as crashed in
+     * one statement (so when several nodes reap at once, each session is ended, and told, by one).
+     */
+    endOfDeadNodes: (deadBefore: number) =>
+      sql.all<Pick<SessionRow, 'id' | 'workflow_id' | 'webhook_url' | 'metadata'>>(
+        `UPDATE sessions SET state = 'ended', end_reason = 'crashed', ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL
+         WHERE state != 'ended' AND node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)
+         RETURNING id, workflow_id, webhook_url, metadata`,
+        [nowIso(), deadBefore, nodeId],
+      ),
     /** Newest first; `before` is the (created_at, id) of the previous page's last row. */
     list(opts: { state?: SessionRow['state']; limit: number; before?: { created_at: string; id: string } }): Promise<NamedSessionRow[]> {
       const where: string[] = [];
@@ -74,9 +85,15 @@ export function sessionsRepo(sql: Sql) {
     newestActiveOf: (workflowId: string) =>
       sql.get<SessionRow>("SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1", [workflowId]),
     addPid: (treeId: string, kind: ProcessRow['kind'], pid: number) =>
-      sql.run('INSERT INTO browser_processes (tree_id, kind, pid) VALUES (?, ?, ?) ON CONFLICT (tree_id, kind) DO UPDATE SET pid = excluded.pid', [treeId, kind, pid]),
+      sql.run('INSERT INTO browser_processes (tree_id, kind, pid, node_id) VALUES (?, ?, ?, ?) ON CONFLICT (tree_id, kind) DO UPDATE SET pid = excluded.pid', [
+        treeId,
+        kind,
+        pid,
+        nodeId,
+      ]),
     dropTree: (treeId: string) => sql.run('DELETE FROM browser_processes WHERE tree_id = ?', [treeId]),
-    allProcesses: () => sql.all<ProcessRow>('SELECT * FROM browser_processes'),
+    /** This node's recorded processes (pids mean nothing on another host). */
+    allProcesses: () => sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id = ?', [nodeId]),
   };
 }
 export type SessionsRepo = ReturnType<typeof sessionsRepo>;

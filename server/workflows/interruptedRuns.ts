@@ -1,30 +1,32 @@
 import fs from 'node:fs';
-import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '../../contract/runs.ts';
-import type { RunsRepo } from '../store/runs.ts';
+import type { RunRow } from '../store/runs.ts';
 import { runCompletedEvent } from '../webhooks/fromBus.ts';
 
 export const INTERRUPTED_MESSAGE =
   'The run was interrupted: the server stopped before the run finished (it crashed, was killed or lost power); run the workflow again';
+export const NODE_LOST_MESSAGE =
+  'The run was interrupted: the node running it stopped answering (it crashed, was killed or lost power); run the workflow again';
 
 export interface InterruptedRunsDeps {
-  repo: RunsRepo;
+  /** Marks the runs failed (with the message) and returns them, in one statement (RunsRepo.failUnfinished). */
+  claim: (message: string) => Promise<RunRow[]>;
   /** Into the durable webhook outbox; resolves once the row is written. */
   enqueue: (url: string, event: WebhookEvent) => Promise<unknown>;
   runDir: (runId: string) => string;
   /** Into the session's event log, so logs_url and retrieve_session_logs show how the run ended. */
   record: (sessionId: string, message: string, outputs: Record<string, string>) => void;
-  log: FastifyBaseLogger;
 }
 
 /**
- * At start, before requests: runs a previous process of this DATA_DIR left queued or running cannot resume
- * (their browser died with it). Each is failed, keeping the steps it got through, and its
- * run.completed (failed) webhook is written to the outbox *before* the run is marked: dying again
- * in between sends that webhook twice (at-least-once) instead of never. Returns how many.
+ * Runs that cannot resume because the process running them is gone: at start, those a previous
+ * process of this node left queued or running; on any node, those of a node that died. Each is
+ * failed, keeping the steps it got through, then its run.completed (failed) webhook goes to the
+ * outbox. Marked first, in one statement: when several nodes notice a dead one at once, exactly
+ * one of them tells each run. Returns the runs.
  */
-export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }: InterruptedRunsDeps): Promise<number> {
-  const rows = await repo.unfinished();
+export async function failInterruptedRuns({ claim, enqueue, runDir, record }: InterruptedRunsDeps, message: string): Promise<RunRow[]> {
+  const rows = await claim(message);
   for (const row of rows) {
     const outputs = JSON.parse(row.outputs) as Record<string, string>;
     if (row.webhook_url) {
@@ -32,7 +34,7 @@ export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }
         session_id: row.session_id,
         workflow_id: row.workflow_id,
         succeeded: false,
-        message: INTERRUPTED_MESSAGE,
+        message,
         outputs,
         metadata: row.metadata ?? undefined,
         total_actions: row.total_actions,
@@ -40,9 +42,8 @@ export async function failInterruptedRuns({ repo, enqueue, runDir, record, log }
       });
       await enqueue(row.webhook_url, event);
     }
-    if (await repo.failInterrupted(row.id, INTERRUPTED_MESSAGE)) record(row.session_id, INTERRUPTED_MESSAGE, outputs);
+    record(row.session_id, message, outputs);
     fs.rmSync(runDir(row.id), { recursive: true, force: true });
   }
-  if (rows.length) log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
-  return rows.length;
+  return rows;
 }

@@ -18,7 +18,7 @@ import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import { replayFlow, type FlowOutcome } from './engine.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
-import { failInterruptedRuns } from './interruptedRuns.ts';
+import { failInterruptedRuns, INTERRUPTED_MESSAGE, NODE_LOST_MESSAGE, type InterruptedRunsDeps } from './interruptedRuns.ts';
 import { toWorkflow } from './records.ts';
 import type { RunForm } from './uploads.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
@@ -62,19 +62,29 @@ export class RunService {
   private readonly active = new Map<string, ActiveRun>();
 
   constructor(private readonly app: FastifyInstance) {
-    this.repo = runsRepo(app.db);
-    this.sessionRows = sessionsRepo(app.db);
+    this.repo = runsRepo(app.db, app.config.nodeId);
+    this.sessionRows = sessionsRepo(app.db, app.config.nodeId);
   }
 
-  /** Called once before requests are taken: fail what a previous process left running, with its webhook. */
-  recoverInterrupted(): Promise<number> {
-    return failInterruptedRuns({
-      repo: this.repo,
+  /** Called once before requests are taken: fail what a previous process of this node left unfinished, with its webhook. */
+  async recoverInterrupted(): Promise<number> {
+    const rows = await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)), INTERRUPTED_MESSAGE);
+    if (rows.length) this.app.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
+    return rows.length;
+  }
+
+  /** Fail the unfinished runs of nodes silent since `deadBefore` (cluster/reaper.ts), with their webhooks. */
+  async failOfDeadNodes(deadBefore: number): Promise<number> {
+    return (await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ deadBefore }, message)), NODE_LOST_MESSAGE)).length;
+  }
+
+  private interruptedDeps(claim: InterruptedRunsDeps['claim']): InterruptedRunsDeps {
+    return {
+      claim,
       enqueue: (url, event) => this.app.webhooks.enqueue(url, event),
       runDir: (id) => this.runDir(id),
       record: (sessionId, message, outputs) => this.app.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
-      log: this.app.log,
-    });
+    };
   }
 
   runDir(runId: string): string {

@@ -20,8 +20,9 @@ export interface ChildServer {
  * on a free loopback port, with the test defaults (no warm pool, private networks allowed, silent);
  * `env` adds or overrides. Resolves once it answers /api/healthz.
  */
-export async function startChildServer(opts: { dataDir: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number }): Promise<ChildServer> {
-  const port = await freePort();
+export async function startChildServer(opts: { dataDir: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number; port?: number }): Promise<ChildServer> {
+  // A cluster node's NODE_URL names its port before it starts: such a test picks the port itself.
+  const port = opts.port ?? (await freePort());
   const env = {
     ...process.env,
     PORT: String(port),

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { openStore, type Sql } from '../../server/store/db.ts';
 import { createDatabase } from './postgres.ts';
 
 /** Where a data folder remembers its test database, so a restart on old data finds the same one. */
@@ -38,7 +39,7 @@ export async function testDatabaseEnv(env: Record<string, string | undefined>, d
  * Every byte the server's store holds on disk: the SQLite file with its WAL, or, on Postgres, the
  * cluster's data files after a checkpoint (the cluster's folder is the socket folder in the URL).
  */
-export async function storeBytes(server: { app: { db: import('../../server/store/sql.ts').Sql; config: { DATABASE_URL?: string } }; dataDir: string }): Promise<Buffer> {
+export async function storeBytes(server: { app: { db: Sql; config: { DATABASE_URL?: string } }; dataDir: string }): Promise<Buffer> {
   const files: string[] = [];
   if (server.app.db.engine === 'sqlite') {
     for (const f of ['browserdesk.db', 'browserdesk.db-wal', 'browserdesk.db-shm']) files.push(path.join(server.dataDir, f));
@@ -55,4 +56,15 @@ export async function storeBytes(server: { app: { db: import('../../server/store
     for (const sub of ['base', 'pg_wal']) walk(path.join(socketDir, 'data', sub));
   }
   return Buffer.concat(files.filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+}
+
+/** The store of a stopped test server's data folder, on its engine (to edit rows between two starts). */
+export async function openStoreOf(dataDir: string): Promise<Sql> {
+  let databaseUrl: string | undefined;
+  try {
+    databaseUrl = fs.readFileSync(path.join(dataDir, TEST_DATABASE_URL_FILE), 'utf8').trim() || undefined;
+  } catch {
+    // SQLite: the file in the data folder
+  }
+  return openStore({ dataDir, databaseUrl });
 }

@@ -1,0 +1,90 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { NodesRepo } from '../store/nodes.ts';
+import type { ClusterRouting } from './routing.ts';
+
+/** How often a node says it is alive, and how long a silence makes it dead (the bound is 15 s). */
+export const HEARTBEAT_MS = 2_000;
+export const DEAD_AFTER_MS = 10_000;
+
+export interface MembershipOptions {
+  config: Pick<Config, 'nodeId' | 'MAX_SESSIONS'>;
+  nodes: NodesRepo;
+  /** Sessions starting or live on this node now. */
+  load: () => number;
+  /** Called after each heartbeat with the moment before which a silent node counts as dead. */
+  onBeat: (deadBefore: number) => Promise<void>;
+  log: FastifyBaseLogger;
+  now?: () => number;
+}
+
+/**
+ * This node's place in the cluster: a heartbeat with its room and load into the shared store,
+ * which tells every node where a session lives and which node can take one more.
+ */
+export class Membership implements ClusterRouting {
+  readonly nodeId: string;
+  private readonly startedAt = new Date().toISOString();
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: MembershipOptions) {
+    this.nodeId = opts.config.nodeId;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** First heartbeat now (before requests), then every HEARTBEAT_MS. */
+  async start(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => {
+      // One beat at a time: a slow store must not pile them up.
+      this.beating = this.beating.then(() => this.beat());
+    }, HEARTBEAT_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.beating;
+    await this.opts.nodes.stopped(this.nodeId).catch((err: unknown) => this.opts.log.warn({ err }, 'could not mark this node stopped'));
+  }
+
+  /** Say this node's load now (a session began or ended), so placement elsewhere does not wait for the next beat. */
+  reportLoad(): void {
+    if (this.stopped) return;
+    this.beating = this.beating.then(() => this.beat(false));
+  }
+
+  private async beat(reap = true): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const now = this.now();
+      await this.opts.nodes.beat({ id: this.nodeId, max_sessions: this.opts.config.MAX_SESSIONS, sessions: this.opts.load(), started_at: this.startedAt }, now);
+      if (reap) await this.opts.onBeat(now - DEAD_AFTER_MS);
+    } catch (err) {
+      this.opts.log.warn({ err }, 'cluster heartbeat failed');
+    }
+  }
+
+  /** A node without NODE_URL is on its own: nobody can reach it, and it reaches nobody. */
+  private get single(): boolean {
+    return this.nodeId === 'local';
+  }
+
+  async ownerUrl(sessionId: string): Promise<string | null> {
+    if (this.single) return null;
+    const owner = await this.opts.nodes.ownerOf(sessionId);
+    if (!owner || owner.node_id === this.nodeId || owner.node_id === 'local') return null;
+    const alive = owner.heartbeat_at !== null && owner.heartbeat_at >= this.now() - DEAD_AFTER_MS;
+    return alive ? owner.node_id : null;
+  }
+
+  /** Another live node with room for a session, the roomiest; null when none has. */
+  async nodeWithRoom(): Promise<string | null> {
+    if (this.single) return null;
+    const nodes = await this.opts.nodes.alive(this.now() - DEAD_AFTER_MS);
+    return nodes.find((n) => n.id !== this.nodeId && n.id !== 'local' && n.sessions < n.max_sessions)?.id ?? null;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Where a session is served. Every node of a cluster shares the store, so any node can read a
+ * session's record; but its browser, its live sockets and its files are on the node that started
+ * it, and requests for those are passed on to that node (server/cluster/forward.ts).
+ */
+export interface ClusterRouting {
+  /** This node's id (its NODE_URL, or 'local' on a single node). */
+  readonly nodeId: string;
+  /**
+   * Base URL (NODE_URL) of the live node that holds the session when that is another node; null
+   * when this node answers: its own session, an unknown one, or one whose node is gone.
+   */
+  ownerUrl(sessionId: string): Promise<string | null>;
+  /** Another live node with room for a session (where a create goes when this node is full); null when none has. */
+  nodeWithRoom(): Promise<string | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Where each session is served (read at request time by server/cluster/forward.ts): the
+     * Membership (server/cluster/membership.ts), decorated in server/app.ts before any route.
+     */
+    cluster: ClusterRouting;
+  }
+}
+
+/** A node on its own: it holds every session it knows of, so nothing is ever passed on. */
+export function singleNodeRouting(): ClusterRouting {
+  return { nodeId: 'local', ownerUrl: async () => null, nodeWithRoom: async () => null };
+}

@@ -1,0 +1,38 @@
+import type { Sql } from './db.ts';
+
+export interface NodeRow {
+  id: string;
+  max_sessions: number;
+  sessions: number;
+  started_at: string;
+  heartbeat_at: number;
+}
+
+/** The nodes table: each node's last heartbeat, room and load (migration 011). */
+export function nodesRepo(sql: Sql) {
+  return {
+    beat: (node: Omit<NodeRow, 'heartbeat_at'>, now: number) =>
+      sql.run(
+        `INSERT INTO nodes (id, max_sessions, sessions, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET max_sessions = excluded.max_sessions, sessions = excluded.sessions,
+           started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`,
+        [node.id, node.max_sessions, node.sessions, node.started_at, now],
+      ),
+    /** A node that stops in order says so: nothing is sent to it any more, and nothing of it is left to reap. */
+    stopped: (id: string) => sql.run('UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ?', [id]),
+    /** Nodes heard from since `aliveAfter`, the roomiest first. */
+    alive: (aliveAfter: number) => sql.all<NodeRow>('SELECT * FROM nodes WHERE heartbeat_at >= ? ORDER BY max_sessions - sessions DESC, id', [aliveAfter]),
+    /**
+     * The node that holds a session (its browser, or its files once ended) with that node's last
+     * heartbeat; a queued run's session has only its run's row so far.
+     */
+    ownerOf: (sessionId: string) =>
+      sql.get<{ node_id: string; heartbeat_at: number | null }>(
+        `SELECT o.node_id, n.heartbeat_at FROM (
+           SELECT node_id FROM sessions WHERE id = ? UNION ALL SELECT node_id FROM runs WHERE session_id = ?
+         ) o LEFT JOIN nodes n ON n.id = o.node_id LIMIT 1`,
+        [sessionId, sessionId],
+      ),
+  };
+}
+export type NodesRepo = ReturnType<typeof nodesRepo>;
