@@ -31,6 +31,8 @@ export interface Operation {
   auth?: false | { orToken: 'events' | 'screenshot' | 'recording' | 'files' };
   /** Set when the operation acts on one session and must be answered by the node holding it. */
   session?: SessionLocator;
+  /** Set when the operation starts a browser: a full node of a cluster passes it to a node with room. */
+  startsBrowser?: true;
   params?: z.ZodObject;
   query?: z.ZodObject;
   /**

@@ -179,6 +179,7 @@ export const runOperations = defineOperations({
     path: '/run_workflow',
     summary: 'Run a saved workflow in a new session; answers as soon as the run is under way',
     tags: ['workflows'],
+    startsBrowser: true,
     body: { contentTypes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'], schema: RunWorkflowRequest },
     responses: {
       200: { description: 'The run is under way; watch it at vnc_url', schema: RunWorkflowResponse },

@@ -192,6 +192,7 @@ export const sessionOperations = defineOperations({
     path: '/create_workflow_session',
     summary: 'Start a live browser session and get its watch, drive and CDP addresses',
     tags: ['sessions'],
+    startsBrowser: true,
     body: { contentTypes: ['application/json'], schema: CreateWorkflowSessionRequest },
     responses: { 200: { description: 'The session is live', schema: CreateWorkflowSessionResponse } },
     errors: [400, 401, 413, 415, 422, 429, 503],

@@ -14,6 +14,8 @@ declare module 'fastify' {
      * answer (contract Operation.session; the view and CDP routes set it by hand).
      */
     session?: SessionLocator;
+    /** The route starts a browser (contract Operation.startsBrowser): when this node is full, a node with room takes it. */
+    startsBrowser?: boolean;
   }
 }
 
@@ -127,6 +129,19 @@ export function installForwarding(app: FastifyInstance): void {
     if (to) await forward(req, reply, to, Buffer.concat(bodies.get(req) ?? []));
   }
 
+  /**
+   * Placement: a request that starts a browser, on a node with no room, goes whole to the live node
+   * with the most room (its body streamed on unread: this runs before parsing). With no such node,
+   * or once passed on, it is answered here: queued (a run) or 429 (a session).
+   */
+  async function placeElsewhere(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (req.headers[FORWARDED_HEADER] !== undefined || app.sessions.active < app.config.MAX_SESSIONS) return;
+    const nodeUrl = await app.cluster.nodeWithRoom();
+    const target = nodeUrl === null ? null : targetOf(nodeUrl);
+    const path = target && pathToSend(target, req.raw.url ?? '');
+    if (target && path !== null) await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
+  }
+
   const withHook = <H>(hooks: H | H[] | undefined, hook: H): H[] => {
     const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
     // First among the route's own hooks (the CDP route authorizes in preValidation); once, should Fastify pass a route here twice.
@@ -134,6 +149,7 @@ export function installForwarding(app: FastifyInstance): void {
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
+    if (route.config?.startsBrowser) route.onRequest = withHook(route.onRequest, placeElsewhere);
     const session = route.config?.session;
     if (!session) return;
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, session });

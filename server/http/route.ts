@@ -53,6 +53,7 @@ export function addRoute<O extends Operation>(
       ...(op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' }),
       // Read by server/cluster/forward.ts: a session's own node answers for it.
       ...(op.session ? { session: op.session } : {}),
+      ...(op.startsBrowser ? { startsBrowser: true } : {}),
     },
     handler: async (req, reply) => {
       if (op.body && !accepted.includes(mediaTypeOf(req) as BodyContentType)) {

@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { chromium } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { RunWorkflowResponse, WebhookEvent } from '../contract/runs.ts';
+import { Session } from '../contract/sessions.ts';
+import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
+import { startChildServer, type ChildServer } from './helpers/childServer.ts';
+import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
+import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { ensureViewerBuilt } from './helpers/viewSession.ts';
+import { freePort, waitForAsync } from './helpers/wait.ts';
+
+// Three nodes on one Postgres, MAX_SESSIONS=2 each, as the issue describes them: one service
+// behind any node. Real child processes (one is SIGKILLed), real Chromium, real webhooks.
+const apiKey = `test_${randomBytes(16).toString('hex')}`;
+const secretKey = randomBytes(32).toString('hex');
+let postgres: TestPostgres;
+let databaseUrl: string;
+let hooks: Receiver;
+const dirs: string[] = [];
+const nodes: ChildServer[] = [];
+
+/** A node on its own data folder; `again` restarts one on its folder and address. */
+async function startNode(again?: { dataDir: string; port: number }): Promise<ChildServer> {
+  const dataDir = again?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bd-node-'));
+  if (!dirs.includes(dataDir)) dirs.push(dataDir);
+  const port = again?.port ?? (await freePort());
+  return startChildServer({
+    dataDir,
+    apiKey,
+    port,
+    env: {
+      DATABASE_URL: databaseUrl,
+      NODE_URL: `http://127.0.0.1:${port}`,
+      BROWSERDESK_SECRET_KEY: secretKey,
+      MAX_SESSIONS: '2',
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      RECORD_SESSIONS: 'off',
+    },
+  });
+}
+
+const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
+  fetch(node.url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+const post = (node: ChildServer, pathname: string, body: unknown) =>
+  api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+const ownerOf = async (sessionId: string) => (await query<{ node_id: string }>('SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]?.node_id;
+/** A node that does not hold the session. */
+const notOwner = async (sessionId: string) => {
+  const owner = await ownerOf(sessionId);
+  return nodes.find((n) => n.url !== owner)!;
+};
+/** The same URL on another node's address (one public URL in front of all would do the same). */
+const via = (url: string, node: ChildServer) => url.replace(/^http:\/\/[^/]+/, node.url);
+
+beforeAll(async () => {
+  ensureViewerBuilt();
+  postgres = await startPostgres();
+  databaseUrl = await createDatabase(postgres.adminUrl);
+  hooks = await startReceiver([200]);
+  // One after another: the first migrates, the others find the schema there.
+  for (let i = 0; i < 3; i++) nodes.push(await startNode());
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.stop()));
+  await hooks?.close();
+  await postgres?.stop();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('three nodes on one Postgres', () => {
+  it('place six sessions on all three through one node, refuse the seventh, and serve each through a node that does not hold it', async () => {
+    const [first] = nodes as [ChildServer];
+    const created: { session_id: string; connect_url: string; vnc_url: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await post(first, '/api/create_workflow_session', { workflow_name: `placed ${i}` });
+      expect(res.status, await res.clone().text()).toBe(200);
+      created.push((await res.json()) as (typeof created)[number]);
+    }
+    const owners = await Promise.all(created.map((c) => ownerOf(c.session_id)));
+    expect(new Set(owners)).toEqual(new Set(nodes.map((n) => n.url)));
+    for (const n of nodes) expect(owners.filter((o) => o === n.url)).toHaveLength(2);
+
+    const seventh = await post(first, '/api/create_workflow_session', { workflow_name: 'one too many' });
+    expect(seventh.status).toBe(429);
+    expect(seventh.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    // Every node lists every node's sessions (one store).
+    for (const n of nodes) {
+      const listed = (await (await api(n, '/api/sessions?limit=100')).json()) as { items: Session[] };
+      expect(listed.items.map((s) => s.id)).toEqual(expect.arrayContaining(created.map((c) => c.session_id)));
+    }
+
+    for (const c of created) {
+      const other = await notOwner(c.session_id);
+      // Playwright over CDP, through the other node.
+      const browser = await chromium.connectOverCDP(via(c.connect_url, other));
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await page.setContent(`<title>${c.session_id}</title>`);
+      expect(await page.title()).toBe(c.session_id);
+      await browser.close();
+      // RFB over the vnc_url's socket, through the other node: the server's version string comes first.
+      const rfb = await new Promise<string>((resolve, reject) => {
+        const ws = new WebSocket(via(c.vnc_url, other).replace(/^http/, 'ws'));
+        ws.once('message', (data: Buffer) => {
+          resolve(data.toString('latin1'));
+          ws.close();
+        });
+        ws.once('error', reject);
+      });
+      expect(rfb).toMatch(/^RFB 003\.00\d\n/);
+    }
+
+    // Ended through a node that does not hold them.
+    for (const c of created) {
+      const other = await notOwner(c.session_id);
+      expect((await api(other, `/api/sessions/${c.session_id}`, { method: 'DELETE' })).status).toBe(200);
+    }
+    for (const n of nodes) expect(await waitForNoServiceProcesses(dirs[nodes.indexOf(n)]!)).toEqual([]);
+  });
+
+  it("spread eight runs over the nodes and complete them all; a SIGKILLed node's sessions read crashed and its runs fail, each webhook sent once", async () => {
+    const [first, second, victim] = nodes as [ChildServer, ChildServer, ChildServer];
+    const workflow = async (name: string, steps: unknown[]) => {
+      const res = await post(first, '/api/workflows', { name, flow: { title: name, steps } });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    // Three seconds each, so eight posted back to back fill all six browsers and two wait.
+    const page = `data:text/html,<body><script>setTimeout(() => (document.body.innerHTML = '<p id="done">done</p>'), 3000)</script></body>`;
+    const quick = await workflow('three seconds', [
+      { type: 'navigate', url: page },
+      { type: 'waitForElement', selectors: [['#done']], timeout: 30_000 },
+    ]);
+    // Waits a minute for an element that never comes: still running when its node is killed.
+    const slow = await workflow('slow', [{ type: 'waitForElement', selectors: [['#never']], timeout: 60_000 }]);
+    const run = async (node: ChildServer, workflowId: string) => {
+      const res = await post(node, '/api/run_workflow', { workflow_id: workflowId, webhook_url: hooks.url });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return RunWorkflowResponse.parse(await res.json()).session_id;
+    };
+    const statusOf = async (node: ChildServer, sessionId: string) =>
+      ((await (await api(node, `/api/run_workflow_status?session_id=${sessionId}`)).json()) as { status: string; message: string });
+
+    const eight: string[] = [];
+    for (let i = 0; i < 8; i++) eight.push(await run(first, quick));
+    await waitForAsync('eight runs done', async () => {
+      const statuses = await Promise.all(eight.map((id) => statusOf(second, id)));
+      return statuses.every((s) => s.status === 'succeeded') ? true : undefined;
+    }, 120_000);
+    const runNodes = await query<{ node_id: string }>('SELECT DISTINCT node_id FROM runs WHERE session_id = ANY($1)', [eight]);
+    expect(runNodes.map((r) => r.node_id).sort()).toEqual(nodes.map((n) => n.url).sort());
+
+    // Two slow runs on the victim (placed locally first), then it dies.
+    const doomed = [await run(victim, slow), await run(victim, slow)];
+    for (const id of doomed) expect(await ownerOf(id)).toBe(victim.url);
+    await waitForAsync('the doomed runs running', async () => ((await Promise.all(doomed.map((id) => statusOf(first, id)))).every((s) => s.status === 'running') ? true : undefined));
+    const victimDir = dirs[nodes.indexOf(victim)]!;
+    const killedAt = Date.now();
+    await victim.stop('SIGKILL');
+    for (const id of doomed) {
+      // Until the victim counts as dead its sessions are passed to it, and the answer is 503 node_unreachable.
+      const session = await waitForAsync(`session ${id} crashed`, async () => {
+        const res = await api(first, `/api/sessions/${id}`);
+        if (res.status === 503) return undefined;
+        const s = Session.parse(await res.json());
+        return s.state === 'ended' ? s : undefined;
+      }, 30_000);
+      expect(session.end_reason).toBe('crashed');
+      const status = await statusOf(second, id);
+      expect(status.status).toBe('failed');
+      expect(status.message).toMatch(/node running it stopped answering/);
+    }
+    // Said in the closing note against the issue's 15 s; not asserted (a loaded machine is slow).
+    console.log(`cluster: a SIGKILLed node's sessions read crashed after ${Date.now() - killedAt} ms`);
+
+    // Each run.completed of the doomed runs arrives once, whichever node noticed; no webhook twice.
+    await waitForAsync('their webhooks', () => {
+      const done = hooks.received.map((r) => WebhookEvent.parse(JSON.parse(r.body))).filter((e) => e.type === 'run.completed' && doomed.includes(e.data.session_id));
+      return done.length >= 2 ? done : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 3_000)); // a second reaper would have sent its copy by now
+    const ids = hooks.received.map((r) => r.headers['webhook-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    const completed = hooks.received.map((r) => WebhookEvent.parse(JSON.parse(r.body))).filter((e) => e.type === 'run.completed');
+    for (const id of [...eight, ...doomed]) expect(completed.filter((e) => e.data.session_id === id), id).toHaveLength(1);
+
+    // Its browsers outlived it (their parent died, not they); back on its folder, it reaps them.
+    expect(serviceProcesses(victimDir).length).toBeGreaterThan(0);
+    const back = await startNode({ dataDir: victimDir, port: Number(new URL(victim.url).port) });
+    nodes[nodes.indexOf(victim)] = back;
+    expect(await waitForNoServiceProcesses(victimDir)).toEqual([]);
+    for (const id of doomed) expect(Session.parse(await (await api(back, `/api/sessions/${id}`)).json()).end_reason).toBe('crashed');
+  }, 240_000);
+});
