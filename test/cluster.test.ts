@@ -142,7 +142,7 @@ describe('three nodes on one Postgres', () => {
       expect(res.status).toBe(201);
       return ((await res.json()) as { id: string }).id;
     };
-    // Three seconds each, so eight posted back to back fill all six browsers and two wait.
+    // Three seconds each: long enough that the eight overlap.
     const page = `data:text/html,<body><script>setTimeout(() => (document.body.innerHTML = '<p id="done">done</p>'), 3000)</script></body>`;
     const quick = await workflow('three seconds', [
       { type: 'navigate', url: page },
@@ -158,8 +158,9 @@ describe('three nodes on one Postgres', () => {
     const statusOf = async (node: ChildServer, sessionId: string) =>
       ((await (await api(node, `/api/run_workflow_status?session_id=${sessionId}`)).json()) as { status: string; message: string });
 
-    const eight: string[] = [];
-    for (let i = 0; i < 8; i++) eight.push(await run(first, quick));
+    // All at once through one node: it keeps two, places four on the others (each place claimed in
+    // the store, so they spread), and queues the last two when every node is full.
+    const eight = await Promise.all(Array.from({ length: 8 }, () => run(first, quick)));
     await waitForAsync('eight runs done', async () => {
       const statuses = await Promise.all(eight.map((id) => statusOf(second, id)));
       return statuses.every((s) => s.status === 'succeeded') ? true : undefined;

@@ -134,8 +134,16 @@ export function installForwarding(app: FastifyInstance): void {
    * with the most room (its body streamed on unread: this runs before parsing). With no such node,
    * or once passed on, it is answered here: queued (a run) or 429 (a session).
    */
+  // Requests this node kept that are not answered yet: their sessions do not count in `active`
+  // until their body is read and checked, and requests arriving together must not all stay.
+  let keptHere = 0;
   async function placeElsewhere(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (req.headers[FORWARDED_HEADER] !== undefined || app.sessions.active < app.config.MAX_SESSIONS) return;
+    if (req.headers[FORWARDED_HEADER] !== undefined) return;
+    if (app.sessions.active + keptHere < app.config.MAX_SESSIONS) {
+      keptHere++;
+      reply.raw.once('close', () => keptHere--);
+      return;
+    }
     const nodeUrl = await app.cluster.nodeWithRoom();
     const target = nodeUrl === null ? null : targetOf(nodeUrl);
     const path = target && pathToSend(target, req.raw.url ?? '');

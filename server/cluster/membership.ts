@@ -81,10 +81,9 @@ export class Membership implements ClusterRouting {
     return alive ? owner.node_id : null;
   }
 
-  /** Another live node with room for a session, the roomiest; null when none has. */
+  /** Another live node with room for a session, the roomiest, with that place taken for the caller; null when none has. */
   async nodeWithRoom(): Promise<string | null> {
     if (this.single) return null;
-    const nodes = await this.opts.nodes.alive(this.now() - DEAD_AFTER_MS);
-    return nodes.find((n) => n.id !== this.nodeId && n.id !== 'local' && n.sessions < n.max_sessions)?.id ?? null;
+    return (await this.opts.nodes.claimPlace(this.now() - DEAD_AFTER_MS, this.nodeId)) ?? null;
   }
 }

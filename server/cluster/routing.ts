@@ -11,7 +11,7 @@ export interface ClusterRouting {
    * when this node answers: its own session, an unknown one, or one whose node is gone.
    */
   ownerUrl(sessionId: string): Promise<string | null>;
-  /** Another live node with room for a session (where a create goes when this node is full); null when none has. */
+  /** Another live node with room for a session (where a create goes when this node is full), its place taken; null when none has. */
   nodeWithRoom(): Promise<string | null>;
 }
 

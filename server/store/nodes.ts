@@ -20,8 +20,21 @@ export function nodesRepo(sql: Sql) {
       ),
     /** A node that stops in order says so: nothing is sent to it any more, and nothing of it is left to reap. */
     stopped: (id: string) => sql.run('UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ?', [id]),
-    /** Nodes heard from since `aliveAfter`, the roomiest first. */
-    alive: (aliveAfter: number) => sql.all<NodeRow>('SELECT * FROM nodes WHERE heartbeat_at >= ? ORDER BY max_sessions - sessions DESC, id', [aliveAfter]),
+    /**
+     * Take one place on the roomiest live node other than `self` and return its id; undefined when
+     * none has room. The place is counted at once (the node's next report of its load replaces the
+     * guess), so requests placed together spread instead of all going to the same node.
+     */
+    claimPlace: async (aliveAfter: number, self: string): Promise<string | undefined> =>
+      (
+        await sql.get<{ id: string }>(
+          `UPDATE nodes SET sessions = sessions + 1 WHERE id = (
+             SELECT id FROM nodes WHERE heartbeat_at >= ? AND id != ? AND id != 'local' AND sessions < max_sessions
+             ORDER BY max_sessions - sessions DESC, id LIMIT 1 ${sql.engine === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : ''}
+           ) RETURNING id`,
+          [aliveAfter, self],
+        )
+      )?.id,
     /**
      * The node that holds a session (its browser, or its files once ended) with that node's last
      * heartbeat; a queued run's session has only its run's row so far.
