@@ -11,7 +11,7 @@ import { Session } from '../contract/sessions.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { startChildServer, type ChildServer } from './helpers/childServer.ts';
 import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
-import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { ensureViewerBuilt } from './helpers/viewSession.ts';
 import { freePort, waitForAsync } from './helpers/wait.ts';
 
@@ -202,8 +202,8 @@ describe('three nodes on one Postgres', () => {
     const completed = hooks.received.map((r) => WebhookEvent.parse(JSON.parse(r.body))).filter((e) => e.type === 'run.completed');
     for (const id of [...eight, ...doomed]) expect(completed.filter((e) => e.data.session_id === id), id).toHaveLength(1);
 
-    // Its browsers outlived it (their parent died, not they); back on its folder, it reaps them.
-    expect(serviceProcesses(victimDir).length).toBeGreaterThan(0);
+    // Back on its folder it reaps whatever of its trees outlived it (Chromium mostly exits with its
+    // pipe, Xvfb and x11vnc may not; how a restart reaps them is sessions.lifecycle's crash test).
     const back = await startNode({ dataDir: victimDir, port: Number(new URL(victim.url).port) });
     nodes[nodes.indexOf(victim)] = back;
     expect(await waitForNoServiceProcesses(victimDir)).toEqual([]);
