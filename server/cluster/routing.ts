@@ -24,8 +24,3 @@ declare module 'fastify' {
     cluster: ClusterRouting;
   }
 }
-
-/** A node on its own: it holds every session it knows of, so nothing is ever passed on. */
-export function singleNodeRouting(): ClusterRouting {
-  return { nodeId: 'local', ownerUrl: async () => null, nodeWithRoom: async () => null };
-}
