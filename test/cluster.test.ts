@@ -87,7 +87,7 @@ afterAll(async () => {
 describe('three nodes on one Postgres', () => {
   it('place six sessions on all three through one node, refuse the seventh, and serve each through a node that does not hold it', async () => {
     const [first] = nodes as [ChildServer];
-    const created: { session_id: string; connect_url: string; vnc_url: string }[] = [];
+    const created: { session_id: string; workflow_id: string; connect_url: string; vnc_url: string }[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await post(first, '/api/create_workflow_session', { workflow_name: `placed ${i}` });
       expect(res.status, await res.clone().text()).toBe(200);
@@ -105,6 +105,13 @@ describe('three nodes on one Postgres', () => {
     for (const n of nodes) {
       const listed = (await (await api(n, '/api/sessions?limit=100')).json()) as { items: Session[] };
       expect(listed.items.map((s) => s.id)).toEqual(expect.arrayContaining(created.map((c) => c.session_id)));
+    }
+
+    // Simplex's active_session finds a workflow's session by the workflow: the holder answers it.
+    for (const c of created) {
+      const res = await api(first, `/api/workflow/${c.workflow_id}/active_session`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(((await res.json()) as { session_id: string }).session_id).toBe(c.session_id);
     }
 
     for (const c of created) {

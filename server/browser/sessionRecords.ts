@@ -182,12 +182,17 @@ export class SessionRecords {
     };
   }
 
-  /** The workflow's newest live session with a control token for it; undefined when it has none. */
-  async activeOf(workflowId: string): Promise<ActiveSession | undefined> {
+  /**
+   * The workflow's newest live session with a control token for it; `{ elsewhere }` when another
+   * node of the cluster holds it (only that node can mint its tokens); undefined when it has none.
+   */
+  async activeOf(workflowId: string): Promise<ActiveSession | { elsewhere: string } | undefined> {
     await this.opts.workflows.get(workflowId);
     const row = await this.opts.sessions.newestActiveOf(workflowId);
-    const tokens = row && this.opts.manager.issueTokens(row.id);
-    if (!row || !tokens) return undefined;
+    if (!row) return undefined;
+    if (!this.opts.manager.get(row.id)) return { elsewhere: row.id };
+    const tokens = this.opts.manager.issueTokens(row.id);
+    if (!tokens) return undefined;
     const { activity } = this.opts;
     return {
       id: row.id,

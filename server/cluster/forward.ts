@@ -17,6 +17,13 @@ declare module 'fastify' {
     /** The route starts a browser (contract Operation.startsBrowser): when this node is full, a node with room takes it. */
     startsBrowser?: boolean;
   }
+  interface FastifyInstance {
+    /**
+     * Pass the request to the node holding `sessionId`, for a route that finds its session on the
+     * way (active_session, by workflow). False when this node answers (its own, or no live owner).
+     */
+    passToOwner(req: FastifyRequest, reply: FastifyReply, sessionId: string): Promise<boolean>;
+  }
 }
 
 /** Session ids are UUIDs: anything else is answered here (404 or 401, as the owner would) without asking where it lives. */
@@ -149,6 +156,13 @@ export function installForwarding(app: FastifyInstance): void {
     const path = target && pathToSend(target, req.raw.url ?? '');
     if (target && path !== null) await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
   }
+
+  app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
+    const to = await ownerOf(req, sessionId);
+    if (!to) return false;
+    await forward(req, reply, to);
+    return true;
+  });
 
   const withHook = <H>(hooks: H | H[] | undefined, hook: H): H[] => {
     const list = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];

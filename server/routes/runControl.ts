@@ -37,8 +37,10 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     return { succeeded: true, message: 'The session is closed', session_id: body.session_id } as const;
   });
 
-  addRoute(app, ops.activeSession, async ({ params }) => {
-    const active = await sessionRecords.activeOf(params.id);
+  addRoute(app, ops.activeSession, async ({ params }, req, reply) => {
+    const found = await sessionRecords.activeOf(params.id);
+    if (found && 'elsewhere' in found && (await app.passToOwner(req, reply, found.elsewhere))) return reply;
+    const active = found && 'id' in found ? found : undefined;
     if (!active) throw new AppError(404, ErrorCode.notFound, 'This workflow has no live session');
     return {
       session_id: active.id,
