@@ -21,7 +21,7 @@ import pg from 'pg';
 import type { CdpClient } from '../server/browser/cdp/client.ts';
 import { connectCdp } from '../test/helpers/cdpSocket.ts';
 import { startChildServer, type ChildServer } from '../test/helpers/childServer.ts';
-import { createDatabase, startPostgres, type TestPostgres } from '../test/helpers/postgres.ts';
+import { createDatabase, queryOnce, startPostgres, type TestPostgres } from '../test/helpers/postgres.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from '../test/helpers/processes.ts';
 import { freePort } from '../test/helpers/wait.ts';
 
@@ -140,15 +140,7 @@ async function main(): Promise<void> {
   try {
     postgres = await startPostgres();
     const databaseUrl = await createDatabase(postgres.adminUrl);
-    const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        return (await client.query(sql, params)).rows as T[];
-      } finally {
-        await client.end();
-      }
-    };
+    const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => queryOnce<T>(databaseUrl, sql, params);
     const startNode = async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-scaleout-'));
       dirs.push(dataDir);

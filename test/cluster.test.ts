@@ -10,7 +10,7 @@ import { RunWorkflowResponse, WebhookEvent } from '../contract/runs.ts';
 import { Session } from '../contract/sessions.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { startChildServer, type ChildServer } from './helpers/childServer.ts';
-import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
+import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { ensureViewerBuilt } from './helpers/viewSession.ts';
 import { freePort, waitForAsync } from './helpers/wait.ts';
@@ -50,15 +50,7 @@ const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
 const post = (node: ChildServer, pathname: string, body: unknown) =>
   api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => queryOnce<T>(databaseUrl, sql, params);
 const ownerOf = async (sessionId: string) => (await query<{ node_id: string }>('SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]?.node_id;
 /** A node that does not hold the session. */
 const notOwner = async (sessionId: string) => {

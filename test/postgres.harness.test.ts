@@ -3,21 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
+import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { postgresMode, TEST_DATABASE_URL_FILE, testDatabaseEnv } from './helpers/testDatabase.ts';
 
 // The Postgres test harness itself (test/helpers/postgres.ts, testDatabase.ts): runs in both
 // modes, on a cluster of its own, since it stops it.
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = queryOnce;
 
 /** Alive and not a zombie. */
 function isRunning(pid: number): boolean {

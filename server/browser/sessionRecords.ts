@@ -15,6 +15,8 @@ import type { SessionManager, SessionTokens } from './types.ts';
 /** What a run under way is doing, asked of app.runs (which starts sessions, so it is built later). */
 export interface RunActivity {
   isRunning(sessionId: string): boolean;
+  /** Resolves once a queued run of the session has started or been recorded failed. */
+  leftQueue(sessionId: string): Promise<void>;
   pauseOf(sessionId: string): PauseState | null;
 }
 
@@ -141,6 +143,8 @@ export class SessionRecords {
   async close(id: string): Promise<void> {
     if (this.opts.manager.queuePosition(id) === null && !(await this.opts.sessions.get(id))) throw new NotFound('Session');
     await this.opts.manager.end(id, 'stopped');
+    // A queued run taken out: answered once its failure is in the store, so a status read next sees it.
+    await this.opts.activity.leftQueue(id);
   }
 
   /** NotFound unless the session has a record. */

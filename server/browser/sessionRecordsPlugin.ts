@@ -22,7 +22,7 @@ export const sessionRecordsService = fp(
         manager: app.sessions,
         workflows: app.workflows,
         // app.runs is registered after the routes that start sessions: asked at call time.
-        activity: { isRunning: (id) => app.runs.isRunning(id), pauseOf: (id) => app.runs.pauseOf(id) },
+        activity: { isRunning: (id) => app.runs.isRunning(id), pauseOf: (id) => app.runs.pauseOf(id), leftQueue: (id) => app.runs.leftQueue(id) },
       }),
     );
   },

@@ -58,6 +58,8 @@ const noRun = () => new Conflict('No run is under way in this session: pause, re
 export class RunService {
   private readonly repo;
   private readonly sessionRows;
+  /** Queued runs, by session id: settled once the run has started or its failure is recorded. */
+  private readonly leavingQueue = new Map<string, Promise<void>>();
   /** Runs under way, by session id: aborted and awaited on server close. */
   private readonly active = new Map<string, ActiveRun>();
 
@@ -172,7 +174,7 @@ export class RunService {
     const vncUrl = sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!;
     this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
     // Attached after the row is written, so markStarted always finds it queued.
-    reservation.started
+    const settled = reservation.started
       .then(
         async (session) => {
           await this.repo.markStarted(run.runId);
@@ -183,7 +185,9 @@ export class RunService {
       .catch((failure: unknown) => {
         // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
         this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
-      });
+      })
+      .finally(() => this.leavingQueue.delete(sessionId));
+    this.leavingQueue.set(sessionId, settled);
     return { status: 200, body: { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: logsUrl(this.app, sessionId) } };
   }
 
@@ -310,6 +314,11 @@ export class RunService {
     active.interrupted = true;
     active.abort.abort();
     await active.done;
+  }
+
+  /** Resolves once a queued run of the session has started or been recorded failed (at once when none waits). */
+  async leftQueue(sessionId: string): Promise<void> {
+    await this.leavingQueue.get(sessionId);
   }
 
   isRunning(sessionId: string): boolean {

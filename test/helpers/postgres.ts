@@ -204,15 +204,20 @@ export function databaseUrl(url: string, database: string): string {
   return u.toString();
 }
 
-/** A new, empty database with a random name (bd_test_…) in the cluster of `adminUrl`; its URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
-  const name = `bd_test_${randomBytes(8).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
+/** One statement on its own connection to `url` (a test looking at what the nodes wrote); its rows. */
+export async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    return (await client.query<T>(sql, params)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** A new, empty database with a random name (bd_test_…) in the cluster of `adminUrl`; its URL. */
+export async function createDatabase(adminUrl: string): Promise<string> {
+  const name = `bd_test_${randomBytes(8).toString('hex')}`;
+  await queryOnce(adminUrl, `CREATE DATABASE "${name}"`);
   return databaseUrl(adminUrl, name);
 }
