@@ -7,7 +7,7 @@ import type { Bus } from '../events/bus.ts';
 import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
 import { ErrorCode, type Issue } from '../../contract/errors.ts';
 import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
-import type { SessionsRepo } from '../store/sessions.ts';
+import type { CrashedSession, SessionsRepo } from '../store/sessions.ts';
 import { CdpClient } from './cdp/client.ts';
 import { removeStaleDisplayFiles } from './display.ts';
 import { Isolation } from './isolation/isolation.ts';
@@ -72,6 +72,14 @@ const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server i
  * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
  * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
  */
+/** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
+export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
+  for (const s of sessions) {
+    bus.emit('session.ended', { session_id: s.id, workflow_id: s.workflow_id, reason: 'crashed', webhook_url: s.webhook_url ?? undefined, metadata: s.metadata ?? undefined });
+    bus.emit('session.changed', { session_id: s.id });
+  }
+}
+
 export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -172,7 +180,7 @@ export class BrowserSessionManager implements SessionManager {
    */
   async start(): Promise<void> {
     const { repo, bus, config } = this.opts;
-    const orphans = await repo.endOrphans();
+    const orphans = await repo.endCrashed({ node: 'self' });
     const recorded = await repo.allProcesses();
     const trees = new Map<string, number[]>();
     for (const p of recorded) {
@@ -191,12 +199,7 @@ export class BrowserSessionManager implements SessionManager {
     }
     this.isolation = await Isolation.start({ dataDir: config.dataDir, uids: config.SESSION_UIDS, allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS });
     for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
-    for (const id of orphans) {
-      const row = await repo.get(id);
-      if (!row) continue;
-      bus.emit('session.ended', { session_id: id, workflow_id: row.workflow_id, reason: 'crashed', webhook_url: row.webhook_url ?? undefined, metadata: row.metadata ?? undefined });
-      bus.emit('session.changed', { session_id: id });
-    }
+    announceCrashed(bus, orphans);
     if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
     this.pool.fill();
   }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { announceCrashed } from '../browser/sessionManager.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 
 /**
@@ -9,10 +10,7 @@ import { sessionsRepo } from '../store/sessions.ts';
  */
 export async function reapDeadNodes(app: FastifyInstance, deadBefore: number): Promise<void> {
   const runs = await app.runs.failOfDeadNodes(deadBefore);
-  const sessions = await sessionsRepo(app.db, app.config.nodeId).endOfDeadNodes(deadBefore);
-  for (const s of sessions) {
-    app.bus.emit('session.ended', { session_id: s.id, workflow_id: s.workflow_id, reason: 'crashed', webhook_url: s.webhook_url ?? undefined, metadata: s.metadata ?? undefined });
-    app.bus.emit('session.changed', { session_id: s.id });
-  }
+  const sessions = await sessionsRepo(app.db, app.config.nodeId).endCrashed({ deadBefore });
+  announceCrashed(app.bus, sessions);
   if (runs || sessions.length) app.log.warn(`a node stopped answering: ${sessions.length} of its session(s) marked crashed, ${runs} of its run(s) failed`);
 }

@@ -23,6 +23,9 @@ export type NamedSessionRow = SessionRow & { workflow_name: string | null };
 
 const NAMED = 'SELECT s.*, w.name AS workflow_name FROM sessions s LEFT JOIN workflows w ON w.id = s.workflow_id';
 
+/** What the session.ended of a crashed session is told with. */
+export type CrashedSession = Pick<SessionRow, 'id' | 'workflow_id' | 'webhook_url' | 'metadata'>;
+
 export type NewSession = Omit<SessionRow, 'state' | 'end_reason' | 'ended_at'>;
 
 export interface ProcessRow {
@@ -32,7 +35,6 @@ export interface ProcessRow {
 }
 
 const SESSION_COLUMNS = ['id', 'workflow_id', 'proxies', 'timeout_seconds', 'webhook_url', 'metadata', 'view_hash', 'control_hash', 'cdp_hash', 'created_at', 'expires_at'] as const;
-const END = "UPDATE sessions SET state = 'ended', end_reason = ?, ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL WHERE id = ? AND state != 'ended'";
 
 /** The sessions table and the pids of the browser trees; what a node writes is marked as its own (`nodeId`). */
 export function sessionsRepo(sql: Sql, nodeId: string) {
@@ -46,23 +48,23 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
     markLive: async (id: string, expiresAt: string) =>
       (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [expiresAt, id])) > 0,
     /** Returns false when it had already ended (ending is idempotent). */
-    markEnded: async (id: string, reason: EndReason) => (await sql.run(END, [reason, nowIso(), id])) > 0,
-    /** Sessions a previous process of this node left starting or live: they are crashed now. */
-    endOrphans: async (): Promise<string[]> => {
-      const ids = (await sql.all<{ id: string }>("SELECT id FROM sessions WHERE state != 'ended' AND node_id = ?", [nodeId])).map((r) => r.id);
-      for (const id of ids) await sql.run(END, ['crashed', nowIso(), id]);
-      return ids;
-    },
+    markEnded: async (id: string, reason: EndReason) =>
+      (await sql.run(
+        "UPDATE sessions SET state = 'ended', end_reason = ?, ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL WHERE id = ? AND state != 'ended'",
+        [reason, nowIso(), id],
+      )) > 0,
     /**
-     * Sessions of nodes that stopped beating before `deadBefore` (not this one), ended as crashed in
-     * one statement (so when several nodes reap at once, each session is ended, and told, by one).
+     * End as crashed every session not ended of the nodes `of` selects, and return them: this
+     * node's after a restart (a previous process left them), or those of nodes silent since
+     * `deadBefore`. One statement: when several nodes reap at once, each session is ended, and
+     * told, by one.
      */
-    endOfDeadNodes: (deadBefore: number) =>
-      sql.all<Pick<SessionRow, 'id' | 'workflow_id' | 'webhook_url' | 'metadata'>>(
+    endCrashed: (of: { node: 'self' } | { deadBefore: number }) =>
+      sql.all<CrashedSession>(
         `UPDATE sessions SET state = 'ended', end_reason = 'crashed', ended_at = ?, view_hash = NULL, control_hash = NULL, cdp_hash = NULL
-         WHERE state != 'ended' AND node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)
+         WHERE state != 'ended' AND ${'node' in of ? 'node_id = ?' : 'node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
          RETURNING id, workflow_id, webhook_url, metadata`,
-        [nowIso(), deadBefore, nodeId],
+        'node' in of ? [nowIso(), nodeId] : [nowIso(), of.deadBefore, nodeId],
       ),
     /** Newest first; `before` is the (created_at, id) of the previous page's last row. */
     list(opts: { state?: SessionRow['state']; limit: number; before?: { created_at: string; id: string } }): Promise<NamedSessionRow[]> {
