@@ -3,10 +3,10 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '../contract/errors.ts';
-import { sessionScopedRoutes } from '../server/cluster/forward.ts';
-import { signToken } from '../server/secrets/signedTokens.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { ErrorCode } from '../../contract/errors.ts';
+import { sessionScopedRoutes } from '../../server/cluster/forward.ts';
+import { signToken } from '../../server/secrets/signedTokens.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 /**
  * Forwarding to a session's node, against a spy owner: a plain HTTP server that records exactly
