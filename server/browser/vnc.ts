@@ -35,12 +35,17 @@ export function x11vncArgs(display: string, socket: string): string[] {
   ];
 }
 
-/** x11vnc as the tree's user; resolves when its socket exists, then makes the socket the service's. */
+/**
+ * x11vnc as the tree's user; resolves when its socket exists and has been made the service's. x11vnc
+ * binds a side name and the socket is renamed to `socket` only once it is ours, so the published path
+ * is never, even for a moment, the session user's.
+ */
 export async function startX11vnc(tree: TreeEnv & { display: string }, socket: string, timeoutMs = 10_000): Promise<VncServer> {
-  fs.rmSync(socket, { force: true });
+  const bound = `${socket}.binding`;
+  for (const p of [socket, bound]) fs.rmSync(p, { force: true });
   const child = spawnDetached(
     'x11vnc',
-    x11vncArgs(tree.display, socket),
+    x11vncArgs(tree.display, bound),
     tree,
     ['ignore', 'ignore', 'ignore'],
   );
@@ -49,13 +54,14 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
   child.once('exit', onExit);
   child.once('error', (e) => (exited = e.message));
   const deadline = Date.now() + timeoutMs;
-  while (!fs.existsSync(socket)) {
+  while (!fs.existsSync(bound)) {
     if (exited) throw new Error(`x11vnc did not start: ${exited}`);
     if (Date.now() > deadline) throw new Error('x11vnc did not start: timed out');
     await new Promise((r) => setTimeout(r, 5));
   }
   child.off('exit', onExit);
-  takeSocket(socket);
+  takeSocket(bound);
+  fs.renameSync(bound, socket); // a connection follows the inode, so the rename keeps x11vnc reachable
   return { process: child, pid: child.pid!, socket };
 }
 
