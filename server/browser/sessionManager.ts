@@ -47,7 +47,6 @@ interface Entry {
 /** A session waiting for a free slot: what to start it with, and whom to tell. */
 interface Reserved {
   input: CreateSessionInput;
-  tokens: SessionTokens;
   hashes: TokenHashes;
   resolve: (session: LiveSession) => void;
   reject: (err: unknown) => void;
@@ -204,17 +203,26 @@ export class BrowserSessionManager implements SessionManager {
     this.pool.fill();
   }
 
-  create(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
-    // closeAll() waits for creations in flight, so a browser finishing its start during shutdown
-    // is still killed before the server is gone.
-    const p = this.createNow(input, reservation);
+  async create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+    const minted = mintTokens();
+    const session = await this.track(this.createNow(input, minted.hashes));
+    return { session, tokens: minted.tokens };
+  }
+
+  createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession> {
+    return this.track(this.createNow(input, reservation.hashes, reservation.id));
+  }
+
+  /** closeAll() waits for creations in flight, so a browser finishing its start during shutdown is still killed before the server is gone. */
+  private track<T>(p: Promise<T>): Promise<T> {
     const tracked = p.catch(() => undefined);
     this.inflight.add(tracked);
     void tracked.finally(() => this.inflight.delete(tracked));
     return p;
   }
 
-  private async createNow(input: CreateSessionInput, reservation?: { id: string } & Pick<Reserved, 'tokens' | 'hashes'>): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+  /** `reservedId`: the id a queued run's caller was answered with (its hashes are of the tokens answered then). */
+  private async createNow(input: CreateSessionInput, hashes: TokenHashes, reservedId?: string): Promise<LiveSession> {
     const { config, repo, bus } = this.opts;
     const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
     if (proxies) throw new Invalid([proxies]);
@@ -223,11 +231,10 @@ export class BrowserSessionManager implements SessionManager {
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).
-    const pooled = input.proxies || reservation ? undefined : this.pool.take();
-    const id = reservation?.id ?? pooled?.id ?? randomUUID();
-    const { tokens, hashes } = reservation ?? mintTokens();
+    const pooled = input.proxies || reservedId ? undefined : this.pool.take();
+    const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
-    const entry: Entry = { workflowId: input.workflowId, reserved: reservation !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = { workflowId: input.workflowId, reserved: reservedId !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
     // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
     this.entries.set(id, entry);
     try {
@@ -305,7 +312,7 @@ export class BrowserSessionManager implements SessionManager {
     await repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
     bus.emit('session.changed', { session_id: id });
-    return { session, tokens };
+    return session;
   }
 
   reserve(input: CreateSessionInput): Reservation {
@@ -316,7 +323,7 @@ export class BrowserSessionManager implements SessionManager {
     }
     const id = randomUUID();
     const { tokens, hashes } = mintTokens();
-    const started = new Promise<LiveSession>((resolve, reject) => this.reserved.set(id, { input, tokens, hashes, resolve, reject }));
+    const started = new Promise<LiveSession>((resolve, reject) => this.reserved.set(id, { input, hashes, resolve, reject }));
     // Nobody may be listening yet when a reservation fails; the caller's own handler still sees it.
     started.catch(() => undefined);
     const position = this.reserved.size;
@@ -330,7 +337,7 @@ export class BrowserSessionManager implements SessionManager {
     for (const [id, r] of this.reserved) {
       if (this.closed || this.entries.size >= this.opts.config.MAX_SESSIONS) return;
       this.reserved.delete(id);
-      this.create(r.input, { id, tokens: r.tokens, hashes: r.hashes }).then(({ session }) => r.resolve(session), r.reject);
+      this.createReserved(r.input, { id, hashes: r.hashes }).then(r.resolve, r.reject);
     }
   }
 

@@ -15,9 +15,11 @@ import type { SessionManager, SessionTokens } from './types.ts';
 /** What a run under way is doing, asked of app.runs (which starts sessions, so it is built later). */
 export interface RunActivity {
   isRunning(sessionId: string): boolean;
-  /** Resolves once a queued run of the session has started or been recorded failed. */
-  leftQueue(sessionId: string): Promise<void>;
   pauseOf(sessionId: string): PauseState | null;
+  /** Where the session's queued run waits (1: next), or null. */
+  queuePosition(sessionId: string): Promise<number | null>;
+  /** Take the session's queued run out of the queue; resolves once its failure is recorded, false when none waits. */
+  leaveQueue(sessionId: string): Promise<boolean>;
 }
 
 export interface SessionRecordsOptions {
@@ -141,10 +143,9 @@ export class SessionRecords {
 
   /** close_session: a queued run's session has no record yet; closing it takes the run out of the queue. */
   async close(id: string): Promise<void> {
-    if (this.opts.manager.queuePosition(id) === null && !(await this.opts.sessions.get(id))) throw new NotFound('Session');
+    if (await this.opts.activity.leaveQueue(id)) return;
+    if (!(await this.opts.sessions.get(id))) throw new NotFound('Session');
     await this.opts.manager.end(id, 'stopped');
-    // A queued run taken out: answered once its failure is in the store, so a status read next sees it.
-    await this.opts.activity.leftQueue(id);
   }
 
   /** NotFound unless the session has a record. */
@@ -181,7 +182,7 @@ export class SessionRecords {
       session,
       run,
       pause: this.opts.activity.pauseOf(id),
-      queuePosition: this.opts.manager.queuePosition(id),
+      queuePosition: await this.opts.activity.queuePosition(id),
       workflowMetadata: await this.opts.workflows.metadataOf(workflowId),
     };
   }

@@ -22,7 +22,12 @@ export const sessionRecordsService = fp(
         manager: app.sessions,
         workflows: app.workflows,
         // app.runs is registered after the routes that start sessions: asked at call time.
-        activity: { isRunning: (id) => app.runs.isRunning(id), pauseOf: (id) => app.runs.pauseOf(id), leftQueue: (id) => app.runs.leftQueue(id) },
+        activity: {
+          isRunning: (id) => app.runs.isRunning(id),
+          pauseOf: (id) => app.runs.pauseOf(id),
+          queuePosition: (id) => app.runs.queue.position(id),
+          leaveQueue: (id) => app.runs.queue.leave(id),
+        },
       }),
     );
   },

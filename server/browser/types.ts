@@ -1,3 +1,4 @@
+import type { TokenHashes } from './tokens.ts';
 /**
  * The seam between the session manager (server/browser) and its users: the session routes, the
  * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
@@ -82,6 +83,8 @@ export interface SessionManager {
   addLifecycleHooks(hooks: SessionLifecycleHooks): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
+  /** Start a queued run's session under the id and token hashes its caller was answered with (never from the warm pool, whose browsers carry their own ids). */
+  createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession>;
   /**
    * Queue a session for when a browser frees (the host is at MAX_SESSIONS); sessions start in the
    * order reserved. Throws AtCapacity when MAX_QUEUED_RUNS are already waiting.

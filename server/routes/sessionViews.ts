@@ -29,9 +29,9 @@ function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capabi
 }
 
 /** Where the queued run's session the token opens for `capability` waits for a browser, or null. */
-function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): number | null {
+async function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): Promise<number | null> {
   const named = tokenOf(req);
-  return named ? (sessionsOf(app)?.waiting(named.id, named.token, capability) ?? null) : null;
+  return named ? app.runs.queue.waiting(named.id, named.token, capability) : null;
 }
 
 /** The page's own view_only option also binds the stream, so an embed cannot be switched to input. */
@@ -59,7 +59,7 @@ function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
 function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     // A queued run's page is served too: its stream answers `waiting` until the browser is up.
-    const queued = waiting(app, req, 'view') !== null;
+    const queued = (await waiting(app, req, 'view')) !== null;
     if (!queued && !authorize(app, req, 'view')) return sendUnauthorized(req, reply);
     let html: string;
     try {
@@ -68,7 +68,7 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
       return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
     }
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
-    if (file === 'vnc.html' && !authorize(app, req, 'control') && waiting(app, req, 'control') === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
+    if (file === 'vnc.html' && !authorize(app, req, 'control') && (await waiting(app, req, 'control')) === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
     return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
   };
 }
@@ -87,8 +87,8 @@ function closeOnEnd(app: FastifyInstance, session: LiveSession, client: 'vnc' | 
 }
 
 /** No stream: the token opens nothing (unauthorized), or a queued run's session not started yet (waiting). */
-function rejectSocket(app: FastifyInstance, req: FastifyRequest, socket: WebSocket) {
-  const position = waiting(app, req, 'view');
+async function rejectSocket(app: FastifyInstance, req: FastifyRequest, socket: WebSocket): Promise<void> {
+  const position = await waiting(app, req, 'view').catch(() => null);
   if (position !== null) socket.close(ViewCloseCode.waiting, waitingReason(position));
   else socket.close(ViewCloseCode.unauthorized, 'unauthorized');
 }

@@ -28,10 +28,11 @@ type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;
 /** The runs table: one row per run_workflow call that got as far as a session (or failed trying); each marked with the node that took it. */
 export function runsRepo(sql: Sql, nodeId: string) {
   return {
-    insert: (row: Pick<RunRow, (typeof RUN_COLUMNS)[number]>) =>
+    /** `owner`: the node that answers for the run (a run in the shared queue belongs to none: UNCLAIMED). */
+    insert: (row: Pick<RunRow, (typeof RUN_COLUMNS)[number]>, owner = nodeId) =>
       sql.run(
         `INSERT INTO runs (${RUN_COLUMNS.join(', ')}, node_id, results, outputs, created_at, completed_at) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')}, ?, '[]', '{}', ?, ?)`,
-        [...RUN_COLUMNS.map((c) => row[c]), nodeId, nowIso(), isUnfinished(row.status) ? null : nowIso()],
+        [...RUN_COLUMNS.map((c) => row[c]), owner, nowIso(), isUnfinished(row.status) ? null : nowIso()],
       ),
     getBySession: (sessionId: string) => sql.get<RunRow>('SELECT * FROM runs WHERE session_id = ?', [sessionId]),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */

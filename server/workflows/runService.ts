@@ -14,11 +14,15 @@ import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
 import { parseOrInvalid } from '../domain/parse.ts';
 import { runsRepo, type RunRow } from '../store/runs.ts';
+import type { Sql } from '../store/sql.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import { replayFlow, type FlowOutcome } from './engine.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
 import { failInterruptedRuns, INTERRUPTED_MESSAGE, NODE_LOST_MESSAGE, type InterruptedRunsDeps } from './interruptedRuns.ts';
+import { LocalRunQueue } from './queue/localRunQueue.ts';
+import type { RunQueue, RunQueueHost } from './queue/runQueue.ts';
+import { SharedRunQueue } from './queue/sharedRunQueue.ts';
 import { toWorkflow } from './records.ts';
 import type { RunForm } from './uploads.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
@@ -55,29 +59,40 @@ interface ActiveRun {
 const noRun = () => new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
 
 /** The response and status of a run_workflow call; starts and finishes runs in the background. */
-export class RunService {
+export class RunService implements RunQueueHost {
   private readonly repo;
   private readonly sessionRows;
-  /** Queued runs, by session id: settled once the run has started or its failure is recorded. */
-  private readonly leavingQueue = new Map<string, Promise<void>>();
+  /** Where runs wait for a browser: this process on SQLite, the store every node shares on Postgres. */
+  readonly queue: RunQueue;
   /** Runs under way, by session id: aborted and awaited on server close. */
   private readonly active = new Map<string, ActiveRun>();
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = runsRepo(app.db, app.config.nodeId);
     this.sessionRows = sessionsRepo(app.db, app.config.nodeId);
+    this.queue = app.config.DATABASE_URL ? new SharedRunQueue(app, this, app.config.DATABASE_URL) : new LocalRunQueue(app, this);
   }
 
-  /** Called once before requests are taken: fail what a previous process of this node left unfinished, with its webhook. */
+  /**
+   * Called once before requests are taken: the runs this node took from the queue but never started
+   * go back into it, then what a previous process of this node left unfinished fails, with its
+   * webhook; only then does this node take runs.
+   */
   async recoverInterrupted(): Promise<number> {
+    await this.queue.start();
     const rows = await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)), INTERRUPTED_MESSAGE);
     if (rows.length) this.app.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
+    await this.queue.forgetFinished();
+    this.queue.take();
     return rows.length;
   }
 
-  /** Fail the unfinished runs of nodes silent since `deadBefore` (cluster/reaper.ts), with their webhooks. */
+  /** Put back the runs nodes silent since `deadBefore` took but never started, and fail their other unfinished runs, with their webhooks (cluster/reaper.ts). */
   async failOfDeadNodes(deadBefore: number): Promise<number> {
-    return (await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ deadBefore }, message)), NODE_LOST_MESSAGE)).length;
+    await this.queue.requeueOfDeadNodes(deadBefore);
+    const failed = (await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ deadBefore }, message)), NODE_LOST_MESSAGE)).length;
+    await this.queue.forgetFinished();
+    return failed;
   }
 
   private interruptedDeps(claim: InterruptedRunsDeps['claim']): InterruptedRunsDeps {
@@ -133,13 +148,13 @@ export class RunService {
    * A session that cannot start is a failed run (503, succeeded false).
    */
   async start(run: PreparedRun): Promise<{ status: 200 | 503; body: RunWorkflowResponse }> {
-    if (this.app.sessions.active >= this.app.config.MAX_SESSIONS) return this.enqueue(run);
+    if (this.app.sessions.active >= this.app.config.MAX_SESSIONS) return { status: 200, body: await this.queue.enqueue(run) };
     let created;
     try {
       created = await this.app.sessions.create(sessionOf(run));
     } catch (err) {
       // Another request took the last slot between the check and the create.
-      if (err instanceof AtCapacity) return this.enqueue(run);
+      if (err instanceof AtCapacity) return { status: 200, body: await this.queue.enqueue(run) };
       this.removeFiles(run);
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
@@ -149,50 +164,26 @@ export class RunService {
     const { session, tokens } = created;
     await this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
     const vncUrl = sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url!;
-    this.begin(run, session, vncUrl);
+    this.replay(run, session, vncUrl);
     return {
       status: 200,
       body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: logsUrl(this.app, session.id) },
     };
   }
 
-  /**
-   * A full host: reserve the session (its id and URLs are answered now; vnc_url shows "waiting for
-   * a browser" until it starts) and start the run when the session does.
-   */
-  private async enqueue(run: PreparedRun): Promise<{ status: 200; body: RunWorkflowResponse }> {
-    let reservation;
-    try {
-      reservation = this.app.sessions.reserve(sessionOf(run));
-    } catch (err) {
-      this.removeFiles(run);
-      throw err;
-    }
-    const { id: sessionId, tokens, position } = reservation;
-    const message = `Queued at position ${position}: the run starts when a browser frees (this server runs ${this.app.config.MAX_SESSIONS} sessions at once)`;
-    await this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'queued', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-    const vncUrl = sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!;
-    this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
-    // Attached after the row is written, so markStarted always finds it queued.
-    const settled = reservation.started
-      .then(
-        async (session) => {
-          await this.repo.markStarted(run.runId);
-          this.begin(run, session, vncUrl);
-        },
-        (err: unknown) => this.failUnstarted(run, sessionId, err),
-      )
-      .catch((failure: unknown) => {
-        // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
-        this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
-      })
-      .finally(() => this.leavingQueue.delete(sessionId));
-    this.leavingQueue.set(sessionId, settled);
-    return { status: 200, body: { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: logsUrl(this.app, sessionId) } };
+  async recordQueued(run: PreparedRun, queued: { sessionId: string; position: number; message: string; owner?: string }, sql: Sql = this.app.db): Promise<void> {
+    const row = { id: run.runId, session_id: queued.sessionId, workflow_id: run.workflowId, status: 'queued' as const, message: queued.message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null };
+    await runsRepo(sql, this.app.config.nodeId).insert(row, queued.owner);
+  }
+
+  /** A queued run's session is live: the run is marked started and replays in it. */
+  async begin(run: PreparedRun, session: LiveSession, vncUrl: string): Promise<void> {
+    await this.repo.markStarted(run.runId);
+    this.replay(run, session, vncUrl);
   }
 
   /** A queued run whose session never became live (ended while waiting, failed to start, server closing). */
-  private async failUnstarted(run: PreparedRun, sessionId: string, err: unknown): Promise<void> {
+  async failUnstarted(run: PreparedRun, sessionId: string, err: unknown): Promise<void> {
     this.removeFiles(run);
     const message = `The run did not start: ${err instanceof Error ? err.message : 'its browser did not start'}`;
     await this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
@@ -202,7 +193,7 @@ export class RunService {
   }
 
   /** Run the flow in a live session, in the background. */
-  private begin(run: PreparedRun, session: LiveSession, vncUrl: string): void {
+  private replay(run: PreparedRun, session: LiveSession, vncUrl: string): void {
     const abort = new AbortController();
     const active: ActiveRun = { runId: run.runId, workflowId: run.workflowId, abort, done: Promise.resolve(), gate: new PauseGate(), vncUrl, webhookUrl: run.webhookUrl, metadata: run.metadata, interrupted: false };
     this.active.set(session.id, active);
@@ -316,11 +307,6 @@ export class RunService {
     await active.done;
   }
 
-  /** Resolves once a queued run of the session has started or been recorded failed (at once when none waits). */
-  async leftQueue(sessionId: string): Promise<void> {
-    await this.leavingQueue.get(sessionId);
-  }
-
   isRunning(sessionId: string): boolean {
     return this.active.has(sessionId);
   }
@@ -341,11 +327,12 @@ export class RunService {
 
   async status(sessionId: string): Promise<RunStatusResponse | undefined> {
     const row = await this.repo.getBySession(sessionId);
-    return row && toStatus(row, this.pauseOf(sessionId), this.app.sessions.queuePosition(sessionId));
+    return row && toStatus(row, this.pauseOf(sessionId), await this.queue.position(sessionId));
   }
 
   /** Stop every run (server closing): each fails, ends its session and is recorded. */
   async closeAll(): Promise<void> {
+    await this.queue.close();
     const runs = [...this.active.values()];
     for (const { abort } of runs) abort.abort();
     await Promise.all(runs.map((r) => r.done));
@@ -353,7 +340,7 @@ export class RunService {
 }
 
 /** The session a run asks for. */
-const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
+export const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
 
 function toSummary(r: RunRow & { workflow_name: string | null }): RunSummary {
   return {

@@ -1,0 +1,111 @@
+import { nowIso, type Sql } from './db.ts';
+
+/** runs.node_id of a run in the shared queue that no node has taken: whichever node is asked answers for it. */
+export const UNCLAIMED = '';
+
+export interface QueuedRunRow {
+  run_id: string;
+  session_id: string;
+  /** JSON of the run as RunService prepared it, without its folder. */
+  prepared: string;
+  view_hash: string;
+  control_hash: string;
+  cdp_hash: string;
+  claimed_by: string | null;
+  created_at: string;
+}
+
+export interface QueuedFile {
+  name: string;
+  data: Buffer;
+}
+
+/**
+ * The shared run queue's material (Postgres): the runs row says `queued`; this holds what the node
+ * that takes the run needs to start it. Every change of hands is one conditional statement, so two
+ * nodes never both take a run.
+ */
+export function queuedRunsRepo(sql: Sql, nodeId: string) {
+  const unclaim = async (tx: Sql, runIds: string[]) => {
+    for (const id of runIds) await tx.run('UPDATE runs SET node_id = ? WHERE id = ? AND status = ?', [UNCLAIMED, id, 'queued']);
+    return runIds;
+  };
+  return {
+    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'created_at'>, files: QueuedFile[]) =>
+      sql.tx(async (tx) => {
+        await tx.run('INSERT INTO queued_runs (run_id, session_id, prepared, view_hash, control_hash, cdp_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+          row.run_id,
+          row.session_id,
+          row.prepared,
+          row.view_hash,
+          row.control_hash,
+          row.cdp_hash,
+          nowIso(),
+        ]);
+        for (const f of files) await tx.run('INSERT INTO queued_run_files (run_id, name, data) VALUES (?, ?, ?)', [row.run_id, f.name, f.data]);
+      }),
+    count: async () => (await sql.get<{ n: number }>('SELECT count(*) AS n FROM queued_runs'))!.n,
+    bySession: (sessionId: string) => sql.get<QueuedRunRow>('SELECT * FROM queued_runs WHERE session_id = ?', [sessionId]),
+    /** 1 starts next; a run whose browser is starting counts as first. Null when it is not queued. */
+    async position(sessionId: string): Promise<number | null> {
+      const row = await sql.get<{ claimed_by: string | null; ahead: number }>(
+        `SELECT q.claimed_by, (SELECT count(*) FROM queued_runs o WHERE o.claimed_by IS NULL AND (o.created_at, o.run_id) < (q.created_at, q.run_id)) AS ahead
+         FROM queued_runs q WHERE q.session_id = ?`,
+        [sessionId],
+      );
+      if (!row) return null;
+      return row.claimed_by === null ? row.ahead + 1 : 1;
+    },
+    /** Take the run for this node (and the runs row with it); undefined when another node has it or it left the queue. */
+    claim: (runId: string) =>
+      sql.tx(async (tx) => {
+        const row = await tx.get<QueuedRunRow>('UPDATE queued_runs SET claimed_by = ? WHERE run_id = ? AND claimed_by IS NULL RETURNING *', [nodeId, runId]);
+        if (!row) return undefined;
+        await tx.run('UPDATE runs SET node_id = ? WHERE id = ?', [nodeId, runId]);
+        const files = await tx.all<QueuedFile>('SELECT name, data FROM queued_run_files WHERE run_id = ?', [runId]);
+        return { row, files };
+      }),
+    /** Give a claimed run back to the queue (this node could not start it after all). */
+    release: (runId: string) =>
+      sql.tx(async (tx) => {
+        await tx.run('UPDATE queued_runs SET claimed_by = NULL WHERE run_id = ? AND claimed_by = ?', [runId, nodeId]);
+        await unclaim(tx, [runId]);
+      }),
+    /** Its browser is live (or it failed): the run leaves the queue. */
+    remove: (runId: string) =>
+      sql.tx(async (tx) => {
+        await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [runId]);
+        return (await tx.run('DELETE FROM queued_runs WHERE run_id = ?', [runId])) > 0;
+      }),
+    /** close_session on a run no node has taken yet: out of the queue; undefined when it is not waiting. */
+    withdraw: (sessionId: string) =>
+      sql.tx(async (tx) => {
+        const row = await tx.get<QueuedRunRow>('DELETE FROM queued_runs WHERE session_id = ? AND claimed_by IS NULL RETURNING *', [sessionId]);
+        if (row) await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [row.run_id]);
+        return row;
+      }),
+    /**
+     * Runs that a node took but whose browser never got a session row (the node stopped in between)
+     * go back to the queue: this node's after a restart, or a dead node's. Returns their run ids.
+     */
+    requeueClaimed: (of: { node: 'self' } | { deadBefore: number }) =>
+      sql.tx(async (tx) => {
+        const rows = await tx.all<{ run_id: string }>(
+          `UPDATE queued_runs SET claimed_by = NULL WHERE ${'node' in of ? 'claimed_by = ?' : 'claimed_by IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
+           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = queued_runs.session_id) RETURNING run_id`,
+          'node' in of ? [nodeId] : [of.deadBefore, nodeId],
+        );
+        return unclaim(
+          tx,
+          rows.map((r) => r.run_id),
+        );
+      }),
+    /** Material of runs that are no longer queued (failed with a node that died while starting them). */
+    dropSettled: () =>
+      sql.tx(async (tx) => {
+        await tx.run("DELETE FROM queued_run_files WHERE run_id NOT IN (SELECT id FROM runs WHERE status = 'queued')");
+        await tx.run("DELETE FROM queued_runs WHERE run_id NOT IN (SELECT id FROM runs WHERE status = 'queued')");
+      }),
+  };
+}
+export type QueuedRunsRepo = ReturnType<typeof queuedRunsRepo>;
