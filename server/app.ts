@@ -29,6 +29,8 @@ import { cdpProxyRoutes } from './routes/cdpProxy.ts';
 import { writerService } from './writer/plugin.ts';
 import { writeRoutes } from './routes/write.ts';
 import { Bus } from './events/bus.ts';
+import { onBusServerEvents, ServerEvents } from './events/serverEvents.ts';
+import { EventRelay } from './cluster/eventRelay.ts';
 import { sessionEventsService } from './sessionEvents/plugin.ts';
 import { runsService } from './workflows/plugin.ts';
 import { workflowsService } from './workflows/workflowsPlugin.ts';
@@ -49,6 +51,8 @@ declare module 'fastify' {
     db: Sql;
     store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
     bus: Bus;
+    /** What GET /api/events streams: this node's bus events, and in a cluster the other nodes' (cluster/eventRelay.ts). */
+    serverEvents: ServerEvents;
     /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
     publicUrl(): string;
     /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url): derived from the secret key. */
@@ -69,6 +73,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });
   app.decorate('config', config);
   app.decorate('bus', new Bus());
+  app.decorate('serverEvents', new ServerEvents());
+  onBusServerEvents(app.bus, (e) => app.serverEvents.emit(e));
   app.decorate('db', db);
   app.decorate('secretKey', secretKey);
   app.decorate('urlSigningKey', subKey(secretKey, 'signed-urls'));
@@ -92,6 +98,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   app.decorate('cluster', membership);
   app.addHook('onClose', () => membership.stop());
+  // A cluster's nodes tell each other what changed, for every node's /api/events (on SQLite or a
+  // single node there is no one to tell). Its onClose runs after the plugins' (sessions ended and
+  // told) and before the store closes.
+  const relay = db.engine === 'postgres' && config.NODE_URL && config.DATABASE_URL
+    ? new EventRelay({ databaseUrl: config.DATABASE_URL, nodeId: config.nodeId, db, bus: app.bus, serverEvents: app.serverEvents, log: app.log })
+    : null;
+  if (relay) app.addHook('onClose', () => relay.stop());
 
   const written = await bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
   if (written) app.log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
@@ -140,6 +153,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await serveDashboard(app);
   // After every plugin's onReady (the previous process's sessions and runs are settled first).
   app.addHook('onReady', () => membership.start());
+  if (relay) app.addHook('onReady', () => relay.listen());
   app.bus.on('session.changed', () => membership.reportLoad());
   return app;
 }
