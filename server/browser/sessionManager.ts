@@ -203,17 +203,20 @@ export class BrowserSessionManager implements SessionManager {
     this.pool.fill();
   }
 
-  async create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
     const minted = mintTokens();
-    const session = await this.track(this.createNow(input, minted.hashes));
-    return { session, tokens: minted.tokens };
+    return this.track(this.createNow(input, minted.hashes).then((session) => ({ session, tokens: minted.tokens })));
   }
 
   createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession> {
     return this.track(this.createNow(input, reservation.hashes, reservation.id));
   }
 
-  /** closeAll() waits for creations in flight, so a browser finishing its start during shutdown is still killed before the server is gone. */
+  /**
+   * closeAll() waits for creations in flight, so a browser finishing its start during shutdown is
+   * still killed before the server is gone. The promise handed back is the tracked one itself, which
+   * has a handler, so a start that fails before its caller awaits it is no unhandled rejection.
+   */
   private track<T>(p: Promise<T>): Promise<T> {
     const tracked = p.catch(() => undefined);
     this.inflight.add(tracked);
