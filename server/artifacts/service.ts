@@ -87,8 +87,8 @@ export class Artifacts {
     const cdp = await CdpClient.open(session.hub);
     watch.cdp = cdp;
     watch.origins = new OriginTracker(cdp);
-    await downloads.start(cdp);
-    await cdp.send('Target.setDiscoverTargets', { discover: true });
+    // Together: right after its start the browser answers slowly, and each waits on its own answer.
+    await Promise.all([downloads.start(cdp), cdp.send('Target.setDiscoverTargets', { discover: true })]);
   }
 
   /** beforeEnd: the browser is still up. Keep the last downloads and write the storage state, in parallel. */

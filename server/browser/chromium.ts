@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
@@ -70,6 +71,37 @@ export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions
   ];
 }
 
+/** Where Debian's chromium package keeps the browser itself; /usr/bin/chromium is a launcher script. */
+const DEBIAN_BINARY = '/usr/lib/chromium/chromium';
+const resolved = new Map<string, string>();
+
+/**
+ * The program to run for `configured`. Debian's /usr/bin/chromium is a sh script that runs ls,
+ * findmnt and tr on every start (about 20 ms of a cold start) and adds flags we do not want
+ * (--enable-remote-extensions, --load-extension=…); when the configured program is a script and
+ * Debian's binary is there, the binary is run directly with our flags alone.
+ */
+export function chromiumBinary(configured: string): string {
+  let out = resolved.get(configured);
+  if (out === undefined) {
+    out = configured;
+    try {
+      const head = Buffer.alloc(2);
+      const fd = fs.openSync(configured, 'r');
+      try {
+        fs.readSync(fd, head, 0, 2, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      if (head.toString() === '#!' && fs.existsSync(DEBIAN_BINARY)) out = DEBIAN_BINARY;
+    } catch {
+      // Not readable here: spawn reports it.
+    }
+    resolved.set(configured, out);
+  }
+  return out;
+}
+
 /**
  * Start a headful Chromium on `tree.display`, as the tree's user, with DevTools on fds 3 (commands
  * in) and 4 (answers out). Ready once the browser answers a command, so nobody is handed a browser
@@ -78,7 +110,7 @@ export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions
 export async function startChromium(tree: TreeEnv & { display: string }, opts: ChromiumOptions, timeoutMs = 20_000): Promise<Chromium> {
   const asRoot = (tree.user?.uid ?? process.getuid?.()) === 0;
   writeDownloadPrefs(opts.profileDir, opts.folders.downloads, tree.user);
-  const child = spawnDetached(opts.executable, chromiumArgs(opts, asRoot), tree, ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']);
+  const child = spawnDetached(chromiumBinary(opts.executable), chromiumArgs(opts, asRoot), tree, ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']);
   const hub = new CdpHub(child.stdio[3] as Writable, child.stdio[4] as Readable, opts.folders);
   let exited: string | undefined;
   const died = new Promise<never>((_, reject) => {
