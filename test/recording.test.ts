@@ -52,11 +52,13 @@ const ffmpegs = (dataDir: string) => serviceProcesses(dataDir).filter((p) => p.n
  */
 const recordingBegun = (s: TestServer, id: string) => waitForAsync('the recording to begin', () => s.app.recordings.fileOf(id) ?? undefined);
 
+/** `sentAt`: before the request (the recorder starts as the session goes live, before the answer); `liveAt`: the answer. */
 async function create(s: TestServer) {
+  const sentAt = Date.now();
   const res = await postJson(s, '/api/create_workflow_session', { workflow_name: 'recorded' });
   expect(res.status).toBe(200);
   const at = Date.now();
-  return { ...CreateWorkflowSessionResponse.parse(await res.json()), liveAt: at };
+  return { ...CreateWorkflowSessionResponse.parse(await res.json()), sentAt, liveAt: at };
 }
 
 async function statusOf(s: TestServer, id: string) {
@@ -84,7 +86,7 @@ afterAll(async () => {
 });
 
 describe('a recorded session', () => {
-  let stopped: { id: string; file: string; length: number };
+  let stopped: { id: string; file: string; duration: number };
 
   it('stopped: its file is an H.264 MP4 as long as the session, and no ffmpeg is left', async () => {
     const s = await create(server);
@@ -95,16 +97,18 @@ describe('a recorded session', () => {
     await sleep(4000);
     const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    const length = (Date.now() - s.liveAt) / 1000;
+    // The most the recording can span (from before the create to the end), and the least (from its first bytes).
+    const span = (Date.now() - s.sentAt) / 1000;
     const sinceBegun = (Date.now() - begunAt) / 1000;
     // Gone when DELETE answers, ffmpeg included.
     expect(serviceProcesses(server.dataDir)).toEqual([]);
     const file = recordingFileOf(server.dataDir, s.session_id);
     const p = probe(file);
     expect(p).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 1280 });
-    // As long as the session, give or take ffmpeg's start: never longer than the session, and at
-    // least from its first bytes on disk (a niced ffmpeg on a loaded machine starts late) to the end.
-    expect(p.duration).toBeLessThan(length + 0.5);
+    // As long as the session, give or take ffmpeg's start: never longer than the session (half a
+    // second for the last frame's length), and at least from its first bytes on disk (a niced
+    // ffmpeg on a loaded machine starts late) to the end.
+    expect(p.duration).toBeLessThan(span + 0.5);
     expect(p.duration).toBeGreaterThan(sinceBegun - 0.5);
     expect(p.frames).toBeGreaterThan(20);
     expect(boxes(file).slice(0, 3)).toEqual(['ftyp', 'moov', 'moof']);
@@ -113,7 +117,7 @@ describe('a recorded session', () => {
     const st = fs.statSync(file);
     expect(st.uid).toBe(process.getuid!());
     expect(st.mode & 0o077).toBe(0);
-    stopped = { id: s.session_id, file, length };
+    stopped = { id: s.session_id, file, duration: p.duration };
   }, 60_000);
 
   it('whose Chromium is SIGKILLed (crashed): the file plays and is as long as the session', async () => {
@@ -190,7 +194,7 @@ describe('a recorded session', () => {
         await new Promise((resolve) => (v.onseeked = resolve));
         return { duration, at: v.currentTime };
       }, url);
-      expect(Math.abs(seen.duration - stopped.length)).toBeLessThan(1);
+      expect(Math.abs(seen.duration - stopped.duration)).toBeLessThan(0.5);
       expect(seen.at).toBeCloseTo(seen.duration / 2, 0);
     } finally {
       await viewer.close();
