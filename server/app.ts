@@ -152,7 +152,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   await serveDashboard(app);
   // After every plugin's onReady (the previous process's sessions and runs are settled first).
-  app.addHook('onReady', () => membership.start());
+  app.addHook('onReady', async () => {
+    await membership.start();
+    // Queued runs only once other nodes can see this one alive (workflows/queue/sharedRunQueue.ts).
+    app.runs.queue.take();
+  });
   if (relay) app.addHook('onReady', () => relay.listen());
   app.bus.on('session.changed', () => membership.reportLoad());
   return app;

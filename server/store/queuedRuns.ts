@@ -12,6 +12,8 @@ export interface QueuedRunRow {
   control_hash: string;
   cdp_hash: string;
   claimed_by: string | null;
+  seq: number;
+  put_back: number;
   created_at: string;
 }
 
@@ -31,7 +33,7 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     return runIds;
   };
   return {
-    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'created_at'>, files: QueuedFile[]) =>
+    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'created_at'>, files: QueuedFile[]) =>
       sql.tx(async (tx) => {
         await tx.run('INSERT INTO queued_runs (run_id, session_id, prepared, view_hash, control_hash, cdp_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
           row.run_id,
@@ -44,12 +46,21 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
         ]);
         for (const f of files) await tx.run('INSERT INTO queued_run_files (run_id, name, data) VALUES (?, ?, ?)', [row.run_id, f.name, f.data]);
       }),
-    count: async () => (await sql.get<{ n: number }>('SELECT count(*) AS n FROM queued_runs'))!.n,
+    /** How many wait, counted under a lock held to the end of the transaction, so that nodes queueing at once keep to the limit together. */
+    async countLocked(): Promise<number> {
+      await sql.get('SELECT pg_advisory_xact_lock(7415012)');
+      return (await sql.get<{ n: number }>('SELECT count(*) AS n FROM queued_runs'))!.n;
+    },
     bySession: (sessionId: string) => sql.get<QueuedRunRow>('SELECT * FROM queued_runs WHERE session_id = ?', [sessionId]),
-    /** 1 starts next; a run whose browser is starting counts as first. Null when it is not queued. */
+    /**
+     * 1 starts next; a run whose browser is starting counts as first. Null when it is not queued.
+     * The order is the one nodes take runs in: put-back runs first, then as they came (pg-boss hands
+     * out jobs by priority, then age; each job is written with its run).
+     */
     async position(sessionId: string): Promise<number | null> {
       const row = await sql.get<{ claimed_by: string | null; ahead: number }>(
-        `SELECT q.claimed_by, (SELECT count(*) FROM queued_runs o WHERE o.claimed_by IS NULL AND (o.created_at, o.run_id) < (q.created_at, q.run_id)) AS ahead
+        `SELECT q.claimed_by, (SELECT count(*) FROM queued_runs o WHERE o.claimed_by IS NULL
+           AND (o.put_back > q.put_back OR (o.put_back = q.put_back AND o.seq < q.seq))) AS ahead
          FROM queued_runs q WHERE q.session_id = ?`,
         [sessionId],
       );
@@ -68,20 +79,26 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     /** Give a claimed run back to the queue (this node could not start it after all). */
     release: (runId: string) =>
       sql.tx(async (tx) => {
-        await tx.run('UPDATE queued_runs SET claimed_by = NULL WHERE run_id = ? AND claimed_by = ?', [runId, nodeId]);
+        await tx.run('UPDATE queued_runs SET claimed_by = NULL, put_back = 1 WHERE run_id = ? AND claimed_by = ?', [runId, nodeId]);
         await unclaim(tx, [runId]);
       }),
-    /** Its browser is live (or it failed): the run leaves the queue. */
+    /** Its browser is live (or it failed): the run leaves the queue, if this node still holds it. */
     remove: (runId: string) =>
       sql.tx(async (tx) => {
-        await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [runId]);
-        return (await tx.run('DELETE FROM queued_runs WHERE run_id = ?', [runId])) > 0;
+        await tx.run('DELETE FROM queued_run_files WHERE run_id = ? AND EXISTS (SELECT 1 FROM queued_runs WHERE run_id = ? AND claimed_by = ?)', [runId, runId, nodeId]);
+        return (await tx.run('DELETE FROM queued_runs WHERE run_id = ? AND claimed_by = ?', [runId, nodeId])) > 0;
       }),
-    /** close_session on a run no node has taken yet: out of the queue; undefined when it is not waiting. */
+    /**
+     * close_session on a run no node has taken yet: out of the queue, and the run is this node's
+     * to fail (so that a crash before its failure is written leaves it to this node's restart).
+     * Undefined when it is not waiting.
+     */
     withdraw: (sessionId: string) =>
       sql.tx(async (tx) => {
         const row = await tx.get<QueuedRunRow>('DELETE FROM queued_runs WHERE session_id = ? AND claimed_by IS NULL RETURNING *', [sessionId]);
-        if (row) await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [row.run_id]);
+        if (!row) return undefined;
+        await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [row.run_id]);
+        await tx.run('UPDATE runs SET node_id = ? WHERE id = ?', [nodeId, row.run_id]);
         return row;
       }),
     /**
@@ -91,7 +108,7 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     requeueClaimed: (of: { node: 'self' } | { deadBefore: number }) =>
       sql.tx(async (tx) => {
         const rows = await tx.all<{ run_id: string }>(
-          `UPDATE queued_runs SET claimed_by = NULL WHERE ${'node' in of ? 'claimed_by = ?' : 'claimed_by IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
+          `UPDATE queued_runs SET claimed_by = NULL, put_back = 1 WHERE ${'node' in of ? 'claimed_by = ?' : 'claimed_by IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
            AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = queued_runs.session_id) RETURNING run_id`,
           'node' in of ? [nodeId] : [of.deadBefore, nodeId],
         );

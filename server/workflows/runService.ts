@@ -76,14 +76,14 @@ export class RunService implements RunQueueHost {
   /**
    * Called once before requests are taken: the runs this node took from the queue but never started
    * go back into it, then what a previous process of this node left unfinished fails, with its
-   * webhook; only then does this node take runs.
+   * webhook. The node takes queued runs only once its first heartbeat is in (app.ts): before it,
+   * other nodes count it dead and would reap what it takes.
    */
   async recoverInterrupted(): Promise<number> {
     await this.queue.start();
     const rows = await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)), INTERRUPTED_MESSAGE);
     if (rows.length) this.app.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
     await this.queue.forgetFinished();
-    this.queue.take();
     return rows.length;
   }
 
@@ -178,7 +178,13 @@ export class RunService implements RunQueueHost {
 
   /** A queued run's session is live: the run is marked started and replays in it. */
   async begin(run: PreparedRun, session: LiveSession, vncUrl: string): Promise<void> {
-    await this.repo.markStarted(run.runId);
+    if (!(await this.repo.markStarted(run.runId))) {
+      // No longer queued: failed meanwhile (a node that counted this one dead reaped it). It stays failed.
+      this.app.log.warn({ session_id: session.id }, 'a queued run was failed while its browser started; its session ends');
+      this.removeFiles(run);
+      await this.app.sessions.end(session.id, 'stopped');
+      return;
+    }
     this.replay(run, session, vncUrl);
   }
 

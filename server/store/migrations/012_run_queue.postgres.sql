@@ -9,9 +9,11 @@ CREATE TABLE queued_runs (
   control_hash  TEXT NOT NULL,
   cdp_hash      TEXT NOT NULL,
   claimed_by    TEXT,                    -- the node starting its browser; NULL while it waits
+  seq           BIGSERIAL,               -- the order they came in, by the database's count (not a node's clock)
+  put_back      INTEGER NOT NULL DEFAULT 0, -- 1: a node took it and could not start it; it goes first (pg-boss priority)
   created_at    TEXT NOT NULL
 );
-CREATE INDEX queued_runs_order ON queued_runs (created_at, run_id);
+CREATE INDEX queued_runs_order ON queued_runs (put_back, seq);
 CREATE TABLE queued_run_files (
   run_id  TEXT NOT NULL,
   name    TEXT NOT NULL,

@@ -56,6 +56,8 @@ export class SharedRunQueue implements RunQueue {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private offEnded: (() => void) | undefined;
+  /** Claimed runs whose session this node is starting, by session id: settled once started or failed. */
+  private readonly starting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly app: FastifyInstance,
@@ -93,14 +95,14 @@ export class SharedRunQueue implements RunQueue {
       // queued run always has its job.
       await this.app.db.tx(async (tx) => {
         const queued = queuedRunsRepo(tx, this.app.config.nodeId);
-        if ((await queued.count()) >= MAX_QUEUED_RUNS) {
+        if ((await queued.countLocked()) >= MAX_QUEUED_RUNS) {
           throw new AtCapacity(`Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
         }
         await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: JSON.stringify(storedOf(run)), ...hexOf(hashes) }, files);
         position = (await queued.position(sessionId))!;
         message = queuedMessage(position, `every node is running its ${MAX_SESSIONS} sessions`);
         await this.host.recordQueued(run, { sessionId, position, message, owner: UNCLAIMED }, tx);
-        await this.boss.send(QUEUE, { run_id: run.runId }, { db: inside(tx) });
+        await sendJob(this.boss, tx, run.runId);
       });
     } finally {
       // In the store now (or refused): the node that takes the run writes them to its own disk.
@@ -122,9 +124,19 @@ export class SharedRunQueue implements RunQueue {
 
   async leave(sessionId: string): Promise<boolean> {
     const row = await this.repo.withdraw(sessionId);
-    if (!row) return false;
-    await this.host.failUnstarted(this.runOf(row), sessionId, new Conflict('The session was ended while it waited for a browser'));
-    return true;
+    if (row) {
+      await this.host.failUnstarted(this.runOf(row), sessionId, new Conflict('The session was ended while it waited for a browser'));
+      return true;
+    }
+    // Taken meanwhile. By this node: once its start settles the session is ended like any other.
+    const starting = this.starting.get(sessionId);
+    if (starting) {
+      await starting;
+      return false;
+    }
+    const claimed = await this.repo.bySession(sessionId);
+    if (claimed?.claimed_by) throw new Conflict('The run is starting its browser on another node this moment; close the session again');
+    return false;
   }
 
   requeueOfDeadNodes(deadBefore: number): Promise<void> {
@@ -139,7 +151,7 @@ export class SharedRunQueue implements RunQueue {
   private async requeue(of: { node: 'self' } | { deadBefore: number }): Promise<void> {
     const ids = await this.app.db.tx(async (tx) => {
       const runIds = await queuedRunsRepo(tx, this.app.config.nodeId).requeueClaimed(of);
-      for (const run_id of runIds) await this.boss.send(QUEUE, { run_id }, { priority: PUT_BACK_PRIORITY, db: inside(tx) });
+      for (const run_id of runIds) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
       return runIds;
     });
     if (ids.length) this.app.log.info(`${ids.length} queued run(s) a stopped node had taken went back into the queue`);
@@ -176,10 +188,14 @@ export class SharedRunQueue implements RunQueue {
       const [job] = await this.boss.fetch<unknown>(QUEUE, { batchSize: 1 });
       if (!job) return;
       const data = JobData.safeParse(job.data);
-      const claimed = data.success ? await this.repo.claim(data.data.run_id) : undefined;
-      // The job has done its work once the run is claimed (or taken by another, or withdrawn).
-      await this.boss.complete(QUEUE, job.id);
       if (!data.success) this.app.log.warn({ job: job.id }, 'a run queue job without a run id was dropped');
+      // The claim and the job's completion in one transaction: a run is never claimed with its job
+      // still out (another node would fetch it again), nor its job done with the run unclaimed.
+      const claimed = await this.app.db.tx(async (tx) => {
+        const taken = data.success ? await queuedRunsRepo(tx, this.app.config.nodeId).claim(data.data.run_id) : undefined;
+        await this.boss.complete(QUEUE, job.id, {}, { db: inside(tx) });
+        return taken;
+      });
       if (claimed) this.startClaimed(claimed.row, claimed.files);
     }
   }
@@ -194,28 +210,49 @@ export class SharedRunQueue implements RunQueue {
       void this.failUnreadable(row, err).catch((failure: unknown) => this.app.log.warn({ err: failure, session_id: row.session_id }, 'an unreadable queued run could not be failed'));
       return;
     }
-    const created = this.app.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesOf(row) });
-    void (async () => {
+    let created: Promise<LiveSession>;
+    try {
+      // Before the session: a failure here leaves no browser behind. A folder a previous try of
+      // this node left (it stopped after writing) is replaced.
+      this.host.removeFiles(run);
+      writeFiles(run.filesDir, files);
+      created = this.app.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesOf(row) });
+    } catch (err) {
+      created = Promise.reject(err as Error);
+    }
+    const started = (async () => {
+      let session: LiveSession;
       try {
-        writeFiles(run.filesDir, files);
-        const session = await created;
+        session = await created;
+      } catch (err) {
+        await this.failClaimed(row, run, err);
+        return;
+      }
+      try {
         await this.repo.remove(row.run_id);
         await this.host.begin(run, session, this.controlUrl(session));
       } catch (err) {
-        await this.failClaimed(row, run, err);
+        // Live, but the run cannot go on (the store failed): its session ends and the run fails.
+        await this.app.sessions.end(session.id, 'stopped');
+        await this.host.failUnstarted(run, row.session_id, err);
       }
-    })().catch((err: unknown) => this.app.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'));
+    })()
+      .catch((err: unknown) => this.app.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'))
+      .finally(() => this.starting.delete(row.session_id));
+    this.starting.set(row.session_id, started);
   }
 
   /** The claimed run did not start: back into the queue when it was only a lack of room, else failed. */
   private async failClaimed(row: QueuedRunRow, run: PreparedRun, err: unknown): Promise<void> {
     this.host.removeFiles(run);
     // No room after all (another request took it), or closing before its session began: nothing started.
-    const notStarted = err instanceof AtCapacity || (err instanceof Unavailable && err.reason === ErrorCode.shuttingDown);
-    if (notStarted) {
+    const shuttingDown = err instanceof Unavailable && err.reason === ErrorCode.shuttingDown;
+    // The session manager closes before this queue does (its preClose): take no more runs.
+    if (shuttingDown) this.closed = true;
+    if (err instanceof AtCapacity || shuttingDown) {
       await this.app.db.tx(async (tx) => {
         await queuedRunsRepo(tx, this.app.config.nodeId).release(row.run_id);
-        await this.boss.send(QUEUE, { run_id: row.run_id }, { priority: PUT_BACK_PRIORITY, db: inside(tx) });
+        await sendJob(this.boss, tx, row.run_id, PUT_BACK_PRIORITY);
       });
       this.pump();
       return;
@@ -252,6 +289,12 @@ export class SharedRunQueue implements RunQueue {
     const tokens = this.app.sessions.issueTokens(session.id);
     return tokens ? sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url! : '';
   }
+}
+
+/** A job for the run, in the transaction that writes it; pg-boss answers null when it wrote none (no queue), which must not commit. */
+async function sendJob(boss: PgBoss, tx: Sql, runId: string, priority = 0): Promise<void> {
+  const id = await boss.send(QUEUE, { run_id: runId }, { priority, db: inside(tx) });
+  if (!id) throw new Error('the run queue did not take the job');
 }
 
 /** pg-boss statements inside one of the store's transactions (they use $n placeholders, which the seam passes through). */
