@@ -55,7 +55,18 @@ export async function storeBytes(server: { app: { db: Sql; config: { DATABASE_UR
     };
     for (const sub of ['base', 'pg_wal']) walk(path.join(socketDir, 'data', sub));
   }
-  return Buffer.concat(files.filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+  // A file may go between the listing and the read (Postgres drops and rewrites pg_internal.init,
+  // and WAL segments are recycled): what is gone holds nothing to find.
+  return Buffer.concat(files.map(readIfThere));
+}
+
+function readIfThere(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw err;
+  }
 }
 
 /** The store of a stopped test server's data folder, on its engine (to edit rows between two starts). */
