@@ -9,6 +9,7 @@ import type { ChildServer } from './helpers/childServer.ts';
 import { startClusterNode } from './helpers/clusterNode.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import { sseBlocks } from './helpers/sse.ts';
 
 // Two nodes on one Postgres, each a real process: a dashboard on either sees both nodes' sessions
 // change, each change once. The test listens on the channel itself: what B published is the
@@ -35,25 +36,14 @@ async function openEvents(node: ChildServer): Promise<Streamed[]> {
   streams.push(abort);
   const res = await api(node, '/api/events', { signal: abort.signal });
   expect(res.status).toBe(200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const events: Streamed[] = [];
-  let text = '';
   let connected = () => {};
   const opened = new Promise<void>((resolve) => (connected = resolve));
   void (async () => {
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += value;
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          if (block === ': connected') connected();
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data) events.push(JSON.parse(data.slice('data: '.length)) as Streamed);
-        }
+      for await (const e of sseBlocks(res)) {
+        if (e.comment === 'connected') connected();
+        if (e.data !== undefined) events.push(JSON.parse(e.data) as Streamed);
       }
     } catch {
       // aborted at the end

@@ -7,6 +7,7 @@ import type { SessionEvent } from '../contract/sessionEvents.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { ensureViewerBuilt } from './helpers/viewSession.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import { sseBlocks } from './helpers/sse.ts';
 
 /**
  * Two real nodes: a session started on B is used through A, as a client behind a load balancer
@@ -32,18 +33,7 @@ const viaA = (url: string) => {
 function collect(res: Response): { events: SessionEvent[]; ended: Promise<void> } {
   const events: SessionEvent[] = [];
   const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body! as unknown as AsyncIterable<Uint8Array>) {
-      buf += decoder.decode(chunk, { stream: true });
-      let at: number;
-      while ((at = buf.indexOf('\n\n')) >= 0) {
-        const block = buf.slice(0, at);
-        buf = buf.slice(at + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)) as SessionEvent);
-      }
-    }
+    for await (const e of sseBlocks(res)) if (e.data !== undefined) events.push(JSON.parse(e.data) as SessionEvent);
   })();
   return { events, ended };
 }

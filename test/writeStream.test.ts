@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBody, WriteStreamEvent, WritesPage } from '../contract/index.ts';
 import { startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { sseBlocks } from './helpers/sse.ts';
 
 let fake: FakeModel;
 let server: TestServer;
@@ -23,21 +24,7 @@ interface SseEvent {
 
 /** Read server-sent events one at a time as they arrive; each data line must be a WriteStreamEvent. */
 async function* events(res: Response): AsyncGenerator<SseEvent> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-      const data = field('data');
-      if (data !== undefined) yield { event: field('event') ?? 'message', data: WriteStreamEvent.parse(JSON.parse(data)) };
-    }
-  }
+  for await (const e of sseBlocks(res)) if (e.data !== undefined) yield { event: e.event, data: WriteStreamEvent.parse(JSON.parse(e.data)) };
 }
 
 async function collect(res: Response): Promise<SseEvent[]> {
