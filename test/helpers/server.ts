@@ -21,6 +21,7 @@ export interface TestServer {
 /**
  * Start the real server on loopback, port 0, with its own data folder. `env` adds or overrides
  * environment variables (WRITER_*, WARM_POOL_SIZE, ...). Pass `dataDir` to restart on old data.
+ * The servers log nothing unless TEST_LOG_LEVEL names a level (e.g. error, to see why a start failed).
  * In the Postgres pass (BROWSERDESK_TEST_DB=postgres) a new data folder gets a fresh database
  * (DATABASE_URL, unless `env` names one) and a restart on old data the same one (testDatabaseEnv).
  */
@@ -28,7 +29,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
   const apiKey = env.BROWSERDESK_API_KEY ?? `test_${randomBytes(16).toString('hex')}`;
   const database = await testDatabaseEnv(env, dir);
-  const config = loadConfig({ LOG_LEVEL: 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', BROWSER_ALLOW_PRIVATE_NETWORKS: '1', ...database, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
+  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', BROWSER_ALLOW_PRIVATE_NETWORKS: '1', ...database, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = app.publicUrl();
