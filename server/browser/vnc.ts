@@ -35,17 +35,12 @@ export function x11vncArgs(display: string, socket: string): string[] {
   ];
 }
 
-/**
- * x11vnc as the tree's user; resolves when its socket exists and has been made the service's. x11vnc
- * binds a side name and the socket is renamed to `socket` only once it is ours, so the published path
- * is never, even for a moment, the session user's.
- */
+/** x11vnc as the tree's user; resolves when its socket exists, then makes the socket the service's. */
 export async function startX11vnc(tree: TreeEnv & { display: string }, socket: string, timeoutMs = 10_000): Promise<VncServer> {
-  const bound = `${socket}.binding`;
-  for (const p of [socket, bound]) fs.rmSync(p, { force: true });
+  fs.rmSync(socket, { force: true });
   const child = spawnDetached(
     'x11vnc',
-    x11vncArgs(tree.display, bound),
+    x11vncArgs(tree.display, socket),
     tree,
     ['ignore', 'ignore', 'ignore'],
   );
@@ -54,14 +49,13 @@ export async function startX11vnc(tree: TreeEnv & { display: string }, socket: s
   child.once('exit', onExit);
   child.once('error', (e) => (exited = e.message));
   const deadline = Date.now() + timeoutMs;
-  while (!fs.existsSync(bound)) {
+  while (!fs.existsSync(socket)) {
     if (exited) throw new Error(`x11vnc did not start: ${exited}`);
     if (Date.now() > deadline) throw new Error('x11vnc did not start: timed out');
     await new Promise((r) => setTimeout(r, 5));
   }
   child.off('exit', onExit);
-  takeSocket(bound);
-  fs.renameSync(bound, socket); // a connection follows the inode, so the rename keeps x11vnc reachable
+  takeSocket(socket);
   return { process: child, pid: child.pid!, socket };
 }
 

@@ -77,7 +77,11 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const pids = serviceProcesses(server.dataDir).map((p) => p.pid);
     expect(pids.length).toBeGreaterThan(6);
     expect(listenersOf(pids)).toEqual([]);
-    // The VNC socket is the service's and 0600: not even the session's own user can connect.
+    // The VNC socket is the service's and 0600: not even the session's own user can connect. Looked
+    // at once every tree is up: the pool's refill, still starting, has x11vnc's socket for the
+    // moment before the service takes it (in a folder only that session's user and the service
+    // can enter; x11vnc runs as that user anyway).
+    await (server.app.sessions as unknown as { whenWarm(ms?: number): Promise<void> }).whenWarm(30_000);
     for (const dir of fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.'))) {
       const sock = path.join(sessionsRootOf(server.dataDir), dir, 'run', 'vnc.sock');
       if (!fs.existsSync(sock)) continue;
