@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +80,22 @@ export class SessionUsers {
           continue; // another server is claiming it right now
         }
         if (isAlive(owner)) continue;
+        // A dead server's claim: taken over by whoever moves it aside first (rename is atomic), so
+        // two servers that both saw it dead never both take the uid. The second one would kill
+        // the first one's new session as "left by a server that died" (CI: x11vnc and Chromium
+        // dying at start when a crash test's server had left claims).
+        const aside = `${dir}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+        try {
+          fs.renameSync(dir, aside);
+        } catch {
+          continue; // another server moved it first
+        }
+        fs.rmSync(aside, { recursive: true, force: true });
+        try {
+          fs.mkdirSync(dir, { mode: 0o700 });
+        } catch {
+          continue; // claimed fresh by another server meanwhile: its to use
+        }
       }
       const running = processesOf(uid);
       if (running.length && fresh) {
