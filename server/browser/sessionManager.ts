@@ -15,7 +15,7 @@ import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killStartedBy, killTree, startedBy } from './processes.ts';
 import { applyPresentation } from './presentation.ts';
 import { applyStorageState } from './storageState.ts';
-import { grants, mintTokens, type TokenHashes } from './tokens.ts';
+import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
 import type { Capability, CreateSessionInput, EndReason, LiveSession, Reservation, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
 import { WarmPool } from './warmPool.ts';
@@ -248,9 +248,7 @@ export class BrowserSessionManager implements SessionManager {
         timeout_seconds: input.timeoutSeconds,
         webhook_url: input.webhookUrl ?? null,
         metadata: input.metadata ?? null,
-        view_hash: hashes.view.toString('hex'),
-        control_hash: hashes.control.toString('hex'),
-        cdp_hash: hashes.cdp.toString('hex'),
+        ...hashColumns(hashes),
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
       });

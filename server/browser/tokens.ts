@@ -15,6 +15,16 @@ export function mintTokens(): { tokens: SessionTokens; hashes: TokenHashes } {
   return { tokens, hashes: { view: sha256(tokens.view), control: sha256(tokens.control), cdp: sha256(tokens.cdp) } };
 }
 
+/** The hashes as the store keeps them (a session's row, a queued run's row): hex columns. */
+export const hashColumns = (h: TokenHashes) => ({ view_hash: h.view.toString('hex'), control_hash: h.control.toString('hex'), cdp_hash: h.cdp.toString('hex') });
+
+/** Back from those columns. */
+export const hashesFromColumns = (row: { view_hash: string; control_hash: string; cdp_hash: string }): TokenHashes => ({
+  view: Buffer.from(row.view_hash, 'hex'),
+  control: Buffer.from(row.control_hash, 'hex'),
+  cdp: Buffer.from(row.cdp_hash, 'hex'),
+});
+
 /** Compared against when the session is unknown, so that case costs the same as a wrong token. */
 const DECOY: TokenHashes = { view: sha256('decoy-v'), control: sha256('decoy-c'), cdp: sha256('decoy-x') };
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../../contract/errors.ts';
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
 import { Flow } from '../../../contract/workflows.ts';
-import { grants, mintTokens, type TokenHashes } from '../../browser/tokens.ts';
+import { grants, hashColumns, hashesFromColumns, mintTokens } from '../../browser/tokens.ts';
 import type { Capability, LiveSession } from '../../browser/types.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';
 import { logsUrl, sessionUrls } from '../../http/publicUrls.ts';
@@ -98,7 +98,7 @@ export class SharedRunQueue implements RunQueue {
         if ((await queued.countLocked()) >= MAX_QUEUED_RUNS) {
           throw new AtCapacity(`Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
         }
-        await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: JSON.stringify(storedOf(run)), ...hexOf(hashes) }, files);
+        await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: JSON.stringify(storedOf(run)), ...hashColumns(hashes) }, files);
         position = (await queued.position(sessionId))!;
         message = queuedMessage(position, `every node is running its ${MAX_SESSIONS} sessions`);
         await this.host.recordQueued(run, { sessionId, position, message, owner: UNCLAIMED }, tx);
@@ -119,7 +119,7 @@ export class SharedRunQueue implements RunQueue {
 
   async waiting(sessionId: string, token: string | undefined, capability: Capability): Promise<number | null> {
     const row = await this.repo.bySession(sessionId);
-    return grants(row && hashesOf(row), token, capability) ? this.repo.position(sessionId) : null;
+    return grants(row && hashesFromColumns(row), token, capability) ? this.repo.position(sessionId) : null;
   }
 
   async leave(sessionId: string): Promise<boolean> {
@@ -216,7 +216,7 @@ export class SharedRunQueue implements RunQueue {
       // this node left (it stopped after writing) is replaced.
       this.host.removeFiles(run);
       writeFiles(run.filesDir, files);
-      created = this.app.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesOf(row) });
+      created = this.app.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesFromColumns(row) });
     } catch (err) {
       created = Promise.reject(err as Error);
     }
@@ -309,8 +309,6 @@ const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   webhookUrl: run.webhookUrl,
 });
 
-const hexOf = (h: TokenHashes) => ({ view_hash: h.view.toString('hex'), control_hash: h.control.toString('hex'), cdp_hash: h.cdp.toString('hex') });
-const hashesOf = (row: QueuedRunRow): TokenHashes => ({ view: Buffer.from(row.view_hash, 'hex'), control: Buffer.from(row.control_hash, 'hex'), cdp: Buffer.from(row.cdp_hash, 'hex') });
 
 /** The run's uploads, as the upload route left them (one file per name, nothing else). */
 function readFiles(dir: string): QueuedFile[] {
