@@ -84,8 +84,9 @@ export interface RecordingOptions {
   /** The session's X display (":N") and its cookie file. */
   display: string;
   xauthority: string;
-  /** ffmpeg runs as the session's user, like the rest of its tree. */
+  /** ffmpeg runs as the session's user, like the rest of its tree, and in its IPC namespace (MIT-SHM with Xvfb). */
   user: SessionUser | null;
+  ipc?: string;
   maxBytes?: number;
   onProblem?: (message: string) => void;
 }
@@ -149,7 +150,7 @@ export class Recording {
     const child = spawnDetached(
       'ffmpeg',
       ffmpegArgs(opts.display, startedAt),
-      { dataDir: opts.dataDir, treeId: opts.sessionId, display: opts.display, xauthority: opts.xauthority, home: dirs.home, tmp: dirs.tmp, user: opts.user, niceness: RECORDING.niceness },
+      { dataDir: opts.dataDir, treeId: opts.sessionId, display: opts.display, xauthority: opts.xauthority, home: dirs.home, tmp: dirs.tmp, user: opts.user, ...(opts.ipc ? { ipc: opts.ipc } : {}), niceness: RECORDING.niceness },
       ['ignore', 'pipe', 'pipe'],
     );
     return new Recording(opts, child, file, out, startedAt);

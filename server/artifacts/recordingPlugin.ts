@@ -74,6 +74,7 @@ export const recordingService = fp(
           sessionId: session.id,
           display: tree.display,
           xauthority: tree.xauthority,
+          ipc: tree.ipc,
           user: session.user,
           onProblem: (message) => app.log.warn({ session_id: session.id }, `screen recording: ${message}`),
         });

@@ -27,6 +27,11 @@ export interface TreeEnv {
   tmp: string;
   /** The user the tree runs as; null: the service's own. */
   user: SessionUser | null;
+  /**
+   * The tree's own System V IPC namespace (root only, see IpcNamespace): 'new' makes it (the
+   * tree's first process), a path joins it.
+   */
+  ipc?: 'new' | string;
 }
 
 /**
@@ -56,17 +61,30 @@ export function treeEnv({ dataDir, treeId, display, xauthority, home, tmp }: Tre
  */
 export function spawnDetached(command: string, args: string[], tree: TreeEnv, stdio: StdioOptions): ChildProcess {
   const env = treeEnv(tree);
-  // As the session's user (the kernel then keeps it from the service's files and other sessions);
-  // the user's home is the session's own, and nothing of the service's environment is passed on.
-  const as = tree.user ? { uid: tree.user.uid, gid: tree.user.gid } : {};
+  const [file, argv, as] = asTreeUser(command, args, tree);
   const options = { env, stdio, detached: true, cwd: tree.home, ...as };
-  // `nice` execs the command, so the pid and the inherited fds are the command's own; its name and
-  // cmdline only once `nice` has run (at the lower priority: on a loaded host, a while after spawn).
+  // `nice`, `unshare` and `nsenter` exec the command, so the pid and the inherited fds are the
+  // command's own; its name and cmdline only once they have run (at the lower priority: on a loaded
+  // host, a while after spawn).
   const niceness = tree.niceness ?? 0;
-  const child = niceness ? spawn('nice', ['-n', String(niceness), command, ...args], options) : spawn(command, args, options);
+  const child = niceness ? spawn('nice', ['-n', String(niceness), file, ...argv], options) : spawn(file, argv, options);
   // Detached children must not keep the server's event loop alive, nor be waited for on exit.
   child.unref();
   return child;
+}
+
+/**
+ * As the session's user (the kernel then keeps it from the service's files and other sessions);
+ * the user's home is the session's own, and nothing of the service's environment is passed on.
+ * With an IPC namespace to make or join, `unshare`/`nsenter` start as root, do that, then drop
+ * every group and take the user's uid and gid before the command runs.
+ */
+function asTreeUser(command: string, args: string[], tree: TreeEnv): [string, string[], { uid?: number; gid?: number }] {
+  const { user, ipc } = tree;
+  if (!user) return [command, args, {}];
+  if (!ipc) return [command, args, { uid: user.uid, gid: user.gid }];
+  const enter = ipc === 'new' ? ['unshare', '--ipc'] : ['nsenter', `--ipc=${ipc}`];
+  return [enter[0]!, [...enter.slice(1), '--setgid', String(user.gid), '--setuid', String(user.uid), '--', command, ...args], {}];
 }
 
 function readNulList(file: string): string[] | null {

@@ -307,7 +307,7 @@ export class BrowserSessionManager implements SessionManager {
       forRun: input.forRun === true,
     };
     entry.session = session;
-    await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority }));
+    await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }));
     if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
     entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
     await repo.markLive(id, session.expiresAt.toISOString());

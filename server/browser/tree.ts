@@ -1,6 +1,7 @@
 import type { CdpHub } from './cdp/hub.ts';
 import { startChromium, type Chromium } from './chromium.ts';
 import { ensureX11SocketDir, removeDisplayFiles, startXvfb, writeXauthority, type Display } from './display.ts';
+import { IpcNamespace } from './isolation/ipcNamespace.ts';
 import type { Isolation, TreeSandbox } from './isolation/isolation.ts';
 import type { SessionDirs } from './isolation/sessionDirs.ts';
 import { killTree, renice, type TreeEnv } from './processes.ts';
@@ -35,6 +36,7 @@ export class BrowserTree {
     readonly id: string,
     private readonly opts: TreeOptions,
     private readonly sandbox: TreeSandbox,
+    private readonly ipc: IpcNamespace | null,
     readonly display: Display,
     readonly chromium: Chromium,
     readonly vnc: VncServer,
@@ -58,6 +60,11 @@ export class BrowserTree {
   /** The uid and gid the tree runs as (null: the service's own). */
   get user(): TreeSandbox['user'] {
     return this.sandbox.user;
+  }
+
+  /** What another process of the tree joins (TreeEnv.ipc); undefined when trees share the host's. */
+  get ipcNamespace(): string | undefined {
+    return this.ipc?.path;
   }
 
   get vncSocket(): string {
@@ -84,9 +91,10 @@ export class BrowserTree {
   static async start(opts: TreeOptions): Promise<BrowserTree> {
     const { dataDir, id } = opts;
     const sandbox = await opts.isolation.prepare(id);
-    const { dirs, user } = sandbox;
+    const { dirs, user, ownIpc } = sandbox;
     const leaders: number[] = [];
     let display: Display | undefined;
+    let ipc: IpcNamespace | null = null;
     const note = (kind: ProcessKind, pid: number) => {
       leaders.push(pid);
       opts.onPid?.(kind, pid);
@@ -96,18 +104,24 @@ export class BrowserTree {
       writeXauthority(dirs.xauthority, user);
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
       const base: TreeEnv = { dataDir, treeId: id, niceness, xauthority: dirs.xauthority, home: dirs.home, tmp: dirs.tmp, user };
-      display = await startXvfb({ ...base, xauthority: dirs.xauthority });
+      // The X server makes the tree's IPC namespace, the others join it.
+      display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
-      const env = { ...base, display: display.name };
+      if (ownIpc) {
+        ipc = IpcNamespace.of(display.process);
+        if (!ipc) throw new Error('Xvfb died while starting');
+      }
+      const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const [chromium, vnc] = await Promise.all([
         startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
-      return new BrowserTree(id, opts, sandbox, display, chromium, vnc);
+      return new BrowserTree(id, opts, sandbox, ipc, display, chromium, vnc);
     } catch (e) {
       // Whatever did start (recorded or not: the marker finds it) goes, and so do the folders.
       await killTree(dataDir, id, leaders);
+      ipc?.close();
       if (display) removeDisplayFiles(display.name);
       await opts.isolation.release(sandbox);
       throw e;
@@ -124,6 +138,7 @@ export class BrowserTree {
     this.killing ??= (async () => {
       this.hub.close();
       await killTree(this.opts.dataDir, this.id, this.pids);
+      this.ipc?.close();
       removeDisplayFiles(this.display.name);
       await this.opts.isolation.release(this.sandbox);
     })();

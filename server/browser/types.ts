@@ -57,7 +57,7 @@ export interface SessionTokens {
  */
 export interface SessionLifecycleHooks {
   /** The session is live (browser, display and VNC up), before create() returns its URLs. */
-  onLive?(session: LiveSession, tree: { display: string; xauthority: string }): Promise<void> | void;
+  onLive?(session: LiveSession, tree: { display: string; xauthority: string; ipc?: string }): Promise<void> | void;
   /** The session is ending and its browser is still up: the last moment to read from it. Bounded by END_HOOK_TIMEOUT_MS. */
   beforeEnd?(session: LiveSession, reason: EndReason): Promise<void> | void;
   /** The session's processes are gone (every path: stopped, timed out, crashed, server closing). */

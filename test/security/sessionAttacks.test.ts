@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -6,7 +7,8 @@ import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { sessionDirsOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
 import { connectCdp } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
-import { serviceProcesses } from '../helpers/processes.ts';
+import { browserProcess, serviceProcesses } from '../helpers/processes.ts';
+import { waitForAsync } from '../helpers/wait.ts';
 import { listenersOf, uidOf } from './sockets.ts';
 
 /**
@@ -89,6 +91,48 @@ describe('a session holder cannot reach the host, another session, or the pool',
       expect(st.uid).toBe(process.getuid!());
       expect(st.mode & 0o777).toBe(0o600);
     }
+  });
+
+  it('gives each session a System V IPC namespace of its own, gone with its last process however it ends', async () => {
+    const a = await createSession();
+    const b = await createSession();
+    const ipcOf = (pid: number) => fs.readlinkSync(`/proc/${pid}/ns/ipc`);
+    // The processes that trade MIT-SHM segments: X server, VNC server and the browser itself.
+    const treeOf = (id: string) => [
+      ...serviceProcesses(server.dataDir).filter((p) => p.tree === id && (p.name === 'Xvfb' || p.name === 'x11vnc')),
+      browserProcess(server.dataDir, id),
+    ];
+    const nsA = new Set(treeOf(a.session_id).map((p) => ipcOf(p.pid)));
+    const nsB = new Set(treeOf(b.session_id).map((p) => ipcOf(p.pid)));
+    expect(nsA.size).toBe(1);
+    expect(nsB.size).toBe(1);
+    expect(nsA).not.toEqual(nsB);
+    expect(nsA.has(ipcOf(process.pid))).toBe(false);
+    // Made and joined by unshare/nsenter as root, which then become the session's user: no trace of root is kept.
+    for (const p of treeOf(a.session_id)) {
+      const status = fs.readFileSync(`/proc/${p.pid}/status`, 'utf8');
+      const ids = (field: string) => new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(status)![1]!.trim().split(/\s+/).filter(Boolean).map(Number);
+      const uid = uidOf(p.pid);
+      expect(ids('Uid'), p.name).toEqual([uid, uid, uid, uid]);
+      expect(ids('Gid'), p.name).toEqual([uid, uid, uid, uid]);
+      expect(ids('Groups'), p.name).toEqual([]);
+      expect(/^CapEff:\s*0+$/m.test(status), p.name).toBe(true);
+    }
+    // Segments of the session's user, as /proc/sysvipc/shm lists them in a namespace (its 8th column is the owner's uid).
+    const segments = (uid: number, nsOf?: number) =>
+      (nsOf ? execFileSync('nsenter', [`--ipc=/proc/${nsOf}/ns/ipc`, 'cat', '/proc/sysvipc/shm']).toString() : fs.readFileSync('/proc/sysvipc/shm', 'utf8'))
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.trim() && Number(l.trim().split(/\s+/)[7]) === uid).length;
+    const xvfb = treeOf(a.session_id).find((p) => p.name === 'Xvfb')!;
+    const uid = uidOf(xvfb.pid);
+    // x11vnc and Chromium do use MIT-SHM: their segments are in the session's namespace, none in the host's.
+    expect(segments(uid, xvfb.pid)).toBeGreaterThan(0);
+    expect(segments(uid)).toBe(0);
+    // SIGKILLed, nothing of the tree cleans up after itself: the kernel frees the namespace's segments.
+    for (const p of serviceProcesses(server.dataDir).filter((p) => p.tree === a.session_id)) process.kill(p.pid, 'SIGKILL');
+    await waitForAsync('session A to be reaped', () => (fs.existsSync(sessionDirsOf(server.dataDir, a.session_id).root) ? undefined : true), 30_000);
+    expect(segments(uid)).toBe(0);
   });
 
   it('cannot read DATA_DIR, the database or another session through file://', async () => {

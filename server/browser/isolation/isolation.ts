@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { EgressFilter, removeStaleTables } from './egress.ts';
+import { canMakeIpcNamespaces, removeSegmentsOf } from './ipcNamespace.ts';
 import { createSessionDirs, removeSessionDirs, sessionDirsOf, type SessionDirs } from './sessionDirs.ts';
 import { SessionUsers, type SessionUser } from './sessionUsers.ts';
 
@@ -14,6 +15,8 @@ export interface TreeSandbox {
   dirs: SessionDirs;
   /** null: the service is not root and the tree runs as the service's own user. */
   user: SessionUser | null;
+  /** The tree gets a System V IPC namespace of its own (IpcNamespace). */
+  ownIpc: boolean;
 }
 
 /**
@@ -28,6 +31,7 @@ export class Isolation {
     private readonly opts: IsolationOptions,
     private readonly users: SessionUsers | null,
     private readonly egress: EgressFilter | null,
+    private readonly ownIpc: boolean,
   ) {}
 
   static async start(opts: IsolationOptions): Promise<Isolation> {
@@ -36,7 +40,9 @@ export class Isolation {
     const users = root ? new SessionUsers(opts.uids.first, opts.uids.last) : null;
     // Rules of servers that died would filter uids this server is about to hand out.
     if (root) await removeStaleTables();
-    if (!root) gaps.push('the service is not root, so every session runs as the service\'s own user: a session\'s browser can read what this user can read (DATA_DIR included) and the files of other sessions');
+    if (!root) gaps.push('the service is not root, so every session runs as the service\'s own user: a session\'s browser can read what this user can read (DATA_DIR included) and the files of other sessions, and sessions share the host\'s System V IPC namespace (the shared memory of a killed browser is never freed)');
+    const ownIpc = root && canMakeIpcNamespaces();
+    if (root && !ownIpc) gaps.push('IPC namespaces cannot be made here (no CAP_SYS_ADMIN, as in a default container): sessions share the host\'s System V shared memory, and what a killed browser left is removed only when its uid is next handed out');
     let egress: EgressFilter | null = null;
     if (opts.allowPrivateNetworks) {
       gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses, this service included');
@@ -47,7 +53,7 @@ export class Isolation {
     } else {
       gaps.push('network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses');
     }
-    const isolation = new Isolation(opts, users, egress);
+    const isolation = new Isolation(opts, users, egress, ownIpc);
     isolation.gaps.push(...gaps);
     // DATA_DIR holds the database and the keys: the service's alone.
     fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
@@ -60,6 +66,8 @@ export class Isolation {
     const dirs = sessionDirsOf(this.opts.dataDir, id);
     const user = this.users?.claim() ?? null;
     try {
+      // No process runs as a fresh claim: its segments in the host's namespace are leftovers.
+      if (user && !this.ownIpc) removeSegmentsOf(user.uid);
       if (user?.tookOver) await removeStaleTables();
       createSessionDirs(this.opts.dataDir, dirs, user);
       if (user && this.egress) await this.egress.add(user.uid);
@@ -67,11 +75,11 @@ export class Isolation {
       await this.release({ dirs, user });
       throw e;
     }
-    return { dirs, user };
+    return { dirs, user, ownIpc: this.ownIpc && user !== null };
   }
 
   /** After the tree's processes are gone: folders removed, user and its filter entry given back. */
-  async release({ dirs, user }: TreeSandbox): Promise<void> {
+  async release({ dirs, user }: Pick<TreeSandbox, 'dirs' | 'user'>): Promise<void> {
     await removeSessionDirs(this.opts.dataDir, dirs);
     if (user) {
       await this.egress?.remove(user.uid);
