@@ -25,6 +25,8 @@ let databaseUrl: string;
 let hooks: Receiver;
 const dirs: string[] = [];
 const nodes: ChildServer[] = [];
+/** A refused answer's body and the end of every node's error log: why a start failed under CI's load. */
+const why = async (res: Response) => `${await res.clone().text()}\n${nodes.map((n) => `${n.url}:\n${n.output().slice(-4000)}`).join('\n')}`;
 
 /** A node on its own data folder; `again` restarts one on its folder and address. */
 async function startNode(again?: { dataDir: string; port: number }): Promise<ChildServer> {
@@ -70,7 +72,7 @@ describe('three nodes on one Postgres', () => {
     const created: { session_id: string; workflow_id: string; connect_url: string; vnc_url: string }[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await post(first, '/api/create_workflow_session', { workflow_name: `placed ${i}` });
-      expect(res.status, await res.clone().text()).toBe(200);
+      expect(res.status, await why(res)).toBe(200);
       created.push((await res.json()) as (typeof created)[number]);
     }
     const owners = await Promise.all(created.map((c) => ownerOf(c.session_id)));
@@ -90,7 +92,7 @@ describe('three nodes on one Postgres', () => {
     // Simplex's active_session finds a workflow's session by the workflow: the holder answers it.
     for (const c of created) {
       const res = await api(first, `/api/workflow/${c.workflow_id}/active_session`);
-      expect(res.status, await res.clone().text()).toBe(200);
+      expect(res.status, await why(res)).toBe(200);
       expect(((await res.json()) as { session_id: string }).session_id).toBe(c.session_id);
     }
 
@@ -139,7 +141,7 @@ describe('three nodes on one Postgres', () => {
     const slow = await workflow('slow', [{ type: 'waitForElement', selectors: [['#never']], timeout: 60_000 }]);
     const run = async (node: ChildServer, workflowId: string) => {
       const res = await post(node, '/api/run_workflow', { workflow_id: workflowId, webhook_url: hooks.url });
-      expect(res.status, await res.clone().text()).toBe(200);
+      expect(res.status, await why(res)).toBe(200);
       return RunWorkflowResponse.parse(await res.json()).session_id;
     };
     const statusOf = async (node: ChildServer, sessionId: string) =>
@@ -165,7 +167,7 @@ describe('three nodes on one Postgres', () => {
     const holders: string[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await post(first, '/api/create_workflow_session', { workflow_name: `holder ${i}` });
-      expect(res.status).toBe(200);
+      expect(res.status, await why(res)).toBe(200);
       holders.push(((await res.json()) as { session_id: string }).session_id);
     }
     const waiting = [await run(victim, quick), await run(victim, quick)];

@@ -17,7 +17,7 @@ export interface ChildServer {
 
 /**
  * The real entry point (server/main.ts) as its own process, so it can die without the test:
- * on a free loopback port, with the test defaults (no warm pool, private networks allowed, silent);
+ * on a free loopback port, with the test defaults (no warm pool, private networks allowed, logging errors only);
  * `env` adds or overrides. Resolves once it answers /api/healthz.
  */
 export async function startChildServer(opts: { dataDir: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number; port?: number }): Promise<ChildServer> {
@@ -29,7 +29,8 @@ export async function startChildServer(opts: { dataDir: string; apiKey: string; 
     HOST: '127.0.0.1',
     DATA_DIR: opts.dataDir,
     BROWSERDESK_API_KEY: opts.apiKey,
-    LOG_LEVEL: 'silent',
+    // Kept in memory (output()), so a failing test can say why a node refused.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     WARM_POOL_SIZE: '0',
     BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
     // Postgres pass: the data folder's database (a new one, or the one it had), as startServer does.

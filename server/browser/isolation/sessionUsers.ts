@@ -80,22 +80,7 @@ export class SessionUsers {
           continue; // another server is claiming it right now
         }
         if (isAlive(owner)) continue;
-        // A dead server's claim: taken over by whoever moves it aside first (rename is atomic), so
-        // two servers that both saw it dead never both take the uid. The second one would kill
-        // the first one's new session as "left by a server that died" (CI: x11vnc and Chromium
-        // dying at start when a crash test's server had left claims).
-        const aside = `${dir}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
-        try {
-          fs.renameSync(dir, aside);
-        } catch {
-          continue; // another server moved it first
-        }
-        fs.rmSync(aside, { recursive: true, force: true });
-        try {
-          fs.mkdirSync(dir, { mode: 0o700 });
-        } catch {
-          continue; // claimed fresh by another server meanwhile: its to use
-        }
+        if (!this.takeOver(dir, owner)) continue;
       }
       const running = processesOf(uid);
       if (running.length && fresh) {
@@ -107,6 +92,48 @@ export class SessionUsers {
       return { uid, gid: uid, ...(fresh ? {} : { tookOver: true }) };
     }
     throw new Error(`Every session uid in ${this.first}-${this.last} is in use: widen SESSION_UIDS`);
+  }
+
+  /**
+   * A dead server's claim is taken over under a host-wide lock, re-read under it: without one, a
+   * server that had read the dead pid could move aside the claim another server had just taken
+   * over, take the uid too and kill that server's new session as a dead server's leftover (CI:
+   * x11vnc and Chromium dying at start after a crash test's server had left claims). The lock is
+   * only ever tried, never waited for (claim() is synchronous): a busy lock skips the uid.
+   */
+  private takeOver(dir: string, deadOwner: number): boolean {
+    const lock = path.join(this.claims, 'takeover.lock');
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    } catch {
+      // Held; or left by a server that died holding it (a moment's window): clear that for the next claim.
+      try {
+        if (!isAlive(Number(fs.readFileSync(lock, 'utf8')))) fs.rmSync(lock, { force: true });
+      } catch {
+        // released meanwhile
+      }
+      return false;
+    }
+    try {
+      let owner: number;
+      try {
+        owner = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+      } catch {
+        return false; // taken over, or released, before we held the lock
+      }
+      if (owner !== deadOwner || isAlive(owner)) return false;
+      const aside = `${dir}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+      fs.renameSync(dir, aside);
+      fs.rmSync(aside, { recursive: true, force: true });
+      try {
+        fs.mkdirSync(dir, { mode: 0o700 });
+      } catch {
+        return false; // claimed fresh by another server meanwhile: its to use
+      }
+      return true;
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
   }
 
   release(user: SessionUser): void {
