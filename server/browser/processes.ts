@@ -145,13 +145,15 @@ function signal(pid: number, sig: NodeJS.Signals, group: boolean): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * End a tree: SIGTERM to each group leader's group and to every process carrying the tree's marker
- * (Chromium's crash handler daemonizes into a group of its own), then SIGKILL to whatever is left
- * after `graceMs`. Group leaders are checked against the marker first, so a recycled pid is never
- * signalled. Resolves when nothing of the tree is left.
+ * End a tree: SIGKILL to each group leader's group (Xvfb, Chromium, x11vnc: what they hold is thrown
+ * away, so Chromium's orderly shutdown would only flush a profile nobody reads, at the cost of CPU
+ * and of the caller's wait), SIGTERM to every other process carrying the tree's marker (ffmpeg
+ * finishing its recording; Chromium's crash handler, which daemonizes into a group of its own),
+ * then SIGKILL to whatever is left after `graceMs`. Group leaders are checked against the marker
+ * first, so a recycled pid is never signalled. Resolves when nothing of the tree is left.
  */
 export async function killTree(dataDir: string, treeId: string, groupLeaders: number[], graceMs = 500): Promise<void> {
-  for (const pid of groupLeaders) if (startedBy(pid, dataDir, treeId)) signal(pid, 'SIGTERM', true);
+  for (const pid of groupLeaders) if (startedBy(pid, dataDir, treeId)) signal(pid, 'SIGKILL', true);
   let left = pidsStartedBy(dataDir, treeId);
   for (const pid of left) signal(pid, 'SIGTERM', false);
   const deadline = Date.now() + graceMs;
