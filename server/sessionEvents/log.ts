@@ -44,10 +44,8 @@ export class SessionEventLog {
     const created_at = new Date().toISOString();
     const done = (this.writes.get(sessionId) ?? Promise.resolve())
       .then(async () => {
-        const index = this.next.get(sessionId) ?? (await this.repo.count(sessionId));
-        const event = { ...input, index, session_id: sessionId, created_at } as SessionEvent;
-        await this.repo.insert(sessionId, index, event.event, JSON.stringify(event), created_at);
-        this.next.set(sessionId, index + 1);
+        const event = await this.insert(sessionId, input, created_at, this.next.get(sessionId) ?? (await this.repo.count(sessionId)));
+        this.next.set(sessionId, event.index + 1);
         this.emitter.emit(sessionId, event);
       })
       .catch(this.onWriteError)
@@ -58,6 +56,23 @@ export class SessionEventLog {
         if (input.event === 'SessionEnded') this.next.delete(sessionId);
       });
     this.writes.set(sessionId, done);
+  }
+
+  /**
+   * Store the event at `index`. The index this process counted may have been taken by another
+   * node meanwhile: one that reaped this session's node, thought dead, and logged the end of its
+   * run. Then the event goes after what the store holds, once; any other failure is the caller's.
+   */
+  private async insert(sessionId: string, input: SessionEventInput, created_at: string, index: number, retried = false): Promise<SessionEvent> {
+    const event = { ...input, index, session_id: sessionId, created_at } as SessionEvent;
+    try {
+      await this.repo.insert(sessionId, index, event.event, JSON.stringify(event), created_at);
+      return event;
+    } catch (err) {
+      const stored = await this.repo.count(sessionId);
+      if (retried || stored <= index) throw err;
+      return this.insert(sessionId, input, created_at, stored, true);
+    }
   }
 
   /** Resolves once every event appended so far for the session is in the store. */
