@@ -24,6 +24,29 @@ export interface ChromiumOptions {
 }
 
 /**
+ * Features switched off. The first eight are Playwright's quiet-start set (no calls home, no
+ * media-router or translate bars). The omnibox ones matter for cost: Chromium 156 preloads its
+ * address-bar popup as two WebUI pages (chrome://omnibox-popup.top-chrome) in a renderer of their
+ * own, which spends about 1.1 s of CPU in the two seconds after the browser answers (bench/startCpu,
+ * "settled"). On 2 cores that is what kept the warm pool from refilling at 2 creates a second.
+ * Without them the popup is drawn by the native views code, the same list for a person typing.
+ */
+const DISABLED_FEATURES = [
+  'MediaRouter',
+  'OptimizationHints',
+  'Translate',
+  'LensOverlay',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'DestroyProfileOnBrowserClose',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
+  'PreloadTopChromeWebUI',
+];
+
+/**
  * Flags: the shop's required set, plus Playwright's own quiet-start switches that apply to a headful
  * browser. DevTools is on a pipe only (no port): nothing on the host, no page and no other session
  * can reach it. The sandbox stays on unless the browser would run as root.
@@ -49,7 +72,7 @@ export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions
     '--disable-default-apps',
     '--disable-dev-shm-usage',
     '--disable-extensions',
-    '--disable-features=MediaRouter,OptimizationHints,Translate,LensOverlay,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,DestroyProfileOnBrowserClose',
+    `--disable-features=${DISABLED_FEATURES.join(',')}`,
     '--disable-hang-monitor',
     '--disable-ipc-flooding-protection',
     '--disable-popup-blocking',
