@@ -40,8 +40,23 @@ export class PoolDemand {
 
   /** Trees to keep ready, within [min, max] and what `room` (session slots, memory) allows beyond min. */
   target(room: number, now = Date.now()): number {
-    const wanted = Math.ceil(this.rate(now) * (this.startMs / 1000) * 2);
-    return Math.max(this.bounds.min, Math.min(this.bounds.max, wanted, room));
+    return Math.max(this.bounds.min, Math.min(this.bounds.max, this.wanted(now), room));
+  }
+
+  /**
+   * Starts to run at once: as many as the trees the pool aims to hold (`target` before its bounds),
+   * so the refill can keep pace. One at a time tops out at one tree per start time (1/0.7 s on a
+   * loaded 2-core host), and the rate measured then is that ceiling, so sizing by the measured rate
+   * alone would never grow. Never more than `cores`: each start is CPU-bound, and beyond that
+   * they only slow each other.
+   */
+  startsAtOnce(cores: number, now = Date.now()): number {
+    return Math.max(1, Math.min(cores, this.wanted(now)));
+  }
+
+  /** Little's law with twice the headroom: creates that arrive while one tree starts, times two. */
+  private wanted(now: number): number {
+    return Math.ceil(this.rate(now) * (this.startMs / 1000) * 2);
   }
 
   private forget(now: number): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { PoolDemand, treesMemoryAllows } from './poolDemand.ts';
 import { BrowserTree, type TreeOptions } from './tree.ts';
 
@@ -16,7 +17,7 @@ export interface WarmPoolOptions {
   prepare?: (tree: BrowserTree) => Promise<void>;
 }
 
-/** A tree from the pool: ready now, or the one starting, which is sooner than a start of one's own. */
+/** A tree from the pool: ready now, or one starting, which is sooner than a start of one's own. */
 export interface PooledTree {
   id: string;
   tree: Promise<BrowserTree>;
@@ -28,20 +29,26 @@ const RECONCILE_MS = 5_000;
 /** A surplus tree is stopped only after this long without a create: the next burst may need it. */
 const SHRINK_AFTER_IDLE_MS = 60_000;
 
+interface Starting {
+  id: string;
+  promise: Promise<BrowserTree>;
+  /** A create took it: it goes to that create, not to the pool. */
+  claimed: boolean;
+}
+
 /**
  * Ready browser trees, so a session is handed out in milliseconds. Sized from demand
  * (PoolDemand: the recent create rate and the measured start time), within WARM_POOL_SIZE and
- * WARM_POOL_MAX, free session slots and memory. Refilled one tree at a time in the background
- * (two cores: starting several Chromiums at once slows every one of them); a create that finds
- * no ready tree takes the one starting rather than starting a second beside it; a failing start
- * backs off instead of spinning.
+ * WARM_POOL_MAX, free session slots and memory. Refilled in the background, one tree at a time
+ * while creates are rare and as many at once as the rate needs under load, never more than the
+ * cores (PoolDemand.startsAtOnce); a create that finds no ready tree takes the oldest one starting
+ * rather than starting another beside it; a failing start backs off instead of spinning.
  */
 export class WarmPool {
   private readonly ready: BrowserTree[] = [];
   private readonly demand: PoolDemand;
-  /** The tree being started, and whether a create has claimed it. */
-  private starting: { id: string; promise: Promise<BrowserTree>; claimed: boolean } | undefined;
-  private filling = false;
+  /** The trees being started, oldest first. */
+  private readonly starting: Starting[] = [];
   private closed = false;
   private failures = 0;
   private lastTake = 0;
@@ -69,8 +76,8 @@ export class WarmPool {
   }
 
   /** What the pool aims for now, and why (the benchmark reports it). */
-  get stats(): { ready: number; target: number; createsPerSecond: number; startMs: number } {
-    return { ready: this.ready.length, target: this.target(), createsPerSecond: this.demand.rate(), startMs: this.demand.averageStartMs };
+  get stats(): { ready: number; starting: number; target: number; createsPerSecond: number; startMs: number } {
+    return { ready: this.ready.length, starting: this.starting.length, target: this.target(), createsPerSecond: this.demand.rate(), startMs: this.demand.averageStartMs };
   }
 
   private target(): number {
@@ -91,9 +98,10 @@ export class WarmPool {
       }
       void tree.kill();
     }
-    if (!taken && this.starting && !this.starting.claimed) {
-      this.starting.claimed = true;
-      taken = { id: this.starting.id, tree: this.starting.promise };
+    const oldest = taken ? undefined : this.starting.find((s) => !s.claimed);
+    if (oldest) {
+      oldest.claimed = true;
+      taken = { id: oldest.id, tree: oldest.promise };
     }
     // After the hand-out is answered: a few hundred /proc reads need not delay it.
     void taken?.tree.then((t) => setImmediate(() => t.promote()), () => undefined);
@@ -111,46 +119,56 @@ export class WarmPool {
       }, delayMs);
       return;
     }
-    if (this.filling || this.closed || this.retryTimer) return;
-    if (this.ready.length >= this.target()) return;
-    this.filling = true;
-    void (async () => {
-      try {
-        while (!this.closed && this.ready.length < this.target()) {
-          const id = randomUUID();
-          const began = Date.now();
-          const starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
-          this.starting = starting;
-          // A claimer sees the failure through its own promise; the loop sees it below.
-          starting.promise.catch(() => undefined);
-          const tree = await starting.promise.finally(() => (this.starting = undefined));
-          this.demand.noteStart(Date.now() - began);
-          this.failures = 0;
-          if (starting.claimed) continue;
-          if (this.closed) {
-            await tree.kill();
-            return;
-          }
-          tree.onExit(() => {
-            // A pooled browser died: drop it and start another.
-            const i = this.ready.indexOf(tree);
-            if (i >= 0) this.ready.splice(i, 1);
-            void tree.kill().finally(() => this.fill());
-          });
-          this.ready.push(tree);
+    if (this.closed || this.retryTimer) return;
+    const target = this.target();
+    const atOnce = this.demand.startsAtOnce(os.availableParallelism());
+    while (this.starting.length < atOnce && this.ready.length + this.unclaimedStarts() < target) this.startOne();
+  }
+
+  private unclaimedStarts(): number {
+    return this.starting.filter((s) => !s.claimed).length;
+  }
+
+  private startOne(): void {
+    const id = randomUUID();
+    const began = Date.now();
+    const starting: Starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
+    this.starting.push(starting);
+    const done = () => this.starting.splice(this.starting.indexOf(starting), 1);
+    // A claimer sees the failure through its own promise; this sees it below.
+    void starting.promise.then(
+      async (tree) => {
+        this.demand.noteStart(Date.now() - began);
+        this.failures = 0;
+        if (this.closed && !starting.claimed) {
+          // close() waits for this to leave `starting`: the kill is part of closing.
+          await tree.kill();
+          done();
+          return;
         }
-      } catch (err) {
+        done();
+        if (starting.claimed) return this.fill();
+        tree.onExit(() => {
+          // A pooled browser died: drop it and start another.
+          const i = this.ready.indexOf(tree);
+          if (i >= 0) this.ready.splice(i, 1);
+          void tree.kill().finally(() => this.fill());
+        });
+        this.ready.push(tree);
+        this.fill();
+      },
+      (err: unknown) => {
+        done();
         this.failures++;
         this.opts.onError(err);
+        if (this.closed || this.retryTimer) return;
         const delay = Math.min(60_000, 1000 * 2 ** Math.min(this.failures, 6));
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
           this.fill();
         }, delay).unref();
-      } finally {
-        this.filling = false;
-      }
-    })();
+      },
+    );
   }
 
   /** Grow toward the target, or stop one surplus tree once creates have been quiet for a while. */
@@ -174,7 +192,7 @@ export class WarmPool {
     clearTimeout(this.delayTimer);
     const trees = this.ready.splice(0);
     // A start in flight sees `closed` and kills its own tree (a claimed one belongs to its create).
-    while (this.filling) await new Promise((r) => setTimeout(r, 20));
+    while (this.starting.length) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(trees.map((t) => t.kill()));
   }
 }
