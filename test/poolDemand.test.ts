@@ -25,6 +25,24 @@ describe('warm pool demand', () => {
     expect(d.target(10, now + 61_000)).toBe(1);
   });
 
+  it('sees a batch that begins after a quiet spell at its own rate within seconds', () => {
+    const d = new PoolDemand({ min: 1, max: 6 });
+    const t0 = 1_000_000;
+    for (let i = 0; i < 20; i++) d.noteStart(600);
+    // One create is not a rate: taken over 5 s at least.
+    d.noteTake(t0);
+    expect(d.rate(t0 + 100)).toBeCloseTo(0.2, 5);
+    expect(d.target(10, t0 + 100)).toBe(1);
+    // 2 a second for 6 s: 13 creates over 6 s, not 13 over the 30 s window (0.43 a second).
+    for (let i = 1; i <= 12; i++) d.noteTake(t0 + i * 500);
+    expect(d.rate(t0 + 6_000)).toBeCloseTo(13 / 6, 5);
+    // 2.17 × 0.6 × 2 = 2.6: three ready.
+    expect(d.target(10, t0 + 6_000)).toBe(3);
+    // Quiet again: the rate falls as the batch ages, and is gone after the window.
+    expect(d.rate(t0 + 20_000)).toBeCloseTo(13 / 20, 5);
+    expect(d.rate(t0 + 37_000)).toBe(0);
+  });
+
   it('starts as many at once as the pool wants to hold, never more than the cores', () => {
     const d = new PoolDemand({ min: 1, max: 6 });
     const t0 = 1_000_000;

@@ -3,14 +3,16 @@ import os from 'node:os';
 
 /** How far back creates count toward the rate. */
 const RATE_WINDOW_MS = 30_000;
+/** The shortest span a rate is taken over: a create or two alone are not a rate. */
+const MIN_RATE_SPAN_MS = 5_000;
 /** A browser tree's share of memory, measured (bench/sessions.ts: about 230 MB PSS each). */
 export const TREE_BYTES = 300 * 1024 * 1024;
 
 /**
- * How many ready browsers the warm pool should hold. Little's law: while one browser starts (the
- * pool refills one at a time), rate × start time creates arrive; the pool holds twice that, so a
- * burst or a slow start does not empty it. Recent creates set the rate; measured starts
- * set the start time (an average that follows the machine's load).
+ * How many ready browsers the warm pool should hold. Little's law: while one browser starts,
+ * rate × start time creates arrive; the pool holds twice that, so a burst or a slow start does not
+ * empty it. Recent creates set the rate; measured starts set the start time (an average that
+ * follows the machine's load).
  */
 export class PoolDemand {
   private readonly takes: number[] = [];
@@ -28,10 +30,16 @@ export class PoolDemand {
     this.startMs = this.startMs * 0.7 + ms * 0.3;
   }
 
-  /** Creates per second over the window. */
+  /**
+   * Creates per second since the oldest one the window holds (at least MIN_RATE_SPAN_MS): a batch
+   * that begins after a quiet spell counts at its own rate within seconds, where dividing by the
+   * whole window would take its 30 s to see it, the pool staying small all that while.
+   */
   rate(now = Date.now()): number {
     this.forget(now);
-    return this.takes.length / (RATE_WINDOW_MS / 1000);
+    const oldest = this.takes[0];
+    if (oldest === undefined) return 0;
+    return this.takes.length / (Math.max(MIN_RATE_SPAN_MS, now - oldest) / 1000);
   }
 
   get averageStartMs(): number {
