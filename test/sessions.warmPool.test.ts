@@ -7,8 +7,8 @@ import { waitForAsync } from './helpers/wait.ts';
 
 // The warm pool follows demand: it grows past WARM_POOL_SIZE while sessions are asked for quickly,
 // never past WARM_POOL_MAX, and a create that finds it empty takes the browser already starting.
-// Once it aims for two or more it starts two at once (on two cores or more): one start at a time
-// caps the refill at one browser per start time.
+// Once it aims for two or more it starts two at once where there are four cores or more (a start
+// keeps more than one core busy), and only one at a time on fewer.
 let server: TestServer;
 let manager: BrowserSessionManager;
 beforeAll(async () => {
@@ -47,8 +47,9 @@ describe('adaptive warm pool', () => {
     await waitForAsync('the pool to reach its target', () => (manager.warm >= 2 ? true : undefined), 30_000);
     clearInterval(sampler);
     expect(manager.warm).toBeLessThanOrEqual(3);
-    expect(mostStarting).toBeGreaterThanOrEqual(Math.min(2, os.availableParallelism()));
-    expect(mostStarting).toBeLessThanOrEqual(Math.max(1, os.availableParallelism()));
+    const atOnce = Math.max(1, Math.floor(os.availableParallelism() / 2));
+    expect(mostStarting).toBeGreaterThanOrEqual(Math.min(2, atOnce));
+    expect(mostStarting).toBeLessThanOrEqual(atOnce);
     // No session is live: every Chromium left is a ready one.
     await waitForAsync('ended sessions to be reaped', () => (countByName(server.dataDir).Xvfb === manager.warm ? true : undefined), 15_000);
   }, 120_000);

@@ -40,8 +40,8 @@ interface Starting {
  * Ready browser trees, so a session is handed out in milliseconds. Sized from demand
  * (PoolDemand: the recent create rate and the measured start time), within WARM_POOL_SIZE and
  * WARM_POOL_MAX, free session slots and memory. Refilled in the background, one tree at a time
- * while creates are rare and as many at once as the rate needs under load, never more than the
- * cores (PoolDemand.startsAtOnce); a create that finds no ready tree takes the oldest one starting
+ * while creates are rare and as many at once as the rate needs under load, one per two cores
+ * (PoolDemand.startsAtOnce); a create that finds no ready tree takes the oldest one starting
  * rather than starting another beside it; a failing start backs off instead of spinning.
  */
 export class WarmPool {
