@@ -120,6 +120,21 @@ describe('a recorded session', () => {
     stopped = { id: s.session_id, file, duration: p.duration };
   }, 60_000);
 
+  it('ended the moment it answers, before ffmpeg has a frame: the recording is kept and plays', async () => {
+    const s = await create(server);
+    // No wait for the recording to begin: a short run ends like this, and its recording was dropped.
+    const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(serviceProcesses(server.dataDir)).toEqual([]);
+    const file = server.app.recordings.fileOf(s.session_id);
+    expect(file).toBe(recordingFileOf(server.dataDir, s.session_id));
+    const p = probe(file!);
+    expect(p).toMatchObject({ codec: 'h264', width: 1280 });
+    expect(p.frames).toBeGreaterThanOrEqual(1);
+    expect(boxes(file!).slice(0, 3)).toEqual(['ftyp', 'moov', 'moof']);
+    expect(finished(file!)).toBe(true);
+  }, 60_000);
+
   it('whose Chromium is SIGKILLed (crashed): the file plays and is as long as the session', async () => {
     const s = await create(server);
     await sleep(3000);

@@ -26,6 +26,14 @@ export const MAX_RECORDING_BYTES = 2 * 1024 ** 3;
 /** How long a stopping ffmpeg gets to write its last fragment before SIGKILL. */
 export const STOP_GRACE_MS = 3_000;
 
+/**
+ * How long a stop waits for a recorder that has written nothing yet. ffmpeg writes its header once
+ * the first grabbed frame reaches the encoder, 0.3 to 0.6 s after its start and more on a busy host
+ * at niceness 10; asked to finish before that, it leaves no frame, and a short run's recording was
+ * dropped. Within END_HOOK_TIMEOUT_MS (5 s) together with STOP_GRACE_MS.
+ */
+export const FIRST_FRAME_WAIT_MS = 2_000;
+
 export const RECORDING_FILE = 'recording.mp4';
 
 export const recordingFileOf = (dataDir: string, sessionId: string) => path.join(artifactsDirOf(dataDir, sessionId), RECORDING_FILE);
@@ -104,6 +112,8 @@ export class Recording {
   private hurried = false;
   private stopping: Promise<void> | undefined;
   private readonly finished: Promise<void>;
+  /** Settles at ffmpeg's first bytes (its first frame is in the encoder), or when it is gone. */
+  private readonly begun: Promise<void>;
 
   private constructor(
     private readonly opts: RecordingOptions,
@@ -115,8 +125,11 @@ export class Recording {
   ) {
     this.file = file;
     const maxBytes = opts.maxBytes ?? MAX_RECORDING_BYTES;
+    let begin = () => {};
+    const begun = new Promise<void>((resolve) => (begin = resolve));
     const cap = new Transform({
       transform: (chunk: Buffer, _enc, done) => {
+        begin();
         if (this.bytes + chunk.length > maxBytes) {
           if (!this.stopRequested) opts.onProblem?.(`the recording reached ${maxBytes} bytes and stops growing`);
           void this.stop();
@@ -139,6 +152,7 @@ export class Recording {
       });
     });
     this.finished = Promise.all([written, exited]).then(() => this.dropIfEmpty());
+    this.begun = Promise.race([begun, exited]);
   }
 
   static start(opts: RecordingOptions): Recording {
@@ -177,8 +191,8 @@ export class Recording {
   }
 
   /**
-   * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index), SIGKILL after
-   * `graceMs`, and resolve once it is gone and the file is closed. Idempotent; safe after it died.
+   * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index), once it has written
+   * anything (up to FIRST_FRAME_WAIT_MS), SIGKILL `graceMs` after that, and resolve once it is gone and the file is closed. Idempotent; safe after it died.
    */
   stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopRequested = true;
@@ -187,7 +201,13 @@ export class Recording {
       const running = () => this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
       if (running()) {
         this.hurry();
-        this.child.kill('SIGINT');
+        if (this.bytes === 0) {
+          // Nothing written yet: let it reach its first frame (at the browser's priority now) rather than leave none.
+          let waited: NodeJS.Timeout | undefined;
+          await Promise.race([this.begun, new Promise<void>((resolve) => (waited = setTimeout(resolve, FIRST_FRAME_WAIT_MS)))]);
+          clearTimeout(waited);
+        }
+        if (running()) this.child.kill('SIGINT');
       }
       const timer = setTimeout(() => {
         if (running()) this.child.kill('SIGKILL');
