@@ -191,8 +191,9 @@ export class Recording {
   }
 
   /**
-   * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index), once it has written
-   * anything (up to FIRST_FRAME_WAIT_MS), SIGKILL `graceMs` after that, and resolve once it is gone and the file is closed. Idempotent; safe after it died.
+   * Ask ffmpeg to finish (SIGINT: it writes its last fragment and the index) once it has written
+   * anything (waiting up to FIRST_FRAME_WAIT_MS), SIGKILL `graceMs` after that, and resolve once it
+   * is gone and the file is closed. Idempotent; safe after it died.
    */
   stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopRequested = true;
