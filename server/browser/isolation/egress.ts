@@ -34,9 +34,11 @@ export async function removeStaleTables(): Promise<void> {
 
 /**
  * Packet filter rules on the session uids (nftables, one table per server process, named by its
- * pid): a socket of a session's user is refused towards BLOCKED ranges, except DNS to the host's
- * resolvers. The set of uids is kept in step with the server's live trees, so servers sharing a
- * host never filter each other's sessions.
+ * pid): a socket of a session's user is refused towards BLOCKED ranges and towards any address
+ * local to the host whatever its range (`fib daddr type local`: a public address on eth0 reaches
+ * what listens on 0.0.0.0, this service or a local database), except DNS to the host's resolvers.
+ * The set of uids is kept in step with the server's live trees, so servers sharing a host never
+ * filter each other's sessions.
  */
 export class EgressFilter {
   private static made = 0;
@@ -60,6 +62,7 @@ table inet ${filter.table} {
     ${dnsV6}
     meta skuid @uids ip daddr { ${BLOCKED_V4.join(', ')} } reject
     meta skuid @uids ip6 daddr { ${BLOCKED_V6.join(', ')} } reject
+    meta skuid @uids fib daddr type local reject
   }
 }
 `;
