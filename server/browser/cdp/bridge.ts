@@ -7,7 +7,8 @@ const LOW_WATER = 1024 * 1024;
 
 /**
  * connect_url: a client's WebSocket bridged to a channel of the session's hub, message for message.
- * Messages the client sends before the channel is open are queued. Bytes handed to the socket and
+ * The client is not read until the channel is open (what already arrived is queued), nor while the
+ * channel has too many unanswered commands (ChannelSink.pressure). Bytes handed to the socket and
  * not yet written are counted: past HIGH_WATER the channel holds the browser's pipe (backpressure)
  * rather than let a client that never reads grow this server's memory. Returns a closer.
  */
@@ -36,6 +37,7 @@ export function bridgeCdp(client: WebSocket, hub: CdpHub, opts: { onError?: (err
     });
   };
 
+  client.pause();
   client.on('message', (data, isBinary) => {
     const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data);
     if (channel) channel.send(text);
@@ -48,11 +50,16 @@ export function bridgeCdp(client: WebSocket, hub: CdpHub, opts: { onError?: (err
   });
 
   hub
-    .channel({ message: (msg) => deliver(JSON.stringify(msg)), closed: () => close(1001, 'browser closed') })
+    .channel({
+      message: (msg) => deliver(JSON.stringify(msg)),
+      closed: () => close(1001, 'browser closed'),
+      pressure: (over) => (over ? client.pause() : client.resume()),
+    })
     .then((c) => {
       channel = c;
       if (closed) return c.close();
       for (const text of queue.splice(0)) c.send(text);
+      if (!c.pressing) client.resume();
     })
     .catch((err: Error) => {
       opts.onError?.(err);

@@ -1,4 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
+import { CdpCommand } from '../../../contract/cdp.ts';
+import { parseCommand } from './parseCommand.ts';
 import { checkCommand, type SessionFolders } from './policy.ts';
 
 /** One CDP message as Chromium and clients exchange it (flat sessions: a target's carry its sessionId). */
@@ -15,7 +17,17 @@ export interface CdpMessage {
 export interface ChannelSink {
   message(msg: CdpMessage): void;
   closed(reason: string): void;
+  /** Told when the channel's unanswered commands go over its limits (true) and back under (false): stop and resume reading the client. */
+  pressure?(over: boolean): void;
 }
+
+/**
+ * Unanswered commands one channel may have in Chromium at once, by count and by bytes. Past either
+ * the channel's client is not read (ChannelSink.pressure) until answers bring it back under half,
+ * so that a client flooding commands cannot grow this server's memory (the pipe's write buffer).
+ */
+export const MAX_IN_FLIGHT = 1000;
+export const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Chromium answers one message at most this big; a larger one is dropped (its command fails with
@@ -38,22 +50,51 @@ export class CdpChannel {
   root = '';
   readonly sessions = new Set<string>();
   closed = false;
+  /** Commands sent to Chromium and not yet answered, and their bytes. */
+  inFlight = 0;
+  inFlightBytes = 0;
+  private pressed = false;
+
+  /** Over its in-flight limits: its client should not be read. */
+  get pressing(): boolean {
+    return this.pressed;
+  }
 
   constructor(
     private readonly hub: CdpHub,
     readonly sink: ChannelSink,
   ) {}
 
-  /** A command from the consumer, as parsed JSON or raw text (a client's WebSocket frame). */
+  /**
+   * A command from the consumer, as raw text (a client's WebSocket frame, parsed here once with
+   * limits) or as an object (the service's own clients). A message that is not a command is
+   * answered with a protocol error on this channel and goes no further.
+   */
   send(input: string | CdpMessage): void {
     if (this.closed) return;
-    let msg: CdpMessage;
-    try {
-      msg = typeof input === 'string' ? (JSON.parse(input) as CdpMessage) : input;
-    } catch {
-      return this.sink.message({ id: 0, error: { code: INVALID_REQUEST, message: 'Message must be a JSON object' } });
+    if (typeof input === 'string') {
+      const parsed = parseCommand(input);
+      if (!parsed.ok) return this.sink.message({ id: parsed.id, error: { code: INVALID_REQUEST, message: parsed.message }, ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}) });
+      return this.hub.command(this, parsed.command);
     }
-    this.hub.command(this, msg);
+    const checked = CdpCommand.safeParse(input);
+    if (!checked.success) return this.sink.message({ id: 0, error: { code: INVALID_REQUEST, message: checked.error.issues[0]?.message ?? 'Invalid command' } });
+    this.hub.command(this, checked.data);
+  }
+
+  /** Count a command in (bytes > 0) or its answer out (bytes < 0), telling the sink when the limits are crossed. */
+  account(count: number, bytes: number): void {
+    this.inFlight += count;
+    this.inFlightBytes += bytes;
+    const over = this.inFlight > MAX_IN_FLIGHT || this.inFlightBytes > MAX_IN_FLIGHT_BYTES;
+    const under = this.inFlight <= MAX_IN_FLIGHT / 2 && this.inFlightBytes <= MAX_IN_FLIGHT_BYTES / 2;
+    if (over && !this.pressed) {
+      this.pressed = true;
+      this.sink.pressure?.(true);
+    } else if (under && this.pressed) {
+      this.pressed = false;
+      this.sink.pressure?.(false);
+    }
   }
 
   /** Stop reading from Chromium while this consumer cannot keep up (see CdpHub.hold). */
@@ -70,6 +111,8 @@ interface Pending {
   channel?: CdpChannel;
   clientId: number;
   method: string;
+  /** Bytes written for it, counted against its channel until answered. */
+  bytes: number;
   internal?: { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
 }
 
@@ -118,7 +161,7 @@ export class CdpHub {
         clearTimeout(timer);
         fn(a);
       };
-      this.pending.set(id, { clientId: id, method, internal: { resolve: settle(resolve), reject: settle(reject) } });
+      this.pending.set(id, { clientId: id, method, bytes: 0, internal: { resolve: settle(resolve), reject: settle(reject) } });
       this.write({ id, method, params, ...(sessionId ? { sessionId } : {}) });
     });
   }
@@ -135,22 +178,17 @@ export class CdpHub {
     return channel;
   }
 
-  command(channel: CdpChannel, msg: CdpMessage): void {
-    const reply = (error: { code: number; message: string }) =>
-      channel.sink.message({ id: typeof msg.id === 'number' ? msg.id : 0, error, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) });
-    if (typeof msg !== 'object' || msg === null || typeof msg.id !== 'number' || typeof msg.method !== 'string') {
-      return reply({ code: INVALID_REQUEST, message: 'A command needs a numeric id and a method' });
-    }
+  command(channel: CdpChannel, msg: CdpCommand): void {
+    const reply = (error: { code: number; message: string }) => channel.sink.message({ id: msg.id, error, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) });
     const sessionId = msg.sessionId ?? channel.root;
-    if (typeof sessionId !== 'string' || !channel.sessions.has(sessionId)) {
-      return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
-    }
-    const params = msg.params && typeof msg.params === 'object' ? msg.params : {};
-    const verdict = checkCommand(msg.method, params, this.folders);
+    if (!channel.sessions.has(sessionId)) return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
+    const params = msg.params ?? {};
+    const verdict = checkCommand(msg.method, params, { folders: this.folders, owns: (s) => channel.sessions.has(s) });
     if (!verdict.ok) return reply({ code: SERVER_ERROR, message: verdict.message });
     const id = this.nextId++;
-    this.pending.set(id, { channel, clientId: msg.id, method: msg.method });
-    this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
+    const bytes = this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
+    this.pending.set(id, { channel, clientId: msg.id, method: msg.method, bytes });
+    channel.account(1, bytes);
   }
 
   /**
@@ -175,9 +213,12 @@ export class CdpHub {
     channel.sink.closed(reason);
   }
 
-  private write(msg: CdpMessage): void {
-    if (this.ended) return;
-    this.out.write(`${JSON.stringify(msg)}\0`);
+  /** Bytes written. */
+  private write(msg: CdpMessage): number {
+    if (this.ended) return 0;
+    const text = `${JSON.stringify(msg)}\0`;
+    this.out.write(text);
+    return text.length;
   }
 
   private read(data: Buffer): void {
@@ -246,6 +287,7 @@ export class CdpHub {
       return;
     }
     const channel = p.channel!;
+    channel.account(-1, -p.bytes);
     if (channel.closed) return;
     const attached = (msg.result as { sessionId?: unknown } | undefined)?.sessionId;
     if (typeof attached === 'string' && (p.method === 'Target.attachToTarget' || p.method === 'Target.attachToBrowserTarget')) {
