@@ -11,6 +11,7 @@ import { Membership } from './cluster/membership.ts';
 import { reapDeadNodes } from './cluster/reaper.ts';
 import { nodesRepo } from './store/nodes.ts';
 import { installApiKeyAuth } from './http/auth.ts';
+import { installConnectionLimits, serverTimeouts } from './http/connectionLimits.ts';
 import { installForwarding } from './cluster/forward.ts';
 import { bootstrapApiKey } from './http/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
@@ -67,7 +68,9 @@ export const BODY_LIMIT = 1024 * 1024;
 /** Build the service without listening, so tests can start it on port 0. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   // maxParamLength: a kept file's name (up to 200 bytes, percent-encoded) is a path parameter of its download_url.
-  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false, routerOptions: { maxParamLength: 1024 } });
+  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false, routerOptions: { maxParamLength: 1024 }, ...serverTimeouts(config) });
+  // Before any other hook or route: idle connections and connections per address are bounded.
+  installConnectionLimits(app, config);
   // Before the database: a key we cannot use stops the start with nothing else opened.
   const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, app.log);
   const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });

@@ -78,6 +78,13 @@ export const EnvSchema = z.object({
   BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
   /** Screen recordings (README, Recording): every session, only the sessions of workflow runs, or none. */
   RECORD_SESSIONS: z.enum(['all', 'runs', 'off']).default('runs'),
+  /**
+   * Connections one client address (an IPv6 client's /64) may hold at once; a connection over it is
+   * closed as it comes in. Behind a proxy every client has the proxy's address: raise it, or 0 (no cap).
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** A connection silent this long while the server waits on the client (no request yet, or one not fully sent) is closed. */
+  CONNECTION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   CORS_ORIGINS: z
     .string()
     .default('')

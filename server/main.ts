@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { logFileLimit, raiseFileLimit } from './http/connectionLimits.ts';
 
 /** Read the environment, start listening, and shut down cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // Before the app: its cap on connections follows the file limit.
+  const files = raiseFileLimit();
   const app = await buildApp(config);
+  logFileLimit(app.log, files);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
