@@ -31,6 +31,13 @@ export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('ToolCallStarted'), ...step, params: z.record(z.string(), z.unknown()).describe('The step as replayed; credentials stay as {{credentials.NAME}}') }),
   z.object({ ...common, event: z.literal('ToolCallCompleted'), ...step, result: StepResult.shape.result, duration: z.number().int().describe('Milliseconds') }),
   z.object({ ...common, event: z.literal('RunContent'), outputs: z.record(z.string(), z.string()).describe('The extract outputs so far, after a step added one') }),
+  z.object({
+    ...common,
+    event: z.literal('Dialog'),
+    dialog_type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    message: z.string().describe('The dialog\'s text, at most 500 characters'),
+    answer: z.literal('accepted').describe('A run accepts every dialog (OK; a prompt with its default value)'),
+  }),
   z.object({ ...common, event: z.literal('FlowPaused'), pause_key: z.string(), pause_type: PauseType, message: z.string().nullable() }),
   z.object({ ...common, event: z.literal('FlowResumed'), pause_key: z.string(), pause_type: PauseType }),
   z.object({ ...common, event: z.literal('RunCompleted'), message: z.string(), outputs: z.record(z.string(), z.string()) }),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Flow, WorkflowInput } from '../contract/workflows.ts';
-import { replayFlow } from '../server/workflows/engine.ts';
+import { replayFlow } from '../server/workflows/engine/replay.ts';
 import { fillPlaceholders, resolveVariables } from '../server/workflows/variables.ts';
 import { launchChromium } from './fixtures/chromium.ts';
 import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { FileMetadata, StepResult } from '../../contract/runs.ts';
 import type { SessionClient } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
+import type { DialogSeen } from '../workflows/engine/dialogs.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface BusEvents {
   'run.queued': { session_id: string; workflow_id: string; position: number };
   'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
   /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
+  /** A page opened a dialog during a run, and the run answered it (engine/dialogs.ts). */
+  'run.dialog': { session_id: string } & DialogSeen;
   'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };
   /** A step finished; `outputs` are all the extract values so far. */
   'run.step': { session_id: string; index: number; result?: StepResult; outputs?: Record<string, string> };

@@ -13,6 +13,7 @@ export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
       log.append(e.session_id, { event: 'ToolCallCompleted', step: e.index + 1, action: e.result.action, result: e.result.result, duration: e.result.duration });
       if (e.result.result.output !== undefined && e.outputs) log.append(e.session_id, { event: 'RunContent', outputs: e.outputs });
     }),
+    bus.on('run.dialog', (e) => log.append(e.session_id, { event: 'Dialog', dialog_type: e.type, message: e.message, answer: e.answer })),
     bus.on('run.paused', (e) => log.append(e.session_id, { event: 'FlowPaused', pause_key: e.pause.key, pause_type: e.pause.type, message: e.pause.message })),
     bus.on('run.resumed', (e) => log.append(e.session_id, { event: 'FlowResumed', pause_key: e.pause.key, pause_type: e.pause.type })),
     bus.on('run.completed', (e) =>

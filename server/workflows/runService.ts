@@ -8,7 +8,6 @@ import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../browser/types.ts';
 import type { BusEvents } from '../events/bus.ts';
 import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
-import { puppeteerTransport } from '../browser/cdp/puppeteerTransport.ts';
 import { handUploads } from './handUploads.ts';
 import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
@@ -17,7 +16,8 @@ import { runsRepo, type RunRow } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
-import { replayFlow, type FlowOutcome } from './engine.ts';
+import { runContained } from './engine/containedRun.ts';
+import type { FlowOutcome } from './engine/replay.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
 import { failInterruptedRuns, INTERRUPTED_MESSAGE, NODE_LOST_MESSAGE, type InterruptedRunsDeps } from './interruptedRuns.ts';
 import { LocalRunQueue } from './queue/localRunQueue.ts';
@@ -66,6 +66,8 @@ export class RunService implements RunQueueHost {
   readonly queue: RunQueue;
   /** Runs under way, by session id: aborted and awaited on server close. */
   private readonly active = new Map<string, ActiveRun>();
+  /** The engine thread's entry (engine/thread.mjs); a test sets one that fails on purpose. */
+  engineEntry: URL | undefined;
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = runsRepo(app.db, app.config.nodeId);
@@ -215,15 +217,18 @@ export class RunService implements RunQueueHost {
     const results: StepResult[] = [];
     let outcome: FlowOutcome;
     try {
-      outcome = await replayFlow({
-        connect: async () => ({ transport: await puppeteerTransport(session.hub) }),
+      outcome = await runContained({
+        hub: session.hub,
         flow: run.flow,
+        privateNetworksAllowed: this.app.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+        entry: this.engineEntry,
         // The browser runs as the session's user: it can read the files only once they are in its own folder.
         filesDir: handUploads(run.filesDir, session),
         signal: active.abort.signal,
         gate: active.gate,
         credentials: await this.app.credentials.reveal(run.credentials),
         onPause: (pause) => this.tellPaused(sessionId, active, pause),
+        onDialog: (dialog) => this.app.bus.emit('run.dialog', { session_id: sessionId, ...dialog }),
         onStepStart: (index, action, params) => this.app.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
         onStep: (index, result, outputs) => {
           results.push(result);

@@ -10,6 +10,18 @@ const cut = (text: string) => (text.length > MAX_TARGET ? `${text.slice(0, MAX_T
 
 export const actionOf = (step: Step) => (step.type === 'customStep' ? step.name : step.type);
 
+/** The step as a result shows it: everything but its type. */
+export function paramsOf(step: Step): Record<string, unknown> {
+  const { type: _type, ...rest } = step as Record<string, unknown>;
+  return rest;
+}
+
+/** An error's first line, at most 500 characters: what a step's message quotes of a library. */
+export function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0]!.slice(0, 500);
+}
+
 /** What the step acts on, as a person would name it: its first selector, or the URL it opens. */
 function targetOf(step: Step): string | undefined {
   const s = step as { selectors?: unknown; url?: unknown; parameters?: { selectors?: unknown } };

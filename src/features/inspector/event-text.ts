@@ -3,7 +3,7 @@ import { formatBytes } from '../../lib/format.ts';
 
 /** The log's filter: kinds of event a person looks for. */
 export const EVENT_KINDS = {
-  steps: { label: 'Steps', events: ['RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
+  steps: { label: 'Steps', events: ['RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'Dialog', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
@@ -19,7 +19,7 @@ export function kindMatches(kind: EventKind | 'all', e: SessionEvent): boolean {
 
 /** Events worth a place on the timeline beside the video: where something happened. */
 export function onTimeline(e: SessionEvent): boolean {
-  return ['ToolCallCompleted', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
+  return ['ToolCallCompleted', 'Dialog', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
 }
 
 const CLIENT = { cdp: 'A CDP client', vnc: 'A live-view viewer (VNC)', livestream: 'A livestream viewer' } as const;
@@ -41,6 +41,8 @@ export function describeEvent(e: SessionEvent): string {
       return e.result.ok ? `Step ${e.step} (${e.action}) done in ${e.duration} ms` : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
     case 'RunContent':
       return `Outputs: ${Object.keys(e.outputs).join(', ')}`;
+    case 'Dialog':
+      return `The page opened ${e.dialog_type === 'alert' ? 'an' : 'a'} ${e.dialog_type}${e.message ? `: "${e.message}"` : ''} (${e.answer})`;
     case 'FlowPaused':
       return e.message ? `Paused: ${e.message}` : 'Paused through the API';
     case 'FlowResumed':

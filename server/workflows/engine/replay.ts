@@ -1,11 +1,13 @@
 import { createRunner, type Step as ReplayStep, type UserFlow } from '@puppeteer/replay';
 import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppeteer-core';
-import type { StepResult } from '../../contract/runs.ts';
-import type { Flow } from '../../contract/workflows.ts';
-import { RunExtension } from './extension.ts';
-import type { PauseGate, PauseState } from './pauseGate.ts';
-import { redactor } from './redact.ts';
-import { actionOf, failureMessage, stepLabel } from './stepFailure.ts';
+import type { StepResult } from '../../../contract/runs.ts';
+import type { Flow } from '../../../contract/workflows.ts';
+import { untilCrashed } from './crashWatch.ts';
+import { answerDialogs, type DialogSeen } from './dialogs.ts';
+import { RunExtension } from '../extension.ts';
+import { redactor } from '../redact.ts';
+import { actionOf, failureMessage, firstLine, paramsOf, stepLabel } from '../stepFailure.ts';
+import { explainCause } from './stepCauses.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -25,10 +27,14 @@ export interface ReplayOptions {
   filesDir: string;
   onStepStart?: (index: number, action: string, params: Record<string, unknown>) => void;
   onStep?: (index: number, result: StepResult, outputs: Record<string, string>) => void;
-  /** Passed before each step: closed while the run is paused. */
-  gate?: PauseGate;
-  /** The flow's own pause step closed the gate (the API's pauses are told by whoever asked). */
-  onPause?: (state: PauseState) => void;
+  /** Awaited before each step: waits while the run is paused, rejects when the run is stopped meanwhile. */
+  beforeStep?: () => Promise<void>;
+  /** The flow's own pause step: pause the run and resolve once a person resumes it. Without it a pause step fails. */
+  pauseHere?: (message: string) => Promise<void>;
+  /** A page opened a dialog (alert, confirm, prompt, beforeunload) and the run answered it. */
+  onDialog?: (dialog: DialogSeen) => void;
+  /** Whether the session may reach private and host addresses: a refused connection there is the egress policy's doing. */
+  privateNetworksAllowed?: boolean;
   /** Values of the `{{credentials.NAME}}` the flow types, by name: filled at the last moment, and redacted from all it reports. */
   credentials?: ReadonlyMap<string, string>;
   /** Aborting stops the replay: the current step fails and no further step starts. */
@@ -36,15 +42,9 @@ export interface ReplayOptions {
 }
 
 
-function paramsOf(step: Flow['steps'][number]): Record<string, unknown> {
-  const { type: _type, ...rest } = step as Record<string, unknown>;
-  return rest;
-}
+/** Longest a single CDP call may go unanswered before its step fails (puppeteer's default is 180 s). */
+const PROTOCOL_TIMEOUT_MS = 30_000;
 
-function firstLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n')[0]!.slice(0, 500);
-}
 
 /** The session's existing tab: the one a person watching over VNC sees. */
 async function pageOf(browser: Browser): Promise<Page> {
@@ -59,33 +59,39 @@ async function pageOf(browser: Browser): Promise<Page> {
  */
 export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   const redact = redactor(opts.credentials);
-  const causeOf = (err: unknown) => redact(firstLine(err));
+  const dialogs: DialogSeen[] = [];
+  let answering = true;
+  const causeOf = async (err: unknown, step?: Flow['steps'][number]) => {
+    answering = !browser || (await pagesAnswer(browser));
+    const ctx = { step, stopped: opts.signal?.aborted === true, privateNetworksAllowed: opts.privateNetworksAllowed ?? false, dialogs, answering };
+    return redact(await explainCause(firstLine(err), ctx));
+  };
   const results: StepResult[] = [];
   const outputs: Record<string, string> = {};
   let browser: Browser | undefined;
   let failure: string | undefined;
   let screenshot: Buffer | null = null;
   try {
-    browser = await puppeteer.connect({ ...(await opts.connect()), defaultViewport: null });
+    // A CDP call that gets no answer (a renderer in an endless loop) fails its step instead of waiting forever.
+    browser = await puppeteer.connect({ ...(await opts.connect()), defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS });
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
+    answerDialogs(browser, (dialog) => {
+      dialogs.push(dialog);
+      opts.onDialog?.({ ...dialog, message: redact(dialog.message) });
+    });
     const page = await pageOf(browser);
     const extension = new RunExtension(browser, page, opts.filesDir, {
       // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
       timeout: opts.flow.timeout,
       credentials: opts.credentials,
-      pauseHere: async (message) => {
-        if (!opts.gate) throw new Error('this run cannot pause');
-        const { state, changed } = opts.gate.pause('internal', message);
-        if (changed) opts.onPause?.(state);
-        await opts.gate.passThrough(opts.signal);
-      },
+      pauseHere: opts.pauseHere,
     });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
     await runner.runBeforeAllSteps();
     for (const [index, step] of opts.flow.steps.entries()) {
       try {
-        await opts.gate?.passThrough(opts.signal);
+        await opts.beforeStep?.();
       } catch {
         failure = `The run was stopped while paused, before ${stepLabel(step, index).replace(/^Step/, 'step')}`;
         break;
@@ -98,14 +104,16 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       const started = new Date();
       const t0 = performance.now();
       let result: StepResult['result'];
+      dialogs.length = 0;
       try {
-        await runner.runStep(step as unknown as ReplayStep);
+        await untilCrashed(connected, () => runner.runStep(step as unknown as ReplayStep));
         const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
         if (out) outputs[out.as] = out.value;
         result = { ok: true, ...(out ? { output: out.value } : {}) };
       } catch (err) {
-        result = { ok: false, error: causeOf(err) };
-        failure = failureMessage(step, index, causeOf(err), opts.flow.timeout);
+        const cause = await causeOf(err, step);
+        result = { ok: false, error: cause };
+        failure = failureMessage(step, index, cause, opts.flow.timeout);
       }
       const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result, timestamp: started.toISOString(), duration: Math.round(performance.now() - t0) };
       results.push(entry);
@@ -113,9 +121,10 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       if (failure) break;
     }
     if (!failure) await runner.runAfterAllSteps();
-    screenshot = await finalScreenshot(browser);
+    // A page that stopped answering would hold the screenshot until the protocol timeout.
+    if (answering) screenshot = await finalScreenshot(browser);
   } catch (err) {
-    failure ??= `The run could not drive the browser: ${causeOf(err)}`;
+    failure ??= `The run could not drive the browser: ${await causeOf(err)}`;
   } finally {
     await browser?.disconnect().catch(() => undefined);
   }
@@ -126,6 +135,22 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     outputs,
     screenshot,
   };
+}
+
+/** How long a page has to evaluate `1` before it counts as not answering. */
+const ANSWER_WITHIN_MS = 2000;
+
+/** False when a page of the browser does not evaluate `1` in time: a script that never ends, a hung renderer. */
+async function pagesAnswer(browser: Browser): Promise<boolean> {
+  if (!browser.connected) return true; // gone, not hung: the cause says so itself
+  const pages = await browser.pages().catch(() => []);
+  const answers = pages.map((page) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_WITHIN_MS)));
+    const probe = page.evaluate('1').then(() => true, () => true); // an error is an answer (a closed page)
+    return Promise.race([probe, late]).finally(() => clearTimeout(timer));
+  });
+  return (await Promise.all(answers)).every(Boolean);
 }
 
 async function finalScreenshot(browser: Browser): Promise<Buffer | null> {
