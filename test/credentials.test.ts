@@ -33,6 +33,7 @@ interface Info {
   name: string;
   created_at: string;
   updated_at: string;
+  allowed_origins: string[];
 }
 
 async function list(s: TestServer = server): Promise<{ body: string; credentials: Info[] }> {
@@ -64,8 +65,8 @@ describe('store, list, replace, delete', () => {
     expect(answer).toMatchObject({ succeeded: true, name, replaced: false });
 
     const before = (await list()).credentials.find((c) => c.name === name)!;
-    expect(before).toEqual({ id: answer.credential_id, name, created_at: expect.any(String), updated_at: before.created_at });
-    expect(Object.keys(before).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
+    expect(before).toEqual({ id: answer.credential_id, name, created_at: expect.any(String), updated_at: before.created_at, allowed_origins: [] });
+    expect(Object.keys(before).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'name', 'updated_at']);
     expect((await server.app.credentials.reveal([name])).get(name)).toBe(first);
 
     await tick();
@@ -108,7 +109,8 @@ describe('store, list, replace, delete', () => {
     const stored = await client.storeCredential(name, value);
     expect(stored).toMatchObject({ succeeded: true, name, credential_id: expect.any(String) });
     const listed = await client.listCredentials();
-    expect(listed.credentials?.find((c) => c.name === name)).toMatchObject({ id: stored.credential_id });
+    // Simplex's clients never send allowed_origins: what they store may be typed into any page, as before.
+    expect(listed.credentials?.find((c) => c.name === name)).toMatchObject({ id: stored.credential_id, allowed_origins: [] });
     expect(JSON.stringify(listed)).not.toContain(value);
     expect(await client.deleteCredential(name)).toEqual({ succeeded: true });
   });
@@ -131,6 +133,83 @@ describe('store, list, replace, delete', () => {
     expect(Object.keys(doc.paths['/store_credential']!.post!.requestBody!.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     expect(doc.paths['/list_credentials']!.get).toBeDefined();
     expect(doc.paths['/delete_credential']!.post).toBeDefined();
+  });
+});
+
+describe('allowed origins', () => {
+  const originsOf = async (name: string) => (await list()).credentials.find((c) => c.name === name)?.allowed_origins;
+
+  it('over JSON: stored normalised (case, default port, final slash) and de-duplicated, listed, and read with the value', async () => {
+    const name = uniqName('origins');
+    const res = await postJson(server, '/api/store_credential', { name, value: 'v', allowed_origins: ['https://Bank.Example/', 'https://bank.example:443', 'http://127.0.0.1:8080'] });
+    expect(res.status).toBe(200);
+    expect(await originsOf(name)).toEqual(['https://bank.example', 'http://127.0.0.1:8080']);
+    expect(await server.app.credentials.originsOf([name, 'absent_one'])).toEqual(new Map([[name, ['https://bank.example', 'http://127.0.0.1:8080']]]));
+  });
+
+  it('over urlencoded: one field separated by commas or new lines, the field repeated, or a JSON array as a string', async () => {
+    for (const body of [
+      'allowed_origins=https%3A%2F%2Fa.example%2C%20https%3A%2F%2Fb.example',
+      'allowed_origins=https%3A%2F%2Fa.example%0D%0Ahttps%3A%2F%2Fb.example%0A',
+      'allowed_origins=https%3A%2F%2Fa.example&allowed_origins=https%3A%2F%2Fb.example',
+      `allowed_origins=${encodeURIComponent('["https://a.example","https://b.example"]')}`,
+    ]) {
+      const name = uniqName('form_origins');
+      const res = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `name=${name}&value=v&${body}` });
+      expect(res.status, body).toBe(200);
+      expect(await originsOf(name)).toEqual(['https://a.example', 'https://b.example']);
+    }
+  });
+
+  it('a replacement without them keeps the origins it had; an empty list (or field) lets it go anywhere', async () => {
+    const name = uniqName('keep');
+    await postJson(server, '/api/store_credential', { name, value: 'one', allowed_origins: ['https://bank.example'] });
+    expect((await postJson(server, '/api/store_credential', { name, value: 'two' })).status).toBe(200);
+    expect(await originsOf(name)).toEqual(['https://bank.example']);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe('two');
+    expect((await postJson(server, '/api/store_credential', { name, value: 'three', allowed_origins: ['https://other.example'] })).status).toBe(200);
+    expect(await originsOf(name)).toEqual(['https://other.example']);
+    expect((await postJson(server, '/api/store_credential', { name, value: 'four', allowed_origins: [] })).status).toBe(200);
+    expect(await originsOf(name)).toEqual([]);
+    await postJson(server, '/api/store_credential', { name, value: 'five', allowed_origins: ['https://bank.example'] });
+    expect((await form(server, '/api/store_credential', { name, value: 'six', allowed_origins: '' })).status).toBe(200);
+    expect(await originsOf(name)).toEqual([]);
+  });
+
+  const bad: [string, unknown, string, RegExp][] = [
+    ['a path', ['https://bank.example/login'], 'allowed_origins.0', /"https:\/\/bank.example\/login" is not an origin: give the scheme and host .* no path, query or wildcard/],
+    ['a query', ['https://bank.example', 'https://bank.example?x=1'], 'allowed_origins.1', /"https:\/\/bank.example\?x=1" is not an origin/],
+    ['no scheme', ['bank.example'], 'allowed_origins.0', /"bank.example" is not an origin/],
+    ['another scheme', ['ftp://bank.example'], 'allowed_origins.0', /is not an origin/],
+    ['a wildcard', ['https://*.bank.example'], 'allowed_origins.0', /is not an origin/],
+    ['a user', ['https://me@bank.example'], 'allowed_origins.0', /is not an origin/],
+    ['a javascript: URL', ['javascript:alert(1)'], 'allowed_origins.0', /is not an origin/],
+    ['a number', [443], 'allowed_origins', /must be a list of origins/],
+    ['an object', { origin: 'https://bank.example' }, 'allowed_origins', /must be a list of origins/],
+    ['21 origins', Array.from({ length: 21 }, (_, i) => `https://a${i}.example`), 'allowed_origins', /at most 20 origins \(21 given\)/],
+  ];
+  it.each(bad)('%s: 422 naming the origin, and nothing stored or changed', async (_what, allowed_origins, field, message) => {
+    const name = uniqName('bad_origins');
+    const issues = await expect422(await postJson(server, '/api/store_credential', { name, value: 'v', allowed_origins }));
+    expect(issues.find((i) => i.path === field)?.message).toMatch(message);
+    expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
+    // A replacement refused the same way leaves the value and the origins as they were.
+    await postJson(server, '/api/store_credential', { name, value: 'kept', allowed_origins: ['https://bank.example'] });
+    await expect422(await postJson(server, '/api/store_credential', { name, value: 'not kept', allowed_origins }));
+    expect(await originsOf(name)).toEqual(['https://bank.example']);
+    expect((await server.app.credentials.reveal([name])).get(name)).toBe('kept');
+  });
+
+  it('a bad origin in a form body is refused the same way', async () => {
+    const name = uniqName('bad_form');
+    const issues = await expect422(await form(server, '/api/store_credential', { name, value: 'v', allowed_origins: 'https://bank.example, https://bank.example/x' }));
+    expect(issues).toEqual([{ path: 'allowed_origins.1', message: expect.stringMatching(/"https:\/\/bank.example\/x" is not an origin/) }]);
+    expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
+  });
+
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Record<string, unknown>;
+    expect(JSON.stringify(doc)).toContain('Origins (scheme://host[:port], up to 20) of the pages the runner may type this credential into');
   });
 });
 

@@ -1,6 +1,7 @@
-import { CredentialName } from '../../contract/credentials.ts';
+import { CredentialName, originOfSpec } from '../../contract/credentials.ts';
 import type { CredentialCipher } from '../secrets/credentialCipher.ts';
 import type { CredentialMeta, CredentialsRepo } from '../store/credentials.ts';
+import { rememberOrigins } from '../workflows/credentialOrigins.ts';
 
 /** A credential a run needs was deleted after the run was accepted. */
 export class CredentialMissingError extends Error {
@@ -20,11 +21,16 @@ export class CredentialsService {
     private readonly cipher: CredentialCipher,
   ) {}
 
-  /** Store, or replace the value of the credential of that name (its id and created_at stay). */
-  async store(name: string, value: string): Promise<CredentialMeta & { replaced: boolean }> {
-    // The route has checked both against the contract; this guards other callers.
+  /**
+   * Store, or replace the value of the credential of that name (its id and created_at stay).
+   * `allowedOrigins` (normalised by the contract): the pages it may be typed into, [] any; left
+   * undefined, a new credential may go anywhere and a replaced one keeps its origins.
+   */
+  async store(name: string, value: string, allowedOrigins?: readonly string[]): Promise<CredentialMeta & { replaced: boolean }> {
+    // The route has checked all three against the contract; this guards other callers.
     if (!CredentialName.safeParse(name).success) throw new Error('not a credential name');
-    const { row, replaced } = await this.repo.put(name, this.cipher.seal(name, value));
+    if (allowedOrigins?.some((o) => originOfSpec(o) !== o)) throw new Error('not a list of origins');
+    const { row, replaced } = await this.repo.put(name, this.cipher.seal(name, value), allowedOrigins);
     return { ...row, replaced };
   }
 
@@ -48,15 +54,32 @@ export class CredentialsService {
   /**
    * The values of `names`, decrypted, by name: for the workflow runner only. Throws
    * CredentialMissingError or CredentialUnreadableError (both name the credential, neither carries
-   * a byte of the value) rather than hand back a partial map.
+   * a byte of the value) rather than hand back a partial map. The allowed origins read with each
+   * value (the same row) are kept for the map: originsRevealedWith(map) in credentialOrigins.ts.
    */
   async reveal(names: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
+    const origins = new Map<string, string[]>();
     for (const name of names) {
       if (out.has(name)) continue;
-      const sealed = await this.repo.secretOf(name);
+      const sealed = await this.repo.sealedWithOrigins(name);
       if (!sealed) throw new CredentialMissingError(name);
-      out.set(name, this.cipher.open(name, sealed));
+      out.set(name, this.cipher.open(name, sealed.secret));
+      origins.set(name, sealed.allowed_origins);
+    }
+    rememberOrigins(out, origins);
+    return out;
+  }
+
+  /**
+   * The allowed origins of `names`, by name ([]: any page); a name not stored is left out. What the
+   * runner needs beside reveal()'s values (RunExtension's credentialOrigins).
+   */
+  async originsOf(names: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const name of new Set(names)) {
+      const origins = await this.repo.originsOf(name);
+      if (origins) out.set(name, origins);
     }
     return out;
   }

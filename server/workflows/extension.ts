@@ -2,6 +2,7 @@ import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { credentialOf, PLACEHOLDER, type Selector } from '../../contract/workflows.ts';
+import { CredentialOriginGuard, originsRevealedWith, type CredentialOrigins } from './credentialOrigins.ts';
 
 /** What a step handed back: the value an extract step read. */
 export interface StepOutput {
@@ -28,6 +29,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
 
   private readonly credentials: ReadonlyMap<string, string>;
   private readonly pauseHere: (message: string) => Promise<void>;
+  private readonly origins: CredentialOriginGuard;
 
   constructor(
     browser: Browser,
@@ -37,6 +39,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
       timeout?: number;
       /** Values for `{{credentials.NAME}}` in change steps, by name. */
       credentials?: ReadonlyMap<string, string>;
+      /** Where each of those may be typed, by name (allowed_origins; [] any page). Left out: what reveal() read with those values, if they are its map; else none is typed. */
+      credentialOrigins?: CredentialOrigins;
       /** The pause step: close the run's gate and wait for a person to resume it. */
       pauseHere?: (message: string) => Promise<void>;
     } = {},
@@ -44,10 +48,13 @@ export class RunExtension extends PuppeteerRunnerExtension {
     super(browser, page, { timeout: opts.timeout });
     this.credentials = opts.credentials ?? new Map();
     this.pauseHere = opts.pauseHere ?? (() => Promise.reject(new Error('this run cannot pause')));
+    this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins ?? originsRevealedWith(this.credentials));
   }
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
+    // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialOrigins.ts).
+    if (await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) => fillCredentials(value, this.credentials))) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
     if (step.type === 'change') return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
     if (step.type !== 'customStep') return super.runStep(step, flow);

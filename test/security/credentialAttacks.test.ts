@@ -97,7 +97,7 @@ describe('lists', () => {
     const text = await res.text();
     for (const value of values.values()) expect(text).not.toContain(value);
     const listed = (JSON.parse(text) as { credentials: Record<string, unknown>[] }).credentials;
-    for (const entry of listed) expect(Object.keys(entry).sort()).toEqual(['created_at', 'id', 'name', 'updated_at']);
+    for (const entry of listed) expect(Object.keys(entry).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'name', 'updated_at']);
     expect(listed.map((c) => c.name)).toEqual(expect.arrayContaining([...values.keys()]));
     // And the sealed bytes are not in it either.
     const sealed = await server.app.db.all<{ secret: Buffer }>('SELECT secret FROM credentials');

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { StoreCredentialResponse, type StoreCredentialRequest } from '../../../contract/credentials.ts';
+import { StoreCredentialResponse, type StoreCredentialInput } from '../../../contract/credentials.ts';
 import { apiJson } from '../client.ts';
 
-/** Store a value under a name; an existing name has its value replaced. */
-export const storeCredential = (input: StoreCredentialRequest) => apiJson('/store_credential', StoreCredentialResponse, { method: 'POST', body: input });
+/** Store a value under a name (and the origins it may be typed into); an existing name has its value replaced. */
+export const storeCredential = (input: StoreCredentialInput) => apiJson('/store_credential', StoreCredentialResponse, { method: 'POST', body: input });
 
 export function useStoreCredential() {
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { StoreCredentialRequest } from '../../../contract/credentials.ts';
+import type { StoreCredentialInput } from '../../../contract/credentials.ts';
 import { useCredentials } from '../../api/credentials/get-credentials.ts';
 import { useDeleteCredential } from '../../api/credentials/delete-credential.ts';
 import { useStoreCredential } from '../../api/credentials/store-credential.ts';
@@ -29,14 +29,21 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
   const remove = useDeleteCredential();
   const [doomed, setDoomed] = useState<string | null>(null);
   const [stored, setStored] = useState<{ name: string; replaced: boolean } | null>(null);
-  const { register, handleSubmit, setError, reset, control, formState } = useForm<CredentialValues, unknown, StoreCredentialRequest>({
+  const { register, handleSubmit, setError, reset, control, formState, getFieldState, setValue } = useForm<CredentialValues, unknown, StoreCredentialInput>({
     resolver: credentialResolver,
     mode: 'onTouched',
     defaultValues: credentialDefaults,
   });
   const { errors } = formState;
   const typedName = useWatch({ control, name: 'name' });
-  const exists = credentials.data?.credentials.some((c) => c.name === typedName) ?? false;
+  const existing = credentials.data?.credentials.find((c) => c.name === typedName);
+  const exists = existing !== undefined;
+  // Replacing a credential stores the origins shown: they start as its own, so a new value does not
+  // quietly let it go anywhere. What a person typed there is never overwritten.
+  const existingOrigins = existing?.allowed_origins.join('\n') ?? '';
+  useEffect(() => {
+    if (!getFieldState('allowed_origins').isDirty) setValue('allowed_origins', existingOrigins);
+  }, [existingOrigins, getFieldState, setValue]);
 
   const onSubmit = handleSubmit(async (body) => {
     setStored(null);
@@ -61,6 +68,10 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
         A workflow uses one by its name in the value of a <em>change</em> step, for example <code>{placeholder('site_password')}</code>; the value is typed
         into the page when the run reaches that step and is hidden from the run&apos;s results and logs.
       </p>
+      <p>
+        Give a credential its <strong>allowed origins</strong> (such as <code>https://login.example.com</code>) and the runner types it only into pages of
+        those origins: a workflow cannot send it to another site, which could read it and show it back. Without them it can be typed into any page.
+      </p>
 
       {!connected && <p className="status">Save an API key above to see and add this server&apos;s credentials.</p>}
       {connected && credentials.isPending && (
@@ -78,6 +89,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Allowed origins</th>
                 <th scope="col" className="hide-narrow">
                   Created
                 </th>
@@ -91,6 +103,19 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
                   <td>
                     {/* A 100-character name must not push the Delete button off a phone's screen. */}
                     <code style={{ overflowWrap: 'anywhere' }}>{c.name}</code>
+                  </td>
+                  <td>
+                    {c.allowed_origins.length === 0 ? (
+                      'Any page'
+                    ) : (
+                      <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                        {c.allowed_origins.map((o) => (
+                          <li key={o}>
+                            <code style={{ overflowWrap: 'anywhere' }}>{o}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
                   </td>
                   <td className="hide-narrow">
                     <When iso={c.created_at} />
@@ -120,7 +145,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
             hint={
               exists ? (
                 <>
-                  A credential named <code>{typedName}</code> exists: storing replaces its value.
+                  A credential named <code>{typedName}</code> exists: storing replaces its value and its allowed origins (its own are filled in below).
                 </>
               ) : (
                 <>Letters, digits, _ and -, starting with a letter or _. Workflows type it as {placeholder('NAME')}.</>
@@ -132,6 +157,21 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
           <Field label="Value" name="credential-value" error={errors.value?.message} hint="Up to 4096 characters, sent once and stored encrypted.">
             {/* new-password: the browser must not fill in a password it saved for this dashboard. */}
             {(p) => <input {...p} type="password" autoComplete="new-password" spellCheck={false} {...register('value')} />}
+          </Field>
+          <Field
+            label="Allowed origins (optional)"
+            name="credential-origins"
+            error={errors.allowed_origins?.message}
+            hint={
+              <>
+                One a line, scheme and host only, such as <code>https://login.example.com</code>: the runner types this credential into pages of
+                these origins and nowhere else. Empty: any page.
+              </>
+            }
+          >
+            {(p) => (
+              <textarea {...p} className="code" rows={2} spellCheck={false} autoCapitalize="off" autoComplete="off" {...register('allowed_origins')} />
+            )}
           </Field>
           <FormServerError message={errors.root?.server?.message} />
           <button type="submit" disabled={formState.isSubmitting}>
