@@ -53,6 +53,9 @@ export class RunExtension extends PuppeteerRunnerExtension {
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
+    // The library's goto waits for the page's default (30 s) while its asserted-navigation wait
+    // uses the step's timeout: the step's timeout bounds the navigation itself.
+    if (step.type === 'navigate') (this.page as Page).setDefaultNavigationTimeout(step.timeout ?? flow?.timeout ?? this.timeout);
     // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialOrigins.ts).
     if (await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) => fillCredentials(value, this.credentials))) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
