@@ -2,7 +2,8 @@ import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { credentialOf, PLACEHOLDER, type Selector } from '../../contract/workflows.ts';
-import { CredentialOriginGuard, originsRevealedWith, type CredentialOrigins } from './credentialOrigins.ts';
+import { CredentialOriginGuard } from './credentialGuard.ts';
+import { originsRevealedWith, type CredentialOrigins } from './credentialOrigins.ts';
 
 /** What a step handed back: the value an extract step read. */
 export interface StepOutput {
@@ -56,7 +57,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
     // The library's goto waits for the page's default (30 s) while its asserted-navigation wait
     // uses the step's timeout: the step's timeout bounds the navigation itself.
     if (step.type === 'navigate') (this.page as Page).setDefaultNavigationTimeout(step.timeout ?? flow?.timeout ?? this.timeout);
-    // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialOrigins.ts).
+    // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialGuard.ts).
     if (await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) => fillCredentials(value, this.credentials))) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
     if (step.type === 'change') return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
