@@ -7,8 +7,11 @@ import { z } from 'zod';
 
 /** Largest command accepted (the WebSocket's own frame limit is the same). */
 export const MAX_CDP_COMMAND_BYTES = 4 * 1024 * 1024;
-/** Deepest nesting of a command's JSON; DevTools' own commands nest a handful of levels. */
-export const MAX_CDP_DEPTH = 32;
+/**
+ * Deepest nesting of a command's JSON: Chromium's own protocol parser refuses deeper (its stack
+ * limit is 300), and Playwright's serialised evaluate arguments nest past 32 for ordinary calls.
+ */
+export const MAX_CDP_DEPTH = 300;
 /** Target.sendMessageToTarget may wrap a command that wraps another: this many levels at most. */
 export const MAX_CDP_WRAPPING = 4;
 

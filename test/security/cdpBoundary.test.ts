@@ -112,6 +112,10 @@ describe('a connect_url client cannot end the server with what it sends', () => 
     // Brackets inside strings do not count: a deep-looking string is an ordinary value.
     const stringy = await cdp.send(3, 'Browser.getVersion', { note: '{'.repeat(5000) });
     expect(stringy.error).toBeUndefined();
+    // Ordinary clients nest deeper than one might guess (Playwright's evaluate arguments pass 32): 100 levels go through.
+    let nested: unknown = 1;
+    for (let i = 0; i < 100; i++) nested = { a: nested };
+    expect((await cdp.send(4, 'Browser.getVersion', { note: nested })).error).toBeUndefined();
     await healthy();
     cdp.close();
   }, 60_000);
