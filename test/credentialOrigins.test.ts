@@ -4,9 +4,7 @@ import {
   credentialsIn,
   keptNames,
   originOfUrl,
-  originsRevealedWith,
   placementRefusal,
-  rememberOrigins,
   stepRefusal,
   type CredentialOrigins,
 } from '../server/workflows/credentialOrigins.ts';
@@ -143,14 +141,6 @@ describe('where a credential may be typed', () => {
     expect(keptNames(values, new Map([['any_pw', []]]))).toEqual(['bank_pw']);
     expect(keptNames(values, undefined)).toEqual(['bank_pw', 'any_pw']);
     expect(keptNames(new Map([['any_pw', 'x']]), origins)).toEqual([]);
-  });
-
-  it('reveal\'s map carries its origins in this thread only: a copy of it has none', () => {
-    const revealed = new Map(values);
-    rememberOrigins(revealed, origins);
-    expect(originsRevealedWith(revealed)).toBe(origins);
-    expect(originsRevealedWith(new Map(revealed))).toBeUndefined();
-    expect(originsRevealedWith(structuredClone(revealed))).toBeUndefined();
   });
 });
 

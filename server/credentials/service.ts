@@ -1,7 +1,6 @@
 import { CredentialName, originOfSpec } from '../../contract/credentials.ts';
 import type { CredentialCipher } from '../secrets/credentialCipher.ts';
 import type { CredentialMeta, CredentialsRepo } from '../store/credentials.ts';
-import { rememberOrigins } from '../workflows/credentialOrigins.ts';
 
 /** A credential a run needs was deleted after the run was accepted. */
 export class CredentialMissingError extends Error {
@@ -54,34 +53,24 @@ export class CredentialsService {
   /**
    * The values of `names`, decrypted, by name: for the workflow runner only. Throws
    * CredentialMissingError or CredentialUnreadableError (both name the credential, neither carries
-   * a byte of the value) rather than hand back a partial map. The allowed origins read with each
-   * value (the same row) are kept for the map: originsRevealedWith(map) in credentialOrigins.ts.
+   * a byte of the value) rather than hand back a partial map.
    */
   async reveal(names: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    const origins = new Map<string, string[]>();
-    for (const name of names) {
-      if (out.has(name)) continue;
-      const sealed = await this.repo.sealedWithOrigins(name);
-      if (!sealed) throw new CredentialMissingError(name);
-      out.set(name, this.cipher.open(name, sealed.secret));
-      origins.set(name, sealed.allowed_origins);
-    }
-    rememberOrigins(out, origins);
-    return out;
+    return (await this.revealForRun(names)).values;
   }
 
-  /**
-   * The allowed origins of `names`, by name ([]: any page); a name not stored is left out. What the
-   * runner needs beside reveal()'s values (RunExtension's credentialOrigins).
-   */
-  async originsOf(names: readonly string[]): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    for (const name of new Set(names)) {
-      const origins = await this.repo.originsOf(name);
-      if (origins) out.set(name, origins);
+  /** reveal()'s values and, read from the same rows, where each may be typed (allowed_origins; []: any page). */
+  async revealForRun(names: readonly string[]): Promise<{ values: Map<string, string>; origins: Map<string, string[]> }> {
+    const values = new Map<string, string>();
+    const origins = new Map<string, string[]>();
+    for (const name of names) {
+      if (values.has(name)) continue;
+      const sealed = await this.repo.sealedWithOrigins(name);
+      if (!sealed) throw new CredentialMissingError(name);
+      values.set(name, this.cipher.open(name, sealed.secret));
+      origins.set(name, sealed.allowed_origins);
     }
-    return out;
+    return { values, origins };
   }
 
   /** Names of stored credentials that do not decrypt with the current key (checked at start). */

@@ -22,19 +22,6 @@ import { credentialOf, placeholdersOf } from '../../contract/workflows.ts';
 /** Where each credential may be typed, by name: its allowed_origins ([]: any page). */
 export type CredentialOrigins = ReadonlyMap<string, readonly string[]>;
 
-/**
- * In-thread hand-over: CredentialsService.reveal() keeps the origins it read with the values for
- * the map it returns, so a RunExtension given that map finds them without the engine passing them.
- * A map that crossed to another thread (structured clone) is not found, and then the runner types
- * no credential at all: pass RunExtension's credentialOrigins instead.
- */
-const revealedOrigins = new WeakMap<ReadonlyMap<string, string>, CredentialOrigins>();
-export function rememberOrigins(values: ReadonlyMap<string, string>, origins: CredentialOrigins): void {
-  revealedOrigins.set(values, origins);
-}
-export function originsRevealedWith(values: ReadonlyMap<string, string>): CredentialOrigins | undefined {
-  return revealedOrigins.get(values);
-}
 
 /** The origin of a document's URL as the browser computes it; 'null' for opaque ones (about:blank, data:, file:). */
 export function originOfUrl(url: string): string {

@@ -3,7 +3,7 @@ import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type U
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { credentialOf, PLACEHOLDER, type Selector } from '../../contract/workflows.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
-import { originsRevealedWith, type CredentialOrigins } from './credentialOrigins.ts';
+import type { CredentialOrigins } from './credentialOrigins.ts';
 
 /** What a step handed back: the value an extract step read. */
 export interface StepOutput {
@@ -49,7 +49,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
     super(browser, page, { timeout: opts.timeout });
     this.credentials = opts.credentials ?? new Map();
     this.pauseHere = opts.pauseHere ?? (() => Promise.reject(new Error('this run cannot pause')));
-    this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins ?? originsRevealedWith(this.credentials));
+    this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins);
   }
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {

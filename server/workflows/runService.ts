@@ -226,7 +226,7 @@ export class RunService implements RunQueueHost {
         filesDir: handUploads(run.filesDir, session),
         signal: active.abort.signal,
         gate: active.gate,
-        credentials: await this.app.credentials.reveal(run.credentials),
+        ...(await this.credentialsOf(run)),
         onPause: (pause) => this.tellPaused(sessionId, active, pause),
         onDialog: (dialog) => this.app.bus.emit('run.dialog', { session_id: sessionId, ...dialog }),
         onStepStart: (index, action, params) => this.app.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
@@ -260,6 +260,12 @@ export class RunService implements RunQueueHost {
       file_metadata: fileMetadataOf(this.app, sessionId),
     });
     this.app.bus.emit('session.changed', { session_id: sessionId });
+  }
+
+  /** The run's credential values and where each may be typed, for its engine. */
+  private async credentialsOf(run: PreparedRun): Promise<{ credentials: Map<string, string>; credentialOrigins: Map<string, string[]> }> {
+    const { values, origins } = await this.app.credentials.revealForRun(run.credentials);
+    return { credentials: values, credentialOrigins: origins };
   }
 
   /** run.completed (webhook, event log): the outcome, with what every run's final event carries. */

@@ -25,6 +25,8 @@ export interface ContainedRunOptions {
   flow: Flow;
   filesDir: string;
   credentials: ReadonlyMap<string, string>;
+  /** Where each credential may be typed, by name (allowed_origins; []: any page). */
+  credentialOrigins: ReadonlyMap<string, readonly string[]>;
   privateNetworksAllowed: boolean;
   gate: PauseGate;
   /** Aborting stops the run: the current step fails and no further step starts. */
@@ -98,7 +100,13 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       message: (msg) => send({ t: 'cdp', data: JSON.stringify(msg) }),
       closed: () => send({ t: 'cdpClosed' }),
     });
-    const start: EngineStart = { flow: opts.flow, filesDir: opts.filesDir, credentials: [...opts.credentials], privateNetworksAllowed: opts.privateNetworksAllowed };
+    const start: EngineStart = {
+      flow: opts.flow,
+      filesDir: opts.filesDir,
+      credentials: [...opts.credentials],
+      credentialOrigins: [...opts.credentialOrigins].map(([name, origins]) => [name, [...origins]]),
+      privateNetworksAllowed: opts.privateNetworksAllowed,
+    };
     worker = new Worker(opts.entry ?? ENGINE_ENTRY, { workerData: start, resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB }, stdout: false, stderr: false });
     const open = channel;
     worker.on('message', (msg: FromEngine) => {

@@ -8,6 +8,8 @@ export interface EngineStart {
   filesDir: string;
   /** `{{credentials.NAME}}` values by name. */
   credentials: [string, string][];
+  /** Where each may be typed, by name (allowed_origins; []: any page). */
+  credentialOrigins: [string, string[]][];
   privateNetworksAllowed: boolean;
 }
 

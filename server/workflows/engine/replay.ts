@@ -4,6 +4,7 @@ import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/workflows.ts';
 import { untilCrashed } from './crashWatch.ts';
 import { answerDialogs, type DialogSeen } from './dialogs.ts';
+import type { CredentialOrigins } from '../credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
 import { redactor } from '../redact.ts';
 import { actionOf, failureMessage, firstLine, paramsOf, stepLabel } from '../stepFailure.ts';
@@ -37,6 +38,8 @@ export interface ReplayOptions {
   privateNetworksAllowed?: boolean;
   /** Values of the `{{credentials.NAME}}` the flow types, by name: filled at the last moment, and redacted from all it reports. */
   credentials?: ReadonlyMap<string, string>;
+  /** Where each credential may be typed, by name (allowed_origins; []: any page); a credential without an entry is typed nowhere. */
+  credentialOrigins?: CredentialOrigins;
   /** Aborting stops the replay: the current step fails and no further step starts. */
   signal?: AbortSignal;
 }
@@ -85,6 +88,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
       timeout: opts.flow.timeout,
       credentials: opts.credentials,
+      credentialOrigins: opts.credentialOrigins,
       pauseHere: opts.pauseHere,
     });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);

@@ -58,6 +58,7 @@ const outcome = await replayFlow({
   flow: start.flow,
   filesDir: start.filesDir,
   credentials: new Map(start.credentials),
+  credentialOrigins: new Map(start.credentialOrigins),
   privateNetworksAllowed: start.privateNetworksAllowed,
   signal: abort.signal,
   beforeStep: () => askGate({ t: 'beforeStep' }),
