@@ -1,7 +1,9 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
-import { countByName, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { randomUUID } from 'node:crypto';
+import { BrowserTree, type TreeOptions } from '../server/browser/tree.ts';
+import { countByName, treeGone, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -53,4 +55,20 @@ describe('adaptive warm pool', () => {
     // No session is live: every Chromium left is a ready one.
     await waitForAsync('ended sessions to be reaped', () => (countByName(server.dataDir).Xvfb === manager.warm ? true : undefined), 15_000);
   }, 120_000);
+
+  it('a browser start cut short (the pool closing) ends at once and leaves nothing running', async () => {
+    const treeOptions = (id: string) => (manager as unknown as { treeOptions(id: string): TreeOptions }).treeOptions(id);
+    const before = new AbortController();
+    before.abort();
+    const first = randomUUID();
+    await expect(BrowserTree.start({ ...treeOptions(first), signal: before.signal })).rejects.toThrow(/cancelled/);
+    // Cut while its processes start: they are killed, the start rejects, and none outlives it.
+    const during = new AbortController();
+    const second = randomUUID();
+    const started = BrowserTree.start({ ...treeOptions(second), signal: during.signal });
+    setTimeout(() => during.abort(), 150);
+    await expect(started).rejects.toThrow();
+    expect(await treeGone(server.dataDir, first)).toBe(true);
+    expect(await treeGone(server.dataDir, second)).toBe(true);
+  }, 60_000);
 });

@@ -21,6 +21,8 @@ export interface TreeOptions {
   niceness?: number;
   /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
   onPid?: (kind: ProcessKind, pid: number) => void;
+  /** Aborting ends the start where it is: what started is killed and start() rejects. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -99,7 +101,14 @@ export class BrowserTree {
       leaders.push(pid);
       opts.onPid?.(kind, pid);
     };
+    // Killing what started makes the waits below fail at once (a process they wait on exits).
+    const cancel = () => void killTree(dataDir, id, [...leaders], 0);
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    const goOn = () => {
+      if (opts.signal?.aborted) throw new Error('the browser start was cancelled');
+    };
     try {
+      goOn();
       ensureX11SocketDir();
       writeXauthority(dirs.xauthority, user);
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
@@ -107,6 +116,7 @@ export class BrowserTree {
       // The X server makes the tree's IPC namespace, the others join it.
       display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
+      goOn();
       if (ownIpc) {
         ipc = IpcNamespace.of(display.process);
         if (!ipc) throw new Error('Xvfb died while starting');
@@ -117,6 +127,7 @@ export class BrowserTree {
         startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
+      goOn();
       return new BrowserTree(id, opts, sandbox, ipc, display, chromium, vnc);
     } catch (e) {
       // Whatever did start (recorded or not: the marker finds it) goes, and so do the folders.
@@ -125,6 +136,8 @@ export class BrowserTree {
       if (display) removeDisplayFiles(display.name);
       await opts.isolation.release(sandbox);
       throw e;
+    } finally {
+      opts.signal?.removeEventListener('abort', cancel);
     }
   }
 

@@ -34,6 +34,8 @@ interface Starting {
   promise: Promise<BrowserTree>;
   /** A create took it: it goes to that create, not to the pool. */
   claimed: boolean;
+  /** Ends the start (close() does, for unclaimed ones). */
+  abort: AbortController;
 }
 
 /**
@@ -132,7 +134,8 @@ export class WarmPool {
   private startOne(): void {
     const id = randomUUID();
     const began = Date.now();
-    const starting: Starting = { id, promise: BrowserTree.start(this.opts.treeOptions(id)).then((t) => this.prepared(t)), claimed: false };
+    const abort = new AbortController();
+    const starting: Starting = { id, promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal }).then((t) => this.prepared(t)), claimed: false, abort };
     this.starting.push(starting);
     const done = () => this.starting.splice(this.starting.indexOf(starting), 1);
     // A claimer sees the failure through its own promise; this sees it below.
@@ -159,9 +162,10 @@ export class WarmPool {
       },
       (err: unknown) => {
         done();
+        if (this.closed) return; // cut short by close(), or failing as the server stops: nothing to retry or report
         this.failures++;
         this.opts.onError(err);
-        if (this.closed || this.retryTimer) return;
+        if (this.retryTimer) return;
         const delay = Math.min(60_000, 1000 * 2 ** Math.min(this.failures, 6));
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
@@ -191,7 +195,9 @@ export class WarmPool {
     clearTimeout(this.retryTimer);
     clearTimeout(this.delayTimer);
     const trees = this.ready.splice(0);
-    // A start in flight sees `closed` and kills its own tree (a claimed one belongs to its create).
+    // Starts in flight are cut short (a claimed one belongs to its create, which ends it); one that
+    // finished meanwhile sees `closed` and kills its own tree.
+    for (const s of this.starting) if (!s.claimed) s.abort.abort();
     while (this.starting.length) await new Promise((r) => setTimeout(r, 20));
     await Promise.all(trees.map((t) => t.kill()));
   }

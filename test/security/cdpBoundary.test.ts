@@ -18,10 +18,11 @@ let server: ChildServer;
 const apiKey = 'test_cdp_boundary_0123456789abcdef';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
 beforeAll(async () => {
-  server = await startChildServer({ dataDir, apiKey });
-}, 60_000);
+  // A loaded CI machine can take a while to compile and start a fresh process.
+  server = await startChildServer({ dataDir, apiKey, timeoutMs: 90_000 });
+}, 120_000);
 afterAll(async () => {
-  await server.stop();
+  await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
