@@ -14,6 +14,8 @@ export interface QueuedRunRow {
   claimed_by: string | null;
   seq: number;
   put_back: number;
+  /** Nodes that stopped while they held it, starting it. */
+  stopped_takers: number;
   created_at: string;
 }
 
@@ -33,7 +35,7 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     return runIds;
   };
   return {
-    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'created_at'>, files: QueuedFile[]) =>
+    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'stopped_takers' | 'created_at'>, files: QueuedFile[]) =>
       sql.tx(async (tx) => {
         await tx.run('INSERT INTO queued_runs (run_id, session_id, prepared, view_hash, control_hash, cdp_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
           row.run_id,
@@ -105,17 +107,27 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
      * Runs that a node took but whose browser never got a session row (the node stopped in between)
      * go back to the queue: this node's after a restart, or a dead node's. Returns their run ids.
      */
-    requeueClaimed: (of: { node: 'self' } | { deadBefore: number }) =>
+    requeueClaimed: (of: { node: 'self' } | { deadBefore: number }, maxStoppedTakers: number) =>
       sql.tx(async (tx) => {
+        const held = `${'node' in of ? 'claimed_by = ?' : 'claimed_by IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
+           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = queued_runs.session_id)`;
+        const params = 'node' in of ? [nodeId] : [of.deadBefore, nodeId];
+        // Taken by this many nodes that each stopped while starting it: it may be what stops them.
+        const poisoned = await tx.all<QueuedRunRow>(
+          `UPDATE queued_runs SET claimed_by = ?, stopped_takers = stopped_takers + 1 WHERE ${held} AND stopped_takers + 1 >= ? RETURNING *`,
+          [nodeId, ...params, maxStoppedTakers],
+        );
         const rows = await tx.all<{ run_id: string }>(
-          `UPDATE queued_runs SET claimed_by = NULL, put_back = 1 WHERE ${'node' in of ? 'claimed_by = ?' : 'claimed_by IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)'}
-           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = queued_runs.session_id) RETURNING run_id`,
-          'node' in of ? [nodeId] : [of.deadBefore, nodeId],
+          `UPDATE queued_runs SET claimed_by = NULL, put_back = 1, stopped_takers = stopped_takers + 1 WHERE ${held} RETURNING run_id`,
+          params,
         );
-        return unclaim(
-          tx,
-          rows.map((r) => r.run_id),
-        );
+        return {
+          requeued: await unclaim(
+            tx,
+            rows.map((r) => r.run_id),
+          ),
+          poisoned,
+        };
       }),
     /** Material of runs that are no longer queued (failed with a node that died while starting them). */
     dropSettled: () =>

@@ -26,6 +26,11 @@ const JOB_EXPIRE_SECONDS = 30;
 /** A run put back after its taker could not start it goes ahead of runs that never were taken. */
 const PUT_BACK_PRIORITY = 1;
 const RETRY_AFTER_SECONDS = 5;
+/**
+ * A run whose takers stopped this many times while starting it is failed instead of handed on:
+ * nothing in a run should end a node, but if one does, it must not end the cluster node by node.
+ */
+export const MAX_STOPPED_TAKERS = 2;
 
 /** What a job carries: only the run's id; the run itself is in queued_runs. */
 const JobData = z.object({ run_id: z.uuid() });
@@ -149,12 +154,29 @@ export class SharedRunQueue implements RunQueue {
 
   /** Claimed runs that never got a session go back, each with a new job in the same transaction. */
   private async requeue(of: { node: 'self' } | { deadBefore: number }): Promise<void> {
-    const ids = await this.app.db.tx(async (tx) => {
-      const runIds = await queuedRunsRepo(tx, this.app.config.nodeId).requeueClaimed(of);
-      for (const run_id of runIds) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
-      return runIds;
+    const { requeued, poisoned } = await this.app.db.tx(async (tx) => {
+      const back = await queuedRunsRepo(tx, this.app.config.nodeId).requeueClaimed(of, MAX_STOPPED_TAKERS);
+      for (const run_id of back.requeued) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
+      return back;
     });
-    if (ids.length) this.app.log.info(`${ids.length} queued run(s) a stopped node had taken went back into the queue`);
+    if (requeued.length) this.app.log.info(`${requeued.length} queued run(s) a stopped node had taken went back into the queue`);
+    for (const row of poisoned) {
+      this.app.log.error({ session_id: row.session_id }, 'a queued run whose takers stopped while starting it is failed, not handed on');
+      const why = new Error(`${row.stopped_takers} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`);
+      await this.failTaken(row, why).catch((err: unknown) => this.app.log.warn({ err, session_id: row.session_id }, 'a poisoned queued run could not be failed'));
+    }
+  }
+
+  /** A run this node holds that will not start: removed from the queue and failed, said why. */
+  private async failTaken(row: QueuedRunRow, why: Error): Promise<void> {
+    let run: PreparedRun;
+    try {
+      run = this.runOf(row);
+    } catch (err) {
+      return this.failUnreadable(row, err);
+    }
+    await this.repo.remove(row.run_id);
+    await this.host.failUnstarted(run, row.session_id, why);
   }
 
   async close(): Promise<void> {
