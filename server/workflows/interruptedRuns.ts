@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { WebhookEvent } from '../../contract/runs.ts';
+import type { FileMetadata, WebhookEvent } from '../../contract/runs.ts';
 import type { RunRow } from '../store/runs.ts';
 import { runCompletedEvent } from '../webhooks/fromBus.ts';
 
@@ -16,6 +16,8 @@ export interface InterruptedRunsDeps {
   runDir: (runId: string) => string;
   /** Into the session's event log, so logs_url and retrieve_session_logs show how the run ended. */
   record: (sessionId: string, message: string, outputs: Record<string, string>) => void;
+  /** The files the session kept before the process stopped (each completed download is kept as it completes). */
+  files: (sessionId: string) => FileMetadata[];
 }
 
 /**
@@ -25,7 +27,7 @@ export interface InterruptedRunsDeps {
  * outbox. Marked first, in one statement: when several nodes notice a dead one at once, exactly
  * one of them tells each run. Returns the runs.
  */
-export async function failInterruptedRuns({ claim, enqueue, runDir, record }: InterruptedRunsDeps, message: string): Promise<RunRow[]> {
+export async function failInterruptedRuns({ claim, enqueue, runDir, record, files }: InterruptedRunsDeps, message: string): Promise<RunRow[]> {
   const rows = await claim(message);
   for (const row of rows) {
     const outputs = JSON.parse(row.outputs) as Record<string, string>;
@@ -39,6 +41,7 @@ export async function failInterruptedRuns({ claim, enqueue, runDir, record }: In
         metadata: row.metadata ?? undefined,
         total_actions: row.total_actions,
         steps_run: (JSON.parse(row.results) as unknown[]).length,
+        file_metadata: files(row.session_id),
       });
       await enqueue(row.webhook_url, event);
     }

@@ -103,6 +103,8 @@ export class RunService implements RunQueueHost {
       enqueue: (url, event) => this.app.webhooks.enqueue(url, event),
       runDir: (id) => this.runDir(id),
       record: (sessionId, message, outputs) => this.app.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
+      // On a dead node's runs, only what reached this node's disk (its own artifacts are on its host).
+      files: (sessionId) => fileMetadataOf(this.app, sessionId),
     };
   }
 
