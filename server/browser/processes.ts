@@ -116,6 +116,18 @@ export function startedBy(pid: number, dataDir: string, treeId?: string): boolea
   return cmdlineOf(pid)?.some((arg) => arg.includes(folder)) ?? false;
 }
 
+/**
+ * The data folder of the server that started `pid` as part of tree `treeId`, read off its
+ * environment markers; null when `pid` is not that tree's (gone, recycled, or on another host).
+ * How a node finds, on its own host, the trees of another node that died.
+ */
+export function dataDirOfTree(pid: number, treeId: string): string | null {
+  const env = environOf(pid);
+  if (!env?.includes(`${TREE_MARKER}=${treeId}`)) return null;
+  const marker = env.find((e) => e.startsWith(`${DATA_DIR_MARKER}=`));
+  return marker ? marker.slice(DATA_DIR_MARKER.length + 1) : null;
+}
+
 /** Every live pid startedBy() the data folder (and tree): the whole tree, whatever its groups. */
 export function pidsStartedBy(dataDir: string, treeId?: string): number[] {
   const out: number[] = [];

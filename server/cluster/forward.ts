@@ -83,7 +83,7 @@ export function installForwarding(app: FastifyInstance): void {
   app.addHook('onClose', async () => agents.destroy());
 
   /** Where to send a request for session `id`, or null to answer here. */
-  async function ownerOf(req: FastifyRequest, id: unknown): Promise<{ target: OwnerTarget; path: string } | null> {
+  async function ownerOf(req: FastifyRequest, id: unknown): Promise<{ target: OwnerTarget; path: string; refused: () => Promise<boolean> } | null> {
     if (req.headers[FORWARDED_HEADER] !== undefined) return null;
     if (typeof id !== 'string' || !SESSION_ID.test(id)) return null;
     const ownerUrl = await app.cluster.ownerUrl(id);
@@ -94,15 +94,17 @@ export function installForwarding(app: FastifyInstance): void {
       req.log.error({ session: id }, 'cluster routing gave an owner URL that cannot be used; answering here');
       return null;
     }
-    return { target, path };
+    return { target, path, refused: () => app.cluster.refused(ownerUrl) };
   }
 
-  function forward(req: FastifyRequest, reply: FastifyReply, to: { target: OwnerTarget; path: string }, body?: Buffer): Promise<void> | void {
+  /** Pass the request on; false when it is to be answered here after all (its owner turned out dead). */
+  async function forward(req: FastifyRequest, reply: FastifyReply, to: { target: OwnerTarget; path: string; refused: () => Promise<boolean> }, body?: Buffer): Promise<boolean> {
     const head = upgradeHeads.get(req.raw);
     if (head !== undefined) {
       // Nothing of Fastify's writes to this socket again: the tunnel has it.
       reply.hijack();
-      return forwardUpgrade(req.raw, req.raw.socket, head, { ...to, nodeId: app.cluster.nodeId, log: req.log, track });
+      forwardUpgrade(req.raw, req.raw.socket, head, { ...to, nodeId: app.cluster.nodeId, log: req.log, track });
+      return true;
     }
     return forwardHttp(req, reply, { ...to, nodeId: app.cluster.nodeId, agents, body, track });
   }
@@ -159,9 +161,7 @@ export function installForwarding(app: FastifyInstance): void {
 
   app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
     const to = await ownerOf(req, sessionId);
-    if (!to) return false;
-    await forward(req, reply, to);
-    return true;
+    return to ? forward(req, reply, to) : false;
   });
 
   const withHook = <H>(hooks: H | H[] | undefined, hook: H): H[] => {

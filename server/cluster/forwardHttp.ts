@@ -33,17 +33,20 @@ export interface HttpForward {
   body?: Buffer;
   /** Registers a way to cut the exchange when the server closes; returns its unregistration. */
   track(cut: () => void): () => void;
+  /** The owner refused the connection: true when it is now counted dead (its session is answered here, from the store). */
+  refused?: () => Promise<boolean>;
 }
 
 /**
  * Pass the request to the session's node and stream its answer back: status, message and
  * end-to-end headers as the owner sent them, the body as it arrives (an SSE stream, a zip, a Range
  * of a recording are never buffered). Resolves once the owner's answer has started (the reply is
- * then hijacked); rejects with 503 (nodeUnreachable) when the owner answered nothing, so the app's
- * error handler writes it. A body-less request on a pooled socket the owner had just closed is
+ * then hijacked: true); rejects with 503 (nodeUnreachable) when the owner answered nothing, so the
+ * app's error handler writes it, or resolves false (to be answered here) when the owner refused the
+ * connection and is now counted dead. A body-less request on a pooled socket the owner had just closed is
  * tried once more on a new one.
  */
-export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpForward): Promise<void> {
+export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpForward): Promise<boolean> {
   const raw = req.raw;
   const sentBody = fwd.body ?? null;
   const streams = sentBody === null && (raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0);
@@ -86,6 +89,14 @@ export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpF
         untrack();
         if (retry && !streams && upstream.reusedSocket && err.code === 'ECONNRESET' && !reply.raw.destroyed) return attempt(false);
         req.log.warn({ owner: fwd.target.origin, err: err.code ?? err.message }, "session's node unreachable");
+        // Nothing of a body-less request reached the owner: once the owner is counted dead, it is answered here.
+        if (err.code === 'ECONNREFUSED' && !streams && fwd.refused) {
+          fwd.refused().then(
+            (dead) => (dead ? resolve(false) : reject(nodeUnreachable())),
+            () => reject(nodeUnreachable()),
+          );
+          return;
+        }
         reject(nodeUnreachable());
       });
 
@@ -100,7 +111,7 @@ export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpF
         pipeline(res, out, (err) => {
           if (err) req.log.debug({ owner: fwd.target.origin, err: err.message }, 'forwarded response cut');
         });
-        resolve();
+        resolve(true);
       });
 
       if (sentBody) upstream.end(sentBody);

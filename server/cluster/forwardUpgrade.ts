@@ -14,6 +14,8 @@ export interface UpgradeForward {
   log: FastifyBaseLogger;
   /** Registers a way to cut the tunnel when the server closes; returns its unregistration. */
   track(cut: () => void): () => void;
+  /** The owner refused the connection (HttpForward.refused). */
+  refused?: () => Promise<boolean>;
 }
 
 /** A plain HTTP answer on a socket no HTTP server writes to any more (an upgrade's), then the end of it. */
@@ -66,6 +68,8 @@ export function forwardUpgrade(req: IncomingMessage, client: Duplex, head: Buffe
     if (connected || client.destroyed) return cut();
     untrack();
     fwd.log.warn({ owner: target.origin, err: err.code ?? err.message }, "session's node unreachable");
+    // The socket is the owner's to answer, so it hears 503 either way; reads from now on see the node dead.
+    if (err.code === 'ECONNREFUSED') void fwd.refused?.().catch(() => undefined);
     answerRaw(client, 503, 'Service Unavailable', nodeUnreachable().toBody());
   });
   upstream.once('close', () => {

@@ -6,6 +6,8 @@ import type { ClusterRouting } from './routing.ts';
 /** How often a node says it is alive, and how long a silence makes it dead (the bound is 15 s). */
 export const HEARTBEAT_MS = 2_000;
 export const DEAD_AFTER_MS = 10_000;
+/** A node whose port refuses connections and that has not beaten for this long is dead: it would have beaten by now. */
+const REFUSED_AND_SILENT_MS = HEARTBEAT_MS + 1_000;
 
 export interface MembershipOptions {
   config: Pick<Config, 'nodeId' | 'MAX_SESSIONS'>;
@@ -79,6 +81,15 @@ export class Membership implements ClusterRouting {
     if (!owner || owner.node_id === this.nodeId || owner.node_id === 'local') return null;
     const alive = owner.heartbeat_at !== null && owner.heartbeat_at >= this.now() - DEAD_AFTER_MS;
     return alive ? owner.node_id : null;
+  }
+
+  async refused(nodeId: string): Promise<boolean> {
+    if (this.single || nodeId === this.nodeId) return false;
+    const now = this.now();
+    if (!(await this.opts.nodes.refused(nodeId, now - REFUSED_AND_SILENT_MS))) return false;
+    this.opts.log.warn({ node: nodeId }, 'a node refused a connection and missed its heartbeat: counted dead now');
+    await this.opts.onBeat(now - DEAD_AFTER_MS);
+    return true;
   }
 
   /** Another live node with room for a session, the roomiest, with that place taken for the caller; null when none has. */

@@ -13,6 +13,12 @@ export interface ClusterRouting {
   ownerUrl(sessionId: string): Promise<string | null>;
   /** Another live node with room for a session (where a create goes when this node is full), its place taken; null when none has. */
   nodeWithRoom(): Promise<string | null>;
+  /**
+   * A connection to `nodeId` was refused: when it has also missed a heartbeat it is counted dead
+   * now and what it held is reaped (its sessions read crashed), instead of after DEAD_AFTER_MS.
+   * True when it was; a node refusing while it still beats (restarting) is left alone.
+   */
+  refused(nodeId: string): Promise<boolean>;
 }
 
 declare module 'fastify' {

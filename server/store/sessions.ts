@@ -94,6 +94,9 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
         nodeId,
       ]),
     dropTree: (treeId: string) => sql.run('DELETE FROM browser_processes WHERE tree_id = ?', [treeId]),
+    /** The recorded processes of nodes silent since `deadBefore` (they may be on this host: the markers tell). */
+    processesOfDeadNodes: (deadBefore: number) =>
+      sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)', [deadBefore, nodeId]),
     /** This node's recorded processes (pids mean nothing on another host). */
     allProcesses: () => sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id = ?', [nodeId]),
   };
