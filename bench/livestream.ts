@@ -75,7 +75,7 @@ async function main() {
     console.log(JSON.stringify(result));
   } finally {
     cdp?.close();
-    await server.close();
+    await server.discard();
   }
 }
 

@@ -114,7 +114,7 @@ async function run(mode: 'all' | 'off') {
   } finally {
     for (const p of pages) p.close();
     await Promise.all(sessions.map((s) => s.end()));
-    await server.close();
+    await server.discard();
   }
 }
 

@@ -108,7 +108,7 @@ async function main() {
       }),
     );
   } finally {
-    await server.close();
+    await server.discard();
     await site.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -117,7 +117,7 @@ async function pacedRun(pageUrl: string, perSecond: number): Promise<{ cycles: n
       poolAtEnd: manager.poolStats,
     };
   } finally {
-    await server.close();
+    await server.discard();
   }
 }
 
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     warm = await createToCdp(warmServer, true);
     cycle = await cycles(warmServer, pageUrl);
   } finally {
-    await warmServer.close();
+    await warmServer.discard();
   }
 
   // The default pool settings (WARM_POOL_SIZE 1, WARM_POOL_MAX 4), a fresh server each, 2 and then 1 create a second.
@@ -224,7 +224,7 @@ async function main(): Promise<void> {
     cold = await createToCdp(coldServer, false);
     conc = await concurrency(coldServer);
   } finally {
-    await coldServer.close();
+    await coldServer.discard();
   }
   await new Promise((r) => site.close(r));
 

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       await server.api(`/api/sessions/${session_id}`, { method: 'DELETE' });
     }
   } finally {
-    await server.close();
+    await server.discard();
   }
 
   const raw: number[] = [];

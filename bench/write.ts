@@ -6,7 +6,6 @@
  * busy machine wall time also counts waits for a core at every hop, and the server path has two
  * more hops than the direct one. Prints one JSON line. Run: npx tsx bench/write.ts [N]
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startFakeModel } from '../test/helpers/fakeModel.ts';
@@ -82,7 +81,6 @@ try {
     }),
   );
 } finally {
-  await server.close();
+  await server.discard();
   await fake.close();
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
 }

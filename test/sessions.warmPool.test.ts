@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
 import { randomUUID } from 'node:crypto';
+import { sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
 import { BrowserTree, type TreeOptions } from '../server/browser/tree.ts';
 import { countByName, treeGone, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
@@ -21,6 +23,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   if (server) expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
+  // Nor any folder in $TMPDIR: the sessions' root goes with the last tree (bench/ relies on it).
+  if (server) expect(fs.existsSync(sessionsRootOf(server.dataDir))).toBe(false);
 });
 
 const create = async () => {

@@ -455,5 +455,7 @@ export class BrowserSessionManager implements SessionManager {
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
     await this.isolation?.close();
+    // Every tree is gone with its folders: the root goes too, so nothing is left in $TMPDIR.
+    await removeAllSessionDirs(this.opts.config.dataDir);
   }
 }

@@ -16,6 +16,8 @@ export interface TestServer {
   /** fetch against url + path with the API key header set. */
   api(pathname: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
+  /** close(), then remove the data folder when this call made it (benches: nothing left in $TMPDIR). */
+  discard(): Promise<void>;
 }
 
 /**
@@ -42,6 +44,10 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
       fetch(url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string> | undefined) } }),
     close: async () => {
       await app.close();
+    },
+    discard: async () => {
+      await app.close();
+      if (!dataDir) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }
