@@ -45,13 +45,13 @@ export class Isolation {
     if (root && !ownIpc) gaps.push('IPC namespaces cannot be made here (no CAP_SYS_ADMIN, as in a default container): sessions share the host\'s System V shared memory, and what a killed browser left is removed only when its uid is next handed out');
     let egress: EgressFilter | null = null;
     if (opts.allowPrivateNetworks) {
-      gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses, this service included');
+      gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses and every address of this host, this service included');
     } else if (root) {
       const installed = await EgressFilter.install();
       egress = installed.filter;
-      if (!egress) gaps.push(`network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses`);
+      if (!egress) gaps.push(`network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses and every address of this host`);
     } else {
-      gaps.push('network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses');
+      gaps.push('network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses and every address of this host');
     }
     const isolation = new Isolation(opts, users, egress, ownIpc);
     isolation.gaps.push(...gaps);
