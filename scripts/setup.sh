@@ -13,6 +13,8 @@ command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 # ffmpeg: screen recordings of sessions (RECORD_SESSIONS); ffprobe, from the same package, checks them in the tests.
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+# openssl: the tests make a self-signed certificate for a site the browser must refuse (TLS errors).
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # postgresql: the tests' throwaway clusters (test/helpers/postgres.ts, npm run test:postgres) run its
 # initdb/postgres from /usr/lib/postgresql/<version>/bin; the package's own cluster is not used.
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)

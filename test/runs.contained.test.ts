@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +46,19 @@ async function run(steps: Step[], timeout?: number) {
 
 const ofType = <E extends SessionEvent['event']>(log: SessionEvent[], event: E) => log.filter((e): e is Extract<SessionEvent, { event: E }> => e.event === event);
 
+/** An https site on loopback with a certificate it made itself (openssl), which no browser trusts. */
+async function startSelfSignedSite(): Promise<{ origin: string; close(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
+  const server = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) }, (_req, res) => res.end('<p>secret</p>'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function healthy(): Promise<void> {
   expect((await fetch(`${server.url}/api/healthz`)).status).toBe(200);
 }
@@ -65,6 +81,16 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
   it('a name that does not resolve says DNS', async () => {
     const { done } = await run([nav('http://no-such-host.invalid/', { assertedEvents: [{ type: 'navigation' }] })]);
     expect(done.message).toMatch(/^Step 1 \(navigate http:\/\/no-such-host\.invalid\/\): the site's name does not resolve \(DNS\)/);
+  }, 60_000);
+
+  it('a certificate the browser does not trust says TLS', async () => {
+    const tls = await startSelfSignedSite();
+    try {
+      const { done } = await run([nav(`${tls.origin}/`)]);
+      expect(done.message).toMatch(new RegExp(`^Step 1 \\(navigate ${tls.origin}/\\): TLS error: the site's certificate or encryption was refused \\(ERR_CERT_`));
+    } finally {
+      await tls.close();
+    }
   }, 60_000);
 
   it('a page slower than the step says so (this ended the server too)', async () => {
