@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { x11vncArgs } from '../../server/browser/vnc.ts';
-import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { titlesFromSession } from '../helpers/pageTitles.ts';
+import { startServer } from '../helpers/server.ts';
 
 let page: http.Server;
 let pageUrl: string;
@@ -18,27 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => page.close(() => r())));
 
-async function titleFrom(server: TestServer, urls: string[]): Promise<(string | null)[]> {
-  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'egress' });
-  expect(res.status).toBe(200);
-  const s = CreateWorkflowSessionResponse.parse(await res.json());
-  let browser: Browser | undefined;
-  try {
-    browser = await chromium.connectOverCDP(s.connect_url!);
-    const p = browser.contexts()[0]!.pages()[0]!;
-    const out: (string | null)[] = [];
-    for (const url of urls) out.push(await p.goto(url, { timeout: 8_000 }).then(() => p.title(), () => null));
-    return out;
-  } finally {
-    await browser?.close();
-  }
-}
-
 describe('network egress of a session', () => {
   it('cannot reach loopback, the service itself, link-local (metadata) or private ranges by default', async () => {
     const server = await startServer({ BROWSER_ALLOW_PRIVATE_NETWORKS: '0' });
     try {
-      const titles = await titleFrom(server, [pageUrl, `${server.url}/api/healthz`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[::1]:1/']);
+      const titles = await titlesFromSession(server, [pageUrl, `${server.url}/api/healthz`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[::1]:1/']);
       expect(titles).toEqual([null, null, null, null, null, null]);
     } finally {
       await server.close();
@@ -48,7 +31,7 @@ describe('network egress of a session', () => {
   it('reaches them with BROWSER_ALLOW_PRIVATE_NETWORKS=1 (the same page, so the refusal above is the filter)', async () => {
     const server = await startServer({ BROWSER_ALLOW_PRIVATE_NETWORKS: '1' });
     try {
-      expect(await titleFrom(server, [pageUrl])).toEqual(['reachable']);
+      expect(await titlesFromSession(server, [pageUrl])).toEqual(['reachable']);
     } finally {
       await server.close();
     }

@@ -2,10 +2,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
-import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { titlesFromSession } from '../helpers/pageTitles.ts';
+import { startServer } from '../helpers/server.ts';
 
 // The attack: an address of the host's own interfaces that is in no private range (a public IP on
 // eth0) reaches whatever listens there or on 0.0.0.0, this service included. Here the host gets
@@ -87,22 +86,6 @@ afterAll(async () => {
   teardown();
 });
 
-async function titleFrom(server: TestServer, targets: string[]): Promise<(string | null)[]> {
-  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'egress-host-local' });
-  expect(res.status).toBe(200);
-  const s = CreateWorkflowSessionResponse.parse(await res.json());
-  let browser: Browser | undefined;
-  try {
-    browser = await chromium.connectOverCDP(s.connect_url!);
-    const p = browser.contexts()[0]!.pages()[0]!;
-    const out: (string | null)[] = [];
-    for (const url of targets) out.push(await p.goto(url, { timeout: 8_000 }).then(() => p.title(), () => null));
-    return out;
-  } finally {
-    await browser?.close();
-  }
-}
-
 describe('network egress of a session towards the host\'s own addresses', () => {
   it('a process that is not a session reaches the page on them (the set-up works)', async () => {
     requests = 0;
@@ -114,7 +97,7 @@ describe('network egress of a session towards the host\'s own addresses', () => 
     const server = await startServer({ BROWSER_ALLOW_PRIVATE_NETWORKS: '0' });
     try {
       requests = 0;
-      expect(await titleFrom(server, urls)).toEqual([null, null]);
+      expect(await titlesFromSession(server, urls)).toEqual([null, null]);
       expect(requests).toBe(0);
     } finally {
       await server.close();
@@ -125,7 +108,7 @@ describe('network egress of a session towards the host\'s own addresses', () => 
     const server = await startServer({ BROWSER_ALLOW_PRIVATE_NETWORKS: '1' });
     try {
       requests = 0;
-      expect(await titleFrom(server, urls)).toEqual(['host-local', 'host-local']);
+      expect(await titlesFromSession(server, urls)).toEqual(['host-local', 'host-local']);
       expect(requests).toBeGreaterThanOrEqual(2);
     } finally {
       await server.close();
