@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunStatusResponse } from '../contract/runs.ts';
+import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { checkRunOutcome, endAllSessions, FuzzFailure, healthy, noProcessesLeft, Service } from './fuzz/harness.ts';
+
+/**
+ * The fuzzer's checks (test/fuzz/harness.ts) fail when they should: a fuzzer whose checks cannot
+ * fail would pass whatever the service did.
+ */
+
+const status = (over: Partial<RunStatusResponse>): RunStatusResponse => ({
+  succeeded: false,
+  completed: true,
+  status: 'failed',
+  message: '',
+  results: [],
+  total_actions: 2,
+  session_id: '00000000-0000-4000-8000-000000000000',
+  workflow_id: '00000000-0000-4000-8000-000000000001',
+  completed_at: new Date().toISOString(),
+  outputs: {},
+  screenshot: null,
+  pause: null,
+  queue_position: null,
+  ...over,
+});
+const result = (ok: boolean) => ({ action: 'click', params: {}, result: { ok }, timestamp: new Date().toISOString(), duration: 1 });
+
+describe('checkRunOutcome', () => {
+  it('passes what issue 23 asks for', () => {
+    checkRunOutcome(status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(true)] }), 2);
+    checkRunOutcome(status({ message: 'Step 2 (click #go): no element matched within 1 s.', results: [result(true), result(false)] }), 2);
+    checkRunOutcome(status({ message: 'The run could not start: Chromium did not start: timed out' }), 2);
+    checkRunOutcome(status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] }), 2, true);
+  });
+
+  it.each([
+    ['a run still going', status({ completed: false, status: 'running', message: 'Running' })],
+    ['a failure naming no step', status({ message: 'TypeError: x is undefined', results: [result(false)] })],
+    ['a failure naming another step', status({ message: 'Step 1 (click #go): x', results: [result(true), result(false)] })],
+    ['a failure at a step that succeeded', status({ message: 'Step 1 (click #go): x', results: [result(true)] })],
+    ['no step run and no word of not starting', status({ message: 'Before its first step: the engine stopped' })],
+    ['a success with a failed step', status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(false)] })],
+    ['a count that is not the flow\'s', status({ succeeded: true, status: 'succeeded', message: 'All 3 steps succeeded', total_actions: 3, results: [result(true), result(true), result(true)] })],
+  ])('fails %s', (_, s) => {
+    expect(() => checkRunOutcome(s, 2)).toThrow(FuzzFailure);
+  });
+});
+
+describe('the server checks', () => {
+  const svc = new Service('checks');
+  afterAll(() => svc.down());
+
+  it('see a session left running, and a server that died (started again, with the crash kept)', async () => {
+    await svc.up();
+    await healthy(svc);
+    const res = await svc.postJson('/api/create_workflow_session', { workflow_name: 'left running' });
+    CreateWorkflowSessionResponse.parse(await res.json());
+    await expect(noProcessesLeft(svc, 500)).rejects.toThrow(/processes are left/);
+    await endAllSessions(svc);
+    await noProcessesLeft(svc);
+
+    svc.child!.process.kill('SIGKILL');
+    await new Promise((r) => svc.child!.process.once('exit', r));
+    await expect(healthy(svc)).rejects.toThrow(/server process ended \(exit code -, signal SIGKILL\)/);
+    await svc.up();
+    expect(svc.crashes).toHaveLength(1);
+    await healthy(svc);
+  }, 120_000);
+});
