@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { CdpCommand } from '../../../contract/cdp.ts';
 import { parseCommand } from './parseCommand.ts';
+import { CdpClient } from './client.ts';
 import { checkCommand, type SessionFolders } from './policy.ts';
 
 /** One CDP message as Chromium and clients exchange it (flat sessions: a target's carry its sessionId). */
@@ -113,7 +114,8 @@ interface Pending {
   method: string;
   /** Bytes written for it, counted against its channel until answered. */
   bytes: number;
-  internal?: { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void };
+  /** Sent by the hub's own client (call()): answered to it, not to a channel. */
+  own?: true;
 }
 
 /**
@@ -132,12 +134,26 @@ export class CdpHub {
   private chunkBytes = 0;
   private dropping = false;
   private ended: string | undefined;
+  /** The hub's own client on the pipe's own session, and where the pipe's answers to it go. */
+  private readonly own: Promise<CdpClient>;
+  private ownSink: ChannelSink | undefined;
 
   constructor(
     private readonly out: Writable,
     private readonly input: Readable,
     private readonly folders: SessionFolders,
   ) {
+    this.own = CdpClient.over((sink) => {
+      this.ownSink = sink;
+      const isEnded = () => this.ended !== undefined;
+      return Promise.resolve({
+        get closed() {
+          return isEnded();
+        },
+        send: (msg: CdpMessage) => this.sendOwn(msg),
+        close: () => undefined,
+      });
+    });
     input.on('data', (d: Buffer) => this.read(d));
     input.on('close', () => this.shutdown('browser closed'));
     input.on('error', () => this.shutdown('browser closed'));
@@ -149,21 +165,9 @@ export class CdpHub {
   }
 
   /** A command on the pipe's own session, for the manager's readiness check. */
-  call(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
-    if (this.ended) return Promise.reject(new Error(`CDP: ${this.ended}`));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`CDP: ${method} got no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const settle = <A>(fn: (a: A) => void) => (a: A) => {
-        clearTimeout(timer);
-        fn(a);
-      };
-      this.pending.set(id, { clientId: id, method, bytes: 0, internal: { resolve: settle(resolve), reject: settle(reject) } });
-      this.write({ id, method, params, ...(sessionId ? { sessionId } : {}) });
-    });
+  /** A command on the pipe's own session (the manager's readiness check, the hub's own attach and detach): CdpClient's ids and timeouts. */
+  async call(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+    return (await this.own).send(method, params, sessionId, timeoutMs);
   }
 
   /** A new channel with its own browser-target session. */
@@ -189,6 +193,14 @@ export class CdpHub {
     const bytes = this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
     this.pending.set(id, { channel, clientId: msg.id, method: msg.method, bytes });
     channel.account(1, bytes);
+  }
+
+  /** A command of the hub's own client, under a pipe id of its own (answered through ownSink). */
+  private sendOwn(msg: CdpMessage): void {
+    if (this.ended) return this.ownSink?.message({ id: msg.id, error: { message: this.ended } });
+    const id = this.nextId++;
+    this.pending.set(id, { clientId: msg.id!, method: msg.method!, bytes: 0, own: true });
+    this.write({ ...msg, id });
   }
 
   /**
@@ -281,11 +293,7 @@ export class CdpHub {
     const p = this.pending.get(msg.id!);
     if (!p) return;
     this.pending.delete(msg.id!);
-    if (p.internal) {
-      if (msg.error) p.internal.reject(new Error(`CDP: ${msg.error.message}`));
-      else p.internal.resolve(msg.result ?? {});
-      return;
-    }
+    if (p.own) return this.ownSink?.message({ ...msg, id: p.clientId });
     const channel = p.channel!;
     channel.account(-1, -p.bytes);
     if (channel.closed) return;
@@ -307,8 +315,8 @@ export class CdpHub {
   private shutdown(reason: string): void {
     if (this.ended) return;
     this.ended = reason;
-    for (const p of this.pending.values()) p.internal?.reject(new Error(`CDP: ${reason}`));
     this.pending.clear();
+    this.ownSink?.closed(reason);
     for (const c of [...this.channels]) this.closeChannel(c, reason);
   }
 
