@@ -65,6 +65,12 @@ export function checkCommand(method: string, params: Record<string, unknown>, ct
       const { downloadPath: _ignored, ...rest } = params;
       return { ok: true, params: rest };
     }
+    case 'Emulation.setAutomationOverride':
+      // @puppeteer/replay sends { enabled: true } before every step of a run. Chromium answers by
+      // adding "Chrome is being controlled by automated test software" over the page: browser UI
+      // that no screencast shows but the live view, a paused run's viewer and the recording do.
+      // Passed on as false: the client still gets its answer, and no bar covers the page.
+      return { ok: true, params: { ...params, enabled: false } };
     case 'DOM.setFileInputFiles':
       return filesAllowed(params.files, ctx.folders) ? { ok: true } : { ok: false, message: FILES_MESSAGE };
     case 'Input.dispatchDragEvent': {
