@@ -2,6 +2,9 @@ import { Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { isStatus } from '../../api/errors.ts';
 import { useRunStatus } from '../../api/runs/get-run-status.ts';
+import { useSessionViews } from '../../api/sessions/create-session-views.ts';
+import { useSession } from '../../api/sessions/get-session.ts';
+import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import { recallRun } from './run-memory.ts';
@@ -15,44 +18,61 @@ export function RunProgressPage() {
   const remembered = recallRun(sessionId);
   const run = status.data;
   const live = !run?.completed;
+  // Everything the page shows comes from the server, so a run started through the API or an SDK,
+  // opened from Runs, in a new tab or after a reload is watched like one started here. The tab's
+  // memory only saves minting a second set of view tokens for a run this tab launched.
+  const session = useSession(sessionId);
+  const workflow = useWorkflow(run && !session.data?.workflow_name && !remembered?.workflowName ? run.workflow_id : undefined);
+  const workflowName = session.data?.workflow_name ?? remembered?.workflowName ?? workflow.data?.name;
+  const sessionLive = session.data?.state === 'live';
+  const views = useSessionViews(sessionId, !remembered?.vncUrl && Boolean(run) && live && sessionLive);
+  const vncUrl = remembered?.vncUrl ?? views.data?.vnc_url;
+  const unknown = isStatus(status.error, 404) || isStatus(status.error, 422);
 
   return (
     <>
       <p>
         <Link to="/runs">← Runs</Link> · <Link to="/run">Run another</Link>
       </p>
-      <h1>Run{remembered?.workflowName ? `: ${remembered.workflowName}` : ''}</h1>
+      <h1>Run{workflowName ? `: ${workflowName}` : ''}</h1>
       <p className="lead">
-        Session <code>{sessionId}</code>
+        Session <Link to={`/sessions/${encodeURIComponent(sessionId)}`}><code>{sessionId}</code></Link>
+        {run && (
+          <>
+            {' '}· workflow <Link to={`/workflows/${encodeURIComponent(run.workflow_id)}`}>{workflowName ?? 'open'}</Link>
+          </>
+        )}
       </p>
-      {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={remembered?.vncUrl} />}
+      {unknown && (
+        <p className="notice warn" role="alert">
+          There is no run with this id on this server. It may have been started on another server, or the link is incomplete: find it under <Link to="/runs">Runs</Link>.
+        </p>
+      )}
+      {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={vncUrl} />}
       <div className="grid-2">
         <section aria-labelledby="live-title">
           <h2 id="live-title">Live view</h2>
           {run?.pause ? (
             <p className="status">The run is paused: the interactive view is above.</p>
-          ) : remembered?.vncUrl && live ? (
+          ) : vncUrl && live ? (
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-              <LazyVncViewer url={remembered.vncUrl} viewOnly scale="fit" className="viewer-frame" label="Live view of the run" />
+              <LazyVncViewer url={vncUrl} viewOnly scale="fit" className="viewer-frame" label="Live view of the run" />
             </Suspense>
           ) : run?.screenshot ? (
             <figure style={{ margin: 0 }}>
               <img className="screenshot" src={run.screenshot} alt="The page when the run ended" />
               <figcaption className="hint">The final page.</figcaption>
             </figure>
+          ) : views.isError ? (
+            <ErrorNotice error={views.error} title="Could not open the live view." />
           ) : (
-            <p className="status">{live ? 'The live view is not available here (open this run from the Run page to watch it).' : 'The run has ended.'}</p>
+            <p className="status">{unknown ? 'No live view: there is no such run.' : !run ? 'Loading the run…' : !live ? 'The run has ended.' : run.status === 'queued' ? 'Waiting for a browser: the live view opens when the run starts.' : 'Opening the live view…'}</p>
           )}
         </section>
         <section aria-labelledby="steps-title">
           <h2 id="steps-title">Progress</h2>
           {status.isPending && <p className="status" role="status">Loading the run…</p>}
-          {status.isError &&
-            (isStatus(status.error, 404) ? (
-              <p className="notice warn">This server does not report run progress. Watch the live view instead.</p>
-            ) : (
-              <ErrorNotice error={status.error} title="Could not load the run's progress." />
-            ))}
+          {status.isError && !unknown && <ErrorNotice error={status.error} title="Could not load the run's progress." />}
           {run && <RunSteps run={run} />}
         </section>
       </div>
