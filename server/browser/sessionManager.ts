@@ -40,8 +40,10 @@ interface Entry {
   timer?: NodeJS.Timeout;
   webhookUrl?: string;
   metadata?: string;
-  endListeners: Set<() => void>;
+  endListeners: Set<(reason: EndReason | undefined) => void>;
   ending?: Promise<void>;
+  /** Why it ends, once ending: told to listeners that subscribe late. */
+  endReason?: EndReason;
 }
 
 /** A session waiting for a free slot: what to start it with, and whom to tell. */
@@ -407,6 +409,7 @@ export class BrowserSessionManager implements SessionManager {
     }
     const entry = this.entries.get(id);
     if (!entry) return Promise.resolve();
+    entry.endReason ??= reason;
     entry.ending ??= (async () => {
       const { repo, bus } = this.opts;
       clearTimeout(entry.timer);
@@ -418,7 +421,7 @@ export class BrowserSessionManager implements SessionManager {
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
       for (const l of entry.endListeners) {
         try {
-          l();
+          l(reason);
         } catch (err) {
           this.opts.log.warn({ err }, 'session end listener failed');
         }
@@ -438,10 +441,10 @@ export class BrowserSessionManager implements SessionManager {
     return entry.ending;
   }
 
-  onEnd(id: string, listener: () => void): () => void {
+  onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void {
     const entry = this.entries.get(id);
     if (!entry || entry.ending) {
-      queueMicrotask(listener);
+      queueMicrotask(() => listener(entry?.endReason));
       return () => undefined;
     }
     entry.endListeners.add(listener);

@@ -104,8 +104,8 @@ export interface SessionManager {
   issueTokens(id: string): SessionTokens | null;
   /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. A reserved session leaves the queue. */
   end(id: string, reason: EndReason): Promise<void>;
-  /** Subscribe to a session's end (for bridges to close their sockets). */
-  onEnd(id: string, listener: () => void): () => void;
+  /** Subscribe to a session's end (for bridges to close their sockets); the listener is told why (undefined: it had already ended). */
+  onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void;
   /** End everything; called on server close. */
   closeAll(): Promise<void>;
 }

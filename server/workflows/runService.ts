@@ -25,6 +25,7 @@ import type { RunQueue, RunQueueHost } from './queue/runQueue.ts';
 import { SharedRunQueue } from './queue/sharedRunQueue.ts';
 import { toWorkflow } from './records.ts';
 import type { RunForm } from './uploads.ts';
+import type { StopReason } from './stepFailure.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
 
 /** A validated run, ready to start: nothing has been started yet. */
@@ -210,7 +211,7 @@ export class RunService implements RunQueueHost {
     this.app.bus.emit('run.started', { session_id: session.id, workflow_id: run.workflowId, total_actions: run.totalActions, webhook_url: run.webhookUrl, metadata: run.metadata });
     this.app.bus.emit('session.changed', { session_id: session.id });
 
-    const offEnd = this.app.sessions.onEnd(session.id, () => abort.abort());
+    const offEnd = this.app.sessions.onEnd(session.id, (reason) => abort.abort(reason satisfies StopReason | undefined));
     active.done = this.execute(run, session, active, offEnd).finally(() => this.active.delete(session.id));
   }
 
@@ -322,7 +323,7 @@ export class RunService implements RunQueueHost {
   async interrupt(sessionId: string): Promise<void> {
     const active = await this.activeRun(sessionId);
     active.interrupted = true;
-    active.abort.abort();
+    active.abort.abort('interrupted' satisfies StopReason);
     await active.done;
   }
 
@@ -353,7 +354,7 @@ export class RunService implements RunQueueHost {
   async closeAll(): Promise<void> {
     await this.queue.close();
     const runs = [...this.active.values()];
-    for (const { abort } of runs) abort.abort();
+    for (const { abort } of runs) abort.abort('server_closing' satisfies StopReason);
     await Promise.all(runs.map((r) => r.done));
   }
 }

@@ -1,3 +1,4 @@
+import type { EndReason } from '../../contract/sessions.ts';
 import type { Flow } from '../../contract/workflows.ts';
 
 type Step = Flow['steps'][number];
@@ -50,4 +51,35 @@ export function failureMessage(step: Step, index: number, cause: string, flowTim
     return `${stepLabel(step, index)}: no element matched within ${seconds} s. Check the selector in the workflow editor.`;
   }
   return `${stepLabel(step, index)}: ${cause}`;
+}
+
+/** Why a run was stopped from outside: its session ended (and how), an interrupt, the server closing. */
+export type StopReason = EndReason | 'interrupted' | 'server_closing';
+const STOP_REASONS: readonly string[] = ['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start', 'interrupted', 'server_closing'] satisfies StopReason[];
+
+/** The reason a run's AbortSignal was aborted with (AbortController.abort(reason)); undefined when it gave none. */
+export function stopReasonOf(signal: AbortSignal | undefined): StopReason | undefined {
+  const reason: unknown = signal?.reason;
+  return typeof reason === 'string' && STOP_REASONS.includes(reason) ? (reason as StopReason) : undefined;
+}
+
+/**
+ * A stop as the run's message says it, a clause that reads after "while this step ran" or "before
+ * step 3:": the session was closed, not the library's "frame got detached".
+ */
+export function stoppedBecause(reason: StopReason | undefined): string {
+  switch (reason) {
+    case 'stopped':
+      return 'the session was closed';
+    case 'timed_out':
+      return 'the session reached its timeout';
+    case 'crashed':
+      return 'the session\'s browser stopped unexpectedly';
+    case 'interrupted':
+      return 'the run was interrupted through the API';
+    case 'server_closing':
+      return 'the server was shutting down';
+    default:
+      return 'the session ended';
+  }
 }

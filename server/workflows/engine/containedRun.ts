@@ -4,7 +4,7 @@ import type { Flow } from '../../../contract/workflows.ts';
 import type { CdpChannel, CdpHub } from '../../browser/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../redact.ts';
-import { actionOf, firstLine, paramsOf, stepLabel } from '../stepFailure.ts';
+import { actionOf, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
 import type { DialogSeen } from './dialogs.ts';
 import type { EngineStart, FromEngine, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
@@ -29,7 +29,7 @@ export interface ContainedRunOptions {
   credentialOrigins: ReadonlyMap<string, readonly string[]>;
   privateNetworksAllowed: boolean;
   gate: PauseGate;
-  /** Aborting stops the run: the current step fails and no further step starts. */
+  /** Aborting stops the run: the current step fails and no further step starts. Aborted with a StopReason, its messages say why. */
   signal: AbortSignal;
   onStepStart?: (index: number, action: string, params: Record<string, unknown>) => void;
   onStep?: (index: number, result: StepResult, outputs: Record<string, string>) => void;
@@ -80,18 +80,19 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     const why = redact(reason);
     const step = current !== undefined ? opts.flow.steps[current] : undefined;
     const stopped = opts.signal.aborted;
-    const cause = stopped ? 'the session was closed while this step ran' : why;
+    const because = stoppedBecause(stopReasonOf(opts.signal));
+    const cause = stopped ? `${because} while this step ran` : why;
     if (step && current !== undefined && !results.some((_, i) => i === current)) {
       const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result: { ok: false, error: cause }, timestamp: new Date().toISOString(), duration: 0 };
       results.push(entry);
       opts.onStep?.(current, entry, { ...outputs });
     }
     const where = step && current !== undefined ? stepLabel(step, current) : stopped ? 'The run was stopped before its first step' : 'Before its first step';
-    finish({ succeeded: false, message: step ? `${where}: ${cause}` : `${where}: ${stopped ? 'the session was closed' : cause}`, results: [...results], outputs, screenshot: null });
+    finish({ succeeded: false, message: step ? `${where}: ${cause}` : `${where}: ${stopped ? because : cause}`, results: [...results], outputs, screenshot: null });
   };
 
   const onAbort = () => {
-    send({ t: 'abort' });
+    send({ t: 'abort', reason: stopReasonOf(opts.signal) });
     stopTimer = setTimeout(() => failEngine('the run was stopped'), STOP_GRACE_MS);
   };
 

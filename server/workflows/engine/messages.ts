@@ -1,5 +1,6 @@
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/workflows.ts';
+import type { StopReason } from '../stepFailure.ts';
 import type { DialogSeen } from './dialogs.ts';
 
 /** What the run's engine thread starts with (workerData). */
@@ -26,7 +27,8 @@ export interface EngineOutcome {
 export type ToEngine =
   | { t: 'cdp'; data: string }
   | { t: 'cdpClosed' }
-  | { t: 'abort' }
+  /** The run was stopped; `reason` says why, for its message (stepFailure.ts's StopReason). */
+  | { t: 'abort'; reason?: StopReason }
   /** The answer to a beforeStep or pause: go on (true) or stop (false). */
   | { t: 'gate'; id: number; go: boolean };
 

@@ -7,7 +7,7 @@ import { answerDialogs, type DialogSeen } from './dialogs.ts';
 import type { CredentialOrigins } from '../credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
 import { redactor } from '../redact.ts';
-import { actionOf, failureMessage, firstLine, paramsOf, stepLabel } from '../stepFailure.ts';
+import { actionOf, failureMessage, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
 import { explainCause } from './stepCauses.ts';
 
 export interface FlowOutcome {
@@ -40,7 +40,7 @@ export interface ReplayOptions {
   credentials?: ReadonlyMap<string, string>;
   /** Where each credential may be typed, by name (allowed_origins; []: any page); a credential without an entry is typed nowhere. */
   credentialOrigins?: CredentialOrigins;
-  /** Aborting stops the replay: the current step fails and no further step starts. */
+  /** Aborting stops the replay: the current step fails and no further step starts. Aborted with a StopReason, its messages say why. */
   signal?: AbortSignal;
 }
 
@@ -64,9 +64,11 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   const redact = redactor(opts.credentials);
   const dialogs: DialogSeen[] = [];
   let answering = true;
+  /** Why the run was stopped, as its messages say it; null while it was not. */
+  const stopped = () => (opts.signal?.aborted ? stoppedBecause(stopReasonOf(opts.signal)) : null);
   const causeOf = async (err: unknown, step?: Flow['steps'][number]) => {
     answering = !browser || (await pagesAnswer(browser));
-    const ctx = { step, stopped: opts.signal?.aborted === true, privateNetworksAllowed: opts.privateNetworksAllowed ?? false, dialogs, answering };
+    const ctx = { step, stopped: stopped(), privateNetworksAllowed: opts.privateNetworksAllowed ?? false, dialogs, answering };
     return redact(await explainCause(firstLine(err), ctx));
   };
   const results: StepResult[] = [];
@@ -97,11 +99,11 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       try {
         await opts.beforeStep?.();
       } catch {
-        failure = `The run was stopped while paused, before ${stepLabel(step, index).replace(/^Step/, 'step')}`;
+        failure = `The run was stopped while paused, before ${stepLabel(step, index).replace(/^Step/, 'step')}: ${stopped() ?? stoppedBecause(undefined)}`;
         break;
       }
       if (opts.signal?.aborted) {
-        failure = `The run was stopped before ${stepLabel(step, index).replace(/^Step/, 'step')}`;
+        failure = `The run was stopped before ${stepLabel(step, index).replace(/^Step/, 'step')}: ${stopped()}`;
         break;
       }
       opts.onStepStart?.(index, actionOf(step), paramsOf(step));
@@ -117,7 +119,8 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       } catch (err) {
         const cause = await causeOf(err, step);
         result = { ok: false, error: cause };
-        failure = failureMessage(step, index, cause, opts.flow.timeout);
+        // A stop is said as it is: "reached its timeout" is not a selector that matched nothing.
+        failure = stopped() ? `${stepLabel(step, index)}: ${cause}` : failureMessage(step, index, cause, opts.flow.timeout);
       }
       const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result, timestamp: started.toISOString(), duration: Math.round(performance.now() - t0) };
       results.push(entry);
@@ -128,7 +131,9 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     // A page that stopped answering would hold the screenshot until the protocol timeout.
     if (answering) screenshot = await finalScreenshot(browser);
   } catch (err) {
-    failure ??= `The run could not drive the browser: ${await causeOf(err)}`;
+    // Stopped before its first step (the session closed as the run connected): say so, not the library's error.
+    const because = stopped();
+    failure ??= because ? `The run was stopped before its first step: ${because}` : `The run could not drive the browser: ${await causeOf(err)}`;
   } finally {
     await browser?.disconnect().catch(() => undefined);
   }

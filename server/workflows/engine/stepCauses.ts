@@ -7,8 +7,8 @@ type Step = Flow['steps'][number];
 
 export interface CauseContext {
   step?: Step;
-  /** The run was stopped (session closed, interrupted) while the step ran. */
-  stopped: boolean;
+  /** Set when the run was stopped (session closed, timed out, interrupted) while the step ran: why, as stoppedBecause says it. */
+  stopped: string | null;
   privateNetworksAllowed: boolean;
   /** Dialogs the page opened during the step. */
   dialogs: readonly DialogSeen[];
@@ -59,7 +59,7 @@ const NET_ERRORS: [RegExp, string][] = [
 export async function explainCause(line: string, ctx: CauseContext): Promise<string> {
   const dialogs = ctx.dialogs.length ? ` (meanwhile ${describeDialogs(ctx.dialogs)})` : '';
   if (ctx.stopped && /detached|Target closed|Session closed|Connection closed|disconnected|Protocol error/i.test(line)) {
-    return 'the session was closed while this step ran';
+    return `${ctx.stopped} while this step ran`;
   }
   if (!ctx.answering) return `the page stopped answering (a script that never ends, or a hung renderer)${dialogs}`;
   const code = /net::(ERR_[A-Z_]+)/.exec(line)?.[1];

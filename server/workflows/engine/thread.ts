@@ -46,7 +46,7 @@ function askGate(msg: { t: 'beforeStep' } | { t: 'pause'; message: string }): Pr
 port.on('message', (msg: ToEngine) => {
   if (msg.t === 'cdp') transport.onmessage?.(msg.data);
   else if (msg.t === 'cdpClosed') transport.onclose?.();
-  else if (msg.t === 'abort') abort.abort();
+  else if (msg.t === 'abort') abort.abort(msg.reason);
   else if (msg.t === 'gate') {
     gates.get(msg.id)?.(msg.go);
     gates.delete(msg.id);
