@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
 import { useSessionEvents } from '../../api/sessions/get-session-events.ts';
 import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
@@ -6,7 +6,8 @@ import { useSessionStore } from '../../api/sessions/get-session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
-import { describeEvent, EVENT_KINDS, isProblem, kindMatches, onTimeline, type EventKind } from './event-text.ts';
+import { EventLog } from './EventLog.tsx';
+import { describeEvent, isProblem, onTimeline } from './event-text.ts';
 
 /** Seconds from the session's start (its first event, when the recording starts too) to `e`; a step's entry points at its start. */
 const offsetOf = (e: SessionEvent, start: number) =>
@@ -23,7 +24,6 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
   const events = useSessionEvents(sessionId);
   const store = useSessionStore(sessionId, status.isSuccess);
   const video = useRef<HTMLVideoElement>(null);
-  const [kind, setKind] = useState<EventKind | 'all'>('all');
   const log = events.data ?? [];
   const start = log[0] ? Date.parse(log[0].created_at) : 0;
   const recording = status.data?.recording_url ?? null;
@@ -81,31 +81,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
         )}
       </div>
 
-      <div className="card">
-        <div className="row spread">
-          <h3 id={`${id}-log`}>Log</h3>
-          <div className="row">
-            <label htmlFor={`${id}-kind`}>Show</label>
-            <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as EventKind | 'all')} style={{ width: 'auto' }}>
-              <option value="all">Everything</option>
-              {Object.entries(EVENT_KINDS).map(([key, k]) => (
-                <option key={key} value={key}>
-                  {k.label}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <ol className="log" aria-labelledby={`${id}-log`} tabIndex={0}>
-          {log
-            .filter((e) => kindMatches(kind, e))
-            .map((e) => (
-              <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
-                <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time> <span className="clamp-3" title={describeEvent(e)}>{describeEvent(e)}</span>
-              </li>
-            ))}
-        </ol>
-      </div>
+      <EventLog events={log} />
 
       <div className="card">
         <h3>Storage state</h3>

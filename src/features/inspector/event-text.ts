@@ -54,7 +54,8 @@ export function describeEvent(e: SessionEvent): string {
     case 'Navigated':
       return `Went to ${e.url}`;
     case 'ConsoleMessage':
-      return `console.${e.level}: ${e.text}`;
+      // CDP calls console.warn's level "warning": shown as the call a developer wrote.
+      return `console.${e.level === 'warning' ? 'warn' : e.level}: ${e.text}`;
     case 'PageError':
       return `Page error: ${e.text}`;
     case 'Download':

@@ -6,6 +6,7 @@ import { useEndSession } from '../../api/sessions/end-session.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { useSession } from '../../api/sessions/get-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { LiveSessionLog } from '../inspector/LiveSessionLog.tsx';
 import { SessionInspector } from '../inspector/SessionInspector.tsx';
 import { ConnectPanel } from './ConnectPanel.tsx';
 import { EmbedPanel } from './EmbedPanel.tsx';
@@ -29,6 +30,8 @@ export function SessionPage() {
   // Not launched from this tab: ask the server for fresh URLs (the launch's tokens are kept hashed).
   const views = useSessionViews(id, !remembered && session.data?.state === 'live');
   const urls = remembered ?? views.data;
+  // While it runs: what happens in it, as it happens, under the live view.
+  const liveLog = session.data && !ended ? <LiveSessionLog sessionId={id} /> : null;
 
   return (
     <>
@@ -51,9 +54,9 @@ export function SessionPage() {
             State: <SessionBadge session={session.data} />
           </li>
         )}
-        {remembered && (
+        {(session.data?.workflow_name ?? remembered?.workflow_name) && (
           <li>
-            Workflow: <strong>{remembered.workflow_name}</strong>
+            Workflow: <strong>{session.data?.workflow_name ?? remembered?.workflow_name}</strong>
           </li>
         )}
         {!ended && expiresAt && (
@@ -87,6 +90,7 @@ export function SessionPage() {
       ) : urls ? (
         <>
           {(urls.vnc_url || urls.livestream_url) && <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
+          {liveLog}
           {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} />}
           {(urls.vnc_url || urls.livestream_url) && <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
         </>
@@ -95,6 +99,7 @@ export function SessionPage() {
       ) : (
         !unknownHere && session.data?.state === 'live' && <p className="status" role="status">Opening the live view…</p>
       )}
+      {!urls && liveLog}
     </>
   );
 }
