@@ -22,7 +22,8 @@ export function RunProgressPage() {
   // opened from Runs, in a new tab or after a reload is watched like one started here. The tab's
   // memory only saves minting a second set of view tokens for a run this tab launched.
   const session = useSession(sessionId);
-  const workflow = useWorkflow(run && !session.data?.workflow_name && !remembered?.workflowName ? run.workflow_id : undefined);
+  // The workflow's steps list what is still to come (and its name, if the session has none).
+  const workflow = useWorkflow(run?.workflow_id);
   const workflowName = session.data?.workflow_name ?? remembered?.workflowName ?? workflow.data?.name;
   const sessionLive = session.data?.state === 'live';
   const views = useSessionViews(sessionId, !remembered?.vncUrl && Boolean(run) && live && sessionLive);
@@ -73,7 +74,7 @@ export function RunProgressPage() {
           <h2 id="steps-title">Progress</h2>
           {status.isPending && <p className="status" role="status">Loading the run…</p>}
           {status.isError && !unknown && <ErrorNotice error={status.error} title="Could not load the run's progress." />}
-          {run && <RunSteps run={run} />}
+          {run && <RunSteps run={run} flowSteps={workflow.data?.flow.steps as Record<string, unknown>[] | undefined} />}
         </section>
       </div>
       {run?.completed && <SessionInspector sessionId={sessionId} />}

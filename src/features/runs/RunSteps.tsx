@@ -1,15 +1,22 @@
 import type { RunStatusResponse } from '../../../contract/runs.ts';
 
-/** Each step as it completes, then the outcome and the outputs. */
-export function RunSteps({ run }: { run: RunStatusResponse }) {
+/**
+ * Each step as it completes, then the outcome and the outputs. `flowSteps` (the workflow's steps,
+ * when known) lists the steps still to come while the run goes on.
+ */
+export function RunSteps({ run, flowSteps }: { run: RunStatusResponse; flowSteps?: readonly Record<string, unknown>[] }) {
   const done = run.results.length;
+  // Only while the saved flow is the one running (same length): an edited workflow's steps would mislead.
+  const toCome = !run.completed && flowSteps?.length === run.total_actions ? flowSteps.slice(done) : [];
   return (
     <>
       {!run.completed && (
         <p className="status" role="status">
           {run.status === 'queued'
             ? `Queued${run.queue_position ? ` at position ${run.queue_position}` : ''}: the run starts when a browser frees.`
-            : `Running… ${done} of ${run.total_actions} steps done.`}
+            : run.pause
+              ? `Paused at step ${Math.min(done + 1, run.total_actions)} of ${run.total_actions}.`
+              : `Running… ${done} of ${run.total_actions} steps done.`}
         </p>
       )}
       {run.completed && (
@@ -37,6 +44,17 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
             {r.result.output !== undefined && <p className="hint wrap-anywhere">Output: {r.result.output}</p>}
           </li>
         ))}
+        {toCome.map((step, i) => (
+          <li key={`next-${i}`} className="step-to-come">
+            <span>
+              <span aria-hidden="true">○</span> <span className="step-number">{done + i + 1}.</span> <strong>{stepName(step)}</strong>
+              <span className="visually-hidden">{i === 0 && run.pause ? ' (paused here)' : ' (to come)'}</span>{' '}
+              <span className="hint truncate" title={describeParams(step)}>
+                {describeParams(step)}
+              </span>
+            </span>
+          </li>
+        ))}
       </ol>
       {run.completed && (
         <>
@@ -61,6 +79,11 @@ export function RunSteps({ run }: { run: RunStatusResponse }) {
       )}
     </>
   );
+}
+
+/** A step as the run's results name it: its type, or a custom step's name. */
+function stepName(step: Record<string, unknown>): string {
+  return step.type === 'customStep' && typeof step.name === 'string' ? step.name : String(step.type);
 }
 
 /** A short readable hint of what a step did: its url, value or first selector. */

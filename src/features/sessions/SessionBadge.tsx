@@ -8,13 +8,18 @@ const REASON: Record<NonNullable<Session['end_reason']>, string> = {
   failed_to_start: 'failed to start',
 };
 
-export function SessionBadge({ session }: { session: Pick<Session, 'state' | 'end_reason'> }) {
-  const bad = session.end_reason === 'crashed' || session.end_reason === 'failed_to_start';
+/**
+ * `runOutcome`: when the session's run is known to have finished. A session ends "completed" when
+ * its run finishes, failed or not, so the run's outcome is what the badge says then.
+ */
+export function SessionBadge({ session, runOutcome }: { session: Pick<Session, 'state' | 'end_reason'>; runOutcome?: 'succeeded' | 'failed' }) {
+  const byRun = session.end_reason === 'completed' && runOutcome !== undefined;
+  const bad = session.end_reason === 'crashed' || session.end_reason === 'failed_to_start' || (byRun && runOutcome === 'failed');
   const cls = bad ? 'failed' : session.state;
   return (
     <span className={`badge ${cls}`}>
       {session.state}
-      {session.end_reason ? ` · ${REASON[session.end_reason]}` : ''}
+      {byRun ? ` · run ${runOutcome}` : session.end_reason ? ` · ${REASON[session.end_reason]}` : ''}
     </span>
   );
 }

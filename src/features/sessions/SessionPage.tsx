@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { isStatus } from '../../api/errors.ts';
+import { useRunStatus } from '../../api/runs/get-run-status.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { useSession } from '../../api/sessions/get-session.ts';
@@ -13,6 +14,7 @@ import { EmbedPanel } from './EmbedPanel.tsx';
 import { LiveViewPanel } from './LiveViewPanel.tsx';
 import { recallSession } from './session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
+import { SessionRun } from './SessionRun.tsx';
 import { TimeLeft } from './TimeLeft.tsx';
 
 export function SessionPage() {
@@ -21,6 +23,9 @@ export function SessionPage() {
   // A session's page starts at its top, wherever the list was scrolled to.
   useEffect(() => window.scrollTo(0, 0), [id]);
   const session = useSession(id);
+  // A session started for a run answers here; any other is a 404, asked once.
+  const run = useRunStatus(id).data;
+  const runOutcome = run?.completed && (run.status === 'succeeded' || run.status === 'failed') ? run.status : undefined;
   const end = useEndSession();
   const remembered = recallSession(id);
   const ended = session.data?.state === 'ended';
@@ -51,7 +56,7 @@ export function SessionPage() {
       <ul className="stats">
         {session.data && (
           <li>
-            State: <SessionBadge session={session.data} />
+            State: <SessionBadge session={session.data} runOutcome={runOutcome} />
           </li>
         )}
         {(session.data?.workflow_name ?? remembered?.workflow_name) && (
@@ -66,6 +71,7 @@ export function SessionPage() {
         )}
       </ul>
       {session.isPending && <p className="status" role="status">Loading the session…</p>}
+      {run && <SessionRun run={run} workflowName={session.data?.workflow_name} />}
       {unknownHere && <ErrorNotice error={session.error} title="No such session." />}
       {session.isError && !isStatus(session.error, 404) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
       {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
@@ -82,7 +88,13 @@ export function SessionPage() {
       {ended ? (
         <>
           <p className="notice" role="status">
-            This session has ended{session.data?.end_reason ? ` (${session.data.end_reason.replace(/_/g, ' ')})` : ''}. Its browser and addresses are gone; what it left is
+            This session has ended
+            {session.data?.end_reason === 'completed' && runOutcome
+              ? ` (its run ${runOutcome})`
+              : session.data?.end_reason
+                ? ` (${session.data.end_reason.replace(/_/g, ' ')})`
+                : ''}
+            . Its browser and addresses are gone; what it left is
             below.
           </p>
           <SessionInspector sessionId={id} />
