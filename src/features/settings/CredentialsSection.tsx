@@ -124,7 +124,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
                     <When iso={c.updated_at} />
                   </td>
                   <td>
-                    <button type="button" className="secondary small" onClick={() => setDoomed(c.name)}>
+                    <button type="button" className="secondary small danger-quiet" onClick={() => setDoomed(c.name)}>
                       Delete<span className="visually-hidden"> {c.name}</span>
                     </button>
                   </td>

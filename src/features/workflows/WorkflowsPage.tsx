@@ -69,7 +69,7 @@ export function WorkflowsPage() {
                       <Link className="button secondary small" to={`/run?workflow=${w.id}`}>
                         Run<span className="visually-hidden"> {w.name}</span>
                       </Link>
-                      <button type="button" className="secondary small" onClick={() => setDoomed(w)}>
+                      <button type="button" className="secondary small danger-quiet" onClick={() => setDoomed(w)}>
                         Delete<span className="visually-hidden"> {w.name}</span>
                       </button>
                     </div>
