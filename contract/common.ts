@@ -44,6 +44,25 @@ export const wellFormed = (what: string) =>
     message: `${what} contains a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape): it is not valid Unicode text and could not be stored as sent`,
   });
 
+/**
+ * U+0000 cannot be stored as text in Postgres (SQLite would keep it): refused everywhere, so what
+ * is read back is what was sent on either store.
+ */
+export const noNul = (what: string) =>
+  z.refine<string>((s) => !s.includes('\u0000'), { message: `${what} contains the NUL character (U+0000), which cannot be stored` });
+
+/**
+ * The caller's metadata of a run or a session: any string (Simplex's clients send ids such as
+ * "req-789" as well as JSON), kept and handed back byte for byte. The limit keeps a 422 reachable
+ * before the 1 MiB body limit whatever the encoding (urlencoded, a 4-byte character takes 12 bytes).
+ */
+export const CALLER_METADATA_MAX_CHARS = 50_000;
+export const callerMetadata = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .refine((s) => codePointLength(s) <= CALLER_METADATA_MAX_CHARS, { message: `${what} must be at most ${CALLER_METADATA_MAX_CHARS} characters` })
+    .check(wellFormed(what), noNul(what));
+
 /** JSON.parse without throwing. */
 export function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
   try {

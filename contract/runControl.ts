@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
-import { FileMetadata } from './runs.ts';
+import { FileMetadata, SessionMetadataView, StructuredValues, WorkflowMetadataView } from './runs.ts';
 import { PauseType, SessionIdParams } from './sessionEvents.ts';
 
 /**
@@ -14,16 +14,17 @@ const SessionIdForm = z.object({ session_id: z.uuid('session_id must be a sessio
 export const SessionStatus = z.object({
   in_progress: z.boolean().describe('True while the run (or, for a session without a run, the session) goes on; a paused run is in progress'),
   success: z.boolean().nullable().describe('null while in progress; then whether the run succeeded (a session without a run: whether it ended normally)'),
-  metadata: z.unknown().describe('The caller\'s metadata, parsed from its JSON string; null when none was given'),
-  workflow_metadata: z.string().nullable().describe('The workflow\'s metadata string'),
+  metadata: z.string().nullable().describe('The caller\'s metadata string (run_workflow\'s or create_workflow_session\'s), byte for byte; null when none was given'),
+  session_metadata: SessionMetadataView,
+  workflow_metadata: WorkflowMetadataView,
   file_metadata: z.array(FileMetadata).describe('Files the session\'s pages downloaded and kept, oldest first; download_url is signed (a day)'),
-  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values so far'),
-  structured_output: z.record(z.string(), z.string()).nullable().describe('The extract steps\' values once the run has ended; null before'),
+  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values so far, as text'),
+  structured_output: StructuredValues.nullable().describe('Once the run has ended (null before): the extract values typed by the workflow\'s structured_output fields; undeclared ones as text'),
   final_message: z.string().nullable().describe('The run\'s message once it has ended'),
   queued: z.boolean().describe('True while the run waits for a browser on a full host (it is in progress)'),
   queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next'),
   paused: z.boolean(),
-  paused_key: z.string().nullable(),
+  paused_key: z.string().describe('The pause\'s key while paused; "" otherwise (a string, as the clients type it)'),
   pause_type: PauseType.nullable(),
   pause_message: z.string().nullable().describe('What the pause step asks the person to do'),
   logs_url: z.string().describe('Live events of the session (signed; 24 hours)'),

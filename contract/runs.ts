@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonString, page, PageQuery, wellFormed } from './common.ts';
+import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page, PageQuery } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 /**
@@ -11,7 +11,9 @@ import { defineOperations } from './operation.ts';
 export const RunWorkflowFields = z
   .object({
     workflow_id: z.uuid('workflow_id must be a UUID').describe('Identifier of the saved workflow to run.'),
-    metadata: jsonString('metadata').check(wellFormed('metadata')).optional().describe('A string holding JSON metadata; passed back unchanged in the webhooks.'),
+    metadata: callerMetadata('metadata')
+      .optional()
+      .describe(`A string of metadata: JSON, or any text (an order id), up to ${CALLER_METADATA_MAX_CHARS} characters; passed back byte for byte in the status and the webhooks.`),
     webhook_url: z.url('webhook_url must be an http(s) URL').optional().describe('Address notified with run.started and run.completed.'),
     variables: jsonString('variables')
       .refine(
@@ -95,6 +97,22 @@ export const FileMetadata = z.object({
 export type FileMetadata = z.infer<typeof FileMetadata>;
 
 /**
+ * The run's extract values as Simplex's structured_output: typed by the workflow's output fields
+ * (a `number` field answers 42.5, not "42.50"; null when its text cannot be read as its type);
+ * values no field declares keep their text. `scraper_outputs` keeps every value as extracted, text.
+ */
+export const StructuredValues = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]))
+  .describe('The extract values, typed by the workflow\'s structured_output fields (unreadable as their type: null); undeclared ones as text');
+/** The workflow's metadata as Simplex's clients type it (a dict): an object when it holds a JSON object, else the string as stored; null when none. */
+export const WorkflowMetadataView = z
+  .union([z.record(z.string(), z.unknown()), z.string()])
+  .nullable()
+  .describe('The workflow\'s metadata: an object when it holds a JSON object, else the string as stored; null when none');
+/** The caller's metadata parsed: the JSON value when the string holds JSON, else the string itself; null when none. */
+export const SessionMetadataView = z.unknown().describe('The caller\'s metadata, parsed when it holds JSON, else the string as given; null when none was given');
+
+/**
  * Webhook body (Standard Webhooks 1.0: headers webhook-id, webhook-timestamp, webhook-signature;
  * plus X-Simplex-Signature, the hex HMAC-SHA256 of the body under the same secret, for Simplex's
  * clients). `metadata` is the caller's metadata string, byte for byte, or null when none was given.
@@ -108,13 +126,13 @@ export const SimplexRunPayload = z.object({
   agent_response: z.string().describe('The run\'s message'),
   session_id: z.uuid(),
   workflow_id: z.uuid(),
-  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values'),
-  structured_output: z.record(z.string(), z.string()).describe('The same values (Browserdesk\'s structured output is what the extract steps read)'),
+  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values, as text'),
+  structured_output: StructuredValues,
   file_metadata: z.array(FileMetadata),
   screenshot_url: z.string().nullable().describe('The final page (JPEG), signed, for 24 hours; null when there was none'),
-  metadata: z.string().nullable().describe('The caller\'s metadata string'),
-  session_metadata: z.unknown().describe('The caller\'s metadata, parsed; null when none was given'),
-  workflow_metadata: z.string().nullable(),
+  metadata: z.string().nullable().describe('The caller\'s metadata string, byte for byte'),
+  session_metadata: SessionMetadataView,
+  workflow_metadata: WorkflowMetadataView,
   workflow_result: z.object({ outcome: z.enum(['succeeded', 'failed']), message: z.string(), total_actions: z.number().int(), steps_run: z.number().int() }),
 });
 export type SimplexRunPayload = z.infer<typeof SimplexRunPayload>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonString, page, PageQuery, parseJson, utf8Length, wellFormed } from './common.ts';
+import { callerMetadata, CALLER_METADATA_MAX_CHARS, page, PageQuery, parseJson, utf8Length, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
 
 export const SESSION_TIMEOUT_MIN = 30;
@@ -126,7 +126,9 @@ export const CreateWorkflowSessionRequest = z
       .default(SESSION_TIMEOUT_DEFAULT)
       .describe('Timeout in seconds'),
     webhook_url: z.url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' }).optional().describe('Address notified on workflow events'),
-    metadata: jsonString('metadata').check(wellFormed('metadata')).optional().describe('A string holding JSON metadata, passed back in webhooks'),
+    metadata: callerMetadata('metadata')
+      .optional()
+      .describe(`A string of metadata (JSON, or any text up to ${CALLER_METADATA_MAX_CHARS} characters), passed back byte for byte in webhooks and the session's status`),
     presentation: Presentation.default(PRESENTATION_DEFAULT).describe(
       "Browserdesk's own addition, optional: kiosk (default) shows the page alone filling the screen, with no tab strip, address bar or infobar, for embeds under your brand; browser shows Chromium's whole window, for interactive work",
     ),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codePointLength, page, PageQuery, shallowJson, wellFormed } from './common.ts';
+import { codePointLength, MAX_JSON_DEPTH, nestsDeeperThan, noNul, page, PageQuery, shallowJson, tooDeepMessage, wellFormed } from './common.ts';
 import { defineOperations, FORM_OR_JSON } from './operation.ts';
 
 /**
@@ -152,20 +152,107 @@ export function flowAsGiven(value: unknown): Flow {
   return value as Flow;
 }
 
-export const VariableType = z.enum(['string', 'number', 'boolean']);
+/**
+ * A variable's type. `enum` is a string limited to its `enumValues` (Simplex's CLI:
+ * `--field status:enum:pending,active`). Simplex's CLI also offers array and object; they are not
+ * taken, since a placeholder fills text.
+ */
+export const VariableType = z.enum(['string', 'number', 'boolean', 'enum']);
+export type VariableType = z.infer<typeof VariableType>;
+
+export const DESCRIPTION_MAX_CHARS = 1000;
+export const ENUM_VALUES_MAX = 100;
+export const ENUM_VALUE_MAX_CHARS = 200;
+
+const DefaultValue = z.union([z.string(), z.number(), z.boolean()]);
+const Description = z
+  .string({ error: 'description must be a string' })
+  .refine((s) => codePointLength(s) <= DESCRIPTION_MAX_CHARS, { message: `description must be at most ${DESCRIPTION_MAX_CHARS} characters` })
+  .check(wellFormed('description'));
+const EnumValues = z
+  .array(
+    z
+      .string({ error: 'each of enumValues must be a string' })
+      .min(1, 'each of enumValues must be a non-empty string')
+      .refine((s) => codePointLength(s) <= ENUM_VALUE_MAX_CHARS, { message: `each of enumValues must be at most ${ENUM_VALUE_MAX_CHARS} characters` })
+      .check(wellFormed('enumValues')),
+    { error: 'enumValues must be a list of strings' },
+  )
+  .max(ENUM_VALUES_MAX, `enumValues may list at most ${ENUM_VALUES_MAX} values`);
+
+/** The checks `type: enum` brings, shared by variables and structured outputs; issues go on `enumValues`. */
+function checkEnumValues(v: { type: string; enumValues?: string[] }, ctx: z.RefinementCtx): void {
+  if (v.type !== 'enum') {
+    if (v.enumValues !== undefined) ctx.addIssue({ code: 'custom', path: ['enumValues'], message: `enumValues is only for type enum (this one is ${v.type})` });
+    return;
+  }
+  if (!v.enumValues?.length) {
+    ctx.addIssue({ code: 'custom', path: ['enumValues'], message: 'type enum needs enumValues: the values it may take, at least one' });
+    return;
+  }
+  const twice = v.enumValues.find((value, i) => v.enumValues!.indexOf(value) !== i);
+  if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['enumValues'], message: `enumValues lists "${twice}" more than once` });
+}
+
+/** A variable as stored, and as the run form and the runner read it. */
+export const StoredVariable = z.object({
+  name: z.string(),
+  type: VariableType,
+  required: z.boolean(),
+  default: DefaultValue.optional(),
+  description: z.string().optional().describe('What to give, shown beside the input'),
+  enumValues: z.array(z.string()).optional().describe('type enum: the values it may take'),
+});
+export type Variable = z.infer<typeof StoredVariable>;
+
+/**
+ * A variable as sent: ours (`default`) or Simplex's CLI's shape (`defaultValue`, `description`,
+ * `enumValues`). Stored with `default` only; answered with both (VariableAsSent).
+ */
 export const Variable = z
   .object({
     name: z.string().regex(VARIABLE_NAME, 'name must be letters, digits and _, not starting with a digit'),
     type: VariableType,
     required: z.boolean().default(false),
-    default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+    default: DefaultValue.optional(),
+    defaultValue: DefaultValue.optional().describe('Simplex\'s name for default; when both are given they must be equal'),
+    description: Description.optional().describe(`Up to ${DESCRIPTION_MAX_CHARS} characters; "" is none`),
+    enumValues: EnumValues.optional().describe('type enum only, and required for it: the values allowed, each once'),
   })
   .strict()
-  .refine((v) => v.default === undefined || typeof v.default === v.type, {
-    message: 'default must have the variable\'s type',
-    path: ['default'],
+  .superRefine((v, ctx) => {
+    if (v.default !== undefined && v.defaultValue !== undefined && v.default !== v.defaultValue) {
+      ctx.addIssue({ code: 'custom', path: ['defaultValue'], message: 'defaultValue and default differ: give one of them, or the same value in both' });
+      return;
+    }
+    checkEnumValues(v, ctx);
+    const given = v.default !== undefined ? 'default' : 'defaultValue';
+    const value = v.default ?? v.defaultValue;
+    if (value === undefined) return;
+    if (v.type === 'enum') {
+      if (v.enumValues?.length && !(typeof value === 'string' && v.enumValues.includes(value))) {
+        ctx.addIssue({ code: 'custom', path: [given], message: `${given} must be one of the enumValues` });
+      }
+    } else if (typeof value !== v.type) ctx.addIssue({ code: 'custom', path: [given], message: `${given} must have the variable's type` });
+  })
+  .transform(({ name, type, required, default: byOurName, defaultValue, description, enumValues }): Variable => {
+    const value = byOurName ?? defaultValue;
+    return {
+      name,
+      type,
+      required,
+      ...(value !== undefined ? { default: value } : {}),
+      ...(description ? { description } : {}),
+      ...(enumValues !== undefined ? { enumValues } : {}),
+    };
   });
-export type Variable = z.infer<typeof Variable>;
+
+/** A variable as answered: `defaultValue` beside `default` (the same value), which Simplex's CLI reads. */
+export const VariableAsSent = StoredVariable.extend({
+  defaultValue: DefaultValue.optional().describe('The same as default, under the name Simplex\'s clients read'),
+});
+export type VariableAsSent = z.infer<typeof VariableAsSent>;
+export const variableAsSent = (v: Variable): VariableAsSent => (v.default === undefined ? v : { ...v, defaultValue: v.default });
 
 /** `{{name}}` placeholders, filled from the run's variables in `url` and `value` fields. */
 export const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -217,17 +304,62 @@ export const METADATA_MAX_CHARS = 10_000;
 export const WorkflowMetadata = z
   .string({ error: 'metadata must be a string' })
   .refine((s) => codePointLength(s) <= METADATA_MAX_CHARS, { message: `metadata must be at most ${METADATA_MAX_CHARS} characters` })
-  .check(wellFormed('metadata'));
+  .check(wellFormed('metadata'), noNul('metadata'));
 /** Metadata as sent: a string, or null; "" is the same as null (no metadata), so there is one way to say "none". */
 export const MetadataInput = WorkflowMetadata.nullable()
   .transform((s) => (s === '' ? null : s))
   .describe(`Free text up to ${METADATA_MAX_CHARS} characters (not necessarily JSON); null or "" means none`);
 
-/** Any JSON kept with the workflow for Simplex's clients; runs do not use it. */
+/**
+ * Simplex's structured outputs (its CLI's `set-outputs --field total:number`): the fields a run
+ * hands back in `structured_output`, each the extract step of that `as` name, typed.
+ */
+export const OutputType = z.enum(['string', 'number', 'boolean', 'array', 'object', 'enum']);
+export const OUTPUT_FIELDS_MAX = 200;
+export const OutputField = z
+  .looseObject({
+    name: z
+      .string({ error: 'name must be a string' })
+      .min(1, 'name must not be empty')
+      .max(200, 'name must be at most 200 characters')
+      .check(wellFormed('name'))
+      .describe('The extract step whose value this is (its `as`)'),
+    type: OutputType,
+    description: Description.optional(),
+    enumValues: EnumValues.optional().describe('type enum only, and required for it'),
+  })
+  .superRefine(checkEnumValues);
+export type OutputField = z.infer<typeof OutputField>;
+const OutputFields = z
+  .array(OutputField)
+  .max(OUTPUT_FIELDS_MAX, `structured_output may declare at most ${OUTPUT_FIELDS_MAX} fields`)
+  .superRefine((fields, ctx) => {
+    const seen = new Set<string>();
+    fields.forEach((f, i) => {
+      if (seen.has(f.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `${f.name} is declared twice` });
+      seen.add(f.name);
+    });
+  });
+
+/**
+ * Any JSON kept with the workflow for Simplex's clients. A list is Simplex's list of output fields
+ * and is checked as such (the runs type their outputs by it); a JSON Schema object's `properties`
+ * type them too; anything else is kept as given and not used.
+ */
 export const StructuredOutput = z
   .unknown()
-  .check(shallowJson('structured_output'))
-  .describe('Any JSON (e.g. the schema of what a run should produce), stored and returned as given for Simplex\'s clients; runs do not use it. null means none');
+  .superRefine((value, ctx) => {
+    if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: tooDeepMessage('structured_output') });
+      return;
+    }
+    if (!Array.isArray(value)) return;
+    const r = OutputFields.safeParse(value);
+    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  })
+  .describe(
+    'A list of output fields [{name, type: string|number|boolean|array|object|enum, description?, enumValues?}] (Simplex\'s shape), by which a run types its extract values in structured_output; a JSON Schema object, whose properties type them the same way; or any other JSON, kept as given. null means none',
+  );
 
 const WorkflowFields = z
   .object({
@@ -235,7 +367,7 @@ const WorkflowFields = z
     flow: Flow,
     variables: z.array(Variable).max(100).default([]),
     metadata: MetadataInput.optional().describe('Free text (≤ 10,000 characters, not necessarily JSON). Absent: none on create, the stored value kept on update; null or "" clears it'),
-    structured_output: StructuredOutput.optional().describe('Any JSON, not used by runs. Absent: none on create, the stored value kept on update; null clears it'),
+    structured_output: StructuredOutput.optional().describe('Output fields (or any JSON). Absent: none on create, the stored value kept on update; null clears it'),
   })
   .strict();
 
@@ -290,9 +422,9 @@ export const Workflow = z.object({
   id: z.uuid(),
   name: z.string(),
   flow: Flow,
-  variables: z.array(Variable),
+  variables: z.array(VariableAsSent),
   metadata: z.string().nullable().describe('Free text, null when none'),
-  structured_output: z.unknown().describe('Any JSON kept for Simplex\'s clients, not used by runs; null when none'),
+  structured_output: z.unknown().describe('As given: the output fields that type a run\'s structured_output, or other JSON kept for Simplex\'s clients; null when none'),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -334,7 +466,7 @@ export const SearchWorkflowsQuery = z.object({
 export const WorkflowSearchHit = z.object({
   workflow_id: z.uuid(),
   workflow_name: z.string(),
-  variables: z.array(Variable),
+  variables: z.array(VariableAsSent),
   metadata: z.string().nullable(),
 });
 export const SearchWorkflowsResponse = z.object({
@@ -357,9 +489,14 @@ export const UpdateWorkflowMetadataResponse = z.object({
   metadata: z.string().nullable().describe('As stored: null when cleared'),
 });
 
-/** Variables as the Python client sends them: our list, or `{name: default}` (each an optional variable typed by its default; null: a string with no default). */
+/**
+ * Variables as the Python client sends them: a list of variables (ours, or its CLI's with
+ * description, enumValues and defaultValue), or `{name: default}` (each an optional variable typed
+ * by its default; null: a string with no default). A list's items are checked as workflow variables
+ * after this (simplexWorkflow.ts), so each issue names its item rather than the whole union.
+ */
 export const SimplexVariables = z.union([
-  z.array(Variable).max(100),
+  z.array(z.unknown()).max(100).describe('Variables: [{name, type, required?, default?|defaultValue?, description?, enumValues?}]'),
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 ]);
 export type SimplexVariables = z.infer<typeof SimplexVariables>;

@@ -61,8 +61,10 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
     expect(json.error).toBe('not_found');
   });
 
-  it('metadata or variables not JSON, variables not an object: 422', async () => {
-    await expectRefused(form({ ...good(), metadata: '{oops' }, [report]), 422, 'metadata');
+  it('metadata over 50,000 characters or holding NUL, variables not JSON or not an object: 422', async () => {
+    // Metadata is any string (Simplex's clients send ids like "req-789"): only its length and NUL are refused.
+    await expectRefused(form({ ...good(), metadata: 'x'.repeat(50_001) }, [report]), 422, 'metadata');
+    await expectRefused(form({ ...good(), metadata: 'a\u0000b' }, [report]), 422, 'metadata');
     await expectRefused(form({ ...good(), variables: 'not json' }, [report]), 422, 'variables');
     const json = await expectRefused(form({ ...good(), variables: '[1,2]' }, [report]), 422, 'variables');
     expect(json.message).toContain('JSON object');

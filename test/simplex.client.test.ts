@@ -84,7 +84,9 @@ describe('simplex-ts against Browserdesk', () => {
     expect(status).toMatchObject({
       in_progress: false,
       success: true,
-      metadata: { order: 1 },
+      // The caller's string, byte for byte; parsed beside it when it holds JSON.
+      metadata: '{"order":1}',
+      session_metadata: { order: 1 },
       scraper_outputs: { name: 'Grace Hopper' },
       structured_output: { name: 'Grace Hopper' },
       final_message: 'All 5 steps succeeded',

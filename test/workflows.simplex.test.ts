@@ -223,10 +223,11 @@ describe("the Python client's /workflow calls", () => {
     expect(Object.keys(w).sort()).toEqual(['created_at', 'flow', 'id', 'metadata', 'name', 'structured_output', 'updated_at', 'variables']);
     expect(w).toMatchObject({ name, metadata: 'py', structured_output: structured });
     expect(w.flow).toEqual({ title: name, steps: [{ type: 'navigate', url: 'https://shop.example/{{city}}' }, ...actions] });
+    // defaultValue beside default: the name Simplex's CLI reads.
     expect(w.variables).toEqual([
-      { name: 'city', type: 'string', required: false, default: 'Paris' },
-      { name: 'count', type: 'number', required: false, default: 3 },
-      { name: 'express', type: 'boolean', required: false, default: false },
+      { name: 'city', type: 'string', required: false, default: 'Paris', defaultValue: 'Paris' },
+      { name: 'count', type: 'number', required: false, default: 3, defaultValue: 3 },
+      { name: 'express', type: 'boolean', required: false, default: false, defaultValue: false },
       { name: 'note', type: 'string', required: false },
     ]);
 

@@ -56,7 +56,8 @@ describe('workflow CRUD', () => {
 
   it('creates, lists, updates and deletes', async () => {
     const created = await (await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })).json();
-    expect(created.variables).toEqual(formVariables);
+    // Answered with defaultValue beside default, for Simplex's CLI.
+    expect(created.variables).toEqual([formVariables[0], { ...formVariables[1], defaultValue: 'Ada' }]);
     expect(created.flow.steps[2]).toEqual(formFlow.steps[2]);
 
     const list = await (await server.api('/api/workflows?limit=1')).json();

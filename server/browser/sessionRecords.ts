@@ -8,7 +8,7 @@ import type { RunRow, RunsRepo } from '../store/runs.ts';
 import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
+import type { WorkflowRunFacts, WorkflowService } from '../workflows/workflowService.ts';
 import { proxiesIssue } from './sessionManager.ts';
 import type { SessionManager, SessionTokens } from './types.ts';
 
@@ -37,7 +37,7 @@ export interface SessionStatusFacts {
   run: RunRow | undefined;
   pause: PauseState | null;
   queuePosition: number | null;
-  workflowMetadata: string | null;
+  workflow: WorkflowRunFacts;
 }
 
 /** A workflow's newest live session, as active_session tells it. */
@@ -183,7 +183,7 @@ export class SessionRecords {
       run,
       pause: this.opts.activity.pauseOf(id),
       queuePosition: await this.opts.activity.queuePosition(id),
-      workflowMetadata: await this.opts.workflows.metadataOf(workflowId),
+      workflow: await this.opts.workflows.runFactsOf(workflowId),
     };
   }
 

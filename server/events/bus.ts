@@ -4,6 +4,7 @@ import type { SessionClient } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
 import type { DialogSeen } from '../workflows/engine/dialogs.ts';
 import type { PauseState } from '../workflows/pauseGate.ts';
+import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
 
 /**
  * Domain events inside one server process. The session manager and the run engine emit; the
@@ -43,7 +44,8 @@ export interface BusEvents {
     total_actions?: number;
     steps_run?: number;
     screenshot_url?: string | null;
-    workflow_metadata?: string | null;
+    /** The workflow's metadata and structured_output declaration (types the outputs); absent: none. */
+    workflow?: WorkflowRunFacts;
     /** The files the session kept, with signed URLs; read once the session has ended. */
     file_metadata?: FileMetadata[];
   };

@@ -1,12 +1,12 @@
-import { parseJson } from '../../contract/common.ts';
 import type { WebhookEvent } from '../../contract/runs.ts';
 import type { Bus, BusEvents } from '../events/bus.ts';
+import { sessionMetadataOf, workflowMetadataOf } from '../workflows/simplexMetadata.ts';
+import { structuredOutputOf } from '../workflows/structuredOutput.ts';
+import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
 
-/** The caller's metadata string, parsed (it is JSON by contract); null when none was given. */
-function parsedMetadata(metadata: string | undefined): unknown {
-  if (metadata === undefined) return null;
-  const json = parseJson(metadata);
-  return json.ok ? json.value : null;
+/** The Simplex fields of run.completed that come from the run's workflow: outputs typed by its declaration, its metadata as the clients type it. */
+export function workflowFieldsOf(outputs: Record<string, string>, workflow: WorkflowRunFacts | undefined) {
+  return { structured_output: structuredOutputOf(outputs, workflow?.structuredOutput ?? null), workflow_metadata: workflowMetadataOf(workflow?.metadata) };
 }
 
 /**
@@ -25,12 +25,11 @@ export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new
     session_id: e.session_id,
     workflow_id: e.workflow_id,
     scraper_outputs: e.outputs,
-    structured_output: e.outputs,
     file_metadata: e.file_metadata ?? [],
     screenshot_url: e.screenshot_url ?? null,
     metadata: e.metadata ?? null,
-    session_metadata: parsedMetadata(e.metadata),
-    workflow_metadata: e.workflow_metadata ?? null,
+    session_metadata: sessionMetadataOf(e.metadata),
+    ...workflowFieldsOf(e.outputs, e.workflow),
     workflow_result: { outcome, message: e.message, total_actions: e.total_actions ?? 0, steps_run: e.steps_run ?? 0 },
   };
 }

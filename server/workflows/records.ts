@@ -1,11 +1,11 @@
-import { flowAsGiven, Variable, type Workflow } from '../../contract/workflows.ts';
+import { flowAsGiven, Variable, variableAsSent, type VariableAsSent, type Workflow } from '../../contract/workflows.ts';
 import type { WorkflowRow } from '../store/workflows.ts';
 import { z } from 'zod';
 
 const Variables = z.array(Variable);
 
-/** A stored variables column (validated when written) as the contract's list. */
-export const variablesOf = (json: string): Variable[] => Variables.parse(JSON.parse(json));
+/** A stored variables column (validated when written) as answered: `defaultValue` beside `default`, for Simplex's clients. */
+export const variablesOf = (json: string): VariableAsSent[] => Variables.parse(JSON.parse(json)).map(variableAsSent);
 
 /** A stored row as the contract's Workflow (the JSON columns were validated when written). */
 export function toWorkflow(row: WorkflowRow): Workflow {

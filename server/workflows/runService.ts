@@ -16,6 +16,7 @@ import { runsRepo, type RunRow } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
+import { workflowFieldsOf } from '../webhooks/fromBus.ts';
 import { runContained } from './engine/containedRun.ts';
 import type { FlowOutcome } from './engine/replay.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
@@ -101,7 +102,9 @@ export class RunService implements RunQueueHost {
   private interruptedDeps(claim: InterruptedRunsDeps['claim']): InterruptedRunsDeps {
     return {
       claim,
-      enqueue: (url, event) => this.app.webhooks.enqueue(url, event),
+      // The run's workflow fields (typed outputs, its metadata) are added here: interruptedRuns.ts builds the event from the run row alone.
+      enqueue: async (url, event) =>
+        this.app.webhooks.enqueue(url, event.type === 'run.completed' ? { ...event, ...workflowFieldsOf(event.scraper_outputs, await this.app.workflows.runFactsOf(event.workflow_id)) } : event),
       runDir: (id) => this.runDir(id),
       record: (sessionId, message, outputs) => this.app.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
       // On a dead node's runs, only what reached this node's disk (its own artifacts are on its host).
@@ -277,7 +280,7 @@ export class RunService implements RunQueueHost {
     sessionId: string,
     outcome: Pick<BusEvents['run.completed'], 'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'>,
   ): Promise<void> {
-    const workflowMetadata = await this.app.workflows.metadataOf(run.workflowId);
+    const workflow = await this.app.workflows.runFactsOf(run.workflowId);
     this.app.bus.emit('run.completed', {
       ...outcome,
       session_id: sessionId,
@@ -285,7 +288,7 @@ export class RunService implements RunQueueHost {
       webhook_url: run.webhookUrl,
       metadata: run.metadata,
       total_actions: run.totalActions,
-      workflow_metadata: workflowMetadata,
+      workflow,
     });
   }
 

@@ -5,7 +5,8 @@ export type VariableValues = Record<string, string | number | boolean>;
 
 /**
  * Check a run's variables against the workflow's declarations: every required one present (or
- * defaulted), each of its declared type, none undeclared. Issues name `variables.<name>`.
+ * defaulted), each of its declared type (an enum's: one of its values), none undeclared. Issues
+ * name `variables.<name>`.
  */
 export function resolveVariables(declared: Variable[], given: Record<string, unknown>): { values: VariableValues; issues: Issue[] } {
   const values: VariableValues = {};
@@ -20,7 +21,13 @@ export function resolveVariables(declared: Variable[], given: Record<string, unk
       if (v.required) issues.push({ path: `variables.${v.name}`, message: `${v.name} is required (${v.type})` });
       continue;
     }
-    if (typeof value !== v.type || (v.type === 'number' && !Number.isFinite(value))) {
+    if (v.type === 'enum') {
+      const allowed = v.enumValues ?? [];
+      if (typeof value !== 'string' || !allowed.includes(value)) {
+        issues.push({ path: `variables.${v.name}`, message: `${v.name} must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value).slice(0, 100)})` });
+        continue;
+      }
+    } else if (typeof value !== v.type || (v.type === 'number' && !Number.isFinite(value))) {
       issues.push({ path: `variables.${v.name}`, message: `${v.name} must be a ${v.type}, got ${Array.isArray(value) ? 'array' : typeof value}` });
       continue;
     }

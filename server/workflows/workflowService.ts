@@ -14,6 +14,12 @@ import { toWorkflow, variablesOf } from './records.ts';
 import { inputFromCreate, inputFromUpdate } from './simplexWorkflow.ts';
 
 type ParsedInput = z.output<typeof WorkflowInput>;
+
+export interface WorkflowRunFacts {
+  metadata: string | null;
+  /** The workflow's structured_output as stored (output fields, or other JSON); null when none. */
+  structuredOutput: unknown;
+}
 type SearchHit = z.infer<typeof WorkflowSearchHit>;
 
 /**
@@ -96,9 +102,13 @@ export class WorkflowService {
     return this.update(id, inputFromUpdate(await this.get(id), body));
   }
 
-  /** The workflow's metadata; null when it has none or no longer exists. */
-  async metadataOf(id: string): Promise<string | null> {
-    return (await this.repo.get(id))?.metadata ?? null;
+  /**
+   * What a run's status and final webhook carry of its workflow: the metadata string and the
+   * structured_output declaration that types the outputs; nulls when it has none or no longer exists.
+   */
+  async runFactsOf(id: string): Promise<WorkflowRunFacts> {
+    const row = await this.repo.get(id);
+    return { metadata: row?.metadata ?? null, structuredOutput: row?.structured_output ? (JSON.parse(row.structured_output) as unknown) : null };
   }
 
   /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
