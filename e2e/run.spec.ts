@@ -48,7 +48,7 @@ test('run a workflow with a variable and a file, see each step and the outputs',
     await greeting.fill('Hello from e2e');
     await page.locator('input[type="file"][multiple]').setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('twelve bytes') });
     await expect(page.getByRole('list', { name: 'Files to send' })).toContainText('report.txt');
-    await page.getByLabel('Metadata (JSON)').fill('{"ticket": 7}');
+    await page.getByLabel('Metadata', { exact: true }).fill('ticket-7');
     await keepScreenshot(page, testInfo, 'run');
     await page.getByRole('button', { name: 'Run workflow' }).click();
 

@@ -78,14 +78,17 @@ test('the launcher offers proxies only when the server has one configured', asyn
   await expect(page.getByLabel('Use proxies')).toHaveCount(0);
 });
 
-test('the launcher checks JSON fields as you type', async ({ authed: page }) => {
+test('the launcher checks session data JSON as you type; metadata is any text', async ({ authed: page }) => {
   await page.goto('/sessions');
-  const metadata = page.getByLabel('Metadata (JSON)');
-  await metadata.fill('{"order": ');
-  await expect(page.getByText('metadata must be a string holding valid JSON')).toBeVisible();
-  await expect(metadata).toHaveAttribute('aria-invalid', 'true');
-  await metadata.fill('{"order": 42}');
-  await expect(page.getByText('metadata must be a string holding valid JSON')).toHaveCount(0);
+  const data = page.getByLabel('Session data (JSON)');
+  await data.fill('{"cookies": ');
+  await expect(page.getByText(/session_data must be a string holding valid JSON/)).toBeVisible();
+  await expect(data).toHaveAttribute('aria-invalid', 'true');
+  await data.fill('{"cookies": []}');
+  await expect(page.getByText(/session_data must be a string holding valid JSON/)).toHaveCount(0);
+  const metadata = page.getByLabel('Metadata', { exact: true });
+  await metadata.fill('order 42');
+  await expect(metadata).toHaveAttribute('aria-invalid', 'false');
 });
 
 test('a session created through the API opens its live view on its page, from any tab', async ({ authed: page, api }) => {

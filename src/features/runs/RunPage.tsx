@@ -143,7 +143,7 @@ export function RunPage() {
         )}
 
         <div className="card">
-          <Field label="Metadata (JSON)" name="metadata" error={errors.metadata?.message} hint="Optional. Passed back unchanged in the webhooks. Checked as you type.">
+          <Field label="Metadata" name="metadata" error={errors.metadata?.message} hint="Optional. Any text, such as an order id or JSON, passed back unchanged in the run's status and webhooks.">
             {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
           </Field>
           <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Receives run.started and run.completed.">

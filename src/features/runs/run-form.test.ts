@@ -25,10 +25,17 @@ describe('run form validation', () => {
     expect(r.errors.vars?.count?.message).toBe('count must be a number');
   });
 
-  it('checks the id, the metadata JSON, the webhook URL and, without a schema, the variables JSON', async () => {
-    const r = await resolve({ workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '{', webhook_url: 'nope' }, null);
+  it('takes any metadata text as typed, up to its limit', async () => {
+    const r = await resolve({ ...base, metadata: 'order 7 {' }, null);
+    expect(r.errors).toEqual({});
+    expect(r.values).toMatchObject({ metadata: 'order 7 {' });
+    const long = await resolve({ ...base, metadata: 'x'.repeat(50_001) }, null);
+    expect(long.errors.metadata?.message).toBe('metadata must be at most 50000 characters');
+  });
+
+  it('checks the id, the webhook URL and, without a schema, the variables JSON', async () => {
+    const r = await resolve({ workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '', webhook_url: 'nope' }, null);
     expect(r.errors.workflow_id?.message).toBe('workflow_id must be a UUID');
-    expect(r.errors.metadata?.message).toBe('metadata must be a string holding valid JSON');
     expect(r.errors.webhook_url?.message).toBe('webhook_url must be an http(s) URL');
     expect(r.errors.variablesJson?.message).toBe('variables must be a string holding a JSON object');
   });

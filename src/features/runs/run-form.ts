@@ -19,6 +19,7 @@ export interface RunFormContext {
   schema: Variable[] | null;
 }
 
+/** The inputs' first values: each variable's default ('' when none; an enum's select then shows its empty choice). */
 export function initialVars(schema: Variable[]): Record<string, string | boolean> {
   return Object.fromEntries(schema.map((v) => [v.name, v.type === 'boolean' ? v.default === true : v.default === undefined ? '' : String(v.default)]));
 }
@@ -42,7 +43,8 @@ export function collectVariables(schema: Variable[], vars: RunFormValues['vars']
       const n = Number(text);
       if (!Number.isFinite(n)) errors[v.name] = `${v.name} must be a number`;
       else values[v.name] = n;
-    } else values[v.name] = text;
+    } else if (v.type === 'enum' && !v.enumValues?.includes(text)) errors[v.name] = `${v.name} must be one of: ${(v.enumValues ?? []).join(', ')}`;
+    else values[v.name] = text;
   }
   return { values, errors };
 }

@@ -80,7 +80,7 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       >
         {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('session_data')} />}
       </Field>
-      <Field label="Metadata (JSON)" name="metadata" error={errors.metadata?.message} hint="Optional. Passed back in the webhooks. Checked as you type.">
+      <Field label="Metadata" name="metadata" error={errors.metadata?.message} hint="Optional. Any text, such as an id or JSON, passed back unchanged in the webhooks and the session's status.">
         {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
       </Field>
       <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Notified when the session starts and ends.">

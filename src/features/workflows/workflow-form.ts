@@ -10,7 +10,21 @@ export interface VariableRow {
   required: boolean;
   /** As typed; converted to the variable's type on save. Empty means no default. */
   default: string;
+  /** Shown beside the run form's input; empty means none. */
+  description: string;
+  /** type enum: the values it may take, one per line (a value may hold a comma). */
+  enumValues: string;
 }
+
+/** A new row: a string variable with nothing else set. */
+export const emptyVariableRow = (name = '', required = false): VariableRow => ({ name, type: 'string', required, default: '', description: '', enumValues: '' });
+
+/** The values of an enum row's text: one per line, trimmed, blank lines dropped. */
+export const enumValuesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 export interface WorkflowFormValues {
   name: string;
   flowText: string;
@@ -32,7 +46,14 @@ export function toFormValues(w: { name: string; flow: unknown; variables: Variab
     name: w.name,
     metadata: w.metadata ?? '',
     flowText: flowTextOf(w.flow),
-    variables: w.variables.map((v) => ({ name: v.name, type: v.type, required: v.required, default: v.default === undefined ? '' : String(v.default) })),
+    variables: w.variables.map((v) => ({
+      name: v.name,
+      type: v.type,
+      required: v.required,
+      default: v.default === undefined ? '' : String(v.default),
+      description: v.description ?? '',
+      enumValues: (v.enumValues ?? []).join('\n'),
+    })),
   };
 }
 
@@ -46,7 +67,7 @@ function typedDefault(row: VariableRow): string | number | boolean | undefined {
   return row.default;
 }
 
-const VARIABLE_FIELDS = new Set(['name', 'type', 'required', 'default']);
+const VARIABLE_FIELDS = new Set(['name', 'type', 'required', 'default', 'description', 'enumValues']);
 
 /** Turn issues (from the contract schema or a server 422) into [form field, message] pairs. */
 export function placeIssues(values: WorkflowFormValues, issues: FlowIssue[]): { field: string; message: string }[] {
@@ -58,7 +79,8 @@ export function placeIssues(values: WorkflowFormValues, issues: FlowIssue[]): { 
     const [head, ...rest] = path;
     if (head === 'flow') flowLines.push({ line: lineOfPath(values.flowText, tree, rest), message: humanFlowMessage({ ...issue, path: rest }, flow) });
     else if (head === 'variables' && typeof rest[0] === 'number' && values.variables[rest[0]]) {
-      const sub = String(rest[1] ?? 'name');
+      // defaultValue is Simplex's name for default: the editor has one Default input.
+      const sub = rest[1] === 'defaultValue' ? 'default' : String(rest[1] ?? 'name');
       out.push({ field: `variables.${rest[0]}.${VARIABLE_FIELDS.has(sub) ? sub : 'name'}`, message });
     } else if (head === 'name' || head === 'metadata') out.push({ field: head, message });
     else out.push({ field: 'root.server', message: `${path.join('.')}: ${message}` });
@@ -93,7 +115,14 @@ export const workflowResolver: Resolver<WorkflowFormValues, unknown, WorkflowInp
   const candidate = {
     name: values.name,
     flow: parsed.value,
-    variables: values.variables.map((r) => ({ name: r.name, type: r.type, required: r.required, default: typedDefault(r) })),
+    variables: values.variables.map((r) => ({
+      name: r.name,
+      type: r.type,
+      required: r.required,
+      default: typedDefault(r),
+      ...(r.description.trim() ? { description: r.description } : {}),
+      ...(r.type === 'enum' ? { enumValues: enumValuesOf(r.enumValues) } : {}),
+    })),
     metadata: values.metadata,
   };
   const result = WorkflowInput.safeParse(candidate);
