@@ -31,7 +31,8 @@ describe('checkRunOutcome', () => {
     checkRunOutcome(status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(true)] }), 2);
     checkRunOutcome(status({ message: 'Step 2 (click #go): no element matched within 1 s.', results: [result(true), result(false)] }), 2);
     checkRunOutcome(status({ message: 'The run could not start: Chromium did not start: timed out' }), 2);
-    checkRunOutcome(status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] }), 2, true);
+    checkRunOutcome(status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] }), 2, { interrupted: true });
+    checkRunOutcome(status({ message: 'The run was stopped while paused, before step 2 (click #go): the session was closed', results: [result(true)] }), 2, { stopped: true });
   });
 
   it.each([
@@ -40,6 +41,8 @@ describe('checkRunOutcome', () => {
     ['a failure naming another step', status({ message: 'Step 1 (click #go): x', results: [result(true), result(false)] })],
     ['a failure at a step that succeeded', status({ message: 'Step 1 (click #go): x', results: [result(true)] })],
     ['no step run and no word of not starting', status({ message: 'Before its first step: the engine stopped' })],
+    ['an interruption nobody asked for', status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] })],
+    ['a stop nobody asked for', status({ message: 'The run was stopped before step 2 (click #go): closed', results: [result(true)] })],
     ['a success with a failed step', status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(false)] })],
     ['a count that is not the flow\'s', status({ succeeded: true, status: 'succeeded', message: 'All 3 steps succeeded', total_actions: 3, results: [result(true), result(true), result(true)] })],
   ])('fails %s', (_, s) => {

@@ -235,7 +235,7 @@ export async function runFlowCase(fuzz: FlowCase, world: FlowWorld): Promise<voi
       if (fuzz.onPause === 'resume') acted = undefined;
     });
     if (process.env.FUZZ_DEBUG) console.log(`fuzz flows: ${flow.steps.map((st) => st.type === 'customStep' ? st.name : st.type).join(',')} -> ${status.status}: ${status.message.slice(0, 300)}`);
-    checkRunOutcome(status, flow.steps.length, acted === 'interrupt');
+    checkRunOutcome(status, flow.steps.length, { interrupted: acted === 'interrupt', stopped: acted === 'close' });
     if (acted !== 'interrupt' && run.status === 200) await runSessionEnded(svc, started.session_id);
   }
   await afterCase(svc);

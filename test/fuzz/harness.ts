@@ -178,16 +178,24 @@ export const UNSTARTED_RUN = /^The run (could not start|did not start)\b/;
  * A completed run's status as issue 23 asks: terminal; a success with every step ok; a failure
  * naming the step it failed at (the last result, failed, the ones before it ok), or saying it
  * could not start when no step ran. `totalSteps`: the flow's, when the caller knows it (else the
- * run's own count is taken). `interrupted`: the caller interrupted it through the API.
+ * run's own count is taken). `caller.interrupted`: the caller may have interrupted it through the
+ * API; `caller.stopped`: may have closed its session, which stops it before a step rather than at one.
  */
-export function checkRunOutcome(status: RunStatusResponse, totalSteps: number | undefined, interrupted = false): void {
+export function checkRunOutcome(status: RunStatusResponse, totalSteps: number | undefined, caller: { interrupted?: boolean; stopped?: boolean } = {}): void {
   const summary = () => `run ${status.session_id}: ${status.status} "${status.message}", results ${JSON.stringify(status.results.map((r) => [r.action, r.result.ok, r.result.error?.slice(0, 200)]))}`;
   check(status.completed && (status.status === 'succeeded' || status.status === 'failed'), () => `not terminal: ${summary()}`);
   check(status.succeeded === (status.status === 'succeeded'), () => `succeeded disagrees with status: ${summary()}`);
   if (totalSteps === undefined) totalSteps = status.total_actions;
   check(status.total_actions === totalSteps, () => `total_actions ${status.total_actions}, the flow has ${totalSteps}: ${summary()}`);
-  if (interrupted && /^Interrupted through the API after \d+ of \d+ steps/.test(status.message)) {
+  if (caller.interrupted && /^Interrupted through the API after \d+ of \d+ steps/.test(status.message)) {
     check(status.status === 'failed', () => `an interrupted run reads as succeeded: ${summary()}`);
+    return;
+  }
+  const stopped = /^The run was stopped (?:while paused, )?before (?:step (\d+) \(|its first step)/.exec(status.message);
+  if (caller.stopped && stopped) {
+    check(status.status === 'failed', () => `a stopped run reads as succeeded: ${summary()}`);
+    const next = stopped[1] === undefined ? 1 : Number(stopped[1]);
+    check(next === status.results.length + 1 && status.results.every((r) => r.result.ok), () => `a stopped run names step ${next} but ran ${status.results.length}: ${summary()}`);
     return;
   }
   if (status.status === 'succeeded') {

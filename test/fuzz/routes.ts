@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import fc from 'fast-check';
 import { ErrorBody } from '../../contract/errors.ts';
 import { operations } from '../../contract/index.ts';
@@ -62,6 +63,8 @@ for (const [id, body] of Object.entries(VALID_BODIES)) {
 }
 
 const OP_IDS = Object.keys(operations);
+/** The server's body limit (server/http/errors.ts: 1 MiB); run_workflow's multipart has its own, larger ones. */
+const BODY_LIMIT = 1024 * 1024;
 
 /** How a valid body is spoiled, field by field (the fields are the schema's, through the valid body). */
 type Mutation =
@@ -151,9 +154,28 @@ const routeRequestArb: fc.Arbitrary<RouteRequest> = fc.record({
 });
 
 export interface RouteCase {
+  /** The requests act on a run under way ($SESSION is its session): pause, resume, interrupt, close, views, events… */
+  live: boolean;
+  /** For a live case, how long the run goes on before the requests: they find it starting, in a step, or paused. */
+  liveAfterMs: number;
   requests: RouteRequest[];
 }
-export const routeCaseArb: fc.Arbitrary<RouteCase> = fc.record({ requests: fc.array(routeRequestArb, { minLength: 1, maxLength: 8 }) });
+export const routeCaseArb: fc.Arbitrary<RouteCase> = fc.record({
+  live: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  liveAfterMs: fc.integer({ min: 0, max: 4000 }),
+  requests: fc.array(routeRequestArb, { minLength: 1, maxLength: 8 }),
+});
+
+/** The run a live case acts on: a step that takes a while, a pause step, one more. */
+const LIVE_FLOW = {
+  title: 'live',
+  steps: [
+    { type: 'navigate', url: 'about:blank' },
+    { type: 'waitForExpression', expression: 'new Promise((r) => setTimeout(() => r(true), 1500))', timeout: 3000 },
+    { type: 'customStep', name: 'pause', parameters: { message: 'fuzz pause' } },
+    { type: 'waitForExpression', expression: 'true' },
+  ],
+};
 
 /** The valid body of `op`, spoiled as the mutation says (fields are numbered in the body's key order). */
 function mutated(op: string, mutation: Mutation): Json {
@@ -307,6 +329,11 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
   headers.push(...r.headers);
   // Headers the HTTP parser refuses, or that change the framing, may end the connection without an answer.
   if (r.headers.some((h) => /^(X-Bad|Transfer-Encoding|Content-Encoding|Expect)/.test(h))) wellFramed = false;
+  // Past the header or body limit the server answers (431, 413) without reading the rest of the body,
+  // and closes: the unread bytes make that a reset, which may reach the client before the answer.
+  // Without a body the answer must come.
+  const headBytes = Buffer.byteLength(finalTarget) + headers.reduce((n, h) => n + Buffer.byteLength(h, 'latin1') + 2, 0);
+  if ((headBytes > http.maxHeaderSize - 512 && body?.length) || (body?.length ?? 0) > BODY_LIMIT) wellFramed = false;
   const method = r.method === 'op' ? (op?.method.toUpperCase() ?? 'GET') : r.method;
   return { req: { method, target: finalTarget, headers, body }, wellFramed, op, opId, routeCertain: !!op && certain && r.method === 'op', withKey };
 }
@@ -327,9 +354,22 @@ export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<
   check(made.status === 201, `POST /api/workflows answered ${made.status}`);
   const workflowId = ((await made.json()) as { id: string }).id;
   const port = Number(new URL(svc.url).port);
-  // A session id of this server: an ended one (the probe of the last case), or a random one.
-  const sessions = (await (await svc.api('/api/sessions?limit=1')).json()) as { items: { id: string }[] };
-  const sessionId = sessions.items[0]?.id ?? randomUUID();
+  let sessionId: string;
+  let liveRun: string | undefined;
+  if (fuzz.live) {
+    const live = await svc.postJson('/api/workflows', { name: `fuzz live ${cases}`, flow: LIVE_FLOW });
+    check(live.status === 201, `POST /api/workflows answered ${live.status}`);
+    const form = new FormData();
+    form.append('workflow_id', ((await live.json()) as { id: string }).id);
+    const run = await svc.api('/api/run_workflow', { method: 'POST', body: form });
+    check(run.status === 200, `run_workflow answered ${run.status}: ${(await run.clone().text()).slice(0, 300)}`);
+    sessionId = liveRun = ((await run.json()) as { session_id: string }).session_id;
+    await new Promise((r) => setTimeout(r, fuzz.liveAfterMs));
+  } else {
+    // A session id of this server: an ended one (the probe of the last case), or a random one.
+    const sessions = (await (await svc.api('/api/sessions?limit=1')).json()) as { items: { id: string }[] };
+    sessionId = sessions.items[0]?.id ?? randomUUID();
+  }
   const runs: string[] = [];
 
   for (const r of fuzz.requests) {
@@ -357,6 +397,14 @@ export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<
     }
   }
   // The case's requests may have changed the workflow's steps before running it: the run's own count is taken.
-  for (const sid of runs) checkRunOutcome(await untilRunEnds(svc, sid, 90_000), undefined);
+  for (const sid of runs) checkRunOutcome(await untilRunEnds(svc, sid, 90_000), undefined, { interrupted: true, stopped: true });
+  if (liveRun) {
+    // Still paused at its pause step (or paused through the API): closed, as a person would.
+    const close = await svc.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: liveRun }) });
+    check(close.status === 200, `close_workflow_session of the live run answered ${close.status}`);
+    const status = await untilRunEnds(svc, liveRun, 90_000);
+    if (process.env.FUZZ_DEBUG) console.log(`fuzz routes: the live run -> ${status.status}: ${status.message.slice(0, 200)}`);
+    checkRunOutcome(status, LIVE_FLOW.steps.length, { interrupted: true, stopped: true });
+  }
   await afterCase(svc);
 }
