@@ -8,6 +8,8 @@ import { Field } from '../../components/Field.tsx';
 
 export interface PromptFormProps {
   busy: boolean;
+  /** Write is off (no model is configured on the server): the page says why, once. */
+  writeDisabled?: boolean;
   /** Stop the write under way (shown while busy). */
   onStop(): void;
   /** A prompt to put back in the box (History's Show); changes of `restore.at` apply it. */
@@ -17,7 +19,7 @@ export interface PromptFormProps {
 }
 
 /** The prompt box: live code-point count against the server's 8000, validated with the contract. */
-export function PromptForm({ busy, onWrite, onStop, restore }: PromptFormProps) {
+export function PromptForm({ busy, writeDisabled = false, onWrite, onStop, restore }: PromptFormProps) {
   const { register, handleSubmit, control, setError, formState, reset } = useForm<WriteRequest>({
     resolver: zodResolver(WriteRequest),
     defaultValues: { prompt: '' },
@@ -59,7 +61,7 @@ export function PromptForm({ busy, onWrite, onStop, restore }: PromptFormProps) 
             {...register('prompt')}
             onKeyDown={(e) => {
               // Ctrl+Enter (Cmd+Enter on a Mac) writes, as in most chat and mail tools.
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy) {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !busy && !writeDisabled) {
                 e.preventDefault();
                 void onSubmit();
               }
@@ -68,7 +70,7 @@ export function PromptForm({ busy, onWrite, onStop, restore }: PromptFormProps) 
         )}
       </Field>
       <div className="row">
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || writeDisabled}>
           {busy ? 'Writing…' : 'Write'}
         </button>
         {busy && (

@@ -12,7 +12,14 @@ const sse = (events: unknown[]) =>
 function mockServer(onWrite: () => Response) {
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => (String(url).includes('/writes') ? json(200, { items: [], next_cursor: null }) : onWrite())),
+    vi.fn(async (url: string) =>
+      String(url).includes('/writes')
+        ? json(200, { items: [], next_cursor: null })
+        : // A server that does not say whether a model is configured: Write stays on.
+          String(url).includes('/server_info')
+          ? json(404, { error: 'not_found', message: 'Not found' })
+          : onWrite(),
+    ),
   );
 }
 
@@ -65,5 +72,24 @@ describe('WriterPage', () => {
     expect(await screen.findByText('No writing model is configured.', { selector: 'strong' })).toBeTruthy();
     expect(screen.getByText(/set WRITER_BASE_URL and WRITER_MODEL/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+});
+
+describe('WriterPage without a model', () => {
+  it('says once that no model is configured and turns Write off', async () => {
+    const info = { version: '1', writer_configured: false, proxy_configured: false, max_sessions: 4, api_key_file: '/data/keys' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (String(url).includes('/writes')) return json(200, { items: [], next_cursor: null });
+        if (String(url).includes('/server_info')) return json(200, info);
+        throw new Error(`unexpected ${url}`);
+      }),
+    );
+    renderWithQuery(<WriterPage />);
+    await userEvent.type(screen.getByLabelText('Prompt'), 'A poem');
+    expect(await screen.findByText('No writing model is configured, so Write is off.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Write' })).toHaveProperty('disabled', true);
+    expect(screen.getAllByText(/WRITER_PROVIDER/)).toHaveLength(1);
   });
 });
