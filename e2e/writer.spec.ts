@@ -38,7 +38,7 @@ test('an empty prompt is refused at the field without a request', async ({ authe
     if (r.method() === 'POST' && r.url().includes('/api/write')) posted = true;
   });
   await page.getByRole('button', { name: 'Write' }).click();
-  await expect(page.getByText('prompt must not be empty')).toBeVisible();
+  await expect(page.getByText('Enter a prompt.')).toBeVisible();
   await expect(page.getByLabel('Prompt')).toHaveAttribute('aria-invalid', 'true');
   expect(posted).toBe(false);
 });

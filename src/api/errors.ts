@@ -1,5 +1,6 @@
 // Types only: this module is in the first page's bundle, which must not pull in zod.
 import type { ErrorBody, Issue } from '../../contract/errors.ts';
+import { inWords } from '../lib/field-messages.ts';
 
 /** A non-2xx answer, parsed into the contract's error shape (or a stand-in when the body is not one). */
 export class ApiError extends Error {
@@ -27,6 +28,8 @@ export class NetworkError extends Error {
 
 /** A readable sentence for any thrown thing. */
 export function errorMessage(err: unknown): string {
+  // A 422 names each bad field by its wire path ("Invalid request: id: Invalid UUID"): in words instead.
+  if (err instanceof ApiError && err.status === 422 && err.issues.length) return err.issues.map((i) => inWords(i.path, i.message)).join(' ');
   if (err instanceof ApiError || err instanceof NetworkError) return err.message;
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';

@@ -1,4 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { inWords } from '../lib/field-messages.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -15,7 +16,8 @@ export function applyIssues<T extends FieldValues>(err: unknown, fields: readonl
     for (let n = parts.length; n > 0; n--) {
       const candidate = parts.slice(0, n).join('.');
       if (fields.includes(candidate)) {
-        const detail = n < parts.length ? `${parts.slice(n).join('.')}: ${issue.message}` : issue.message;
+        // A sentence about the field (or the part of it the issue names, e.g. variables.email).
+        const detail = inWords(issue.path, issue.message);
         setError(candidate as Path<T>, { type: 'server', message: detail });
         placed = true;
         break;

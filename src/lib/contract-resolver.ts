@@ -1,5 +1,6 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
+import { inWords } from './field-messages.ts';
 
 /**
  * A react-hook-form resolver that validates with a contract schema. The form's values are first
@@ -19,7 +20,7 @@ export function contractResolver<TForm extends FieldValues, S extends z.ZodType>
     for (const issue of parsed.error.issues) {
       const key = issue.path.length ? String(issue.path[0]) : 'root';
       const field = issue.code === 'unrecognized_keys' ? 'root' : key;
-      errors[field] ??= { type: 'validate', message: issue.message };
+      errors[field] ??= { type: 'validate', message: field === 'root' ? issue.message : inWords(issue.path, issue.message) };
     }
     return { values: {}, errors: errors as FieldErrors<TForm> };
   };

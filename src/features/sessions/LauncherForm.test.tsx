@@ -45,9 +45,9 @@ describe('LauncherForm', () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '{"cookies": [' } });
-    expect(await screen.findByText(/session_data must be a string holding valid JSON/)).toBeTruthy();
+    expect(await screen.findByText(/^Session data must be valid JSON/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '{"cookies": [{"name": "a"}]}' } });
-    expect(await screen.findByText(/session_data must be a Playwright storage state/)).toBeTruthy();
+    expect(await screen.findByText(/^Session data must be a Playwright storage state/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText('Metadata'), { target: { value: 'customer 42' } });
     await userEvent.type(screen.getByLabelText('Workflow name'), 'tagged');
@@ -64,9 +64,9 @@ describe('LauncherForm', () => {
     await userEvent.type(timeout, '10');
     await userEvent.type(screen.getByLabelText('Webhook URL'), 'nope');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    expect(await screen.findByText('timeout must be at least 30 seconds')).toBeTruthy();
-    expect(screen.getByText('webhook_url must be an http(s) URL')).toBeTruthy();
-    expect(screen.getByText('workflow_name must not be empty')).toBeTruthy();
+    expect(await screen.findByText('Timeout must be at least 30 seconds.')).toBeTruthy();
+    expect(screen.getByText('Webhook URL must be an http(s) URL.')).toBeTruthy();
+    expect(screen.getByText('Enter a workflow name.')).toBeTruthy();
     expect(onLaunch).not.toHaveBeenCalled();
   });
 
@@ -91,7 +91,7 @@ describe('LauncherForm', () => {
     await userEvent.type(screen.getByLabelText('Workflow name'), 'w');
     await userEvent.click(await screen.findByLabelText('Use proxies'));
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    expect(await screen.findByText('no PROXY_URL configured')).toBeTruthy();
+    expect(await screen.findByText('No PROXY_URL configured.')).toBeTruthy();
     expect(onLaunch.mock.calls[0]![0]).toMatchObject({ proxies: true });
   });
 });

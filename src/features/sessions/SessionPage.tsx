@@ -31,7 +31,8 @@ export function SessionPage() {
   const ended = session.data?.state === 'ended';
   const expiresAt =
     session.data?.expires_at ?? (remembered ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString() : undefined);
-  const unknownHere = session.isError && isStatus(session.error, 404) && !remembered;
+  // 404, or 422 for an address whose id is not a session id at all: either way, no such session.
+  const unknownHere = session.isError && (isStatus(session.error, 404) || isStatus(session.error, 422)) && !remembered;
   // Not launched from this tab: ask the server for fresh URLs (the launch's tokens are kept hashed).
   const views = useSessionViews(id, !remembered && session.data?.state === 'live');
   const urls = remembered ?? views.data;
@@ -72,8 +73,17 @@ export function SessionPage() {
       </ul>
       {session.isPending && <p className="status" role="status">Loading the session…</p>}
       {run && <SessionRun run={run} workflowName={session.data?.workflow_name} />}
-      {unknownHere && <ErrorNotice error={session.error} title="No such session." />}
-      {session.isError && !isStatus(session.error, 404) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
+      {unknownHere && (
+        <div className="notice error" role="alert">
+          <p>
+            <strong>No such session.</strong>
+          </p>
+          <p>
+            This server has no session with the id <code>{id}</code>. Find it under <Link to="/sessions">Sessions</Link>.
+          </p>
+        </div>
+      )}
+      {session.isError && !isStatus(session.error, 404) && !isStatus(session.error, 422) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
       {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
       <ConfirmDialog
         open={confirming}

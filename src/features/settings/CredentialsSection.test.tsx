@@ -70,8 +70,8 @@ describe('CredentialsSection', () => {
     await screen.findByText('No credentials yet.');
     await userEvent.type(screen.getByLabelText('Name'), 'my password');
     await userEvent.click(screen.getByRole('button', { name: 'Store credential' }));
-    expect(await screen.findByText(/name must start with a letter or _/)).toBeTruthy();
-    expect(await screen.findByText('value must not be empty')).toBeTruthy();
+    expect(await screen.findByText(/^Name must start with a letter or _/)).toBeTruthy();
+    expect(await screen.findByText('Enter a value.')).toBeTruthy();
     expect(calls.some((c) => c.url.endsWith('/store_credential'))).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe('CredentialsSection', () => {
     await userEvent.type(screen.getByLabelText('Value'), 'v');
     await userEvent.type(screen.getByLabelText('Allowed origins (optional)'), 'https://bank.example');
     await userEvent.click(screen.getByRole('button', { name: 'Store credential' }));
-    expect(await screen.findByText('0: not allowed here')).toBeTruthy();
+    expect(await screen.findByText('Not allowed here.')).toBeTruthy();
     expect(screen.getByLabelText('Allowed origins (optional)').getAttribute('aria-invalid')).toBe('true');
   });
 

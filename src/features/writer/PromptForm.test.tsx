@@ -18,7 +18,7 @@ describe('PromptForm', () => {
     const onWrite = vi.fn();
     render(<PromptForm busy={false} onWrite={onWrite} onStop={() => undefined} />);
     await userEvent.click(screen.getByRole('button', { name: 'Write' }));
-    expect(await screen.findByText('prompt must not be empty')).toBeTruthy();
+    expect(await screen.findByText('Enter a prompt.')).toBeTruthy();
     expect(screen.getByLabelText('Prompt').getAttribute('aria-invalid')).toBe('true');
     expect(onWrite).not.toHaveBeenCalled();
   });
@@ -27,7 +27,7 @@ describe('PromptForm', () => {
     const onWrite = vi.fn();
     render(<PromptForm busy={false} onWrite={onWrite} onStop={() => undefined} />);
     fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'x'.repeat(8001) } });
-    expect(await screen.findByText('prompt must be at most 8000 characters')).toBeTruthy();
+    expect(await screen.findByText('Prompt must be at most 8000 characters.')).toBeTruthy();
     expect(screen.getByText('8,001 / 8,000 characters').className).toContain('over');
     await userEvent.click(screen.getByRole('button', { name: 'Write' }));
     expect(onWrite).not.toHaveBeenCalled();
@@ -41,7 +41,7 @@ describe('PromptForm', () => {
     await userEvent.type(screen.getByLabelText('Prompt'), 'A short poem');
     await userEvent.click(screen.getByRole('button', { name: 'Write' }));
     await waitFor(() => expect(onWrite).toHaveBeenCalledWith({ prompt: 'A short poem' }));
-    expect(await screen.findByText('server says no')).toBeTruthy();
+    expect(await screen.findByText('Server says no.')).toBeTruthy();
   });
 
   it('writes on Ctrl+Enter and on Cmd+Enter', async () => {

@@ -1,10 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { codePointLength } from '../../../contract/common.ts';
 import { PROMPT_MAX_CHARS, WriteRequest } from '../../../contract/write.ts';
 import { applyIssues } from '../../api/form-issues.ts';
 import { Field } from '../../components/Field.tsx';
+import { contractResolver } from '../../lib/contract-resolver.ts';
 
 export interface PromptFormProps {
   busy: boolean;
@@ -21,7 +21,8 @@ export interface PromptFormProps {
 /** The prompt box: live code-point count against the server's 8000, validated with the contract. */
 export function PromptForm({ busy, writeDisabled = false, onWrite, onStop, restore }: PromptFormProps) {
   const { register, handleSubmit, control, setError, formState, reset } = useForm<WriteRequest>({
-    resolver: zodResolver(WriteRequest),
+    // The contract's checks, with their messages in words ("Enter a prompt.").
+    resolver: contractResolver(WriteRequest, (v: WriteRequest) => v),
     defaultValues: { prompt: '' },
     mode: 'onChange',
   });
