@@ -45,7 +45,8 @@ test('the embed panel builds a URL and an iframe snippet that shows the live ses
     await expect(urlBox).not.toContainText('view_only');
     await panel.getByLabel('View only', { exact: false }).check();
 
-    // The preview is that same page, live.
+    // The preview is that same page, live (opened on request: it is a second viewer).
+    await panel.getByText('Preview', { exact: true }).click();
     const preview = page.frameLocator('iframe.embed-preview');
     await expect(preview.locator('.bd-viewer[data-state="connected"] canvas')).toBeVisible({ timeout: 20_000 });
 

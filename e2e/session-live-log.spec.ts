@@ -23,6 +23,8 @@ test('a live session streams its console, navigations and clients into its page,
       const remote = browser.contexts()[0]!.pages()[0]!;
       await remote.goto(`${site.origin}/chatty`);
       await expect(log).toContainText('A CDP client joined');
+      // One VNC connection for the page: the live view's (the embed preview opens only on request).
+      await expect(log.getByText('A live-view viewer (VNC) joined')).toHaveCount(1);
       await expect(log).toContainText(`Went to ${site.origin}/chatty`);
       await expect(log).toContainText('console.log: hello from the page');
       await remote.evaluate(() => console.warn('second line, later'));

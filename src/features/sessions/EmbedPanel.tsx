@@ -42,6 +42,7 @@ function ColourChoice({ label, value, fallback, onChange }: { label: string; val
 export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestreamUrl?: string }) {
   const id = useId();
   const urls = { vnc_url: vncUrl, livestream_url: livestreamUrl };
+  const [previewing, setPreviewing] = useState(false);
   const [choices, setChoices] = useState<EmbedChoices>({ view: vncUrl ? 'vnc' : 'live', view_only: true, scale: 'fit' });
   const set = (patch: Partial<EmbedChoices>) => setChoices((c) => ({ ...c, ...patch }));
   const src = embedUrl(urls, choices);
@@ -98,9 +99,13 @@ export function EmbedPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestr
         <>
           <CopyableText label="Embed URL" copyLabel="Copy URL" text={src} testId="embed-url" />
           <CopyableText label="HTML" copyLabel="Copy HTML" text={snippet} testId="embed-snippet" />
-          <h3 id={`${id}-preview-label`}>Preview</h3>
-          {/* Keyed by the URL: a changed option loads the page anew, as a customer's page would. */}
-          <iframe key={src} className="embed-preview" src={src} title={`Preview: ${title}`} aria-describedby={`${id}-preview-label`} />
+          {/* Closed until asked for: open, it is a second viewer of the session (a second VNC
+              connection beside the live view above). */}
+          <details className="embed-preview-box" onToggle={(e) => setPreviewing(e.currentTarget.open)}>
+            <summary id={`${id}-preview-label`}>Preview</summary>
+            {/* Keyed by the URL: a changed option loads the page anew, as a customer's page would. */}
+            {previewing && <iframe key={src} className="embed-preview" src={src} title={`Preview: ${title}`} aria-describedby={`${id}-preview-label`} />}
+          </details>
         </>
       )}
     </section>
