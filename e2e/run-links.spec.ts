@@ -53,6 +53,25 @@ test('a paused run says which step it stopped at, lists the steps to come, and i
     await keepScreenshot(page, testInfo, 'session-of-run');
     await page.getByRole('link', { name: 'Open the run' }).click();
     await expect(page).toHaveURL(new RegExp(`/runs/${sessionId}$`));
+    // Leaving a session page for another page works (it showed 'This page could not be shown').
+    await expect(page.getByRole('heading', { level: 1, name: `Run: ${name}` })).toBeVisible();
+
+    // Resumed: the pause step is done after "Resumed", in the log and on the timeline, in time order.
+    await page.getByRole('button', { name: 'Resume the run' }).click();
+    await expect(page.getByTestId('outcome')).toContainText('Succeeded', { timeout: 45_000 });
+    const timeline = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+    await expect(timeline.filter({ hasText: 'Step 3 (extract) done' })).toHaveCount(1);
+    const entries = await timeline.allTextContents();
+    const resumedAt = entries.findIndex((t) => t.includes('Resumed'));
+    const pauseDoneAt = entries.findIndex((t) => t.includes('Step 2 (pause) done'));
+    expect(resumedAt).toBeGreaterThanOrEqual(0);
+    expect(pauseDoneAt).toBeGreaterThan(resumedAt);
+    const seconds = entries.map((t) => {
+      const [m, s] = t.trim().split(' ')[0]!.split(':').map(Number);
+      return m! * 60 + s!;
+    });
+    expect(seconds).toEqual([...seconds].sort((a, b) => a - b));
+    await keepScreenshot(page, testInfo, 'run-resumed-timeline');
   } finally {
     if (sessionId) await api.delete(`/api/sessions/${sessionId}`);
     await site.close();

@@ -9,9 +9,12 @@ import { formatBytes } from '../../lib/format.ts';
 import { EventLog } from './EventLog.tsx';
 import { describeEvent, isProblem, onTimeline } from './event-text.ts';
 
-/** Seconds from the session's start (its first event, when the recording starts too) to `e`; a step's entry points at its start. */
-const offsetOf = (e: SessionEvent, start: number) =>
-  Math.max(0, (Date.parse(e.created_at) - (e.event === 'ToolCallCompleted' ? e.duration : 0) - start) / 1000);
+/**
+ * Seconds from the session's start (its first event, when the recording starts too) to `e`, at the
+ * moment it was recorded. A step's "done" entry is when it finished: placed at its start, a paused
+ * step's "Step 2 done" read 0:01 below "Resumed" at 0:31, out of order.
+ */
+const offsetOf = (e: SessionEvent, start: number) => Math.max(0, (Date.parse(e.created_at) - start) / 1000);
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 /**

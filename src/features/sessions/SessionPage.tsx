@@ -20,8 +20,13 @@ import { TimeLeft } from './TimeLeft.tsx';
 export function SessionPage() {
   const { id = '' } = useParams();
   const [confirming, setConfirming] = useState(false);
-  // A session's page starts at its top, wherever the list was scrolled to.
-  useEffect(() => window.scrollTo(0, 0), [id]);
+  // A session's page starts at its top, wherever the list was scrolled to. A block, not an arrow's
+  // value: Chromium's scrollTo now answers a promise, which React took for the effect's cleanup
+  // and called when the page unmounted ("destroy is not a function": leaving a session page
+  // for another page of the dashboard showed 'This page could not be shown').
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [id]);
   const session = useSession(id);
   // A session started for a run answers here; any other is a 404, asked once.
   const run = useRunStatus(id).data;
