@@ -24,16 +24,24 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const [status, body] = answerFor(err);
     log.debug({ code: err.code, status }, 'client error');
-    if (socket.writable) {
-      const json = JSON.stringify(body);
-      socket.write(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
-      );
-    }
-    socket.destroy();
+    if (!socket.writable) return void socket.destroy();
+    const json = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+    // A lingering close: closing with the client's bytes still unread makes the kernel send a
+    // reset, which can reach the client before the answer (a body behind oversized headers lost
+    // its 431). What else arrives is read and dropped, for LINGER_MS at most.
+    socket.on('data', () => undefined);
+    socket.resume();
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(linger));
   };
 }
+
+/** How long a refused connection's remaining bytes are read and dropped before it is cut. */
+const LINGER_MS = 1_000;
 
 /**
  * Replace Fastify's default clientError listener (its body is not the error shape). Fastify adds
