@@ -106,6 +106,13 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
   }, 60_000);
 });
 
+describe('a step recorded in a frame the page does not have', () => {
+  it('says which frame, not the library\'s TypeError (found by the fuzzer)', async () => {
+    const { done } = await run([nav(`${site.origin}/`), click('#go', { frame: [1] })]);
+    expect(done.message).toBe('Step 2 (click #go): the frame this step was recorded in (frame [1]) is not on the page now: the page loaded differently than when it was recorded');
+  }, 60_000);
+});
+
 describe('a private address refused by the egress policy names the setting', () => {
   let strict: TestServer;
   beforeAll(async () => {

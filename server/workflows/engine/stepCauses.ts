@@ -70,6 +70,10 @@ export async function explainCause(line: string, ctx: CauseContext): Promise<str
     const known = NET_ERRORS.find(([re]) => re.test(code));
     return `${known ? known[1] : 'the page did not load'} (${code})${dialogs}`;
   }
+  const frame = (ctx.step as { frame?: unknown } | undefined)?.frame;
+  if (Array.isArray(frame) && frame.length && /Cannot read properties of undefined/.test(line)) {
+    return `the frame this step was recorded in (frame ${JSON.stringify(frame)}) is not on the page now: the page loaded differently than when it was recorded${dialogs}`;
+  }
   const navTimeout = /Navigation timeout of (\d+) ms exceeded/.exec(line);
   if (navTimeout) return `the page did not finish loading within ${Number(navTimeout[1]) / 1000} s${dialogs}`;
   if (/Page crashed|Target crashed/i.test(line)) return `the page's renderer crashed${dialogs}`;
