@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page, PageQuery } from './common.ts';
 import { defineOperations } from './operation.ts';
 
+/** Who paused a run. */
+export const PauseType = z.enum(['external', 'internal']).describe('external: asked for through POST /pause; internal: the flow reached a pause step');
+export type PauseType = z.infer<typeof PauseType>;
+
 /**
  * POST /run_workflow (multipart/form-data, spec 2.5) and what the dashboard needs around it:
  * the run's status, and the signing secret of the webhooks that report it.
@@ -80,7 +84,7 @@ export const RunStatusResponse = z.object({
   outputs: z.record(z.string(), z.string()).describe('Values of the extract steps, by their `as` name'),
   screenshot: z.string().nullable().describe('The final page as a data: URL (image/jpeg); null until completed'),
   pause: z
-    .object({ key: z.string(), type: z.enum(['external', 'internal']), message: z.string().nullable() })
+    .object({ key: z.string(), type: PauseType, message: z.string().nullable() })
     .nullable()
     .describe('Set while the run waits for a person: resume it with POST /resume_session'),
   queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next; null once it has started'),
@@ -118,7 +122,7 @@ export const SessionMetadataView = z.unknown().describe('The caller\'s metadata,
  * clients). `metadata` is the caller's metadata string, byte for byte, or null when none was given.
  */
 const ids = { session_id: z.uuid(), workflow_id: z.uuid(), metadata: z.string().nullable() };
-const pause = { pause_key: z.string(), pause_type: z.enum(['external', 'internal']) };
+const pause = { pause_key: z.string(), pause_type: PauseType };
 
 /** The fields Simplex's own webhook carries, at the top level of a run's final event. */
 export const SimplexRunPayload = z.object({

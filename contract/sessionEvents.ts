@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineOperations } from './operation.ts';
-import { StepResult } from './runs.ts';
+import { PauseType, StepResult } from './runs.ts';
+
+export { PauseType };
 
 /**
  * A session's event log: what happened in it, from its start to its end, kept after it ends. It is
@@ -18,8 +20,6 @@ const step = {
   step: z.number().int().min(1).describe('Step number, from 1'),
   action: z.string().describe('The step type; for custom steps their name (uploadFile, extract, pause)'),
 };
-export const PauseType = z.enum(['external', 'internal']).describe('external: asked for through POST /pause; internal: the flow reached a pause step');
-export type PauseType = z.infer<typeof PauseType>;
 /** Who connected to a session: a CDP client on connect_url, or a live-view viewer. */
 export const SessionClient = z.enum(['cdp', 'vnc', 'livestream']);
 export type SessionClient = z.infer<typeof SessionClient>;
