@@ -369,8 +369,7 @@ export class BrowserSessionManager implements SessionManager {
   private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
     const cdp = await CdpClient.open(tree.hub);
     try {
-      // The contract's parse filled in the defaults; the seam's type is the looser input shape.
-      await applyStorageState(cdp, state as Parameters<typeof applyStorageState>[1]);
+      await applyStorageState(cdp, state);
     } catch (err) {
       throw new Invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
     } finally {

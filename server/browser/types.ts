@@ -6,7 +6,7 @@ import type { TokenHashes } from './tokens.ts';
 import type { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
-import type { EndReason, Presentation, SessionState } from '../../contract/sessions.ts';
+import type { EndReason, Presentation, SessionState, StorageState } from '../../contract/sessions.ts';
 
 // The contract owns the end reasons; the manager and its hooks name them through this seam.
 export type { EndReason };
@@ -18,7 +18,7 @@ export interface CreateSessionInput {
   timeoutSeconds: number;
   proxies: boolean;
   /** Already-validated Playwright storage state, applied before the URLs are handed out. */
-  storageState?: { cookies: unknown[]; origins: { origin: string; localStorage: { name: string; value: string }[] }[] };
+  storageState?: StorageState;
   webhookUrl?: string;
   metadata?: string;
   /** The session of a workflow run (RunService), not one a client asked for: RECORD_SESSIONS=runs records these. */
