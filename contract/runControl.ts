@@ -42,9 +42,12 @@ export const ResumeResponse = z.object({
 export const CloseResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
 export const InterruptResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
 
+export const ActiveSessionStatus = z.enum(['running', 'paused', 'live']).describe('running/paused: a run is under way; live: a session without a run');
+export type ActiveSessionStatus = z.infer<typeof ActiveSessionStatus>;
+
 export const ActiveSession = z.object({
   session_id: z.uuid(),
-  status: z.enum(['running', 'paused', 'live']).describe('running/paused: a run is under way; live: a session without a run'),
+  status: ActiveSessionStatus,
   logs_url: z.string(),
   message_url: z.null().describe('Simplex\'s agent chat; Browserdesk has no agent, so always null'),
   vnc_url: z.string().describe('A fresh interactive live view (control token), valid while the session lives'),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Issue } from '../../contract/errors.ts';
+import type { ActiveSessionStatus } from '../../contract/runControl.ts';
 import type { CreateWorkflowSessionRequest, Session, SessionState } from '../../contract/sessions.ts';
 import type { Config } from '../config.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
@@ -44,7 +45,7 @@ export interface SessionStatusFacts {
 export interface ActiveSession {
   id: string;
   controlToken: string;
-  status: 'paused' | 'running' | 'live';
+  status: ActiveSessionStatus;
 }
 
 /**
