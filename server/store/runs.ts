@@ -1,4 +1,4 @@
-import { isUnfinished, UNFINISHED_RUN_STATUSES, type RunStatus } from '../../contract/runs.ts';
+import { isUnfinished, UNFINISHED_RUN_STATUSES, type RunStatus, type StepResult } from '../../contract/runs.ts';
 import { nowIso, type Sql } from './db.ts';
 
 /** `IN (…)` of the unfinished statuses (contract literals, not input). */
@@ -21,6 +21,10 @@ export interface RunRow {
   created_at: string;
   completed_at: string | null;
 }
+
+/** A run's JSON columns, read in one place: the store wrote them from these types. */
+export const stepResultsOf = (row: Pick<RunRow, 'results'>): StepResult[] => JSON.parse(row.results) as StepResult[];
+export const outputsOf = (row: Pick<RunRow, 'outputs'>): Record<string, string> => JSON.parse(row.outputs) as Record<string, string>;
 
 const RUN_COLUMNS = ['id', 'session_id', 'workflow_id', 'status', 'message', 'total_actions', 'metadata', 'webhook_url'] as const;
 type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;

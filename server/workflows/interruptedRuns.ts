@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FileMetadata, WebhookEvent } from '../../contract/runs.ts';
-import type { RunRow } from '../store/runs.ts';
+import { outputsOf, stepResultsOf, type RunRow } from '../store/runs.ts';
 import { runCompletedEvent } from '../webhooks/fromBus.ts';
 
 export const INTERRUPTED_MESSAGE =
@@ -30,7 +30,7 @@ export interface InterruptedRunsDeps {
 export async function failInterruptedRuns({ claim, enqueue, runDir, record, files }: InterruptedRunsDeps, message: string): Promise<RunRow[]> {
   const rows = await claim(message);
   for (const row of rows) {
-    const outputs = JSON.parse(row.outputs) as Record<string, string>;
+    const outputs = outputsOf(row);
     if (row.webhook_url) {
       const event = runCompletedEvent({
         session_id: row.session_id,
@@ -40,7 +40,7 @@ export async function failInterruptedRuns({ claim, enqueue, runDir, record, file
         outputs,
         metadata: row.metadata ?? undefined,
         total_actions: row.total_actions,
-        steps_run: (JSON.parse(row.results) as unknown[]).length,
+        steps_run: stepResultsOf(row).length,
         file_metadata: files(row.session_id),
       });
       await enqueue(row.webhook_url, event);

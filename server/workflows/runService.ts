@@ -12,7 +12,7 @@ import { handUploads } from './handUploads.ts';
 import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
 import { parseOrInvalid } from '../domain/parse.ts';
-import { runsRepo, type RunRow } from '../store/runs.ts';
+import { outputsOf, runsRepo, stepResultsOf, type RunRow } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
@@ -386,12 +386,12 @@ function toStatus(row: RunRow, pause: PauseState | null, queuePosition: number |
     completed,
     status: row.status,
     message: row.message,
-    results: JSON.parse(row.results) as StepResult[],
+    results: stepResultsOf(row),
     total_actions: row.total_actions,
     session_id: row.session_id,
     workflow_id: row.workflow_id,
     completed_at: row.completed_at,
-    outputs: JSON.parse(row.outputs) as Record<string, string>,
+    outputs: outputsOf(row),
     screenshot: row.screenshot ? `data:image/jpeg;base64,${row.screenshot.toString('base64')}` : null,
     pause,
     queue_position: row.status === 'queued' ? queuePosition : null,

@@ -2,7 +2,7 @@ import type { SessionStatus } from '../../contract/runControl.ts';
 import { isUnfinished, type FileMetadata } from '../../contract/runs.ts';
 import type { EndReason } from '../../contract/sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
-import type { RunRow } from '../store/runs.ts';
+import { outputsOf, type RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
 import { sessionMetadataOf, workflowMetadataOf } from './simplexMetadata.ts';
 import { structuredOutputOf } from './structuredOutput.ts';
@@ -31,7 +31,7 @@ export function sessionStatusOf(input: {
   recordingUrl?: string | null;
 }): SessionStatus {
   const { session, run, pause } = input;
-  const outputs = run ? (JSON.parse(run.outputs) as Record<string, string>) : {};
+  const outputs = run ? outputsOf(run) : {};
   const inProgress = run ? isUnfinished(run.status) : session?.state !== 'ended';
   const metadata = run?.metadata ?? session?.metadata ?? null;
   let success: boolean | null = null;
