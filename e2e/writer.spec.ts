@@ -1,6 +1,6 @@
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
 
-// The fake model (e2e/support/fake-model.mjs) streams this text word by word.
+// The fake model (e2e/support/writerModel.ts) streams this text word by word.
 const FIRST_WORDS = 'The harbour woke slowly that morning.';
 const WORDS = 40;
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
@@ -9,6 +8,7 @@ import { createWorkflow, runWorkflow } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import { grabDisplay, isRed, recordDisplays, type SessionDisplay } from './helpers/displayPixels.ts';
 
 /**
  * "Chrome is being controlled by automated test software" is browser UI: neither a screencast
@@ -19,11 +19,11 @@ import { waitForAsync } from './helpers/wait.ts';
  */
 
 let server: TestServer;
-const displays = new Map<string, { display: string; xauthority: string }>();
+let displays: Map<string, SessionDisplay>;
 
 beforeAll(async () => {
   server = await startServer();
-  server.app.sessions.addLifecycleHooks({ onLive: (s, tree) => void displays.set(s.id, tree) });
+  displays = recordDisplays(server);
 });
 
 afterAll(async () => {
@@ -31,21 +31,6 @@ afterAll(async () => {
   expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
   fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
-
-function grabDisplay(sessionId: string): Buffer {
-  const d = displays.get(sessionId);
-  if (!d) throw new Error('no display recorded for the session');
-  return execFileSync(
-    'ffmpeg',
-    ['-loglevel', 'error', '-f', 'x11grab', '-video_size', `${SCREEN.width}x${SCREEN.height}`, '-i', d.display, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-    { env: { ...process.env, DISPLAY: d.display, XAUTHORITY: d.xauthority }, maxBuffer: 16 * 1024 * 1024 },
-  );
-}
-
-const isRed = (f: Buffer, x: number, y: number) => {
-  const i = (y * SCREEN.width + x) * 3;
-  return f[i]! > 220 && f[i + 1]! < 40 && f[i + 2]! < 40;
-};
 
 /** The first row (from the top) where the middle column is the page's red: where the page begins. */
 function pageTop(f: Buffer): number {
@@ -58,9 +43,9 @@ const redUrl = `data:text/html,${encodeURIComponent(RED)}`;
 
 async function untilPainted(id: string, top: (t: number) => boolean) {
   return waitForAsync('the red page on the display', () => {
-    const f = grabDisplay(id);
+    const f = grabDisplay(displays.get(id));
     return isRed(f, SCREEN.width / 2, SCREEN.height - 5) && top(pageTop(f)) ? f : undefined;
-  }, 20_000).catch(() => grabDisplay(id));
+  }, 20_000).catch(() => grabDisplay(displays.get(id)));
 }
 
 async function createSession(body: Record<string, unknown>) {

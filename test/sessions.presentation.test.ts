@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
@@ -8,6 +7,7 @@ import type { BrowserSessionManager } from '../server/browser/sessionManager.ts'
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import { grabDisplay, isRed, recordDisplays, type SessionDisplay } from './helpers/displayPixels.ts';
 
 /**
  * Kiosk and browser presentations, checked on the session's real X display: what a vnc_url viewer
@@ -17,11 +17,11 @@ import { waitForAsync } from './helpers/wait.ts';
  */
 
 let server: TestServer;
-const displays = new Map<string, { display: string; xauthority: string }>();
+let displays: Map<string, SessionDisplay>;
 
 beforeAll(async () => {
   server = await startServer();
-  server.app.sessions.addLifecycleHooks({ onLive: (s, tree) => void displays.set(s.id, tree) });
+  displays = recordDisplays(server);
 });
 
 afterAll(async () => {
@@ -34,22 +34,6 @@ async function create(body: Record<string, unknown> = {}) {
   const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'presentation-test', ...body });
   expect(res.status).toBe(200);
   return CreateWorkflowSessionResponse.parse(await res.json());
-}
-
-/** One frame of the session's display, as RGB bytes (ffmpeg's x11grab, as the recorder reads it). */
-function grabDisplay(sessionId: string): Buffer {
-  const d = displays.get(sessionId);
-  if (!d) throw new Error('no display recorded for the session');
-  return execFileSync(
-    'ffmpeg',
-    ['-loglevel', 'error', '-f', 'x11grab', '-video_size', `${SCREEN.width}x${SCREEN.height}`, '-i', d.display, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-    { env: { ...process.env, DISPLAY: d.display, XAUTHORITY: d.xauthority }, maxBuffer: 16 * 1024 * 1024 },
-  );
-}
-
-function isRed(frame: Buffer, x: number, y: number): boolean {
-  const i = (y * SCREEN.width + x) * 3;
-  return frame[i]! > 220 && frame[i + 1]! < 40 && frame[i + 2]! < 40;
 }
 
 const paintRed = (page: Page) => page.setContent('<!doctype html><title>red</title><body style="margin:0;background:#ff0000;height:100vh"></body>');
@@ -82,7 +66,7 @@ describe('presentation', () => {
       expectFillsDisplay(await viewport(page));
       // The display's first rows are the page's: no tab strip, address bar or automation infobar.
       const frame = await waitForAsync('the page to fill the display', () => {
-        const f = grabDisplay(s.session_id);
+        const f = grabDisplay(displays.get(s.session_id));
         return isRed(f, 5, 2) && isRed(f, SCREEN.width - 5, SCREEN.height - 5) ? f : undefined;
       });
       // A kiosk started cold is launched as one: no "press and hold Esc to exit full screen"
@@ -112,8 +96,8 @@ describe('presentation', () => {
       // automated test software", which --enable-automation would add) would take some 40 more.
       expect(inner.outerHeight - inner.height).toBeGreaterThan(50);
       expect(inner.outerHeight - inner.height).toBeLessThan(110);
-      await waitForAsync('the page to be painted', () => (isRed(grabDisplay(s.session_id), SCREEN.width / 2, SCREEN.height - 5) ? true : undefined));
-      const frame = grabDisplay(s.session_id);
+      await waitForAsync('the page to be painted', () => (isRed(grabDisplay(displays.get(s.session_id)), SCREEN.width / 2, SCREEN.height - 5) ? true : undefined));
+      const frame = grabDisplay(displays.get(s.session_id));
       expect(isRed(frame, SCREEN.width / 2, 2)).toBe(false);
       expect(isRed(frame, SCREEN.width / 2, inner.outerHeight - inner.height + 2)).toBe(true);
     } finally {

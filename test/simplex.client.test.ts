@@ -2,9 +2,10 @@ import { Webhook } from 'standardwebhooks';
 import { SimplexClient, verifySimplexWebhook, WorkflowError, type SessionStatusResponse } from 'simplex-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionEvent } from '../contract/sessionEvents.ts';
-import { SessionStatus } from '../contract/runControl.ts';
 import { WebhookEvent } from '../contract/runs.ts';
-import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { startServer, type TestServer } from './helpers/server.ts';
+import { createWorkflow } from './helpers/runs.ts';
+import { untilDone } from './helpers/simplexClient.ts';
 import { waitForAsync } from './helpers/wait.ts';
 import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';
 import { startFormSite, type FormSite } from './fixtures/formSite.ts';
@@ -25,23 +26,6 @@ afterAll(async () => {
   await site?.close();
   await hooks?.close();
 });
-
-async function createWorkflow(body: unknown): Promise<string> {
-  const res = await postJson(server, '/api/workflows', body);
-  expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
-/** Poll with the client until the session is no longer in progress; every answer is checked against the contract. */
-async function untilDone(sessionId: string, seen: SessionStatusResponse[] = []): Promise<SessionStatusResponse> {
-  for (;;) {
-    const status = await client.getSessionStatus(sessionId);
-    SessionStatus.parse(status);
-    seen.push(status);
-    if (!status.in_progress) return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Submit the form with a name and extract what the result page shows; `before` steps go first. */
 const nameFlow = (title: string, before: unknown[] = [], value = '{{name}}') => ({
@@ -71,7 +55,7 @@ async function eventsOf(sessionId: string): Promise<SessionEvent[]> {
 
 describe('simplex-ts against Browserdesk', () => {
   it('workflows.run without files (urlencoded): polls to success with the outputs, logs_url and the session log', async () => {
-    const id = await createWorkflow(nameFlow('no files'));
+    const id = await createWorkflow(server, nameFlow('no files'));
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Grace Hopper' }, metadata: '{"order":1}' });
     expect(run.succeeded).toBe(true);
     expect(run.vnc_url).toMatch(new RegExp(`^${server.url}/s/${run.session_id}/vnc\\?token=`));
@@ -79,7 +63,7 @@ describe('simplex-ts against Browserdesk', () => {
     // While it runs, its logs are null.
     expect(await client.retrieveSessionLogs(run.session_id)).toBeNull();
     const seen: SessionStatusResponse[] = [];
-    const status = await untilDone(run.session_id, seen);
+    const status = await untilDone(client, run.session_id, seen);
     expect(seen[0]).toMatchObject({ in_progress: true, success: null, structured_output: null, paused: false });
     expect(status).toMatchObject({
       in_progress: false,
@@ -101,7 +85,7 @@ describe('simplex-ts against Browserdesk', () => {
   });
 
   it('workflows.run with files (multipart) and a webhook both clients verify', async () => {
-    const id = await createWorkflow(formWorkflow('with files'));
+    const id = await createWorkflow(server, formWorkflow('with files'));
     const secret = ((await (await server.api('/api/webhooks/secret')).json()) as { secret: string }).secret;
     const before = hooks.received.length;
     const run = await client.workflows.run(id, {
@@ -110,7 +94,7 @@ describe('simplex-ts against Browserdesk', () => {
       webhookUrl: hooks.url,
       metadata: '{"batch":"b7"}',
     });
-    const status = await untilDone(run.session_id);
+    const status = await untilDone(client, run.session_id);
     expect(status).toMatchObject({ success: true, scraper_outputs: { name: 'Ada', size: 'large', file: `report.txt (${REPORT_BYTES.length} bytes)` } });
 
     const all = await hooks.waitFor(before + 2);
@@ -144,7 +128,7 @@ describe('simplex-ts against Browserdesk', () => {
 
   it('pause and resume a running flow through the client (external): no step runs while paused', async () => {
     // The second step waits about two seconds: the pause lands while it runs.
-    const id = await createWorkflow(nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]));
+    const id = await createWorkflow(server, nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]));
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Paused Once' } });
     await waitForAsync('step 2', async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 20_000);
     const paused = await client.pause(run.session_id);
@@ -164,13 +148,13 @@ describe('simplex-ts against Browserdesk', () => {
     const resumed = await client.resume(run.session_id);
     expect(resumed).toEqual({ succeeded: true, action: 'resume_session', pause_type: 'external', key: paused.pause_key });
     await expect(client.resume(run.session_id)).rejects.toThrow(/not paused/);
-    expect(await untilDone(run.session_id)).toMatchObject({ success: true, paused: false, scraper_outputs: { name: 'Paused Once' } });
+    expect(await untilDone(client, run.session_id)).toMatchObject({ success: true, paused: false, scraper_outputs: { name: 'Paused Once' } });
     expect((await eventsOf(run.session_id)).some((e) => e.event === 'FlowResumed')).toBe(true);
   });
 
   it('a flow with a pause step waits for a person (internal) and goes on when resumed through the client', async () => {
     const message = 'Type the code sent to your phone, then resume';
-    const id = await createWorkflow(nameFlow('internal pause', [{ type: 'customStep', name: 'pause', parameters: { message } }]));
+    const id = await createWorkflow(server, nameFlow('internal pause', [{ type: 'customStep', name: 'pause', parameters: { message } }]));
     const before = hooks.received.length;
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Human Loop' }, webhookUrl: hooks.url });
     const status = await waitForAsync('the pause step', async () => {
@@ -186,7 +170,7 @@ describe('simplex-ts against Browserdesk', () => {
 
     const resumed = await client.resume(run.session_id);
     expect(resumed).toMatchObject({ pause_type: 'internal', key: status.paused_key });
-    expect(await untilDone(run.session_id)).toMatchObject({ success: true, scraper_outputs: { name: 'Human Loop' } });
+    expect(await untilDone(client, run.session_id)).toMatchObject({ success: true, scraper_outputs: { name: 'Human Loop' } });
   });
 
   it('stores, lists and deletes a credential; a run types it and it is absent from everything returned', async () => {
@@ -196,11 +180,11 @@ describe('simplex-ts against Browserdesk', () => {
     expect(listed.credentials?.map((c) => c.name)).toContain('site_password');
     expect(JSON.stringify(listed)).not.toContain(value);
 
-    const id = await createWorkflow(nameFlow('types a credential', [], '{{credentials.site_password}}'));
+    const id = await createWorkflow(server, nameFlow('types a credential', [], '{{credentials.site_password}}'));
     const submissions = site.submissions.length;
     const before = hooks.received.length;
     const run = await client.workflows.run(id, { variables: { site: site.origin }, webhookUrl: hooks.url });
-    const status = await untilDone(run.session_id);
+    const status = await untilDone(client, run.session_id);
     expect(status.success).toBe(true);
     // The page got the value; the extract that read it back reports the placeholder.
     expect(site.submissions[submissions]?.name).toBe(value);
@@ -223,9 +207,9 @@ describe('simplex-ts against Browserdesk', () => {
   });
 
   it('retrieveSessionReplay returns the run\'s MP4; downloadSessionFiles of a run that downloaded nothing is a clear error', async () => {
-    const id = await createWorkflow(nameFlow('artifacts'));
+    const id = await createWorkflow(server, nameFlow('artifacts'));
     const run = await client.workflows.run(id, { variables: { site: site.origin } });
-    await untilDone(run.session_id);
+    await untilDone(client, run.session_id);
     // Runs are recorded by default (RECORD_SESSIONS=runs): an MP4 starts with its ftyp box.
     const video = await client.retrieveSessionReplay(run.session_id);
     expect(video.subarray(4, 8).toString('latin1')).toBe('ftyp');
@@ -251,7 +235,7 @@ const form = (path: string, fields: Record<string, string>) =>
 
 describe('the Python client\'s extra calls, as plain HTTP', () => {
   it('run (urlencoded), events polling, editor_interrupt (the session stays live), active_session, close_workflow_session', async () => {
-    const id = await createWorkflow(nameFlow('interrupted', [{ type: 'waitForExpression', expression: 'false', timeout: 60_000 }]));
+    const id = await createWorkflow(server, nameFlow('interrupted', [{ type: 'waitForExpression', expression: 'false', timeout: 60_000 }]));
     const started = await form('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ site: site.origin }) });
     expect(started.status).toBe(200);
     const run = (await started.json()) as { session_id: string; logs_url: string };

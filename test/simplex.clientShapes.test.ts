@@ -7,6 +7,8 @@ import { SessionStatus } from '../contract/runControl.ts';
 import { WebhookEvent } from '../contract/runs.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { createWorkflow } from './helpers/runs.ts';
+import { untilDone } from './helpers/simplexClient.ts';
 import { waitForAsync } from './helpers/wait.ts';
 import { startFormSite, type FormSite } from './fixtures/formSite.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
@@ -50,23 +52,6 @@ async function expect422(res: Response): Promise<{ path: string; message: string
   return body.issues;
 }
 
-async function createWorkflow(body: unknown): Promise<string> {
-  const res = await postJson(server, '/api/workflows', body);
-  expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
-/** Poll with the client until the run is over; every answer is checked against the contract. */
-async function untilDone(sessionId: string, seen: SessionStatusResponse[] = []): Promise<SessionStatusResponse> {
-  for (;;) {
-    const status = await client.getSessionStatus(sessionId);
-    SessionStatus.parse(status);
-    seen.push(status);
-    if (!status.in_progress) return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function eventsOf(sessionId: string): Promise<SessionEvent[]> {
   const res = await server.api(`/api/session/${sessionId}/events?limit=1000`);
   return ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
@@ -93,14 +78,14 @@ const siteVar = { name: 'site', type: 'string', required: true };
 
 describe('1. run metadata is any string, handed back byte for byte', () => {
   it("workflows.run(id, {metadata: 'req-789'}) (the client's README) runs; status and webhook give 'req-789' back", async () => {
-    const id = await createWorkflow({
+    const id = await createWorkflow(server, {
       name: uniq('free metadata'),
       flow: orderFlow('free metadata'),
       variables: [siteVar, { name: 'name', type: 'string', required: false, default: 'Ada' }, { name: 'size', type: 'string', required: false, default: 'small' }],
     });
     const run = await client.workflows.run(id, { variables: { site: site.origin }, webhookUrl: hooks.url, metadata: 'req-789' });
     expect(run.succeeded).toBe(true);
-    const status = await untilDone(run.session_id);
+    const status = await untilDone(client, run.session_id);
     expect(status).toMatchObject({ success: true, metadata: 'req-789', session_metadata: 'req-789' });
 
     const hook = await finalHook(run.session_id);
@@ -111,19 +96,19 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
   });
 
   it('`simplex run … --metadata` (urlencoded): JSON written any way comes back as written, and parsed in session_metadata', async () => {
-    const id = await createWorkflow({ name: uniq('json metadata'), flow: { title: 'nothing', steps: [] } });
+    const id = await createWorkflow(server, { name: uniq('json metadata'), flow: { title: 'nothing', steps: [] } });
     for (const metadata of ['order-7', '{ "order" : 7,\n "tags": ["a"] }', '  spaced  ', 'é ✓ 𝄞 "quoted" \\ ']) {
       const res = await pyForm('/api/run_workflow', { workflow_id: id, metadata });
       expect(res.status, await res.clone().text()).toBe(200);
       const { session_id } = (await res.json()) as { session_id: string };
-      const status = await untilDone(session_id);
+      const status = await untilDone(client, session_id);
       expect(status.metadata).toBe(metadata);
       expect((status as unknown as { session_metadata: unknown }).session_metadata).toEqual(metadata.startsWith('{') ? { order: 7, tags: ['a'] } : metadata);
     }
   });
 
   it(`refuses metadata over ${CALLER_METADATA_MAX_CHARS} characters, or holding NUL, with a 422 naming it; nothing runs`, async () => {
-    const id = await createWorkflow({ name: uniq('metadata limits'), flow: { title: 'nothing', steps: [] } });
+    const id = await createWorkflow(server, { name: uniq('metadata limits'), flow: { title: 'nothing', steps: [] } });
     const longest = '𝄞'.repeat(CALLER_METADATA_MAX_CHARS);
     for (const metadata of [`${longest}x`, 'a\u0000b']) {
       const issues = await expect422(await pyForm('/api/run_workflow', { workflow_id: id, metadata }));
@@ -139,7 +124,7 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
     // The longest allowed one is taken, byte for byte.
     const ok = await pyForm('/api/run_workflow', { workflow_id: id, metadata: longest });
     expect(ok.status).toBe(200);
-    expect((await untilDone(((await ok.json()) as { session_id: string }).session_id)).metadata).toBe(longest);
+    expect((await untilDone(client, ((await ok.json()) as { session_id: string }).session_id)).metadata).toBe(longest);
   });
 
   it("create_workflow_session takes any metadata string and gives it back", async () => {
@@ -215,7 +200,7 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
   });
 
   it('a run refuses an enum value that is not allowed, naming the allowed ones', async () => {
-    const id = await createWorkflow({
+    const id = await createWorkflow(server, {
       name: uniq('enum run'),
       flow: { title: 'nothing', steps: [] },
       variables: [{ name: 'status', type: 'enum', enumValues: ['pending', 'active'], required: true }],
@@ -229,7 +214,7 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
 
 describe('3 and 4. outputs typed by structured_output; status fields typed as the clients type them', () => {
   it('an extract declared number answers 42.5 in structured_output ("42.50" in scraper_outputs); paused_key is ""; workflow_metadata a dict', async () => {
-    const id = await createWorkflow({
+    const id = await createWorkflow(server, {
       name: uniq('typed outputs'),
       flow: orderFlow('typed outputs'),
       variables: [
@@ -250,7 +235,7 @@ describe('3 and 4. outputs typed by structured_output; status fields typed as th
 
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: '42.50', size: 'large' }, webhookUrl: hooks.url });
     const seen: SessionStatusResponse[] = [];
-    const status = await untilDone(run.session_id, seen);
+    const status = await untilDone(client, run.session_id, seen);
     expect(seen[0]).toMatchObject({ paused: false, paused_key: '' });
     expect(status).toMatchObject({
       success: true,
@@ -295,7 +280,7 @@ describe('3 and 4. outputs typed by structured_output; status fields typed as th
 
 describe('5. closing a run mid-step', () => {
   it('close_workflow_session during a long waitForElement: the run says the session was closed', async () => {
-    const id = await createWorkflow({
+    const id = await createWorkflow(server, {
       name: uniq('closed mid-step'),
       flow: {
         title: 'waits',
@@ -312,7 +297,7 @@ describe('5. closing a run mid-step', () => {
     await new Promise((r) => setTimeout(r, 500));
     const closed = await pyForm('/api/close_workflow_session', { session_id: run.session_id });
     expect(closed.status).toBe(200);
-    const status = await untilDone(run.session_id);
+    const status = await untilDone(client, run.session_id);
     expect(status.success).toBe(false);
     expect(status.final_message).toBe('Step 2 (waitForElement #never-there): the session was closed while this step ran');
     const event = WebhookEvent.parse(JSON.parse((await finalHook(run.session_id)).body));
@@ -322,20 +307,20 @@ describe('5. closing a run mid-step', () => {
   });
 
   it('closed as the run starts, or ended by its timeout: the message says which, never the library\'s error', async () => {
-    const id = await createWorkflow({
+    const id = await createWorkflow(server, {
       name: uniq('closed early'),
       flow: { title: 'waits', steps: [{ type: 'navigate', url: '{{site}}/form' }, { type: 'waitForElement', selectors: [['#never-there']], timeout: 60_000 }] },
       variables: [siteVar],
     });
     const early = await client.workflows.run(id, { variables: { site: site.origin } });
     expect((await pyForm('/api/close_workflow_session', { session_id: early.session_id })).status).toBe(200);
-    const closed = await untilDone(early.session_id);
+    const closed = await untilDone(client, early.session_id);
     expect(closed.final_message).toMatch(/^(The run was stopped before its first step: the session was closed|Step [12] \(.*\): the session was closed while this step ran|The run was stopped before step 2 \(.*\): the session was closed)$/);
 
     const timed = await client.workflows.run(id, { variables: { site: site.origin } });
     await waitForAsync('step 2 under way', async () => ((await eventsOf(timed.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 30_000);
     // What the session's timer does when its timeout runs out.
     await server.app.sessions.end(timed.session_id, 'timed_out');
-    expect((await untilDone(timed.session_id)).final_message).toBe('Step 2 (waitForElement #never-there): the session reached its timeout while this step ran');
+    expect((await untilDone(client, timed.session_id)).final_message).toBe('Step 2 (waitForElement #never-there): the session reached its timeout while this step ran');
   });
 });

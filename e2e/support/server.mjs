@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { startFakeModel } from './fake-model.mjs';
+import { register } from 'tsx/esm/api';
+
+// The suite's one fake model is TypeScript (test/helpers/fakeModel.ts).
+register();
+const { startWriterModel } = await import('./writerModel.ts');
 
 export const E2E_API_KEY = 'e2e_key_0123456789abcdef';
 const webPort = process.env.E2E_PORT ?? '8181';
@@ -26,7 +30,7 @@ if (built.status !== 0) {
   process.exit(built.status ?? 1);
 }
 
-const model = await startFakeModel(modelPort);
+const model = await startWriterModel(modelPort);
 const api = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
   env: {
@@ -63,7 +67,7 @@ function stop(code) {
   if (exiting) return;
   exiting = true;
   for (const child of [api, web]) if (child.exitCode === null) child.kill('SIGTERM');
-  model.close();
+  void model.close();
   Promise.all([api, web].map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => {
     cleanup();
     process.exit(code);

@@ -23,6 +23,8 @@ export type FakeBehaviour =
       usage?: FakeUsage;
       /** Streaming only: after the first chunk, wait for this before sending the rest. */
       gate?: Promise<void>;
+      /** Streaming only: wait this long after each chunk (so a person, or an e2e test, sees it stream). */
+      chunkDelayMs?: number;
     }
   /** Answer with this HTTP status and the provider's error body (`retry-after-ms: 0`, so retries are immediate). */
   | { kind: 'status'; status: number }
@@ -141,6 +143,8 @@ async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { 
     if (b.kind === 'cut' && i === b.after) break;
     send(text);
     if (i === 0 && b.gate) await b.gate;
+    if (b.kind === 'reply' && b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+    if (res.destroyed) return;
   }
   if (b.kind === 'cut') {
     await flushed();
@@ -148,11 +152,12 @@ async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { 
   }
 }
 
-export async function startFakeModel(): Promise<FakeModel> {
+/** The one fake model of the whole suite (unit, API and e2e); `port` 0 (the default) picks a free one. */
+export async function startFakeModel(opts: { port?: number; fallback?: FakeBehaviour } = {}): Promise<FakeModel> {
   const queue: FakeBehaviour[] = [];
   const requests: FakeRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
-  const fake = { fallback: DEFAULT_REPLY } as FakeModel;
+  const fake = { fallback: opts.fallback ?? DEFAULT_REPLY } as FakeModel;
 
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -190,7 +195,7 @@ export async function startFakeModel(): Promise<FakeModel> {
         else await (protocol === 'openai' ? openaiReply : anthropicReply)(record, res, b);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return Object.assign(fake, {

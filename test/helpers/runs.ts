@@ -6,7 +6,7 @@ import { postJson, type TestServer } from './server.ts';
 /** Store a workflow; its id. */
 export async function createWorkflow(server: TestServer, body: unknown): Promise<string> {
   const res = await postJson(server, '/api/workflows', body);
-  expect(res.status).toBe(201);
+  expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
 
