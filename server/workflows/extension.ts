@@ -16,6 +16,9 @@ export interface StepOutput {
  * uploadFile sets a file input from the run's upload folder, extract reads text or an attribute.
  * Every other step is replayed by the library itself.
  */
+/** How long a navigate step without a timeout of its own (or its flow's) waits for the page to load: Puppeteer's default. */
+const NAVIGATION_TIMEOUT_MS = 30_000;
+
 /** `{{credentials.NAME}}` in a change value, filled from the run's credentials (the contract only allows them there). */
 function fillCredentials(value: string, credentials: ReadonlyMap<string, string>): string {
   return value.replace(PLACEHOLDER, (whole, inner: string) => {
@@ -30,6 +33,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
 
   private readonly credentials: ReadonlyMap<string, string>;
   private readonly pauseHere: (message: string) => Promise<void>;
+  /** The flow's own timeout, when it sets one (the library's `timeout` falls back to 5 s). */
+  private readonly flowTimeout: number | undefined;
   private readonly origins: CredentialOriginGuard;
 
   constructor(
@@ -47,6 +52,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
     } = {},
   ) {
     super(browser, page, { timeout: opts.timeout });
+    this.flowTimeout = opts.timeout;
     this.credentials = opts.credentials ?? new Map();
     this.pauseHere = opts.pauseHere ?? (() => Promise.reject(new Error('this run cannot pause')));
     this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins);
@@ -54,9 +60,9 @@ export class RunExtension extends PuppeteerRunnerExtension {
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
-    // The library's goto waits for the page's default (30 s) while its asserted-navigation wait
-    // uses the step's timeout: the step's timeout bounds the navigation itself.
-    if (step.type === 'navigate') (this.page as Page).setDefaultNavigationTimeout(step.timeout ?? flow?.timeout ?? this.timeout);
+    // The library's goto waits for the page's default (30 s) whatever timeout the step or flow sets:
+    // one they set bounds the navigation itself; without one a page has Puppeteer's 30 s to load.
+    if (step.type === 'navigate') (this.page as Page).setDefaultNavigationTimeout(step.timeout ?? flow?.timeout ?? this.flowTimeout ?? NAVIGATION_TIMEOUT_MS);
     // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialGuard.ts).
     if (await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) => fillCredentials(value, this.credentials))) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
