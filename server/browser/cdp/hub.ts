@@ -164,7 +164,6 @@ export class CdpHub {
     return !this.ended;
   }
 
-  /** A command on the pipe's own session, for the manager's readiness check. */
   /** A command on the pipe's own session (the manager's readiness check, the hub's own attach and detach): CdpClient's ids and timeouts. */
   async call(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
     return (await this.own).send(method, params, sessionId, timeoutMs);
@@ -225,7 +224,7 @@ export class CdpHub {
     channel.sink.closed(reason);
   }
 
-  /** Bytes written. */
+  /** The length written, in characters: what it holds of the pipe's buffer, closely enough for the in-flight limits. */
   private write(msg: CdpMessage): number {
     if (this.ended) return 0;
     const text = `${JSON.stringify(msg)}\0`;

@@ -73,8 +73,8 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     settled = true;
     settle(outcome);
   };
-  /** The engine is gone without an outcome: the run fails at the step it was in, which is recorded as failed. */
   const redact = redactor(opts.credentials);
+  /** The engine is gone without an outcome: the run fails at the step it was in, which is recorded as failed. */
   const failEngine = (reason: string) => {
     if (settled) return;
     const why = redact(reason);
@@ -82,7 +82,8 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     const stopped = opts.signal.aborted;
     const because = stoppedBecause(stopReasonOf(opts.signal));
     const cause = stopped ? `${because} while this step ran` : why;
-    if (step && current !== undefined && !results.some((_, i) => i === current)) {
+    // Steps report in order: the current one has no result yet when fewer have come in.
+    if (step && current !== undefined && results.length <= current) {
       const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result: { ok: false, error: cause }, timestamp: new Date().toISOString(), duration: 0 };
       results.push(entry);
       opts.onStep?.(current, entry, { ...outputs });
@@ -90,6 +91,13 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     const where = step && current !== undefined ? stepLabel(step, current) : stopped ? 'The run was stopped before its first step' : 'Before its first step';
     finish({ succeeded: false, message: step ? `${where}: ${cause}` : `${where}: ${stopped ? because : cause}`, results: [...results], outputs, screenshot: null });
   };
+
+  /** Answer the engine's wait at the pause gate: go on once it opens, stop when the run is stopped meanwhile. */
+  const answerGate = (id: number) =>
+    opts.gate.passThrough(opts.signal).then(
+      () => send({ t: 'gate', id, go: true }),
+      () => send({ t: 'gate', id, go: false }),
+    );
 
   const onAbort = () => {
     send({ t: 'abort', reason: stopReasonOf(opts.signal) });
@@ -133,19 +141,13 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
           opts.onDialog?.(msg.dialog);
           break;
         case 'beforeStep':
-          opts.gate.passThrough(opts.signal).then(
-            () => send({ t: 'gate', id: msg.id, go: true }),
-            () => send({ t: 'gate', id: msg.id, go: false }),
-          );
+          void answerGate(msg.id);
           break;
         case 'pause': {
           clearTimeout(stepTimer);
           const { state, changed } = opts.gate.pause('internal', msg.message);
           if (changed) opts.onPause?.(state);
-          opts.gate.passThrough(opts.signal).then(
-            () => send({ t: 'gate', id: msg.id, go: true }),
-            () => send({ t: 'gate', id: msg.id, go: false }),
-          );
+          void answerGate(msg.id);
           break;
         }
         case 'done':

@@ -1,6 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import os from 'node:os';
 import type { Flow } from '../../../contract/workflows.ts';
+import { isPrivateAddress } from '../../webhooks/destination.ts';
 import { describeDialogs, type DialogSeen } from './dialogs.ts';
 
 type Step = Flow['steps'][number];
@@ -16,12 +18,13 @@ export interface CauseContext {
   answering: boolean;
 }
 
-/** Loopback, private, link-local, CGNAT and unspecified addresses: what the egress filter refuses (server/browser/isolation/egress.ts). */
-function isPrivateAddress(address: string): boolean {
-  const list = new net.BlockList();
-  for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16]] as const) list.addSubnet(a, p, 'ipv4');
-  for (const [a, p] of [['::', 127], ['fc00::', 7], ['fe80::', 10]] as const) list.addSubnet(a, p, 'ipv6');
-  return list.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+/**
+ * What the egress filter refuses: non-public ranges (the webhook check's list) and every address of
+ * this host's own interfaces (server/browser/isolation/egress.ts refuses `fib daddr type local`).
+ */
+function refusedByEgress(address: string): boolean {
+  if (isPrivateAddress(address)) return true;
+  return Object.values(os.networkInterfaces()).some((list) => list?.some((i) => i.address === address));
 }
 
 /** True when the step's URL names, or resolves to, an address the egress filter refuses. */
@@ -34,10 +37,10 @@ async function towardsPrivate(step: Step | undefined): Promise<boolean> {
   } catch {
     return false;
   }
-  if (net.isIP(host)) return isPrivateAddress(host);
+  if (net.isIP(host)) return refusedByEgress(host);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const found = await lookup(host, { all: true }).catch(() => []);
-  return found.some((a) => isPrivateAddress(a.address));
+  return found.some((a) => refusedByEgress(a.address));
 }
 
 const NET_ERRORS: [RegExp, string][] = [
