@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { CdpClient } from '../server/browser/cdp/client.ts';
+import type { CdpClient } from '../server/sessions/cdp/client.ts';
 import { connectCdp } from '../test/helpers/cdpSocket.ts';
 import { startChildServer, type ChildServer } from '../test/helpers/childServer.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from '../test/helpers/postgres.ts';

@@ -18,7 +18,7 @@ import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts';
 import { connectCdp } from '../test/helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
 import { pssKb, serviceProcesses } from '../test/helpers/processes.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
-import { SCREEN } from '../server/browser/display.ts';
+import { SCREEN } from '../server/sessions/display/display.ts';
 import { createWorkflow, runWorkflow } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';

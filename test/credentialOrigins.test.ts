@@ -7,7 +7,7 @@ import {
   placementRefusal,
   stepRefusal,
   type CredentialOrigins,
-} from '../server/workflows/credentialOrigins.ts';
+} from '../server/credentials/credentialOrigins.ts';
 
 // The decisions behind allowed_origins, without a browser: what counts as an origin, where a
 // credential may be typed, and what a run that types a kept credential may not do.

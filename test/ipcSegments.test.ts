@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canMakeIpcNamespaces, removeSegmentsOf } from '../server/browser/isolation/ipcNamespace.ts';
+import { canMakeIpcNamespaces, removeSegmentsOf } from '../server/sessions/isolation/ipcNamespace.ts';
 
 /** Ids of the host's shared-memory segments owned by `uid` (/proc/sysvipc/shm: 2nd column id, 8th uid). */
 const segmentsOf = (uid: number) =>

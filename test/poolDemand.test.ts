@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PoolDemand, TREE_BYTES, treesMemoryAllows } from '../server/browser/poolDemand.ts';
+import { PoolDemand, TREE_BYTES, treesMemoryAllows } from '../server/sessions/poolDemand.ts';
 
 const GiB = 1024 ** 3;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RfbProtocolError, RfbViewOnlyFilter } from '../server/browser/rfbFilter.ts';
+import { RfbProtocolError, RfbViewOnlyFilter } from '../server/sessions/display/rfbFilter.ts';
 
 const version = Buffer.from('RFB 003.008\n', 'latin1');
 const u16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);

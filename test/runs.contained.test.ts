@@ -167,7 +167,7 @@ describe('an engine that dies fails only its own run', () => {
     // An engine entry that throws from nowhere 1.5 s in, while step 2 waits for an element.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-engine-'));
     const entry = path.join(dir, 'crashing.mjs');
-    const real = new URL('../server/workflows/engine/thread.mjs', import.meta.url).href;
+    const real = new URL('../server/runs/engine/thread.mjs', import.meta.url).href;
     fs.writeFileSync(entry, `setTimeout(() => { throw new Error('injected engine crash'); }, 1500);\nawait import(${JSON.stringify(real)});\n`);
     server.app.runs.engineEntry = new URL(`file://${entry}`);
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
-import { MAX_STOPPED_TAKERS, type SharedRunQueue } from '../server/workflows/queue/sharedRunQueue.ts';
+import { MAX_STOPPED_TAKERS, type SharedRunQueue } from '../server/runs/queue/sharedRunQueue.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';

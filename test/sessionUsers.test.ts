@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SessionUsers } from '../server/browser/isolation/sessionUsers.ts';
+import { SessionUsers } from '../server/sessions/isolation/sessionUsers.ts';
 
 // Claims in a folder of this file's own (SessionUsers keeps them under TMPDIR), on a range outside
 // SESSION_UIDS: the servers of parallel test files neither see nor take part in these races.

@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWorkflowSessionResponse, Session } from '../contract/sessions.ts';
 import type { BusEvents } from '../server/events/bus.ts';
-import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { browserProcess, countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { testDatabaseEnv } from './helpers/testDatabase.ts';
-import { sessionDirsOf, sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
+import { sessionDirsOf, sessionsRootOf } from '../server/sessions/isolation/sessionDirs.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserSessionManager } from '../server/browser/sessionManager.ts';
+import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts';
 import { randomUUID } from 'node:crypto';
-import { sessionsRootOf } from '../server/browser/isolation/sessionDirs.ts';
-import { BrowserTree, type TreeOptions } from '../server/browser/tree.ts';
+import { sessionsRootOf } from '../server/sessions/isolation/sessionDirs.ts';
+import { BrowserTree, type TreeOptions } from '../server/sessions/browser/tree.ts';
 import { countByName, treeGone, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SimplexClient } from 'simplex-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialNamesOf, type Flow } from '../contract/workflows.ts';
-import { fillPlaceholders } from '../server/workflows/variables.ts';
+import { fillPlaceholders } from '../server/runs/variables.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CdpClient } from '../browser/cdp/client.ts';
-import type { LiveSession } from '../browser/types.ts';
+import type { CdpClient } from '../sessions/cdp/client.ts';
+import type { LiveSession } from '../sessions/types.ts';
 import { HostileDir, Refused, TooLarge } from './hostileDir.ts';
 import { safeFileName, uniqueName } from './safeNames.ts';
 

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sessionDirsOf } from '../browser/isolation/sessionDirs.ts';
-import type { SessionUser } from '../browser/isolation/sessionUsers.ts';
-import { renice, spawnDetached } from '../browser/processes.ts';
+import { sessionDirsOf } from '../sessions/isolation/sessionDirs.ts';
+import type { SessionUser } from '../sessions/isolation/sessionUsers.ts';
+import { renice, spawnDetached } from '../sessions/browser/processes.ts';
 import { artifactsDirOf } from './paths.ts';
 
 /**

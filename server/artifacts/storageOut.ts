@@ -1,5 +1,5 @@
-import type { CdpClient } from '../browser/cdp/client.ts';
-import { answerLocally } from '../browser/storageState.ts';
+import type { CdpClient } from '../sessions/cdp/client.ts';
+import { answerLocally } from '../sessions/storageState.ts';
 import { StorageCookie, StorageState } from '../../contract/sessions.ts';
 
 /** Origins whose localStorage is read at the end, first visited first. */

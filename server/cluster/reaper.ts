@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { dataDirOfTree, killTree } from '../browser/processes.ts';
-import { announceCrashed } from '../browser/sessionManager.ts';
+import { dataDirOfTree, killTree } from '../sessions/browser/processes.ts';
+import { announceCrashed } from '../sessions/sessionManager.ts';
 import { sessionsRepo } from '../store/sessions.ts';
 
 /**

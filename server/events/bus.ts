@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { FileMetadata, StepResult } from '../../contract/runs.ts';
 import type { SessionClient } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
-import type { DialogSeen } from '../workflows/engine/dialogs.ts';
-import type { PauseState } from '../workflows/pauseGate.ts';
+import type { DialogSeen } from '../runs/engine/dialogs.ts';
+import type { PauseState } from '../runs/pauseGate.ts';
 import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SessionTokens } from '../browser/types.ts';
+import type { SessionTokens } from '../sessions/types.ts';
 import { signToken, type TokenScope } from '../secrets/signedTokens.ts';
 
 /** How long a signed URL works: a day, the longest a session can live. */

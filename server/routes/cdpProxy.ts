@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCode } from '../../contract/errors.ts';
-import { bridgeCdp } from '../browser/cdp/bridge.ts';
-import { CdpClient } from '../browser/cdp/client.ts';
-import type { LiveSession } from '../browser/types.ts';
+import { bridgeCdp } from '../sessions/cdp/bridge.ts';
+import { CdpClient } from '../sessions/cdp/client.ts';
+import type { LiveSession } from '../sessions/types.ts';
 
 /** /s/:id/cdp authenticates with the session's cdp token, never an API key. */
 const CdpParams = z.object({ id: z.string().min(1).max(100) });

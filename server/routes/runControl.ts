@@ -4,7 +4,7 @@ import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { AppError } from '../http/errors.ts';
 import { fileMetadataOf, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
-import { sessionStatusOf } from '../workflows/sessionStatus.ts';
+import { sessionStatusOf } from '../runs/sessionStatus.ts';
 import { sendSessionFiles } from './artifacts.ts';
 
 /** The calls Simplex's clients make on a session beyond the spec: status, pause, resume, interrupt, close, active_session. */

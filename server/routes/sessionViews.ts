@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SessionViewParams, SessionViewQuery, VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
-import type { Capability, LiveSession, SessionManager } from '../browser/types.ts';
+import type { Capability, LiveSession, SessionManager } from '../sessions/types.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
-import { bridgeVnc } from '../browser/vncBridge.ts';
-import { streamScreencast } from '../browser/screencast.ts';
+import { bridgeVnc } from '../sessions/display/vncBridge.ts';
+import { streamScreencast } from '../sessions/display/screencast.ts';
 
 /** The session manager, once its plugin has decorated the app (read per request, not at start). */
 function sessionsOf(app: FastifyInstance): SessionManager | undefined {

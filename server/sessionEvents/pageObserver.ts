@@ -1,6 +1,6 @@
 import type { BusEvents } from '../events/bus.ts';
-import type { CdpHub } from '../browser/cdp/hub.ts';
-import { CdpClient } from '../browser/cdp/client.ts';
+import type { CdpHub } from '../sessions/cdp/hub.ts';
+import { CdpClient } from '../sessions/cdp/client.ts';
 
 type PageEvent = BusEvents['session.page'] extends infer E ? (E extends { session_id: string } ? Omit<E, 'session_id'> : never) : never;
 

@@ -1,6 +1,6 @@
 import { WebSocket, type ClientOptions } from 'ws';
-import { CdpClient } from '../../server/browser/cdp/client.ts';
-import type { CdpMessage } from '../../server/browser/cdp/hub.ts';
+import { CdpClient } from '../../server/sessions/cdp/client.ts';
+import type { CdpMessage } from '../../server/sessions/cdp/hub.ts';
 
 /**
  * The service's own CdpClient on a session's connect_url, as a customer's client connects: tests

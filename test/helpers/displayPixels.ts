@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { SCREEN } from '../../server/browser/display.ts';
+import { SCREEN } from '../../server/sessions/display/display.ts';
 import type { TestServer } from './server.ts';
 
 export interface SessionDisplay {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { DATA_DIR_MARKER, TREE_MARKER } from '../../server/browser/processes.ts';
-import { sessionRootOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
+import { DATA_DIR_MARKER, TREE_MARKER } from '../../server/sessions/browser/processes.ts';
+import { sessionRootOf, sessionsRootOf } from '../../server/sessions/isolation/sessionDirs.ts';
 
 export interface ServiceProcess {
   pid: number;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { CdpClient } from '../../server/browser/cdp/client.ts';
+import type { CdpClient } from '../../server/sessions/cdp/client.ts';
 import { connectCdp } from './cdpSocket.ts';
 import { postJson, type TestServer } from './server.ts';
 import { waitForAsync } from './wait.ts';

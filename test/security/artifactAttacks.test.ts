@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStatus } from '../../contract/runControl.ts';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { artifactsDirOf } from '../../server/artifacts/paths.ts';
-import { sessionDirsOf } from '../../server/browser/isolation/sessionDirs.ts';
+import { sessionDirsOf } from '../../server/sessions/isolation/sessionDirs.ts';
 import { isSafeFileName, MAX_NAME_BYTES, safeFileName, uniqueName } from '../../server/artifacts/safeNames.ts';
 import type { BusEvents } from '../../server/events/bus.ts';
 import { logsUrl } from '../../server/http/publicUrls.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
-import { MAX_MESSAGE_BYTES } from '../../server/browser/cdp/hub.ts';
+import { MAX_MESSAGE_BYTES } from '../../server/sessions/cdp/hub.ts';
 import { cdpOverSocket } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 

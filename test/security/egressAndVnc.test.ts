@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { x11vncArgs } from '../../server/browser/vnc.ts';
+import { x11vncArgs } from '../../server/sessions/display/vnc.ts';
 import { titlesFromSession } from '../helpers/pageTitles.ts';
 import { startServer } from '../helpers/server.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
-import { sessionDirsOf, sessionsRootOf } from '../../server/browser/isolation/sessionDirs.ts';
+import { sessionDirsOf, sessionsRootOf } from '../../server/sessions/isolation/sessionDirs.ts';
 import { connectCdp } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { browserProcess, serviceProcesses } from '../helpers/processes.ts';

@@ -1,0 +1,175 @@
+import { createRunner, type Step as ReplayStep, type UserFlow } from '@puppeteer/replay';
+import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppeteer-core';
+import type { StepResult } from '../../../contract/runs.ts';
+import type { Flow } from '../../../contract/workflows.ts';
+import { untilCrashed } from './crashWatch.ts';
+import { answerDialogs, type DialogSeen } from './dialogs.ts';
+import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
+import { RunExtension } from '../extension.ts';
+import { redactor } from '../redact.ts';
+import { actionOf, failureMessage, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
+import { explainCause } from './stepCauses.ts';
+
+export interface FlowOutcome {
+  succeeded: boolean;
+  message: string;
+  results: StepResult[];
+  outputs: Record<string, string>;
+  /** The final page, JPEG; null when there was no page left to take it from. */
+  screenshot: Buffer | null;
+}
+
+export interface ReplayOptions {
+  /** How to reach the browser (a session's hub channel, or a test's own endpoint). The browser is left running: its owner ends it. */
+  connect: () => Promise<Pick<ConnectOptions, 'transport' | 'browserWSEndpoint'>>;
+  /** A flow whose placeholders are already filled. */
+  flow: Flow;
+  /** The run's upload folder. */
+  filesDir: string;
+  onStepStart?: (index: number, action: string, params: Record<string, unknown>) => void;
+  onStep?: (index: number, result: StepResult, outputs: Record<string, string>) => void;
+  /** Awaited before each step: waits while the run is paused, rejects when the run is stopped meanwhile. */
+  beforeStep?: () => Promise<void>;
+  /** The flow's own pause step: pause the run and resolve once a person resumes it. Without it a pause step fails. */
+  pauseHere?: (message: string) => Promise<void>;
+  /** A page opened a dialog (alert, confirm, prompt, beforeunload) and the run answered it. */
+  onDialog?: (dialog: DialogSeen) => void;
+  /** Whether the session may reach private and host addresses: a refused connection there is the egress policy's doing. */
+  privateNetworksAllowed?: boolean;
+  /** Values of the `{{credentials.NAME}}` the flow types, by name: filled at the last moment, and redacted from all it reports. */
+  credentials?: ReadonlyMap<string, string>;
+  /** Where each credential may be typed, by name (allowed_origins; []: any page); a credential without an entry is typed nowhere. */
+  credentialOrigins?: CredentialOrigins;
+  /** Aborting stops the replay: the current step fails and no further step starts. Aborted with a StopReason, its messages say why. */
+  signal?: AbortSignal;
+}
+
+
+/** Longest a single CDP call may go unanswered before its step fails (puppeteer's default is 180 s). */
+const PROTOCOL_TIMEOUT_MS = 30_000;
+
+
+/** The session's existing tab: the one a person watching over VNC sees. */
+async function pageOf(browser: Browser): Promise<Page> {
+  const pages = await browser.pages();
+  return pages.find((p) => !p.url().startsWith('devtools://')) ?? (await browser.newPage());
+}
+
+/**
+ * Replay a Recorder flow on a running Chromium with @puppeteer/replay, step by step, recording a
+ * result (timestamp, duration) for each. The first failing step ends the run with a message naming
+ * it (index and action) and the cause.
+ */
+export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
+  const redact = redactor(opts.credentials);
+  const dialogs: DialogSeen[] = [];
+  let answering = true;
+  /** Why the run was stopped, as its messages say it; null while it was not. */
+  const stopped = () => (opts.signal?.aborted ? stoppedBecause(stopReasonOf(opts.signal)) : null);
+  const causeOf = async (err: unknown, step?: Flow['steps'][number]) => {
+    answering = !browser || (await pagesAnswer(browser));
+    const ctx = { step, stopped: stopped(), privateNetworksAllowed: opts.privateNetworksAllowed ?? false, dialogs, answering };
+    return redact(await explainCause(firstLine(err), ctx));
+  };
+  const results: StepResult[] = [];
+  const outputs: Record<string, string> = {};
+  let browser: Browser | undefined;
+  let failure: string | undefined;
+  let screenshot: Buffer | null = null;
+  try {
+    // A CDP call that gets no answer (a renderer in an endless loop) fails its step instead of waiting forever.
+    browser = await puppeteer.connect({ ...(await opts.connect()), defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS });
+    const connected = browser;
+    opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
+    answerDialogs(browser, (dialog) => {
+      dialogs.push(dialog);
+      opts.onDialog?.({ ...dialog, message: redact(dialog.message) });
+    });
+    const page = await pageOf(browser);
+    const extension = new RunExtension(browser, page, opts.filesDir, {
+      // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
+      timeout: opts.flow.timeout,
+      credentials: opts.credentials,
+      credentialOrigins: opts.credentialOrigins,
+      pauseHere: opts.pauseHere,
+    });
+    const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
+    await runner.runBeforeAllSteps();
+    for (const [index, step] of opts.flow.steps.entries()) {
+      try {
+        await opts.beforeStep?.();
+      } catch {
+        failure = `The run was stopped while paused, before ${stepLabel(step, index).replace(/^Step/, 'step')}: ${stopped() ?? stoppedBecause(undefined)}`;
+        break;
+      }
+      if (opts.signal?.aborted) {
+        failure = `The run was stopped before ${stepLabel(step, index).replace(/^Step/, 'step')}: ${stopped()}`;
+        break;
+      }
+      opts.onStepStart?.(index, actionOf(step), paramsOf(step));
+      const started = new Date();
+      const t0 = performance.now();
+      let result: StepResult['result'];
+      dialogs.length = 0;
+      try {
+        await untilCrashed(connected, () => runner.runStep(step as unknown as ReplayStep));
+        const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
+        if (out) outputs[out.as] = out.value;
+        result = { ok: true, ...(out ? { output: out.value } : {}) };
+      } catch (err) {
+        const cause = await causeOf(err, step);
+        result = { ok: false, error: cause };
+        // A stop is said as it is: "reached its timeout" is not a selector that matched nothing.
+        failure = stopped() ? `${stepLabel(step, index)}: ${cause}` : failureMessage(step, index, cause, opts.flow.timeout);
+      }
+      const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result, timestamp: started.toISOString(), duration: Math.round(performance.now() - t0) };
+      results.push(entry);
+      opts.onStep?.(index, entry, { ...outputs });
+      if (failure) break;
+    }
+    if (!failure) await runner.runAfterAllSteps();
+    // A page that stopped answering would hold the screenshot until the protocol timeout.
+    if (answering) screenshot = await finalScreenshot(browser);
+  } catch (err) {
+    // Stopped before its first step (the session closed as the run connected): say so, not the library's error.
+    const because = stopped();
+    failure ??= because ? `The run was stopped before its first step: ${because}` : `The run could not drive the browser: ${await causeOf(err)}`;
+  } finally {
+    await browser?.disconnect().catch(() => undefined);
+  }
+  return {
+    succeeded: !failure,
+    message: failure ?? `All ${opts.flow.steps.length} steps succeeded`,
+    results,
+    outputs,
+    screenshot,
+  };
+}
+
+/** How long a page has to evaluate `1` before it counts as not answering. */
+const ANSWER_WITHIN_MS = 2000;
+
+/** False when a page of the browser does not evaluate `1` in time: a script that never ends, a hung renderer. */
+async function pagesAnswer(browser: Browser): Promise<boolean> {
+  if (!browser.connected) return true; // gone, not hung: the cause says so itself
+  const pages = await browser.pages().catch(() => []);
+  const answers = pages.map((page) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_WITHIN_MS)));
+    const probe = page.evaluate('1').then(() => true, () => true); // an error is an answer (a closed page)
+    return Promise.race([probe, late]).finally(() => clearTimeout(timer));
+  });
+  return (await Promise.all(answers)).every(Boolean);
+}
+
+async function finalScreenshot(browser: Browser): Promise<Buffer | null> {
+  try {
+    if (!browser.connected) return null;
+    const pages = await browser.pages();
+    const page = pages.at(-1);
+    if (!page) return null;
+    return Buffer.from(await page.screenshot({ type: 'jpeg', quality: 70 }));
+  } catch {
+    return null; // the flow may have closed the page or the browser went away
+  }
+}

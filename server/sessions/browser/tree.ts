@@ -1,0 +1,161 @@
+import type { CdpHub } from '../cdp/hub.ts';
+import { startChromium, type Chromium } from './chromium.ts';
+import { ensureX11SocketDir, removeDisplayFiles, startXvfb, writeXauthority, type Display } from '../display/display.ts';
+import { IpcNamespace } from '../isolation/ipcNamespace.ts';
+import type { Isolation, TreeSandbox } from '../isolation/isolation.ts';
+import type { SessionDirs } from '../isolation/sessionDirs.ts';
+import { killTree, renice, type TreeEnv } from './processes.ts';
+import { startX11vnc, type VncServer } from '../display/vnc.ts';
+
+export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
+
+export interface TreeOptions {
+  dataDir: string;
+  id: string;
+  executable: string;
+  isolation: Isolation;
+  proxyServer?: string;
+  /** Chromium in kiosk mode from the start (ChromiumOptions.kiosk). */
+  kiosk?: boolean;
+  /** Start at this niceness (warm pool); promote() restores normal priority. */
+  niceness?: number;
+  /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
+  onPid?: (kind: ProcessKind, pid: number) => void;
+  /** Aborting ends the start where it is: what started is killed and start() rejects. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One session's processes: Xvfb, a headful Chromium on it and an x11vnc on it, each its own
+ * process group, all as the session's own user in the session's own folders, started as fast as
+ * they allow (Chromium and x11vnc in parallel once the display is up) and always ended together.
+ */
+export class BrowserTree {
+  private killing: Promise<void> | undefined;
+  private exitListener: ((what: ProcessKind, clean: boolean) => void) | undefined;
+
+  private constructor(
+    readonly id: string,
+    private readonly opts: TreeOptions,
+    private readonly sandbox: TreeSandbox,
+    private readonly ipc: IpcNamespace | null,
+    readonly display: Display,
+    readonly chromium: Chromium,
+    readonly vnc: VncServer,
+  ) {
+    for (const [kind, child] of [['xvfb', display.process], ['chromium', chromium.process], ['x11vnc', vnc.process]] as const) {
+      child.once('exit', (code) => {
+        if (!this.killing) this.exitListener?.(kind, code === 0);
+      });
+    }
+  }
+
+  /** The only door to the browser's DevTools. */
+  get hub(): CdpHub {
+    return this.chromium.hub;
+  }
+
+  get dirs(): SessionDirs {
+    return this.sandbox.dirs;
+  }
+
+  /** The uid and gid the tree runs as (null: the service's own). */
+  get user(): TreeSandbox['user'] {
+    return this.sandbox.user;
+  }
+
+  /** What another process of the tree joins (TreeEnv.ipc); undefined when trees share the host's. */
+  get ipcNamespace(): string | undefined {
+    return this.ipc?.path;
+  }
+
+  get vncSocket(): string {
+    return this.vnc.socket;
+  }
+
+  get pids(): number[] {
+    return [this.display.pid, this.chromium.pid, this.vnc.pid];
+  }
+
+  get alive(): boolean {
+    return !this.killing && [this.display.process, this.chromium.process, this.vnc.process].every((p) => p.exitCode === null && p.signalCode === null);
+  }
+
+  /**
+   * The first death of any member not caused by kill(). `clean` is an exit with status 0 (a client
+   * closed the browser over CDP, e.g. Puppeteer's browser.close()); anything else is a crash.
+   */
+  onExit(listener: (what: ProcessKind, clean: boolean) => void): void {
+    this.exitListener = listener;
+    if (!this.alive && !this.killing) queueMicrotask(() => listener('chromium', false));
+  }
+
+  static async start(opts: TreeOptions): Promise<BrowserTree> {
+    const { dataDir, id } = opts;
+    const sandbox = await opts.isolation.prepare(id);
+    const { dirs, user, ownIpc } = sandbox;
+    const leaders: number[] = [];
+    let display: Display | undefined;
+    let ipc: IpcNamespace | null = null;
+    const note = (kind: ProcessKind, pid: number) => {
+      leaders.push(pid);
+      opts.onPid?.(kind, pid);
+    };
+    // Killing what started makes the waits below fail at once (a process they wait on exits).
+    const cancel = () => void killTree(dataDir, id, [...leaders], 0);
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    const goOn = () => {
+      if (opts.signal?.aborted) throw new Error('the browser start was cancelled');
+    };
+    try {
+      goOn();
+      ensureX11SocketDir();
+      writeXauthority(dirs.xauthority, user);
+      const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
+      const base: TreeEnv = { dataDir, treeId: id, niceness, xauthority: dirs.xauthority, home: dirs.home, tmp: dirs.tmp, user };
+      // The X server makes the tree's IPC namespace, the others join it.
+      display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
+      note('xvfb', display.pid);
+      goOn();
+      if (ownIpc) {
+        ipc = IpcNamespace.of(display.process);
+        if (!ipc) throw new Error('Xvfb died while starting');
+      }
+      const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
+      const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
+      const [chromium, vnc] = await Promise.all([
+        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk }).then((c) => (note('chromium', c.pid), c)),
+        startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
+      ]);
+      goOn();
+      return new BrowserTree(id, opts, sandbox, ipc, display, chromium, vnc);
+    } catch (e) {
+      // Whatever did start (recorded or not: the marker finds it) goes, and so do the folders.
+      await killTree(dataDir, id, leaders);
+      ipc?.close();
+      if (display) removeDisplayFiles(display.name);
+      await opts.isolation.release(sandbox);
+      throw e;
+    } finally {
+      opts.signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** Back to normal priority: this tree now serves a session. */
+  promote(): void {
+    if (this.opts.niceness) renice(this.pids, this.opts.niceness);
+  }
+
+  /** Kill every process of the tree (SIGTERM, SIGKILL after a short grace) and remove its files. Idempotent. */
+  kill(): Promise<void> {
+    this.killing ??= (async () => {
+      this.hub.close();
+      await killTree(this.opts.dataDir, this.id, this.pids);
+      this.ipc?.close();
+      removeDisplayFiles(this.display.name);
+      await this.opts.isolation.release(this.sandbox);
+    })();
+    return this.killing;
+  }
+}
+

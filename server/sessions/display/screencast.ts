@@ -1,0 +1,155 @@
+import { WebSocket } from 'ws';
+import { CdpClient } from '../cdp/client.ts';
+import type { CdpHub } from '../cdp/hub.ts';
+
+/**
+ * The livestream: CDP Page.startScreencast frames of the session's active tab, relayed to a
+ * viewer's WebSocket. Each relayed message is binary: an 8-byte big-endian float64 (the frame's
+ * capture time, ms since the epoch) followed by the JPEG. The viewer never sends anything we act on.
+ *
+ * Chromium has no "active tab" in CDP, so every page target is screencast and the frames of one are
+ * relayed: the newest tab (new tabs open in front), else the one that most recently became visible
+ * (Page.screencastVisibilityChanged fires when a tab is brought to front or hidden). Hidden tabs
+ * produce no frames, so screencasting them all costs nothing until they show.
+ */
+
+export interface ScreencastOptions {
+  quality?: number;
+  maxWidth?: number;
+  maxHeight?: number;
+  onError?: (err: Error) => void;
+}
+
+/** Drop frames rather than queue them when a viewer falls this far behind: live beats complete. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
+
+interface Tab {
+  targetId: string;
+  sessionId: string;
+  visible: boolean;
+  /** Bumped when the tab opens or shows; the highest visible one is relayed. */
+  rank: number;
+  lastFrame?: Buffer;
+}
+
+/** Relay the active tab's screencast to `viewer` until either side closes. Returns a closer. */
+export function streamScreencast(viewer: WebSocket, hub: CdpHub, opts: ScreencastOptions = {}): (code?: number, reason?: string) => void {
+  let cdp: CdpClient | undefined;
+  const tabs = new Map<string, Tab>(); // by CDP session id
+  const attaching = new Set<string>(); // target ids
+  let rankCounter = 0;
+  let active: Tab | undefined;
+  let closed = false;
+
+  const end = (code = 1000, reason = '') => {
+    if (closed) return;
+    closed = true;
+    cdp?.close();
+    if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING) viewer.close(code, reason);
+  };
+  const fail = (err: unknown) => {
+    if (closed) return;
+    opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+  };
+
+  const relay = (frame: Buffer) => {
+    if (viewer.readyState !== WebSocket.OPEN || viewer.bufferedAmount > MAX_QUEUED_BYTES) return;
+    viewer.send(frame, { binary: true });
+  };
+
+  const pickActive = () => {
+    let best: Tab | undefined;
+    for (const tab of tabs.values()) if (tab.visible && (!best || tab.rank > best.rank)) best = tab;
+    // No tab claims to be visible (e.g. the window is minimised): keep the newest one.
+    if (!best) for (const tab of tabs.values()) if (!best || tab.rank > best.rank) best = tab;
+    if (best !== active) {
+      active = best;
+      if (active?.lastFrame) relay(active.lastFrame); // a still page sends no new frame: show its last
+    }
+  };
+
+  const attach = async (targetId: string) => {
+    if (attaching.has(targetId)) return;
+    attaching.add(targetId);
+    try {
+      const { sessionId } = await cdp!.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const tab: Tab = { targetId, sessionId, visible: true, rank: ++rankCounter };
+      tabs.set(sessionId, tab);
+      pickActive();
+      const state = await cdp!.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId);
+      tab.visible = (state.result as { value?: unknown } | undefined)?.value !== 'hidden';
+      pickActive();
+      await cdp!.send('Page.startScreencast', { format: 'jpeg', quality: opts.quality ?? 70, maxWidth: opts.maxWidth ?? 1920, maxHeight: opts.maxHeight ?? 1080, everyNthFrame: 1 }, sessionId);
+    } catch (err) {
+      fail(err); // the tab closed while we attached: nothing to show
+    }
+  };
+
+  const onEvent = (msg: { method: string; params: Record<string, unknown>; sessionId?: string }) => {
+    const p = msg.params;
+    switch (msg.method) {
+      case 'Target.targetCreated': {
+        const info = p.targetInfo as { targetId: string; type: string };
+        if (info.type === 'page') void attach(info.targetId);
+        break;
+      }
+      case 'Target.targetDestroyed':
+      case 'Target.detachedFromTarget': {
+        for (const [sessionId, tab] of tabs) {
+          if (tab.targetId === p.targetId || sessionId === p.sessionId) {
+            tabs.delete(sessionId);
+            attaching.delete(tab.targetId);
+          }
+        }
+        pickActive();
+        break;
+      }
+      case 'Page.screencastFrame': {
+        const sessionId = msg.sessionId!;
+        // Ack first: Chromium sends the next frame only after the ack, so this sets the frame rate.
+        cdp!.send('Page.screencastFrameAck', { sessionId: p.sessionId }, sessionId).catch(() => {});
+        const tab = tabs.get(sessionId);
+        if (!tab) break;
+        const jpeg = Buffer.from(p.data as string, 'base64');
+        const ts = (p.metadata as { timestamp?: number } | undefined)?.timestamp;
+        const frame = Buffer.allocUnsafe(8 + jpeg.length);
+        frame.writeDoubleBE(ts ? ts * 1000 : Date.now(), 0);
+        jpeg.copy(frame, 8);
+        tab.lastFrame = frame;
+        if (!tab.visible) {
+          // A frame means it is painting, so it is on screen after all.
+          tab.visible = true;
+          pickActive();
+        } else if (tab === active) relay(frame);
+        break;
+      }
+      case 'Page.screencastVisibilityChanged': {
+        const tab = tabs.get(msg.sessionId!);
+        if (!tab) break;
+        tab.visible = p.visible === true;
+        if (tab.visible) tab.rank = ++rankCounter;
+        pickActive();
+        break;
+      }
+    }
+  };
+
+  CdpClient.open(hub)
+    .then(async (client) => {
+      cdp = client;
+      if (closed) {
+        client.close();
+        return;
+      }
+      client.on('*', (ev, sessionId) => onEvent({ ...(ev as { method: string; params: Record<string, unknown> }), sessionId }));
+      client.onClose(() => end(1011, 'browser closed'));
+      await client.send('Target.setDiscoverTargets', { discover: true });
+    })
+    .catch((err: unknown) => {
+      fail(err);
+      end(1011, 'browser unavailable');
+    });
+  viewer.on('close', () => end());
+  viewer.on('error', () => end());
+  return end;
+}

@@ -1,0 +1,463 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Bus } from '../events/bus.ts';
+import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
+import { ErrorCode, type Issue } from '../../contract/errors.ts';
+import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
+import type { CrashedSession, SessionsRepo } from '../store/sessions.ts';
+import { CdpClient } from './cdp/client.ts';
+import { removeStaleDisplayFiles } from './display/display.ts';
+import { Isolation } from './isolation/isolation.ts';
+import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
+import { killStartedBy, killTree, startedBy } from './browser/processes.ts';
+import { applyPresentation } from './browser/presentation.ts';
+import { applyStorageState } from './storageState.ts';
+import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
+import { BrowserTree, type TreeOptions } from './browser/tree.ts';
+import type { Capability, CreateSessionInput, EndReason, LiveSession, Reservation, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
+import { WarmPool } from './warmPool.ts';
+
+export interface ManagerOptions {
+  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'WARM_POOL_MAX' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
+  repo: SessionsRepo;
+  bus: Bus;
+  log: FastifyBaseLogger;
+}
+
+interface Entry {
+  workflowId: string;
+  /** Set once the browser is up; until then the session is starting. */
+  session?: LiveSession;
+  /** Started from a reservation: its URLs were handed out while it waited, so its viewers still wait while it starts. */
+  reserved: boolean;
+  hashes: TokenHashes;
+  /** Tokens issued later (a workflow's active_session): they die with the session like the first ones. */
+  moreHashes: TokenHashes[];
+  tree?: BrowserTree;
+  timer?: NodeJS.Timeout;
+  webhookUrl?: string;
+  metadata?: string;
+  endListeners: Set<(reason: EndReason | undefined) => void>;
+  ending?: Promise<void>;
+  /** Why it ends, once ending: told to listeners that subscribe late. */
+  endReason?: EndReason;
+}
+
+/** A session waiting for a free slot: what to start it with, and whom to tell. */
+interface Reserved {
+  input: CreateSessionInput;
+  hashes: TokenHashes;
+  resolve: (session: LiveSession) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
+export const END_HOOK_TIMEOUT_MS = 5_000;
+
+/** Token sets issued after create that a session keeps; the oldest is dropped beyond this. */
+const MAX_ISSUED_TOKEN_SETS = 16;
+
+/** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** Why a session cannot ask for proxies on this server, or null when it can (or does not ask). */
+export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Issue | null =>
+  proxies && !proxyUrl ? { path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' } : null;
+
+const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
+
+/**
+ * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
+ * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
+ */
+/** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
+export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
+  for (const s of sessions) {
+    bus.emit('session.ended', { session_id: s.id, workflow_id: s.workflow_id, reason: 'crashed', webhook_url: s.webhook_url ?? undefined, metadata: s.metadata ?? undefined });
+    bus.emit('session.changed', { session_id: s.id });
+  }
+}
+
+export class BrowserSessionManager implements SessionManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly pool: WarmPool;
+  private isolation: Isolation | undefined;
+  private closed = false;
+  private readonly hooks: SessionLifecycleHooks[] = [];
+  /** Reserved sessions by id; Map keeps insertion order, which is the order they start in. */
+  private readonly reserved = new Map<string, Reserved>();
+
+  constructor(private readonly opts: ManagerOptions) {
+    this.pool = new WarmPool({
+      min: opts.config.WARM_POOL_SIZE,
+      // WARM_POOL_SIZE=0 turns the pool off, demand or not.
+      max: opts.config.WARM_POOL_SIZE === 0 ? 0 : opts.config.WARM_POOL_MAX,
+      // A tree beyond the sessions that can still start would only wait (queued runs start cold).
+      room: () => opts.config.MAX_SESSIONS - this.entries.size,
+      treeOptions: (id) => ({ ...this.treeOptions(id, undefined), niceness: 10 }),
+      onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
+      // Kiosk ahead of time: Chromium's fullscreen notice has passed by the time the tree is handed out.
+      prepare: (tree) => applyPresentation(tree.hub, PRESENTATION_DEFAULT),
+    });
+  }
+
+  private treeOptions(id: string, proxyServer: string | undefined): TreeOptions {
+    if (!this.isolation) throw new Error('the session manager has not started');
+    return {
+      dataDir: this.opts.config.dataDir,
+      id,
+      executable: this.opts.config.CHROMIUM_PATH,
+      isolation: this.isolation,
+      proxyServer,
+      onPid: (kind, pid) => void this.safely(() => this.opts.repo.addPid(id, kind, pid)),
+    };
+  }
+
+  /** Store writes after close (the store is gone) must not turn an orderly shutdown into a crash. */
+  private async safely(fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.opts.log.warn({ err }, 'session record not updated');
+    }
+  }
+
+  addLifecycleHooks(hooks: SessionLifecycleHooks): void {
+    this.hooks.push(hooks);
+  }
+
+  /** Run one kind of hook on every registrant; failures and overruns are logged, never thrown. */
+  private async runHooks<K extends keyof SessionLifecycleHooks>(kind: K, id: string, call: (h: Required<SessionLifecycleHooks>[K]) => unknown, timeoutMs?: number): Promise<void> {
+    await Promise.all(
+      this.hooks.map(async (h) => {
+        const fn = h[kind];
+        if (!fn) return;
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const work = Promise.resolve(call(fn.bind(h) as Required<SessionLifecycleHooks>[K]));
+          const limit = timeoutMs === undefined ? work : Promise.race([work, new Promise((_r, reject) => (timer = setTimeout(() => reject(new Error(`${kind} took over ${timeoutMs} ms`)), timeoutMs)))]);
+          await limit;
+        } catch (err) {
+          this.opts.log.warn({ err, session_id: id }, `session ${kind} hook failed`);
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+  }
+
+  /** Ready browsers in the warm pool (for tests and the benchmark). */
+  get warm(): number {
+    return this.pool.size;
+  }
+
+  /** The pool's size, aim and the demand behind it (the benchmark and tests report it). */
+  get poolStats(): WarmPool['stats'] {
+    return this.pool.stats;
+  }
+
+  whenWarm(timeoutMs?: number): Promise<void> {
+    return this.pool.whenFull(timeoutMs);
+  }
+
+  /** Sessions starting or live. */
+  get active(): number {
+    return this.entries.size;
+  }
+
+  assertRoom(): void {
+    if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
+      throw new AtCapacity(`This server runs at most ${this.opts.config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
+    }
+  }
+
+  /**
+   * Called once before the server takes requests: whatever a previous process of this DATA_DIR left
+   * (sessions marked live, their processes, their profiles) is ended, then the pool fills.
+   */
+  async start(): Promise<void> {
+    const { repo, bus, config } = this.opts;
+    const orphans = await repo.endCrashed({ node: 'self' });
+    const recorded = await repo.allProcesses();
+    const trees = new Map<string, number[]>();
+    for (const p of recorded) {
+      // Only a pid that still carries our marker is ours; anything else is a recycled pid.
+      if (startedBy(p.pid, config.dataDir, p.tree_id)) trees.set(p.tree_id, [...(trees.get(p.tree_id) ?? []), p.pid]);
+    }
+    await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
+    // Processes started but never recorded (the server died mid-start) carry the marker too.
+    await killStartedBy(config.dataDir);
+    for (const p of recorded) await repo.dropTree(p.tree_id);
+    await removeAllSessionDirs(config.dataDir);
+    removeStaleDisplayFiles(config.SESSION_UIDS);
+    // Folders of versions that kept profiles inside DATA_DIR.
+    for (const dir of ['profiles', 'run', 'trash']) {
+      await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
+    }
+    this.isolation = await Isolation.start({ dataDir: config.dataDir, uids: config.SESSION_UIDS, allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS });
+    for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
+    announceCrashed(bus, orphans);
+    if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
+    this.pool.fill();
+  }
+
+  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+    const minted = mintTokens();
+    return this.track(this.createNow(input, minted.hashes).then((session) => ({ session, tokens: minted.tokens })));
+  }
+
+  createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession> {
+    return this.track(this.createNow(input, reservation.hashes, reservation.id));
+  }
+
+  /**
+   * closeAll() waits for creations in flight, so a browser finishing its start during shutdown is
+   * still killed before the server is gone. The promise handed back is the tracked one itself, which
+   * has a handler, so a start that fails before its caller awaits it is no unhandled rejection.
+   */
+  private track<T>(p: Promise<T>): Promise<T> {
+    const tracked = p.catch(() => undefined);
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+    return p;
+  }
+
+  /** `reservedId`: the id a queued run's caller was answered with (its hashes are of the tokens answered then). */
+  private async createNow(input: CreateSessionInput, hashes: TokenHashes, reservedId?: string): Promise<LiveSession> {
+    const { config, repo, bus } = this.opts;
+    const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
+    if (proxies) throw new Invalid([proxies]);
+    if (this.closed) throw shuttingDown();
+    this.assertRoom();
+
+    // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
+    // reserved session starts cold (its run waited anyway; a start is well under a second).
+    const pooled = input.proxies || reservedId ? undefined : this.pool.take();
+    const id = reservedId ?? pooled?.id ?? randomUUID();
+    const now = new Date();
+    const entry: Entry = { workflowId: input.workflowId, reserved: reservedId !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
+    this.entries.set(id, entry);
+    try {
+      await repo.insert({
+        id,
+        workflow_id: input.workflowId,
+        proxies: input.proxies ? 1 : 0,
+        timeout_seconds: input.timeoutSeconds,
+        webhook_url: input.webhookUrl ?? null,
+        metadata: input.metadata ?? null,
+        ...hashColumns(hashes),
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
+      });
+    } catch (err) {
+      this.entries.delete(id);
+      void pooled?.tree.then((t) => t.kill(), () => undefined);
+      throw err;
+    }
+    bus.emit('session.changed', { session_id: id });
+
+    let tree: BrowserTree;
+    try {
+      const presentation = input.presentation ?? PRESENTATION_DEFAULT;
+      // A start of our own knows its presentation: launched in it, nothing to switch (and a kiosk
+      // launched as one shows no "press Esc to exit full screen" notice).
+      let launchedAsAsked = false;
+      const cold = () => {
+        launchedAsAsked = true;
+        return BrowserTree.start({ ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined), kiosk: presentation === 'kiosk' });
+      };
+      // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
+      tree = pooled ? await pooled.tree.catch(cold) : await cold();
+      entry.tree = tree;
+      if (entry.ending) throw new Error('ended while starting');
+      if (input.storageState) await this.applyState(tree, input.storageState);
+      if (entry.ending) throw new Error('ended while starting');
+      if (!launchedAsAsked) await applyPresentation(tree.hub, presentation);
+      if (entry.ending) throw new Error('ended while starting');
+      if (!tree.alive) throw new Error('the browser died while starting');
+      tree.onExit((what, clean) => {
+        const closedByClient = what === 'chromium' && clean;
+        if (!closedByClient) this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
+        void this.end(id, closedByClient ? 'stopped' : 'crashed');
+      });
+    } catch (err) {
+      if (!entry.ending) this.opts.log.error({ err, session_id: id }, 'session failed to start');
+      await this.end(id, 'failed_to_start');
+      // A tree that finished starting after end() began is not known to end(): kill it here.
+      await entry.tree?.kill();
+      if (isDomainError(err)) throw err;
+      throw new Unavailable(ErrorCode.browserUnavailable, 'The browser could not be started; retry the request');
+    }
+
+    // Live from now: the timeout counts from the moment the URLs are handed out.
+    const live = new Date();
+    const session: LiveSession = {
+      id,
+      workflowId: input.workflowId,
+      state: 'live',
+      hub: tree.hub,
+      folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
+      user: tree.user,
+      vncSocket: tree.vncSocket,
+      createdAt: now,
+      expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
+      forRun: input.forRun === true,
+    };
+    entry.session = session;
+    await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }));
+    if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
+    entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
+    await repo.markLive(id, session.expiresAt.toISOString());
+    bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
+    bus.emit('session.changed', { session_id: id });
+    return session;
+  }
+
+  reserve(input: CreateSessionInput): Reservation {
+    const { config } = this.opts;
+    if (this.closed) throw shuttingDown();
+    if (this.reserved.size >= config.MAX_QUEUED_RUNS) {
+      throw new AtCapacity(`This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
+    }
+    const id = randomUUID();
+    const { tokens, hashes } = mintTokens();
+    const started = new Promise<LiveSession>((resolve, reject) => this.reserved.set(id, { input, hashes, resolve, reject }));
+    // Nobody may be listening yet when a reservation fails; the caller's own handler still sees it.
+    started.catch(() => undefined);
+    const position = this.reserved.size;
+    // A slot may be free already (a session ended between the caller's check and now).
+    this.startReserved();
+    return { id, tokens, position, started };
+  }
+
+  /** Start reserved sessions, oldest first, while there is room. */
+  private startReserved(): void {
+    for (const [id, r] of this.reserved) {
+      if (this.closed || this.entries.size >= this.opts.config.MAX_SESSIONS) return;
+      this.reserved.delete(id);
+      this.createReserved(r.input, { id, hashes: r.hashes }).then(r.resolve, r.reject);
+    }
+  }
+
+  queuePosition(id: string): number | null {
+    let position = 0;
+    for (const key of this.reserved.keys()) {
+      position++;
+      if (key === id) return position;
+    }
+    // Out of the queue and its browser starting: still first in line until it is live.
+    return this.startingFromReservation(id) ? 1 : null;
+  }
+
+  /** A reserved session whose browser is starting (no longer in the queue, not yet live). */
+  private startingFromReservation(id: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    return entry?.reserved && !entry.session && !entry.ending ? entry : undefined;
+  }
+
+  waiting(id: string, token: string | undefined, capability: Capability): number | null {
+    const hashes = this.reserved.get(id)?.hashes ?? this.startingFromReservation(id)?.hashes;
+    // grants() compares against a decoy when there are no hashes: the time says nothing of whether the session waits.
+    return grants(hashes, token, capability) ? this.queuePosition(id) : null;
+  }
+
+  private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
+    const cdp = await CdpClient.open(tree.hub);
+    try {
+      await applyStorageState(cdp, state);
+    } catch (err) {
+      throw new Invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
+    } finally {
+      cdp.close();
+    }
+  }
+
+  get(id: string): LiveSession | undefined {
+    return this.entries.get(id)?.session;
+  }
+
+  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
+    const entry = this.entries.get(id);
+    const live = entry?.session?.state === 'live' && !entry.ending ? entry : undefined;
+    // Every set is compared, so the time taken says nothing about which one matched.
+    const matches = [live?.hashes, ...(live?.moreHashes ?? [])].map((hashes) => grants(hashes, token, capability));
+    return matches.includes(true) ? live!.session! : null;
+  }
+
+  issueTokens(id: string): SessionTokens | null {
+    const entry = this.entries.get(id);
+    if (entry?.session?.state !== 'live' || entry.ending) return null;
+    // Bounded: each call adds a set that every authorize compares.
+    if (entry.moreHashes.length >= MAX_ISSUED_TOKEN_SETS) entry.moreHashes.shift();
+    const { tokens, hashes } = mintTokens();
+    entry.moreHashes.push(hashes);
+    return tokens;
+  }
+
+  end(id: string, reason: EndReason): Promise<void> {
+    const waiting = this.reserved.get(id);
+    if (waiting) {
+      this.reserved.delete(id);
+      waiting.reject(new Conflict('The session was ended while it waited for a browser'));
+      return Promise.resolve();
+    }
+    const entry = this.entries.get(id);
+    if (!entry) return Promise.resolve();
+    entry.endReason ??= reason;
+    entry.ending ??= (async () => {
+      const { repo, bus } = this.opts;
+      clearTimeout(entry.timer);
+      // Before anything closes: the browser is still up for a last read (its storage state).
+      const live = entry.session;
+      if (live && live.state === 'live' && entry.tree?.alive) await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
+      if (entry.session) entry.session.state = 'ended';
+      await this.safely(() => repo.markEnded(id, reason));
+      // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
+      for (const l of entry.endListeners) {
+        try {
+          l(reason);
+        } catch (err) {
+          this.opts.log.warn({ err }, 'session end listener failed');
+        }
+      }
+      entry.endListeners.clear();
+      bus.emit('session.ended', { session_id: id, workflow_id: entry.workflowId, reason, webhook_url: entry.webhookUrl, metadata: entry.metadata });
+      bus.emit('session.changed', { session_id: id });
+      // A tree still starting is killed by create() when it notices `ending`; its processes carry
+      // the marker, so a sweep by tree id catches them either way.
+      if (entry.tree) await entry.tree.kill();
+      else await killTree(this.opts.config.dataDir, id, []);
+      await this.safely(() => repo.dropTree(id));
+      this.entries.delete(id);
+      this.startReserved();
+      await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
+    })();
+    return entry.ending;
+  }
+
+  onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.ending) {
+      queueMicrotask(() => listener(entry?.endReason));
+      return () => undefined;
+    }
+    entry.endListeners.add(listener);
+    return () => entry.endListeners.delete(listener);
+  }
+
+  async closeAll(): Promise<void> {
+    this.closed = true;
+    for (const r of this.reserved.values()) r.reject(new Unavailable(ErrorCode.shuttingDown, 'The server stopped before a browser was free'));
+    this.reserved.clear();
+    await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
+    await Promise.all(this.inflight);
+    await this.isolation?.close();
+    // Every tree is gone with its folders: the root goes too, so nothing is left in $TMPDIR.
+    await removeAllSessionDirs(this.opts.config.dataDir);
+  }
+}

@@ -1,0 +1,214 @@
+import type { z } from 'zod';
+import type { Issue } from '../../contract/errors.ts';
+import type { ActiveSessionStatus } from '../../contract/runControl.ts';
+import type { CreateWorkflowSessionRequest, Session, SessionState } from '../../contract/sessions.ts';
+import type { Config } from '../config.ts';
+import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
+import { pageOf, type Page } from '../domain/pages.ts';
+import type { RunRow, RunsRepo } from '../store/runs.ts';
+import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
+import { webhookUrlIssue } from '../webhooks/destination.ts';
+import type { PauseState } from '../runs/pauseGate.ts';
+import type { WorkflowRunFacts, WorkflowService } from '../workflows/workflowService.ts';
+import { proxiesIssue } from './sessionManager.ts';
+import type { SessionManager, SessionTokens } from './types.ts';
+
+/** What a run under way is doing, asked of app.runs (which starts sessions, so it is built later). */
+export interface RunActivity {
+  isRunning(sessionId: string): boolean;
+  pauseOf(sessionId: string): PauseState | null;
+  /** Where the session's queued run waits (1: next), or null. */
+  queuePosition(sessionId: string): Promise<number | null>;
+  /** Take the session's queued run out of the queue; resolves once its failure is recorded, false when none waits. */
+  leaveQueue(sessionId: string): Promise<boolean>;
+}
+
+export interface SessionRecordsOptions {
+  config: Pick<Config, 'PROXY_URL' | 'WEBHOOK_ALLOW_PRIVATE'>;
+  sessions: SessionsRepo;
+  runs: RunsRepo;
+  manager: SessionManager;
+  workflows: WorkflowService;
+  activity: RunActivity;
+}
+
+/** What Simplex's session status is made of, before its URLs are added. */
+export interface SessionStatusFacts {
+  session: SessionRow | undefined;
+  run: RunRow | undefined;
+  pause: PauseState | null;
+  queuePosition: number | null;
+  workflow: WorkflowRunFacts;
+}
+
+/** A workflow's newest live session, as active_session tells it. */
+export interface ActiveSession {
+  id: string;
+  controlToken: string;
+  status: ActiveSessionStatus;
+}
+
+/**
+ * Sessions as the API shows them: the records (live or ended) with their workflow's name, and the
+ * calls that act on one by id. The browsers themselves are the session manager's. A queued run's
+ * session has a run record before it has a session record, so "known" means either.
+ * Throws NotFound for an unknown session or workflow, Conflict when a session is not live.
+ */
+export class SessionRecords {
+  constructor(private readonly opts: SessionRecordsOptions) {}
+
+  private toSession(row: NamedSessionRow): Session {
+    return {
+      id: row.id,
+      workflow_id: row.workflow_id,
+      // Deleted workflows keep their sessions: null then.
+      workflow_name: row.workflow_name,
+      state: row.state,
+      end_reason: row.end_reason,
+      proxies: row.proxies === 1,
+      timeout: row.timeout_seconds,
+      webhook_url: row.webhook_url,
+      metadata: row.metadata,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      ended_at: row.ended_at,
+    };
+  }
+
+  private async row(id: string): Promise<NamedSessionRow> {
+    const row = await this.opts.sessions.get(id);
+    if (!row) throw new NotFound('Session');
+    return row;
+  }
+
+  /** Newest first, of one state or all. */
+  list(request: { state?: SessionState; limit: number; cursor?: string }): Promise<Page<Session>> {
+    return pageOf(request, (limit, before) => this.opts.sessions.list({ state: request.state, limit, before }), (row) => this.toSession(row));
+  }
+
+  async get(id: string): Promise<Session> {
+    return this.toSession(await this.row(id));
+  }
+
+  /**
+   * create_workflow_session. A refused create leaves nothing: what can be checked without a
+   * browser is checked first (422, then 429 over MAX_SESSIONS), and a workflow this request created
+   * goes again when its session does not start (the manager checks the limit again: another request
+   * may take the last slot in between).
+   */
+  async create(request: z.output<typeof CreateWorkflowSessionRequest>): Promise<{ sessionId: string; workflowId: string; tokens: SessionTokens }> {
+    await this.admit(request);
+    const workflow = await this.opts.workflows.ensureByName(request.workflow_name);
+    try {
+      const { session, tokens } = await this.opts.manager.create({
+        workflowId: workflow.id,
+        timeoutSeconds: request.timeout,
+        proxies: request.proxies,
+        storageState: request.session_data,
+        webhookUrl: request.webhook_url,
+        metadata: request.metadata,
+        presentation: request.presentation,
+      });
+      return { sessionId: session.id, workflowId: workflow.id, tokens };
+    } catch (err) {
+      if (workflow.created) await this.opts.workflows.deleteIfUnused(workflow.id);
+      throw err;
+    }
+  }
+
+  private async admit(request: { proxies: boolean; webhook_url?: string }): Promise<void> {
+    const { config } = this.opts;
+    const issues: Issue[] = [];
+    const proxies = proxiesIssue(request.proxies, config.PROXY_URL);
+    if (proxies) issues.push(proxies);
+    const webhook = request.webhook_url ? await webhookUrlIssue(request.webhook_url, config.WEBHOOK_ALLOW_PRIVATE) : null;
+    if (webhook) issues.push(webhook);
+    if (issues.length) throw new Invalid(issues);
+    this.opts.manager.assertRoom();
+  }
+
+  /** Fresh capability tokens for a live session's views. */
+  async views(id: string): Promise<SessionTokens> {
+    await this.assertExists(id);
+    const tokens = this.opts.manager.issueTokens(id);
+    if (!tokens) throw new Conflict('The session is not live: an ended session has no live view');
+    return tokens;
+  }
+
+  /** End the session (stopped); the record as it ended. */
+  async end(id: string): Promise<Session> {
+    await this.assertExists(id);
+    await this.opts.manager.end(id, 'stopped');
+    return this.get(id);
+  }
+
+  /** close_session: a queued run's session has no record yet; closing it takes the run out of the queue. */
+  async close(id: string): Promise<void> {
+    if (await this.opts.activity.leaveQueue(id)) return;
+    if (!(await this.opts.sessions.get(id))) throw new NotFound('Session');
+    await this.opts.manager.end(id, 'stopped');
+  }
+
+  /** NotFound unless the session has a record. */
+  async assertExists(id: string): Promise<void> {
+    await this.row(id);
+  }
+
+  /** NotFound unless a session or a run has this id (a queued run's session has no record yet). */
+  async assertKnown(id: string): Promise<void> {
+    if (!(await this.opts.sessions.get(id)) && !(await this.opts.runs.getBySession(id))) throw new NotFound('Session');
+  }
+
+  /** Whether a known session is a workflow run's. */
+  async isRunSession(id: string): Promise<boolean> {
+    await this.assertKnown(id);
+    return (await this.opts.runs.getBySession(id)) !== undefined;
+  }
+
+  /** The known session has ended and no run in it is under way or waiting: its log is complete. */
+  async isOver(id: string): Promise<boolean> {
+    await this.assertKnown(id);
+    const run = await this.opts.runs.getBySession(id);
+    const row = await this.opts.sessions.get(id);
+    return (row ? row.state === 'ended' : true) && !this.opts.activity.isRunning(id) && run?.status !== 'queued';
+  }
+
+  /** Simplex's session status: the run when there is one, else the session. */
+  async status(id: string): Promise<SessionStatusFacts> {
+    const session = await this.opts.sessions.get(id);
+    const run = await this.opts.runs.getBySession(id);
+    if (!session && !run) throw new NotFound('Session');
+    const workflowId = run?.workflow_id ?? session!.workflow_id;
+    return {
+      session,
+      run,
+      pause: this.opts.activity.pauseOf(id),
+      queuePosition: await this.opts.activity.queuePosition(id),
+      workflow: await this.opts.workflows.runFactsOf(workflowId),
+    };
+  }
+
+  /**
+   * The workflow's newest live session with a control token for it; `{ elsewhere }` when another
+   * node of the cluster holds it (only that node can mint its tokens); undefined when it has none.
+   */
+  async activeOf(workflowId: string): Promise<ActiveSession | { elsewhere: string } | undefined> {
+    await this.opts.workflows.get(workflowId);
+    const row = await this.opts.sessions.newestActiveOf(workflowId);
+    if (!row) return undefined;
+    if (!this.opts.manager.get(row.id)) return { elsewhere: row.id };
+    const tokens = this.opts.manager.issueTokens(row.id);
+    if (!tokens) return undefined;
+    const { activity } = this.opts;
+    return {
+      id: row.id,
+      controlToken: tokens.control,
+      status: activity.pauseOf(row.id) ? 'paused' : activity.isRunning(row.id) ? 'running' : 'live',
+    };
+  }
+
+  /** The JPEG of the page when the session's run finished, if it kept one. */
+  async finalScreenshot(id: string): Promise<Buffer | undefined> {
+    return (await this.opts.runs.getBySession(id))?.screenshot ?? undefined;
+  }
+}

@@ -1,0 +1,111 @@
+import type { TokenHashes } from './tokens.ts';
+/**
+ * The seam between the session manager (server/sessions) and its users: the session routes, the
+ * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
+ */
+import type { CdpHub } from './cdp/hub.ts';
+import type { SessionFolders } from './cdp/policy.ts';
+import type { SessionUser } from './isolation/sessionUsers.ts';
+import type { EndReason, Presentation, SessionState, StorageState } from '../../contract/sessions.ts';
+
+// The contract owns the end reasons; the manager and its hooks name them through this seam.
+export type { EndReason };
+/** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
+export type Capability = 'view' | 'control' | 'cdp';
+
+export interface CreateSessionInput {
+  workflowId: string;
+  timeoutSeconds: number;
+  proxies: boolean;
+  /** Already-validated Playwright storage state, applied before the URLs are handed out. */
+  storageState?: StorageState;
+  webhookUrl?: string;
+  metadata?: string;
+  /** The session of a workflow run (RunService), not one a client asked for: RECORD_SESSIONS=runs records these. */
+  forRun?: boolean;
+  /** kiosk (the default): the page alone, filling the display; browser: Chromium's whole window. */
+  presentation?: Presentation;
+}
+
+export interface LiveSession {
+  id: string;
+  workflowId: string;
+  state: SessionState;
+  /** The browser's DevTools, over its pipe: the only way in (channels, each under the session's policy). */
+  hub: CdpHub;
+  /** The session's own folders for files the page is given (uploads) and saves (downloads). */
+  folders: SessionFolders;
+  /** The user the session's processes run as; null when the service cannot switch users. */
+  user: SessionUser | null;
+  /** x11vnc's UNIX socket for this session's display. */
+  vncSocket: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Created for a workflow run (CreateSessionInput.forRun). */
+  forRun?: boolean;
+}
+
+export interface SessionTokens {
+  view: string;
+  control: string;
+  cdp: string;
+}
+
+/**
+ * What other domains (session artifacts) do at a session's turning points, without the browser
+ * code knowing them. Each hook's failure is logged and does not stop the session's start or end.
+ */
+export interface SessionLifecycleHooks {
+  /** The session is live (browser, display and VNC up), before create() returns its URLs. */
+  onLive?(session: LiveSession, tree: { display: string; xauthority: string; ipc?: string }): Promise<void> | void;
+  /** The session is ending and its browser is still up: the last moment to read from it. Bounded by END_HOOK_TIMEOUT_MS. */
+  beforeEnd?(session: LiveSession, reason: EndReason): Promise<void> | void;
+  /** The session's processes are gone (every path: stopped, timed out, crashed, server closing). */
+  afterEnd?(sessionId: string, reason: EndReason): Promise<void> | void;
+}
+
+/** A session asked for on a full host: its id and tokens now, the session once a browser frees. */
+export interface Reservation {
+  id: string;
+  tokens: SessionTokens;
+  /** 1: it starts when the next session ends. */
+  position: number;
+  /** Resolves once the session is live; rejects when it could not start or was ended while it waited. */
+  started: Promise<LiveSession>;
+}
+
+export interface SessionManager {
+  /** Sessions starting or live (reserved ones waiting in the queue are not counted). */
+  readonly active: number;
+  /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
+  assertRoom(): void;
+  /** Add lifecycle hooks; call before the server takes requests. */
+  addLifecycleHooks(hooks: SessionLifecycleHooks): void;
+  /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */
+  create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
+  /** Start a queued run's session under the id and token hashes its caller was answered with (never from the warm pool, whose browsers carry their own ids). */
+  createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession>;
+  /**
+   * Queue a session for when a browser frees (the host is at MAX_SESSIONS); sessions start in the
+   * order reserved. Throws AtCapacity when MAX_QUEUED_RUNS are already waiting.
+   */
+  reserve(input: CreateSessionInput): Reservation;
+  /** Where a reserved session waits (1: next), or null once it started or if it is not reserved. */
+  queuePosition(id: string): number | null;
+  /** The queue position of the reserved session `token` opens for `capability`, else null (constant-time like authorize). */
+  waiting(id: string, token: string | undefined, capability: Capability): number | null;
+  get(id: string): LiveSession | undefined;
+  /**
+   * The live session if `token` grants `capability` (a control token also grants view), else null.
+   * Constant-time; says nothing about whether the session exists.
+   */
+  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null;
+  /** Fresh capability tokens for a live session (kept hashed, dying with it); null when it is not live. */
+  issueTokens(id: string): SessionTokens | null;
+  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. A reserved session leaves the queue. */
+  end(id: string, reason: EndReason): Promise<void>;
+  /** Subscribe to a session's end (for bridges to close their sockets); the listener is told why (undefined: it had already ended). */
+  onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void;
+  /** End everything; called on server close. */
+  closeAll(): Promise<void>;
+}
