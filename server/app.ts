@@ -30,6 +30,7 @@ import { cdpProxyRoutes } from './routes/cdpProxy.ts';
 import { writerService } from './http/services/writer.ts';
 import { writeRoutes } from './routes/write.ts';
 import { Bus } from './events/bus.ts';
+import { PublicUrls } from './sessions/publicUrls.ts';
 import { onBusServerEvents, ServerEvents } from './events/serverEvents.ts';
 import { EventRelay } from './cluster/eventRelay.ts';
 import { sessionEventsService } from './http/services/sessionEvents.ts';
@@ -58,6 +59,8 @@ declare module 'fastify' {
     publicUrl(): string;
     /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url): derived from the secret key. */
     urlSigningKey: Buffer;
+    /** The URLs a session's holder is handed (capability and signed ones), over publicUrl(). */
+    urls: PublicUrls;
     /** The server's master key (BROWSERDESK_SECRET_KEY or DATA_DIR/secret-key): only subKey() derivations of it are used. */
     secretKey: Buffer;
   }
@@ -89,6 +92,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   });
+  app.decorate('urls', new PublicUrls({ base: () => app.publicUrl(), signingKey: app.urlSigningKey }));
   app.addHook('onClose', async () => db.close());
   // This node in the shared store. Its onClose is added before every plugin's, so it runs after them
   // (Fastify closes in reverse): the node says it stopped only once its sessions have ended in order.
@@ -96,7 +100,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     config,
     nodes: nodesRepo(db),
     load: () => app.sessions.active,
-    onBeat: (deadBefore) => reapDeadNodes(app, deadBefore),
+    onBeat: (deadBefore) => reapDeadNodes({ nodeId: config.nodeId, db, bus: app.bus, log: app.log, runs: app.runs }, deadBefore),
     log: app.log,
   });
   app.decorate('cluster', membership);

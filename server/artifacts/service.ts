@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import { StorageState } from '../../contract/sessions.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
 import type { LiveSession, SessionLifecycleHooks, SessionManager } from '../sessions/types.ts';
@@ -28,7 +28,7 @@ export interface ArtifactsOptions {
   /** The session's record, to tell live from ended for retention. */
   sessionRow(id: string): Promise<SessionRow | undefined>;
   bus: Bus;
-  log: FastifyBaseLogger;
+  log: Log;
 }
 
 /** Of the 5 s a beforeEnd hook has, what reading localStorage may take (cookies and writing the file come around it). */

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import pg from 'pg';
 import { z } from 'zod';
 import { ServerEvent } from '../../contract/events.ts';
@@ -28,7 +28,7 @@ export interface EventRelayOptions {
   db: Sql;
   bus: Bus;
   serverEvents: ServerEvents;
-  log: FastifyBaseLogger;
+  log: Log;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import { CONNECT_TIMEOUT_MS, nodeUnreachable } from './forwardHttp.ts';
 import { endToEnd, FORWARDED_HEADER, type OwnerTarget } from './target.ts';
 
@@ -11,7 +11,7 @@ export interface UpgradeForward {
   /** The request target to send (pathToSend). */
   path: string;
   nodeId: string;
-  log: FastifyBaseLogger;
+  log: Log;
   /** Registers a way to cut the tunnel when the server closes; returns its unregistration. */
   track(cut: () => void): () => void;
   /** The owner refused the connection (HttpForward.refused). */

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import type { Config } from '../config.ts';
 import type { NodesRepo } from '../store/nodes.ts';
 import type { ClusterRouting } from './routing.ts';
@@ -16,7 +16,7 @@ export interface MembershipOptions {
   load: () => number;
   /** Called after each heartbeat with the moment before which a silent node counts as dead. */
   onBeat: (deadBefore: number) => Promise<void>;
-  log: FastifyBaseLogger;
+  log: Log;
   now?: () => number;
 }
 

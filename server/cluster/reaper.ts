@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { Bus } from '../events/bus.ts';
+import type { Log } from '../log.ts';
+import type { RunService } from '../runs/runService.ts';
+import type { Sql } from '../store/sql.ts';
 import { dataDirOfTree, killTree } from '../sessions/browser/processes.ts';
 import { announceCrashed } from '../sessions/sessionManager.ts';
 import { sessionsRepo } from '../store/sessions.ts';
@@ -10,15 +13,23 @@ import { sessionsRepo } from '../store/sessions.ts';
  * it on this host (Xvfb and x11vnc do: Chromium mostly exits with its pipe) are ended here; its
  * files, and trees on other hosts, wait for it to come back (SessionManager.start).
  */
-export async function reapDeadNodes(app: FastifyInstance, deadBefore: number): Promise<void> {
-  const repo = sessionsRepo(app.db, app.config.nodeId);
-  const runs = await app.runs.failOfDeadNodes(deadBefore);
+export interface ReaperDeps {
+  nodeId: string;
+  db: Sql;
+  bus: Bus;
+  log: Log;
+  runs: Pick<RunService, 'failOfDeadNodes'>;
+}
+
+export async function reapDeadNodes(deps: ReaperDeps, deadBefore: number): Promise<void> {
+  const repo = sessionsRepo(deps.db, deps.nodeId);
+  const runs = await deps.runs.failOfDeadNodes(deadBefore);
   const sessions = await repo.endCrashed({ deadBefore });
-  announceCrashed(app.bus, sessions);
-  if (runs || sessions.length) app.log.warn(`a node stopped answering: ${sessions.length} of its session(s) marked crashed, ${runs} of its run(s) failed`);
+  announceCrashed(deps.bus, sessions);
+  if (runs || sessions.length) deps.log.warn(`a node stopped answering: ${sessions.length} of its session(s) marked crashed, ${runs} of its run(s) failed`);
   const trees = await endTreesOnThisHost(await repo.processesOfDeadNodes(deadBefore));
   for (const id of trees) await repo.dropTree(id);
-  if (trees.length) app.log.warn(`ended ${trees.length} browser tree(s) a dead node left on this host`);
+  if (trees.length) deps.log.warn(`ended ${trees.length} browser tree(s) a dead node left on this host`);
 }
 
 /** Kill the trees of `rows` whose processes are on this host (their markers name the tree); the ids of those ended. */

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { AppError } from '../http/errors.ts';
-import { fileMetadataOf, logsUrl, recordingUrl, sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 import { sessionStatusOf } from '../runs/sessionStatus.ts';
 import { sendSessionFiles } from './artifacts.ts';
@@ -14,9 +13,9 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.sessionStatus, async ({ params }) =>
     sessionStatusOf({
       ...(await sessionRecords.status(params.id)),
-      logsUrl: logsUrl(app, params.id),
-      files: fileMetadataOf(app, params.id),
-      recordingUrl: app.recordings.fileOf(params.id) ? recordingUrl(app, params.id) : null,
+      logsUrl: app.urls.logs(params.id),
+      files: app.urls.fileMetadata(params.id, app.artifacts.files(params.id)),
+      recordingUrl: app.recordings.fileOf(params.id) ? app.urls.recording(params.id) : null,
     }),
   );
 
@@ -45,9 +44,9 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     return {
       session_id: active.id,
       status: active.status,
-      logs_url: logsUrl(app, active.id),
+      logs_url: app.urls.logs(active.id),
       message_url: null,
-      vnc_url: sessionUrls(app, active.id, { control: active.controlToken }).vnc_url!,
+      vnc_url: app.urls.vnc(active.id, active.controlToken),
     };
   });
 

@@ -28,8 +28,9 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
       runs.removeFiles({ filesDir: runs.runDir(runId) });
       throw err;
     }
-    const { status, body } = await runs.start(prepared);
-    return reply.status(status).send(body);
+    const { outcome, response } = await runs.start(prepared);
+    // Simplex's answer either way; a run whose browser did not start is a 503 with succeeded false.
+    return reply.status(outcome === 'not_started' ? 503 : 200).send(response);
   });
 
   addRoute(app, runOperations.listRuns, ({ query }) => runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }));

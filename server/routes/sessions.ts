@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { sessionOperations } from '../../contract/sessions.ts';
-import { sessionUrls } from '../http/publicUrls.ts';
 import { addRoute } from '../http/route.ts';
 
 /** POST /create_workflow_session and the session list/get/end operations the dashboard needs; the work is in app.sessionRecords. */
@@ -9,7 +8,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, sessionOperations.createWorkflowSession, async ({ body }) => {
     const { sessionId, workflowId, tokens } = await sessionRecords.create(body);
-    return { session_id: sessionId, workflow_id: workflowId, ...sessionUrls(app, sessionId, tokens) };
+    return { session_id: sessionId, workflow_id: workflowId, ...app.urls.session(sessionId, tokens) };
   });
 
   addRoute(app, sessionOperations.listSessions, ({ query }) => sessionRecords.list(query));
@@ -17,7 +16,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, sessionOperations.getSession, ({ params }) => sessionRecords.get(params.id));
 
   addRoute(app, sessionOperations.createSessionViews, async ({ params }) => {
-    const urls = sessionUrls(app, params.id, await sessionRecords.views(params.id));
+    const urls = app.urls.session(params.id, await sessionRecords.views(params.id));
     return { livestream_url: urls.livestream_url!, connect_url: urls.connect_url!, vnc_url: urls.vnc_url! };
   });
 

@@ -1,13 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { isUnfinished, RunWorkflowFields, type RunStatus, type RunStatusResponse, type RunSummary, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
-import type { Flow } from '../../contract/workflows.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../sessions/types.ts';
+import type { Config } from '../config.ts';
+import type { Artifacts } from '../artifacts/service.ts';
+import type { CredentialsService } from '../credentials/service.ts';
 import type { BusEvents } from '../events/bus.ts';
-import { fileMetadataOf, logsUrl, screenshotUrl, sessionUrls } from '../http/publicUrls.ts';
+import type { SessionEventLog } from '../sessionEvents/log.ts';
+import type { WorkflowsRepo } from '../store/workflows.ts';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import type { WorkflowService } from '../workflows/workflowService.ts';
 import { handUploads } from './handUploads.ts';
 import { AtCapacity, Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
@@ -22,25 +26,14 @@ import type { FlowOutcome } from './engine/replay.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
 import { failInterruptedRuns, INTERRUPTED_MESSAGE, NODE_LOST_MESSAGE, type InterruptedRunsDeps } from './interruptedRuns.ts';
 import { LocalRunQueue } from './queue/localRunQueue.ts';
-import type { RunQueue, RunQueueHost } from './queue/runQueue.ts';
+import type { RunQueue, RunQueueDeps, RunQueueHost } from './queue/runQueue.ts';
+import { sessionOf, type PreparedRun } from './preparedRun.ts';
 import { SharedRunQueue } from './queue/sharedRunQueue.ts';
 import { toWorkflow } from '../workflows/records.ts';
 import type { RunForm } from './uploads.ts';
 import type { StopReason } from './stepFailure.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
 
-/** A validated run, ready to start: nothing has been started yet. */
-export interface PreparedRun {
-  runId: string;
-  workflowId: string;
-  flow: Flow;
-  /** Names of the credentials the flow types; their values are read only when the run starts. */
-  credentials: string[];
-  totalActions: number;
-  filesDir: string;
-  metadata?: string;
-  webhookUrl?: string;
-}
 
 /** A run under way, by its session. */
 interface ActiveRun {
@@ -57,6 +50,24 @@ interface ActiveRun {
   interrupted: boolean;
 }
 
+/** What runs are built from: each service only for what a run does with it. */
+export interface RunServiceDeps extends RunQueueDeps {
+  config: RunQueueDeps['config'] & Pick<Config, 'dataDir' | 'DATABASE_URL' | 'BROWSER_ALLOW_PRIVATE_NETWORKS' | 'WEBHOOK_ALLOW_PRIVATE'>;
+  /** Saved workflows' rows, read when a run is prepared. */
+  workflowRows: Pick<WorkflowsRepo, 'get'>;
+  workflows: Pick<WorkflowService, 'runFactsOf'>;
+  credentials: Pick<CredentialsService, 'missing' | 'revealForRun'>;
+  webhooks: Pick<WebhookDispatcher, 'enqueue'>;
+  sessionEvents: Pick<SessionEventLog, 'append'>;
+  artifacts: Pick<Artifacts, 'files'>;
+}
+
+/** How a run_workflow call went: started now, queued for a browser, or not started (its browser failed; recorded as a failed run). */
+export interface RunStart {
+  outcome: 'started' | 'queued' | 'not_started';
+  response: RunWorkflowResponse;
+}
+
 /** Refusals of the run-control calls: the session has no run under way, or it is not paused. */
 const noRun = () => new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
 
@@ -71,10 +82,10 @@ export class RunService implements RunQueueHost {
   /** The engine thread's entry (engine/thread.mjs); a test sets one that fails on purpose. */
   engineEntry: URL | undefined;
 
-  constructor(private readonly app: FastifyInstance) {
-    this.repo = runsRepo(app.db, app.config.nodeId);
-    this.sessionRows = sessionsRepo(app.db, app.config.nodeId);
-    this.queue = app.config.DATABASE_URL ? new SharedRunQueue(app, this, app.config.DATABASE_URL) : new LocalRunQueue(app, this);
+  constructor(private readonly deps: RunServiceDeps) {
+    this.repo = runsRepo(deps.db, deps.config.nodeId);
+    this.sessionRows = sessionsRepo(deps.db, deps.config.nodeId);
+    this.queue = deps.config.DATABASE_URL ? new SharedRunQueue(deps, this, deps.config.DATABASE_URL) : new LocalRunQueue(deps, this);
   }
 
   /**
@@ -86,7 +97,7 @@ export class RunService implements RunQueueHost {
   async recoverInterrupted(): Promise<number> {
     await this.queue.start();
     const rows = await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)), INTERRUPTED_MESSAGE);
-    if (rows.length) this.app.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
+    if (rows.length) this.deps.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
     await this.queue.forgetFinished();
     return rows.length;
   }
@@ -104,22 +115,22 @@ export class RunService implements RunQueueHost {
       claim,
       // The run's workflow fields (typed outputs, its metadata) are added here: interruptedRuns.ts builds the event from the run row alone.
       enqueue: async (url, event) =>
-        this.app.webhooks.enqueue(url, event.type === 'run.completed' ? { ...event, ...workflowFieldsOf(event.scraper_outputs, await this.app.workflows.runFactsOf(event.workflow_id)) } : event),
+        this.deps.webhooks.enqueue(url, event.type === 'run.completed' ? { ...event, ...workflowFieldsOf(event.scraper_outputs, await this.deps.workflows.runFactsOf(event.workflow_id)) } : event),
       runDir: (id) => this.runDir(id),
-      record: (sessionId, message, outputs) => this.app.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
+      record: (sessionId, message, outputs) => this.deps.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
       // On a dead node's runs, only what reached this node's disk (its own artifacts are on its host).
-      files: (sessionId) => fileMetadataOf(this.app, sessionId),
+      files: (sessionId) => this.deps.urls.fileMetadata(sessionId, this.deps.artifacts.files(sessionId)),
     };
   }
 
   runDir(runId: string): string {
-    return path.join(this.app.config.dataDir, 'runs', runId);
+    return path.join(this.deps.config.dataDir, 'runs', runId);
   }
 
   /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
   async prepare(runId: string, form: RunForm): Promise<PreparedRun> {
     const fields = parseOrInvalid(RunWorkflowFields, form.fields);
-    const row = await this.app.store.workflows.get(fields.workflow_id);
+    const row = await this.deps.workflowRows.get(fields.workflow_id);
     if (!row) {
       throw new NotFound('Workflow', 'no saved workflow has this workflow_id', [{ path: 'workflow_id', message: 'no workflow with this id' }]);
     }
@@ -132,10 +143,10 @@ export class RunService implements RunQueueHost {
       }
     }
     const credentials = credentialNamesOf(workflow.flow);
-    for (const name of await this.app.credentials.missing(credentials)) {
+    for (const name of await this.deps.credentials.missing(credentials)) {
       issues.push({ path: 'workflow_id', message: `the workflow types {{credentials.${name}}} but no credential ${name} is stored: add it in Settings or with store_credential` });
     }
-    const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.app.config.WEBHOOK_ALLOW_PRIVATE) : null;
+    const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.deps.config.WEBHOOK_ALLOW_PRIVATE) : null;
     if (webhookIssue) issues.push(webhookIssue);
     if (issues.length) throw new Invalid(issues);
     return {
@@ -155,42 +166,42 @@ export class RunService implements RunQueueHost {
    * the run is queued instead and starts when a browser frees (429 only when the queue is full).
    * A session that cannot start is a failed run (503, succeeded false).
    */
-  async start(run: PreparedRun): Promise<{ status: 200 | 503; body: RunWorkflowResponse }> {
-    if (this.app.sessions.active >= this.app.config.MAX_SESSIONS) return { status: 200, body: await this.queue.enqueue(run) };
+  async start(run: PreparedRun): Promise<RunStart> {
+    if (this.deps.sessions.active >= this.deps.config.MAX_SESSIONS) return { outcome: 'queued', response: await this.queue.enqueue(run) };
     let created;
     try {
-      created = await this.app.sessions.create(sessionOf(run));
+      created = await this.deps.sessions.create(sessionOf(run));
     } catch (err) {
       // Another request took the last slot between the check and the create.
-      if (err instanceof AtCapacity) return { status: 200, body: await this.queue.enqueue(run) };
+      if (err instanceof AtCapacity) return { outcome: 'queued', response: await this.queue.enqueue(run) };
       this.removeFiles(run);
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
       await this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-      return { status: 503, body: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' } };
+      return { outcome: 'not_started', response: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' } };
     }
     const { session, tokens } = created;
     await this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-    const vncUrl = sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url!;
+    const vncUrl = this.deps.urls.vnc(session.id, tokens.control);
     this.replay(run, session, vncUrl);
     return {
-      status: 200,
-      body: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: logsUrl(this.app, session.id) },
+      outcome: 'started',
+      response: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: this.deps.urls.logs(session.id) },
     };
   }
 
-  async recordQueued(run: PreparedRun, queued: { sessionId: string; position: number; message: string; owner?: string }, sql: Sql = this.app.db): Promise<void> {
+  async recordQueued(run: PreparedRun, queued: { sessionId: string; position: number; message: string; owner?: string }, sql: Sql = this.deps.db): Promise<void> {
     const row = { id: run.runId, session_id: queued.sessionId, workflow_id: run.workflowId, status: 'queued' as const, message: queued.message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null };
-    await runsRepo(sql, this.app.config.nodeId).insert(row, queued.owner);
+    await runsRepo(sql, this.deps.config.nodeId).insert(row, queued.owner);
   }
 
   /** A queued run's session is live: the run is marked started and replays in it. */
   async begin(run: PreparedRun, session: LiveSession, vncUrl: string): Promise<void> {
     if (!(await this.repo.markStarted(run.runId))) {
       // No longer queued: failed meanwhile (a node that counted this one dead reaped it). It stays failed.
-      this.app.log.warn({ session_id: session.id }, 'a queued run was failed while its browser started; its session ends');
+      this.deps.log.warn({ session_id: session.id }, 'a queued run was failed while its browser started; its session ends');
       this.removeFiles(run);
-      await this.app.sessions.end(session.id, 'stopped');
+      await this.deps.sessions.end(session.id, 'stopped');
       return;
     }
     this.replay(run, session, vncUrl);
@@ -203,7 +214,7 @@ export class RunService implements RunQueueHost {
     await this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
     await this.tellCompleted(run, sessionId, { succeeded: false, message, outputs: {}, steps_run: 0, screenshot_url: null, file_metadata: [] });
     // A session that never existed has no SessionEnded of its own; its log ends here.
-    if (!(await this.sessionRows.get(sessionId))) this.app.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
+    if (!(await this.sessionRows.get(sessionId))) this.deps.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
   }
 
   /** Run the flow in a live session, in the background. */
@@ -211,10 +222,10 @@ export class RunService implements RunQueueHost {
     const abort = new AbortController();
     const active: ActiveRun = { runId: run.runId, workflowId: run.workflowId, abort, done: Promise.resolve(), gate: new PauseGate(), vncUrl, webhookUrl: run.webhookUrl, metadata: run.metadata, interrupted: false };
     this.active.set(session.id, active);
-    this.app.bus.emit('run.started', { session_id: session.id, workflow_id: run.workflowId, total_actions: run.totalActions, webhook_url: run.webhookUrl, metadata: run.metadata });
-    this.app.bus.emit('session.changed', { session_id: session.id });
+    this.deps.bus.emit('run.started', { session_id: session.id, workflow_id: run.workflowId, total_actions: run.totalActions, webhook_url: run.webhookUrl, metadata: run.metadata });
+    this.deps.bus.emit('session.changed', { session_id: session.id });
 
-    const offEnd = this.app.sessions.onEnd(session.id, (reason) => abort.abort(reason satisfies StopReason | undefined));
+    const offEnd = this.deps.sessions.onEnd(session.id, (reason) => abort.abort(reason satisfies StopReason | undefined));
     active.done = this.execute(run, session, active, offEnd).finally(() => this.active.delete(session.id));
   }
 
@@ -226,7 +237,7 @@ export class RunService implements RunQueueHost {
       outcome = await runContained({
         hub: session.hub,
         flow: run.flow,
-        privateNetworksAllowed: this.app.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+        privateNetworksAllowed: this.deps.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
         entry: this.engineEntry,
         // The browser runs as the session's user: it can read the files only once they are in its own folder.
         filesDir: handUploads(run.filesDir, session),
@@ -234,14 +245,14 @@ export class RunService implements RunQueueHost {
         gate: active.gate,
         ...(await this.credentialsOf(run)),
         onPause: (pause) => this.tellPaused(sessionId, active, pause),
-        onDialog: (dialog) => this.app.bus.emit('run.dialog', { session_id: sessionId, ...dialog }),
-        onStepStart: (index, action, params) => this.app.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
+        onDialog: (dialog) => this.deps.bus.emit('run.dialog', { session_id: sessionId, ...dialog }),
+        onStepStart: (index, action, params) => this.deps.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
         onStep: (index, result, outputs) => {
           results.push(result);
           // Not awaited: the flow does not wait on the store. A late write cannot undo the end (it
           // only touches a running row).
-          this.repo.progress(run.runId, results, outputs).catch((err: unknown) => this.app.log.warn({ err }, 'run progress not recorded'));
-          this.app.bus.emit('run.step', { session_id: sessionId, index, result, outputs });
+          this.repo.progress(run.runId, results, outputs).catch((err: unknown) => this.deps.log.warn({ err }, 'run progress not recorded'));
+          this.deps.bus.emit('run.step', { session_id: sessionId, index, result, outputs });
         },
       });
     } catch (err) {
@@ -253,7 +264,7 @@ export class RunService implements RunQueueHost {
     const message = active.interrupted ? `Interrupted through the API after ${outcome.results.filter((r) => r.result.ok).length} of ${run.totalActions} steps; the session stays live` : outcome.message;
     // The session ends before the run reads as completed, so a caller polling status sees both;
     // an interrupted run leaves it live for a person.
-    if (!active.interrupted) await this.app.sessions.end(sessionId, 'completed').catch((err: unknown) => this.app.log.error({ err }, 'ending a run\'s session failed'));
+    if (!active.interrupted) await this.deps.sessions.end(sessionId, 'completed').catch((err: unknown) => this.deps.log.error({ err }, 'ending a run\'s session failed'));
     const succeeded = outcome.succeeded && !active.interrupted;
     await this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
     await this.tellCompleted(run, sessionId, {
@@ -261,16 +272,16 @@ export class RunService implements RunQueueHost {
       message,
       outputs: outcome.outputs,
       steps_run: outcome.results.length,
-      screenshot_url: outcome.screenshot ? screenshotUrl(this.app, sessionId) : null,
+      screenshot_url: outcome.screenshot ? this.deps.urls.screenshot(sessionId) : null,
       // Read after the session's end, so the files its last moments downloaded are in.
-      file_metadata: fileMetadataOf(this.app, sessionId),
+      file_metadata: this.deps.urls.fileMetadata(sessionId, this.deps.artifacts.files(sessionId)),
     });
-    this.app.bus.emit('session.changed', { session_id: sessionId });
+    this.deps.bus.emit('session.changed', { session_id: sessionId });
   }
 
   /** The run's credential values and where each may be typed, for its engine. */
   private async credentialsOf(run: PreparedRun): Promise<{ credentials: Map<string, string>; credentialOrigins: Map<string, string[]> }> {
-    const { values, origins } = await this.app.credentials.revealForRun(run.credentials);
+    const { values, origins } = await this.deps.credentials.revealForRun(run.credentials);
     return { credentials: values, credentialOrigins: origins };
   }
 
@@ -280,8 +291,8 @@ export class RunService implements RunQueueHost {
     sessionId: string,
     outcome: Pick<BusEvents['run.completed'], 'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'>,
   ): Promise<void> {
-    const workflow = await this.app.workflows.runFactsOf(run.workflowId);
-    this.app.bus.emit('run.completed', {
+    const workflow = await this.deps.workflows.runFactsOf(run.workflowId);
+    this.deps.bus.emit('run.completed', {
       ...outcome,
       session_id: sessionId,
       workflow_id: run.workflowId,
@@ -293,14 +304,14 @@ export class RunService implements RunQueueHost {
   }
 
   private tellPaused(sessionId: string, active: ActiveRun, pause: PauseState): void {
-    this.app.bus.emit('run.paused', { session_id: sessionId, workflow_id: active.workflowId, pause, vnc_url: active.vncUrl, webhook_url: active.webhookUrl, metadata: active.metadata });
-    this.app.bus.emit('session.changed', { session_id: sessionId });
+    this.deps.bus.emit('run.paused', { session_id: sessionId, workflow_id: active.workflowId, pause, vnc_url: active.vncUrl, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.deps.bus.emit('session.changed', { session_id: sessionId });
   }
 
   private async activeRun(sessionId: string): Promise<ActiveRun> {
     const active = this.active.get(sessionId);
     if (active) return active;
-    if (!this.app.sessions.get(sessionId) && !(await this.repo.getBySession(sessionId))) throw new NotFound('Session');
+    if (!this.deps.sessions.get(sessionId) && !(await this.repo.getBySession(sessionId))) throw new NotFound('Session');
     throw noRun();
   }
 
@@ -317,8 +328,8 @@ export class RunService implements RunQueueHost {
     const active = await this.activeRun(sessionId);
     const lifted = active.gate.resume();
     if (!lifted) throw new Conflict('The run is not paused: there is nothing to resume');
-    this.app.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
-    this.app.bus.emit('session.changed', { session_id: sessionId });
+    this.deps.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.deps.bus.emit('session.changed', { session_id: sessionId });
     return lifted;
   }
 
@@ -361,9 +372,6 @@ export class RunService implements RunQueueHost {
     await Promise.all(runs.map((r) => r.done));
   }
 }
-
-/** The session a run asks for. */
-export const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
 
 function toSummary(r: RunRow & { workflow_name: string | null }): RunSummary {
   return {

@@ -4,8 +4,8 @@ import type { EndReason } from '../../contract/sessions.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import { outputsOf, type RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
-import { sessionMetadataOf, workflowMetadataOf } from './simplexMetadata.ts';
-import { structuredOutputOf } from './structuredOutput.ts';
+import { sessionMetadataOf, workflowMetadataOf } from '../workflows/simplexMetadata.ts';
+import { structuredOutputOf } from '../workflows/structuredOutput.ts';
 import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
 
 const NORMAL_ENDS: ReadonlySet<EndReason | null | undefined> = new Set<EndReason>(['stopped', 'completed', 'timed_out']);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
 import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
@@ -24,7 +24,7 @@ export interface ManagerOptions {
   config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'WARM_POOL_MAX' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
   repo: SessionsRepo;
   bus: Bus;
-  log: FastifyBaseLogger;
+  log: Log;
 }
 
 interface Entry {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import type { WebhookEvent } from '../../contract/runs.ts';
 import type { OutboxRepo, OutboxRow } from '../store/outbox.ts';
 import { checkDestination, DestinationRefused } from './destination.ts';
@@ -23,7 +23,7 @@ export interface DispatcherOptions {
   allowPrivate: boolean;
   retryDelaysMs?: number[];
   timeoutMs?: number;
-  log: FastifyBaseLogger;
+  log: Log;
 }
 
 /** Longest sleep between looks at the outbox, so rows written by another process are not missed for long. */

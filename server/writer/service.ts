@@ -1,5 +1,5 @@
 import { generateText, streamText, type FinishReason, type LanguageModelUsage } from 'ai';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../log.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '../../contract/write.ts';
 import type { Config } from '../config.ts';
@@ -34,7 +34,7 @@ export class WriteService {
   constructor(
     private readonly settings: Settings,
     private readonly repo: WritesRepo,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Log,
   ) {
     this.http = modelFetch(settings.WRITER_TIMEOUT_MS);
     this.choice = chooseModel(settings, this.http.fetch);

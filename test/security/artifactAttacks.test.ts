@@ -10,7 +10,6 @@ import { artifactsDirOf } from '../../server/artifacts/paths.ts';
 import { sessionDirsOf } from '../../server/sessions/isolation/sessionDirs.ts';
 import { isSafeFileName, MAX_NAME_BYTES, safeFileName, uniqueName } from '../../server/artifacts/safeNames.ts';
 import type { BusEvents } from '../../server/events/bus.ts';
-import { logsUrl } from '../../server/http/publicUrls.ts';
 import { signToken } from '../../server/secrets/signedTokens.ts';
 import { LINKED_BYTES, LINKED_NAME, startDownloadSite, type DownloadSite } from '../fixtures/downloadSite.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
@@ -258,7 +257,7 @@ describe('signed download URLs', () => {
     expect(await get(`${fileB}?token=${encodeURIComponent(tokenA)}`)).toBe(401);
     // A's files token on A's events; A's events token (logs_url) on A's file.
     expect(await get(`${server.url}/api/session/${a.session_id}/events?token=${encodeURIComponent(tokenA)}`)).toBe(401);
-    const eventsToken = new URL(logsUrl(server.app, a.session_id)).searchParams.get('token')!;
+    const eventsToken = new URL(server.app.urls.logs(a.session_id)).searchParams.get('token')!;
     expect(await get(`${urlA.origin}${urlA.pathname}?token=${encodeURIComponent(eventsToken)}`)).toBe(401);
     // Expired, tampered, missing.
     const expired = signToken(server.app.urlSigningKey, 'files', a.session_id, 60, Date.now() - 3_600_000);

@@ -15,12 +15,25 @@ declare module 'fastify' {
  */
 export const runsService = fp(
   async (app: FastifyInstance) => {
-    const runs = new RunService(app);
+    const runs = new RunService({
+      config: app.config,
+      db: app.db,
+      bus: app.bus,
+      log: app.log,
+      sessions: app.sessions,
+      urls: app.urls,
+      workflowRows: app.store.workflows,
+      workflows: app.workflows,
+      credentials: app.credentials,
+      webhooks: app.webhooks,
+      sessionEvents: app.sessionEvents,
+      artifacts: app.artifacts,
+    });
     app.decorate('runs', runs);
     app.addHook('onReady', async () => {
       await runs.recoverInterrupted();
     });
     app.addHook('onClose', () => runs.closeAll());
   },
-  { name: 'runs', dependencies: ['sessions', 'webhooks'] },
+  { name: 'runs', dependencies: ['sessions', 'webhooks', 'workflows', 'credentials', 'sessionEvents', 'artifacts'] },
 );

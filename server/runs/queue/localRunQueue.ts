@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
 import type { Capability } from '../../sessions/types.ts';
-import { logsUrl, sessionUrls } from '../../http/publicUrls.ts';
-import { sessionOf, type PreparedRun } from '../runService.ts';
-import { queuedMessage, type RunQueue, type RunQueueHost } from './runQueue.ts';
+import { sessionOf, type PreparedRun } from '../preparedRun.ts';
+import { queuedMessage, type RunQueue, type RunQueueDeps, type RunQueueHost } from './runQueue.ts';
 
 /**
  * One node on SQLite: a queued run holds a reservation in the session manager, which starts it when
@@ -14,7 +12,7 @@ export class LocalRunQueue implements RunQueue {
   private readonly leaving = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly deps: RunQueueDeps,
     private readonly host: RunQueueHost,
   ) {}
 
@@ -25,16 +23,16 @@ export class LocalRunQueue implements RunQueue {
   async enqueue(run: PreparedRun): Promise<RunWorkflowResponse> {
     let reservation;
     try {
-      reservation = this.app.sessions.reserve(sessionOf(run));
+      reservation = this.deps.sessions.reserve(sessionOf(run));
     } catch (err) {
       this.host.removeFiles(run);
       throw err;
     }
     const { id: sessionId, tokens, position } = reservation;
-    const message = queuedMessage(position, `this server runs ${this.app.config.MAX_SESSIONS} sessions at once`);
+    const message = queuedMessage(position, `this server runs ${this.deps.config.MAX_SESSIONS} sessions at once`);
     await this.host.recordQueued(run, { sessionId, position, message });
-    this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
-    const vncUrl = sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!;
+    this.deps.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
+    const vncUrl = this.deps.urls.vnc(sessionId, tokens.control);
     // Attached after the row is written, so the start always finds it queued.
     const settled = reservation.started
       .then(
@@ -43,24 +41,24 @@ export class LocalRunQueue implements RunQueue {
       )
       .catch((failure: unknown) => {
         // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
-        this.app.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
+        this.deps.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
       })
       .finally(() => this.leaving.delete(sessionId));
     this.leaving.set(sessionId, settled);
-    return { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: logsUrl(this.app, sessionId) };
+    return { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: this.deps.urls.logs(sessionId) };
   }
 
   async position(sessionId: string): Promise<number | null> {
-    return this.app.sessions.queuePosition(sessionId);
+    return this.deps.sessions.queuePosition(sessionId);
   }
 
   async waiting(sessionId: string, token: string | undefined, capability: Capability): Promise<number | null> {
-    return this.app.sessions.waiting(sessionId, token, capability);
+    return this.deps.sessions.waiting(sessionId, token, capability);
   }
 
   async leave(sessionId: string): Promise<boolean> {
-    if (this.app.sessions.queuePosition(sessionId) === null) return false;
-    await this.app.sessions.end(sessionId, 'stopped');
+    if (this.deps.sessions.queuePosition(sessionId) === null) return false;
+    await this.deps.sessions.end(sessionId, 'stopped');
     // Answered once its failure is in the store, so a status read next sees it.
     await this.leaving.get(sessionId);
     return true;

@@ -1,7 +1,12 @@
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
 import type { Capability, LiveSession } from '../../sessions/types.ts';
 import type { Sql } from '../../store/sql.ts';
-import type { PreparedRun } from '../runService.ts';
+import type { Config } from '../../config.ts';
+import type { Bus } from '../../events/bus.ts';
+import type { Log } from '../../log.ts';
+import type { PublicUrls } from '../../sessions/publicUrls.ts';
+import type { SessionManager } from '../../sessions/types.ts';
+import type { PreparedRun } from '../preparedRun.ts';
 
 /**
  * Where a run waits when no browser is free: in this process (SQLite, one node: localRunQueue) or
@@ -27,6 +32,16 @@ export interface RunQueue {
   forgetFinished(): Promise<void>;
   /** Stop taking runs (server closing); what waits stays waiting where that survives the process. */
   close(): Promise<void>;
+}
+
+/** What a queue is built from: the store, the session manager, and what it tells. */
+export interface RunQueueDeps {
+  config: Pick<Config, 'nodeId' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS'>;
+  db: Sql;
+  bus: Bus;
+  log: Log;
+  sessions: SessionManager;
+  urls: PublicUrls;
 }
 
 /** What a queue asks of the run service. */

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { ErrorCode } from '../../../contract/errors.ts';
@@ -10,12 +9,11 @@ import { Flow } from '../../../contract/workflows.ts';
 import { grants, hashColumns, hashesFromColumns, mintTokens } from '../../sessions/tokens.ts';
 import type { Capability, LiveSession } from '../../sessions/types.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';
-import { logsUrl, sessionUrls } from '../../http/publicUrls.ts';
 import type { Sql, SqlValue } from '../../store/sql.ts';
 import { runsRepo } from '../../store/runs.ts';
 import { queuedRunsRepo, UNCLAIMED, type QueuedFile, type QueuedRunRow } from '../../store/queuedRuns.ts';
-import { sessionOf, type PreparedRun } from '../runService.ts';
-import { queuedMessage, type RunQueue, type RunQueueHost } from './runQueue.ts';
+import { sessionOf, type PreparedRun } from '../preparedRun.ts';
+import { queuedMessage, type RunQueue, type RunQueueDeps, type RunQueueHost } from './runQueue.ts';
 
 /** The pg-boss queue every node takes runs from. */
 const QUEUE = 'browserdesk-runs';
@@ -65,14 +63,14 @@ export class SharedRunQueue implements RunQueue {
   private readonly starting = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly deps: RunQueueDeps,
     private readonly host: RunQueueHost,
     connectionString: string,
   ) {
-    this.repo = queuedRunsRepo(app.db, app.config.nodeId);
+    this.repo = queuedRunsRepo(deps.db, deps.config.nodeId);
     // Its own small pool; no cron (schedule), its maintenance (expiring jobs whose taker died) kept on.
     this.boss = new PgBoss({ connectionString, max: 2, schedule: false, supervise: true, maintenanceIntervalSeconds: JOB_EXPIRE_SECONDS });
-    this.boss.on('error', (err) => app.log.warn({ err }, 'run queue (pg-boss)'));
+    this.boss.on('error', (err) => deps.log.warn({ err }, 'run queue (pg-boss)'));
   }
 
   async start(): Promise<void> {
@@ -84,12 +82,12 @@ export class SharedRunQueue implements RunQueue {
   take(): void {
     this.taking = true;
     this.timer = setInterval(() => this.pump(), POLL_MS).unref();
-    this.offEnded = this.app.bus.on('session.ended', () => this.pump());
+    this.offEnded = this.deps.bus.on('session.ended', () => this.pump());
     this.pump();
   }
 
   async enqueue(run: PreparedRun): Promise<RunWorkflowResponse> {
-    const { MAX_SESSIONS, MAX_QUEUED_RUNS } = this.app.config;
+    const { MAX_SESSIONS, MAX_QUEUED_RUNS } = this.deps.config;
     const sessionId = randomUUID();
     const { tokens, hashes } = mintTokens();
     let position = 0;
@@ -98,8 +96,8 @@ export class SharedRunQueue implements RunQueue {
       const files = readFiles(run.filesDir);
       // The run, its uploads and its job in one transaction: a job never names a missing run, and a
       // queued run always has its job.
-      await this.app.db.tx(async (tx) => {
-        const queued = queuedRunsRepo(tx, this.app.config.nodeId);
+      await this.deps.db.tx(async (tx) => {
+        const queued = queuedRunsRepo(tx, this.deps.config.nodeId);
         if ((await queued.countLocked()) >= MAX_QUEUED_RUNS) {
           throw new AtCapacity(`Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
         }
@@ -113,9 +111,9 @@ export class SharedRunQueue implements RunQueue {
       // In the store now (or refused): the node that takes the run writes them to its own disk.
       this.host.removeFiles(run);
     }
-    this.app.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
+    this.deps.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
     this.pump();
-    return { succeeded: true, message, session_id: sessionId, vnc_url: sessionUrls(this.app, sessionId, { control: tokens.control }).vnc_url!, logs_url: logsUrl(this.app, sessionId) };
+    return { succeeded: true, message, session_id: sessionId, vnc_url: this.deps.urls.vnc(sessionId, tokens.control), logs_url: this.deps.urls.logs(sessionId) };
   }
 
   position(sessionId: string): Promise<number | null> {
@@ -154,16 +152,16 @@ export class SharedRunQueue implements RunQueue {
 
   /** Claimed runs that never got a session go back, each with a new job in the same transaction. */
   private async requeue(of: { node: 'self' } | { deadBefore: number }): Promise<void> {
-    const { requeued, poisoned } = await this.app.db.tx(async (tx) => {
-      const back = await queuedRunsRepo(tx, this.app.config.nodeId).requeueClaimed(of, MAX_STOPPED_TAKERS);
+    const { requeued, poisoned } = await this.deps.db.tx(async (tx) => {
+      const back = await queuedRunsRepo(tx, this.deps.config.nodeId).requeueClaimed(of, MAX_STOPPED_TAKERS);
       for (const run_id of back.requeued) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
       return back;
     });
-    if (requeued.length) this.app.log.info(`${requeued.length} queued run(s) a stopped node had taken went back into the queue`);
+    if (requeued.length) this.deps.log.info(`${requeued.length} queued run(s) a stopped node had taken went back into the queue`);
     for (const row of poisoned) {
-      this.app.log.error({ session_id: row.session_id }, 'a queued run whose takers stopped while starting it is failed, not handed on');
+      this.deps.log.error({ session_id: row.session_id }, 'a queued run whose takers stopped while starting it is failed, not handed on');
       const why = new Error(`${row.stopped_takers} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`);
-      await this.failTaken(row, why).catch((err: unknown) => this.app.log.warn({ err, session_id: row.session_id }, 'a poisoned queued run could not be failed'));
+      await this.failTaken(row, why).catch((err: unknown) => this.deps.log.warn({ err, session_id: row.session_id }, 'a poisoned queued run could not be failed'));
     }
   }
 
@@ -195,7 +193,7 @@ export class SharedRunQueue implements RunQueue {
       return;
     }
     this.pumping = this.takeWhileRoom()
-      .catch((err: unknown) => this.app.log.warn({ err }, 'taking a queued run failed'))
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'taking a queued run failed'))
       .finally(() => {
         this.pumping = null;
         if (this.again) {
@@ -206,15 +204,15 @@ export class SharedRunQueue implements RunQueue {
   }
 
   private async takeWhileRoom(): Promise<void> {
-    while (!this.closed && this.app.sessions.active < this.app.config.MAX_SESSIONS) {
+    while (!this.closed && this.deps.sessions.active < this.deps.config.MAX_SESSIONS) {
       const [job] = await this.boss.fetch<unknown>(QUEUE, { batchSize: 1 });
       if (!job) return;
       const data = JobData.safeParse(job.data);
-      if (!data.success) this.app.log.warn({ job: job.id }, 'a run queue job without a run id was dropped');
+      if (!data.success) this.deps.log.warn({ job: job.id }, 'a run queue job without a run id was dropped');
       // The claim and the job's completion in one transaction: a run is never claimed with its job
       // still out (another node would fetch it again), nor its job done with the run unclaimed.
-      const claimed = await this.app.db.tx(async (tx) => {
-        const taken = data.success ? await queuedRunsRepo(tx, this.app.config.nodeId).claim(data.data.run_id) : undefined;
+      const claimed = await this.deps.db.tx(async (tx) => {
+        const taken = data.success ? await queuedRunsRepo(tx, this.deps.config.nodeId).claim(data.data.run_id) : undefined;
         await this.boss.complete(QUEUE, job.id, {}, { db: inside(tx) });
         return taken;
       });
@@ -229,7 +227,7 @@ export class SharedRunQueue implements RunQueue {
       run = this.runOf(row);
     } catch (err) {
       // Written by a node that reads runs differently (a rolling upgrade): failed, said why, never passed around.
-      void this.failUnreadable(row, err).catch((failure: unknown) => this.app.log.warn({ err: failure, session_id: row.session_id }, 'an unreadable queued run could not be failed'));
+      void this.failUnreadable(row, err).catch((failure: unknown) => this.deps.log.warn({ err: failure, session_id: row.session_id }, 'an unreadable queued run could not be failed'));
       return;
     }
     let created: Promise<LiveSession>;
@@ -238,7 +236,7 @@ export class SharedRunQueue implements RunQueue {
       // this node left (it stopped after writing) is replaced.
       this.host.removeFiles(run);
       writeFiles(run.filesDir, files);
-      created = this.app.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesFromColumns(row) });
+      created = this.deps.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesFromColumns(row) });
     } catch (err) {
       created = Promise.reject(err as Error);
     }
@@ -255,11 +253,11 @@ export class SharedRunQueue implements RunQueue {
         await this.host.begin(run, session, this.controlUrl(session));
       } catch (err) {
         // Live, but the run cannot go on (the store failed): its session ends and the run fails.
-        await this.app.sessions.end(session.id, 'stopped');
+        await this.deps.sessions.end(session.id, 'stopped');
         await this.host.failUnstarted(run, row.session_id, err);
       }
     })()
-      .catch((err: unknown) => this.app.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'))
+      .catch((err: unknown) => this.deps.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'))
       .finally(() => this.starting.delete(row.session_id));
     this.starting.set(row.session_id, started);
   }
@@ -272,8 +270,8 @@ export class SharedRunQueue implements RunQueue {
     // The session manager closes before this queue does (its preClose): take no more runs.
     if (shuttingDown) this.closed = true;
     if (err instanceof AtCapacity || shuttingDown) {
-      await this.app.db.tx(async (tx) => {
-        await queuedRunsRepo(tx, this.app.config.nodeId).release(row.run_id);
+      await this.deps.db.tx(async (tx) => {
+        await queuedRunsRepo(tx, this.deps.config.nodeId).release(row.run_id);
         await sendJob(this.boss, tx, row.run_id, PUT_BACK_PRIORITY);
       });
       this.pump();
@@ -284,9 +282,9 @@ export class SharedRunQueue implements RunQueue {
   }
 
   private async failUnreadable(row: QueuedRunRow, err: unknown): Promise<void> {
-    this.app.log.error({ err, session_id: row.session_id }, 'a queued run could not be read');
+    this.deps.log.error({ err, session_id: row.session_id }, 'a queued run could not be read');
     await this.repo.remove(row.run_id);
-    const runRow = await runsRepo(this.app.db, this.app.config.nodeId).getBySession(row.session_id);
+    const runRow = await runsRepo(this.deps.db, this.deps.config.nodeId).getBySession(row.session_id);
     if (!runRow) return;
     const run: PreparedRun = {
       runId: runRow.id,
@@ -308,8 +306,8 @@ export class SharedRunQueue implements RunQueue {
 
   /** The pause webhook's live view: a fresh control token of the live session (the one answered at queue time is kept only hashed). */
   private controlUrl(session: LiveSession): string {
-    const tokens = this.app.sessions.issueTokens(session.id);
-    return tokens ? sessionUrls(this.app, session.id, { control: tokens.control }).vnc_url! : '';
+    const tokens = this.deps.sessions.issueTokens(session.id);
+    return tokens ? this.deps.urls.vnc(session.id, tokens.control) : '';
   }
 }
 

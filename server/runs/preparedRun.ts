@@ -1,0 +1,17 @@
+import type { Flow } from '../../contract/workflows.ts';
+
+/** A validated run, ready to start: nothing has been started yet. */
+export interface PreparedRun {
+  runId: string;
+  workflowId: string;
+  flow: Flow;
+  /** Names of the credentials the flow types; their values are read only when the run starts. */
+  credentials: string[];
+  totalActions: number;
+  filesDir: string;
+  metadata?: string;
+  webhookUrl?: string;
+}
+
+/** The session a run asks for. */
+export const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
