@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessionMetadataOf, workflowMetadataOf } from '../server/runs/simplexMetadata.ts';
-import { structuredOutputOf } from '../server/runs/structuredOutput.ts';
+import { sessionMetadataOf, workflowMetadataOf } from '../server/workflows/simplexMetadata.ts';
+import { structuredOutputOf } from '../server/workflows/structuredOutput.ts';
 
 // The typed views Simplex's clients read: structured_output from the extract texts, and the metadata fields.
 describe('structured_output typed by the workflow\'s declaration', () => {

@@ -1,0 +1,87 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from '../../contract/common.ts';
+import { OutputField } from '../../contract/workflows.ts';
+
+/**
+ * A run's `structured_output` for Simplex's clients: its extract values (always text, as
+ * `scraper_outputs` keeps them) typed by the workflow's structured_output, so a field declared
+ * `number` answers 42.5, not "42.50". The declaration is Simplex's list of output fields
+ * (`[{name, type, enumValues?}]`) or a JSON Schema object (`{properties: {name: {type, enum?}}}`).
+ *
+ * - string: the text as extracted.
+ * - number (JSON Schema: also integer, which must be whole): the text, surrounding whitespace
+ *   ignored, when it is a decimal number: digits with an optional sign, point and exponent
+ *   ("42.50", "-3", "007", "1e3"). A currency sign or thousands separators make it unreadable: null.
+ * - boolean: "true" or "false", any case, surrounding whitespace ignored; otherwise null.
+ * - enum: the text, surrounding whitespace ignored, when it is one of the values; otherwise null.
+ * - array / object: the text parsed as JSON when it is one (a data attribute holding JSON); otherwise null.
+ *
+ * An extract value with no declared field keeps its text; a declared field no extract step filled
+ * is absent. Without a declaration (none, or JSON of another shape) every value keeps its text.
+ */
+export type StructuredValue = string | number | boolean | null | unknown[] | Record<string, unknown>;
+
+interface FieldType {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'enum';
+  enumValues?: readonly string[];
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** What the declaration says of each field, by name; empty when it declares none. */
+export function declaredTypes(declaration: unknown): Map<string, FieldType> {
+  const types = new Map<string, FieldType>();
+  if (Array.isArray(declaration)) {
+    for (const item of declaration) {
+      const field = OutputField.safeParse(item);
+      if (field.success) types.set(field.data.name, { type: field.data.type, enumValues: field.data.enumValues });
+    }
+    return types;
+  }
+  const properties = (declaration as { properties?: unknown } | null)?.properties;
+  if (typeof declaration !== 'object' || properties === null || typeof properties !== 'object' || Array.isArray(properties)) return types;
+  for (const [name, schema] of Object.entries(properties)) {
+    const { type, enum: values } = (schema ?? {}) as { type?: unknown; enum?: unknown };
+    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) types.set(name, { type: 'enum', enumValues: values });
+    else if (typeof type === 'string' && ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type)) types.set(name, { type: type as FieldType['type'] });
+  }
+  return types;
+}
+
+/** One extract value as its declared type; null when the text cannot be read as it. */
+export function typedValue(text: string, field: FieldType): StructuredValue {
+  const trimmed = text.trim();
+  switch (field.type) {
+    case 'string':
+      return text;
+    case 'number':
+    case 'integer': {
+      if (!DECIMAL.test(trimmed)) return null;
+      const n = Number(trimmed);
+      return Number.isFinite(n) && (field.type === 'number' || Number.isInteger(n)) ? n : null;
+    }
+    case 'boolean': {
+      const lower = trimmed.toLowerCase();
+      return lower === 'true' ? true : lower === 'false' ? false : null;
+    }
+    case 'enum':
+      return field.enumValues?.includes(trimmed) ? trimmed : null;
+    case 'array':
+    case 'object': {
+      const json = parseJson(trimmed);
+      if (!json.ok || json.value === null || typeof json.value !== 'object' || nestsDeeperThan(json.value, MAX_JSON_DEPTH)) return null;
+      if (Array.isArray(json.value) !== (field.type === 'array')) return null;
+      return json.value as unknown[] | Record<string, unknown>;
+    }
+  }
+}
+
+/** The run's extract values, typed by the workflow's structured_output declaration. */
+export function structuredOutputOf(outputs: Record<string, string>, declaration: unknown): Record<string, StructuredValue> {
+  const types = declaredTypes(declaration);
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, text]) => {
+      const field = types.get(name);
+      return [name, field ? typedValue(text, field) : text];
+    }),
+  );
+}
