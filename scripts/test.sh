@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Every check CI runs: types, lint, unit + API tests (real server, real Chromium) on SQLite and
+# Every check CI runs: types, lint, format, the server's layers, unit + API tests (real server, real Chromium) on SQLite and
 # again on Postgres (a throwaway cluster the tests start, BROWSERDESK_TEST_DB=postgres), then end-to-end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== typecheck"; npx tsc --noEmit
 echo "== lint"; npx eslint .
+echo "== format"; npx prettier --check . --log-level warn
+echo "== layers"; npm run --silent deps
 echo "== unit and API tests (SQLite)"; npx vitest run
 # The Postgres pass is for what the store decides: tests of the browser, its boundary and its
 # processes alone (no store-specific path) run once, in the SQLite pass, as do the cluster test and
