@@ -1,5 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Capability, SessionTokens } from './types.ts';
+
+/** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
+export type Capability = 'view' | 'control' | 'cdp';
+
+/** A session's capability tokens, as handed to whoever created it (only their hashes are kept). */
+export interface SessionTokens {
+  view: string;
+  control: string;
+  cdp: string;
+}
 
 export type TokenHashes = Record<Capability, Buffer>;
 

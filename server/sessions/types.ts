@@ -1,4 +1,3 @@
-import type { TokenHashes } from './tokens.ts';
 /**
  * The seam between the session manager (server/sessions) and its users: the session routes, the
  * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
@@ -7,11 +6,12 @@ import type { CdpHub } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
 import type { EndReason, Presentation, SessionState, StorageState } from '../../contract/sessions.ts';
+import type { Capability, SessionTokens, TokenHashes } from './tokens.ts';
 
 // The contract owns the end reasons; the manager and its hooks name them through this seam.
 export type { EndReason };
-/** view: watch only; control: watch and drive (VNC input); cdp: the DevTools protocol. */
-export type Capability = 'view' | 'control' | 'cdp';
+// The tokens' own module declares them (it mints and checks them); this seam names them for the manager's users.
+export type { Capability, SessionTokens };
 
 export interface CreateSessionInput {
   workflowId: string;
@@ -43,12 +43,6 @@ export interface LiveSession {
   expiresAt: Date;
   /** Created for a workflow run (CreateSessionInput.forRun). */
   forRun?: boolean;
-}
-
-export interface SessionTokens {
-  view: string;
-  control: string;
-  cdp: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { WebSocket, type ClientOptions } from 'ws';
 import { CdpClient } from '../../server/sessions/cdp/client.ts';
-import type { CdpMessage } from '../../server/sessions/cdp/hub.ts';
+import type { CdpMessage } from '../../server/sessions/cdp/channel.ts';
 
 /**
  * The service's own CdpClient on a session's connect_url, as a customer's client connects: tests

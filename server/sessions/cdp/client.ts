@@ -1,13 +1,6 @@
-import type { ChannelSink, CdpHub, CdpMessage } from './hub.ts';
+import type { CdpLink, CdpMessage, ChannelSink, ChannelSource } from './channel.ts';
 
 type Listener = (params: Record<string, unknown>, sessionId?: string) => void;
-
-/** What a client talks over: a hub channel (CdpChannel) in the service, a connect_url WebSocket in the tests. */
-export interface CdpLink {
-  readonly closed: boolean;
-  send(msg: CdpMessage): void;
-  close(): void;
-}
 
 /** Opens a link that hands what arrives to `sink`; the sink's closed() is called once it ends. */
 export type OpenLink = (sink: ChannelSink) => Promise<CdpLink>;
@@ -27,7 +20,7 @@ export class CdpClient {
   private constructor() {}
 
   /** A client on a new channel of the session's hub. */
-  static open(hub: CdpHub): Promise<CdpClient> {
+  static open(hub: ChannelSource): Promise<CdpClient> {
     return CdpClient.over((sink) => hub.channel(sink));
   }
 

@@ -2,25 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { CdpCommand } from '../../../contract/cdp.ts';
 import { parseCommand } from './parseCommand.ts';
 import { CdpClient } from './client.ts';
+import type { CdpMessage, ChannelSink } from './channel.ts';
 import { checkCommand, type SessionFolders } from './policy.ts';
-
-/** One CDP message as Chromium and clients exchange it (flat sessions: a target's carry its sessionId). */
-export interface CdpMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code?: number; message: string };
-  sessionId?: string;
-}
-
-/** A consumer of one channel: a connect_url client, the livestream, a run, the manager itself. */
-export interface ChannelSink {
-  message(msg: CdpMessage): void;
-  closed(reason: string): void;
-  /** Told when the channel's unanswered commands go over its limits (true) and back under (false): stop and resume reading the client. */
-  pressure?(over: boolean): void;
-}
 
 /**
  * Unanswered commands one channel may have in Chromium at once, by count and by bytes. Past either
