@@ -31,8 +31,27 @@ export function loadSettings(): Settings {
   return { baseUrl: defaultBaseUrl(), apiKey: '' };
 }
 
+const listeners = new Set<() => void>();
+
 export function saveSettings(s: Settings): void {
   window.localStorage.setItem(KEY, JSON.stringify({ baseUrl: s.baseUrl.replace(/\/+$/, ''), apiKey: s.apiKey }));
+  for (const listener of listeners) listener();
+}
+
+/**
+ * Calls `listener` after settings are saved, here or in another tab (the storage event), for what
+ * holds a connection open with them (the event stream). Returns the unsubscribe.
+ */
+export function onSettingsChange(listener: () => void): () => void {
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === KEY || e.key === null) listener();
+  };
+  listeners.add(listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
 }
 
 export function hasApiKey(): boolean {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { SessionViews } from '../../../contract/sessions.ts';
 import { apiJson } from '../client.ts';
+import { sessionKeys } from './keys.ts';
 
 export const createSessionViews = (id: string, signal?: AbortSignal) =>
   apiJson(`/sessions/${encodeURIComponent(id)}/views`, SessionViews, { method: 'POST', signal });
@@ -10,6 +11,6 @@ export const createSessionViews = (id: string, signal?: AbortSignal) =>
  * ask mints tokens), and kept until the page goes: they work as long as the session lives.
  */
 export const sessionViewsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['sessions', 'views', id], queryFn: ({ signal }) => createSessionViews(id, signal), staleTime: Infinity, gcTime: 0, retry: false });
+  queryOptions({ queryKey: sessionKeys.views(id), queryFn: ({ signal }) => createSessionViews(id, signal), staleTime: Infinity, gcTime: 0, retry: false });
 
 export const useSessionViews = (id: string, enabled: boolean) => useQuery({ ...sessionViewsQueryOptions(id), enabled });

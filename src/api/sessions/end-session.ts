@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Session } from '../../../contract/sessions.ts';
 import { apiJson } from '../client.ts';
+import { sessionKeys } from './keys.ts';
 
 export const endSession = (id: string) => apiJson(`/sessions/${encodeURIComponent(id)}`, Session, { method: 'DELETE' });
 
@@ -9,8 +10,8 @@ export function useEndSession() {
   return useMutation({
     mutationFn: endSession,
     onSuccess: (session) => {
-      queryClient.setQueryData(['sessions', 'one', session.id], session);
-      return queryClient.invalidateQueries({ queryKey: ['sessions', 'list'] });
+      queryClient.setQueryData(sessionKeys.one(session.id), session);
+      return queryClient.invalidateQueries({ queryKey: sessionKeys.lists() });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { EventsPage, type SessionEvent } from '../../../contract/sessionEvents.ts';
 import { apiJson } from '../client.ts';
+import { sessionKeys } from './keys.ts';
 
 /** The most a page shows of one session's log (the store keeps all of it). */
 export const MAX_SHOWN_EVENTS = 10_000;
@@ -17,9 +18,13 @@ export async function getSessionEvents(sessionId: string, signal?: AbortSignal):
   return events;
 }
 
+/**
+ * `live` keeps polling even while the event stream is connected: the stream says when a step or
+ * the session changes, not when the page logs a line, so it does not cover this log.
+ */
 export const sessionEventsQueryOptions = (sessionId: string, live: boolean) =>
   queryOptions({
-    queryKey: ['sessions', 'events', sessionId],
+    queryKey: sessionKeys.events(sessionId),
     queryFn: ({ signal }) => getSessionEvents(sessionId, signal),
     refetchInterval: live ? 2000 : false,
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../client.ts';
+import { workflowKeys } from './keys.ts';
 
 export const deleteWorkflow = async (id: string): Promise<void> => {
   await apiFetch(`/workflows/${encodeURIComponent(id)}`, { method: 'DELETE' });
@@ -10,8 +11,8 @@ export function useDeleteWorkflow() {
   return useMutation({
     mutationFn: deleteWorkflow,
     onSuccess: (_v, id) => {
-      queryClient.removeQueries({ queryKey: ['workflows', 'one', id] });
-      return queryClient.invalidateQueries({ queryKey: ['workflows', 'list'] });
+      queryClient.removeQueries({ queryKey: workflowKeys.one(id) });
+      return queryClient.invalidateQueries({ queryKey: workflowKeys.lists() });
     },
   });
 }

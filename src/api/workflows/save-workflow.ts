@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { WorkflowAsSent, type WorkflowInput } from '../../../contract/workflows.ts';
 import { apiJson } from '../client.ts';
+import { workflowKeys } from './keys.ts';
 
 /** POST /workflows for a new one, PUT /workflows/{id} to replace one. */
 export const saveWorkflow = ({ id, input }: { id?: string; input: WorkflowInput }) =>
@@ -13,8 +14,8 @@ export function useSaveWorkflow() {
   return useMutation({
     mutationFn: saveWorkflow,
     onSuccess: (saved) => {
-      queryClient.setQueryData(['workflows', 'one', saved.id], saved);
-      return queryClient.invalidateQueries({ queryKey: ['workflows', 'list'] });
+      queryClient.setQueryData(workflowKeys.one(saved.id), saved);
+      return queryClient.invalidateQueries({ queryKey: workflowKeys.lists() });
     },
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { WriteRequest } from '../../../contract/write.ts';
 import { streamWrite } from '../../api/writes/write-stream.ts';
+import { writeKeys } from '../../api/writes/keys.ts';
 
 /** One write at a time: the text as it streams in, then the final answer. */
 export function useWrite() {
@@ -18,7 +19,7 @@ export function useWrite() {
       setStreamed('');
       return streamWrite(body, (piece) => setStreamed((t) => t + piece), controller.signal);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['writes'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: writeKeys.all }),
   });
   return {
     ...mutation,

@@ -1,0 +1,33 @@
+import type { QueryKey } from '@tanstack/react-query';
+import type { ServerEvent } from '../../../contract/events.ts';
+import { runKeys } from '../runs/keys.ts';
+import { sessionKeys } from '../sessions/keys.ts';
+
+/** The queries one event makes stale. A session's views and storage state are left alone: views mint tokens, and neither changes with an event. */
+export function keysFor(event: ServerEvent): QueryKey[] {
+  const id = event.session_id;
+  switch (event.type) {
+    case 'session.changed':
+      // Its state may move it between the lists' filters; a pause or an end changes its run, and the runs list shows that run.
+      return [
+        sessionKeys.one(id),
+        sessionKeys.status(id),
+        sessionKeys.events(id),
+        runKeys.status(id),
+        sessionKeys.lists(),
+        runKeys.lists(),
+      ];
+    case 'run.step':
+    case 'run.completed':
+      return [runKeys.status(id), sessionKeys.status(id), sessionKeys.events(id), runKeys.lists()];
+  }
+}
+
+/** Everything an event can make stale: refetched on each (re)connect, as events sent while the stream was down are lost. */
+export const liveKeys = (): QueryKey[] => [
+  sessionKeys.lists(),
+  sessionKeys.details(),
+  sessionKeys.statuses(),
+  sessionKeys.eventLogs(),
+  runKeys.all,
+];

@@ -1,0 +1,20 @@
+import type { SessionState } from '../../../contract/sessions.ts';
+
+/**
+ * Every react-query key for sessions, in one place (TanStack's key-factory pattern): each kind
+ * has a prefix of its own, so the event stream can make all statuses, or one session's status,
+ * stale without touching its views (minted tokens) or its storage state.
+ */
+export const sessionKeys = {
+  all: ['sessions'] as const,
+  lists: () => [...sessionKeys.all, 'list'] as const,
+  list: (filter: { limit: number; state?: SessionState }) => [...sessionKeys.lists(), filter] as const,
+  details: () => [...sessionKeys.all, 'one'] as const,
+  one: (id: string) => [...sessionKeys.details(), id] as const,
+  statuses: () => [...sessionKeys.all, 'status'] as const,
+  status: (id: string) => [...sessionKeys.statuses(), id] as const,
+  eventLogs: () => [...sessionKeys.all, 'events'] as const,
+  events: (id: string) => [...sessionKeys.eventLogs(), id] as const,
+  store: (id: string) => [...sessionKeys.all, 'store', id] as const,
+  views: (id: string) => [...sessionKeys.all, 'views', id] as const,
+};

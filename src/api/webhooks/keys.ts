@@ -1,0 +1,5 @@
+/** Every react-query key for webhooks (TanStack's key-factory pattern). */
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  secret: () => [...webhookKeys.all, 'secret'] as const,
+};
