@@ -6,6 +6,10 @@ import { defineOperations } from './operation.ts';
 export const PauseType = z.enum(['external', 'internal']).describe('external: asked for through POST /pause; internal: the flow reached a pause step');
 export type PauseType = z.infer<typeof PauseType>;
 
+/** A run's pause while it waits for a person: its key, who paused it, and what the flow's pause step asks (null through the API). */
+export const PauseState = z.object({ key: z.string(), type: PauseType, message: z.string().nullable() });
+export type PauseState = z.infer<typeof PauseState>;
+
 /**
  * POST /run_workflow (multipart/form-data, spec 2.5) and what the dashboard needs around it:
  * the run's status, and the signing secret of the webhooks that report it.
@@ -83,9 +87,7 @@ export const RunStatusResponse = z.object({
   completed_at: z.iso.datetime().nullable(),
   outputs: z.record(z.string(), z.string()).describe('Values of the extract steps, by their `as` name'),
   screenshot: z.string().nullable().describe('The final page as a data: URL (image/jpeg); null until completed'),
-  pause: z
-    .object({ key: z.string(), type: PauseType, message: z.string().nullable() })
-    .nullable()
+  pause: PauseState.nullable()
     .describe('Set while the run waits for a person: resume it with POST /resume_session'),
   queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next; null once it has started'),
 });

@@ -20,6 +20,10 @@ const step = {
   step: z.number().int().min(1).describe('Step number, from 1'),
   action: z.string().describe('The step type; for custom steps their name (uploadFile, extract, pause)'),
 };
+/** A dialog a page can open (alert, confirm, prompt, or the beforeunload one). */
+export const DialogType = z.enum(['alert', 'confirm', 'prompt', 'beforeunload']);
+export type DialogType = z.infer<typeof DialogType>;
+
 /** Who connected to a session: a CDP client on connect_url, or a live-view viewer. */
 export const SessionClient = z.enum(['cdp', 'vnc', 'livestream']);
 export type SessionClient = z.infer<typeof SessionClient>;
@@ -34,7 +38,7 @@ export const SessionEvent = z.discriminatedUnion('event', [
   z.object({
     ...common,
     event: z.literal('Dialog'),
-    dialog_type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    dialog_type: DialogType,
     message: z.string().describe('The dialog\'s text, at most 500 characters'),
     answer: z.literal('accepted').describe('A run accepts every dialog (OK; a prompt with its default value)'),
   }),

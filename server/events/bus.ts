@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { FileMetadata, StepResult } from '../../contract/runs.ts';
+import type { FileMetadata, PauseState, StepResult } from '../../contract/runs.ts';
 import type { SessionClient } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
-import type { DialogSeen } from '../runs/engine/dialogs.ts';
-import type { PauseState } from '../runs/pauseGate.ts';
-import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
+import type { DialogSeen, WorkflowRunFacts } from '../domain/runFacts.ts';
 
 /**
  * Domain events inside one server process. The session manager and the run engine emit; the

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PauseType } from '../../contract/sessionEvents.ts';
+import type { PauseState, PauseType } from '../../contract/runs.ts';
 
-export interface PauseState {
-  key: string;
-  type: PauseType;
-  /** What the flow's pause step asks the person to do; null for a pause asked for through the API. */
-  message: string | null;
-}
+// The contract declares a pause (the run's status answers it); the run's code names it through the gate.
+export type { PauseState };
 
 /**
  * The human-in-the-loop gate of one run. The flow passes through it before each step; a pause

@@ -8,8 +8,9 @@ import { pageOf, type Page } from '../domain/pages.ts';
 import type { RunRow, RunsRepo } from '../store/runs.ts';
 import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
-import type { PauseState } from '../runs/pauseGate.ts';
-import type { WorkflowRunFacts, WorkflowService } from '../workflows/workflowService.ts';
+import type { PauseState } from '../../contract/runs.ts';
+import type { WorkflowRunFacts } from '../domain/runFacts.ts';
+import type { WorkflowService } from '../workflows/workflowService.ts';
 import { proxiesIssue } from './sessionManager.ts';
 import type { SessionManager, SessionTokens } from './types.ts';
 

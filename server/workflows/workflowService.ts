@@ -9,17 +9,15 @@ import {
 } from '../../contract/workflows.ts';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
+import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 import { DuplicateNameError, type WorkflowFields, type WorkflowRow, type WorkflowsRepo } from '../store/workflows.ts';
 import { toWorkflow, variablesOf } from './records.ts';
 import { inputFromCreate, inputFromUpdate } from './simplexWorkflow.ts';
 
 type ParsedInput = z.output<typeof WorkflowInput>;
 
-export interface WorkflowRunFacts {
-  metadata: string | null;
-  /** The workflow's structured_output as stored (output fields, or other JSON); null when none. */
-  structuredOutput: unknown;
-}
+// Declared below the bus that carries it (domain/runFacts.ts); named here too for this service's readers.
+export type { WorkflowRunFacts };
 type SearchHit = z.infer<typeof WorkflowSearchHit>;
 
 /**

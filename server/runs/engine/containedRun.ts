@@ -5,7 +5,7 @@ import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../redact.ts';
 import { actionOf, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
-import type { DialogSeen } from './dialogs.ts';
+import type { DialogSeen } from '../../domain/runFacts.ts';
 import type { EngineStart, FromEngine, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
 

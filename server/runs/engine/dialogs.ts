@@ -1,14 +1,6 @@
 import type { Browser, Dialog, Page } from 'puppeteer-core';
-
-export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload';
-
-/** A dialog a page opened during a run, and how the run answered it. */
-export interface DialogSeen {
-  type: DialogType;
-  /** Its text, at most 500 characters. */
-  message: string;
-  answer: 'accepted';
-}
+import type { DialogType } from '../../../contract/sessionEvents.ts';
+import type { DialogSeen } from '../../domain/runFacts.ts';
 
 const MAX_TEXT = 500;
 

@@ -1,7 +1,7 @@
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/workflows.ts';
 import type { StopReason } from '../stepFailure.ts';
-import type { DialogSeen } from './dialogs.ts';
+import type { DialogSeen } from '../../domain/runFacts.ts';
 
 /** What the run's engine thread starts with (workerData). */
 export interface EngineStart {

@@ -3,7 +3,8 @@ import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppete
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/workflows.ts';
 import { untilCrashed } from './crashWatch.ts';
-import { answerDialogs, type DialogSeen } from './dialogs.ts';
+import type { DialogSeen } from '../../domain/runFacts.ts';
+import { answerDialogs } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
 import { redactor } from '../redact.ts';

@@ -3,7 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import type { Flow } from '../../../contract/workflows.ts';
 import { isPrivateAddress } from '../../webhooks/destination.ts';
-import { describeDialogs, type DialogSeen } from './dialogs.ts';
+import type { DialogSeen } from '../../domain/runFacts.ts';
+import { describeDialogs } from './dialogs.ts';
 
 type Step = Flow['steps'][number];
 
