@@ -12,7 +12,7 @@ export const FORM_OR_JSON = ['application/x-www-form-urlencoded', 'application/j
 /**
  * Where a request names the one session it acts on, for operations only the node holding that
  * session can answer (its browser, live state and files are there): any other node of a cluster
- * passes the request on to it (server/cluster/forward.ts). `params.id` is the path's `{id}`,
+ * passes the request on to it (server/http/forwarding/forward.ts). `params.id` is the path's `{id}`,
  * `query.session_id` and `body.session_id` the field of that name.
  */
 export type SessionLocator = 'params.id' | 'query.session_id' | 'body.session_id';

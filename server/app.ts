@@ -12,7 +12,7 @@ import { reapDeadNodes } from './cluster/reaper.ts';
 import { nodesRepo } from './store/nodes.ts';
 import { installApiKeyAuth } from './http/auth.ts';
 import { installConnectionLimits, serverTimeouts } from './http/connectionLimits.ts';
-import { installForwarding } from './cluster/forward.ts';
+import { installForwarding } from './http/forwarding/forward.ts';
 import { bootstrapApiKey } from './http/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';

@@ -1,7 +1,8 @@
 /**
  * Where a session is served. Every node of a cluster shares the store, so any node can read a
  * session's record; but its browser, its live sockets and its files are on the node that started
- * it, and requests for those are passed on to that node (server/cluster/forward.ts).
+ * it, and requests for those are passed on to that node (server/http/forwarding/forward.ts, which
+ * reads this as app.cluster).
  */
 export interface ClusterRouting {
   /** This node's id (its NODE_URL, or 'local' on a single node). */
@@ -19,14 +20,4 @@ export interface ClusterRouting {
    * True when it was; a node refusing while it still beats (restarting) is left alone.
    */
   refused(nodeId: string): Promise<boolean>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Where each session is served (read at request time by server/cluster/forward.ts): the
-     * Membership (server/cluster/membership.ts), decorated in server/app.ts before any route.
-     */
-    cluster: ClusterRouting;
-  }
 }

@@ -51,7 +51,7 @@ export function addRoute<O extends Operation>(
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
     config: {
       ...(op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' }),
-      // Read by server/cluster/forward.ts: a session's own node answers for it.
+      // Read by server/http/forwarding/forward.ts: a session's own node answers for it.
       ...(op.session ? { session: op.session } : {}),
       ...(op.startsBrowser ? { startsBrowser: true } : {}),
     },

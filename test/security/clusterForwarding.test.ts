@@ -4,7 +4,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../contract/errors.ts';
-import { sessionScopedRoutes } from '../../server/cluster/forward.ts';
+import { sessionScopedRoutes } from '../../server/http/forwarding/forward.ts';
 import { signToken } from '../../server/secrets/signedTokens.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import type { Log } from '../log.ts';
+import type { Log } from '../../log.ts';
 import { CONNECT_TIMEOUT_MS, nodeUnreachable } from './forwardHttp.ts';
 import { endToEnd, FORWARDED_HEADER, type OwnerTarget } from './target.ts';
 

@@ -2,8 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode } from '../../contract/errors.ts';
-import { AppError } from '../http/errors.ts';
+import { ErrorCode } from '../../../contract/errors.ts';
+import { AppError } from '../errors.ts';
 import { endToEnd, FORWARDED_HEADER, type OwnerTarget } from './target.ts';
 
 /** How long the owner's node may take to accept the connection before the client hears 503. */
