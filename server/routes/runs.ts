@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { runOperations } from '../../contract/runs.ts';
 import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { receiveRunRequest } from '../runs/uploads.ts';
+import { receiveRunRequest } from '../http/runUploads.ts';
 
 /**
  * POST /api/run_workflow (multipart as the spec says; urlencoded and JSON as Simplex's clients send
