@@ -13,7 +13,7 @@ import { nodesRepo } from './store/nodes.ts';
 import { installApiKeyAuth } from './http/auth.ts';
 import { installConnectionLimits, serverTimeouts } from './http/connectionLimits.ts';
 import { installForwarding } from './http/forwarding/forward.ts';
-import { bootstrapApiKey } from './http/apiKeys.ts';
+import { bootstrapApiKey } from './secrets/apiKeys.ts';
 import { serveDashboard } from './http/dashboard.ts';
 import { loggerOptions } from './http/logger.ts';
 import { metaRoutes } from './routes/meta.ts';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/db.ts';
 import { apiKeysRepo } from '../store/apiKeys.ts';
-import { createApiKey } from '../http/apiKeys.ts';
+import { createApiKey } from '../secrets/apiKeys.ts';
 
 /** npm run keys -- create [name] | list | revoke <id or prefix> */
 const USAGE = 'usage: npm run keys -- create [name] | list | revoke <id-or-prefix>';

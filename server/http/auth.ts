@@ -1,7 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { AppError, unauthorized } from './errors.ts';
-import { verifyApiKey } from './apiKeys.ts';
+import { verifyApiKey } from '../secrets/apiKeys.ts';
 import { verifyToken, type TokenScope } from '../secrets/signedTokens.ts';
 
 /**

@@ -1,19 +1,28 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiKeysRepo } from '../store/apiKeys.ts';
 
-export const sha256 = (s: string) => createHash('sha256').update(s).digest();
+/**
+ * What keeping API keys needs of the store (store/apiKeys.ts's repo is one). Declared here because
+ * secrets/ sits below the store: the CLI and the HTTP auth hand the repo in.
+ */
+export interface ApiKeyStore {
+  insert(name: string, prefix: string, hash: string): Promise<{ id: string }>;
+  active(): Promise<{ id: string; hash: string }[]>;
+  countActive(): Promise<number>;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** A new key: `bd_` and 32 random bytes, base64url. Only its hash is stored. */
-export async function createApiKey(repo: ApiKeysRepo, name: string): Promise<{ key: string; id: string }> {
+export async function createApiKey(repo: ApiKeyStore, name: string): Promise<{ key: string; id: string }> {
   const key = `bd_${randomBytes(32).toString('base64url')}`;
   const row = await repo.insert(name, key.slice(0, 10), sha256(key).toString('hex'));
   return { key, id: row.id };
 }
 
 /** Accept a key given by the operator (BROWSERDESK_API_KEY) as is. */
-export async function importApiKey(repo: ApiKeysRepo, key: string, name: string): Promise<void> {
+export async function importApiKey(repo: ApiKeyStore, key: string, name: string): Promise<void> {
   await repo.insert(name, key.slice(0, 6), sha256(key).toString('hex'));
 }
 
@@ -21,7 +30,7 @@ export async function importApiKey(repo: ApiKeysRepo, key: string, name: string)
  * The id of the active key matching `presented`, or null. Every active hash is compared with
  * timingSafeEqual and the loop never exits early, so timing says nothing about which keys exist.
  */
-export async function verifyApiKey(repo: ApiKeysRepo, presented: string | undefined): Promise<string | null> {
+export async function verifyApiKey(repo: ApiKeyStore, presented: string | undefined): Promise<string | null> {
   if (!presented) return null;
   const digest = sha256(presented);
   let match: string | null = null;
@@ -36,7 +45,7 @@ export async function verifyApiKey(repo: ApiKeysRepo, presented: string | undefi
  * First start: without BROWSERDESK_API_KEY and with no key yet, make one and write it once to
  * DATA_DIR/api-key (0600). Returns the file path when a key was written.
  */
-export async function bootstrapApiKey(repo: ApiKeysRepo, dataDir: string, envKey: string | undefined): Promise<string | null> {
+export async function bootstrapApiKey(repo: ApiKeyStore, dataDir: string, envKey: string | undefined): Promise<string | null> {
   if (envKey) {
     await importApiKey(repo, envKey, 'BROWSERDESK_API_KEY');
     return null;
