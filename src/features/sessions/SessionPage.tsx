@@ -118,7 +118,7 @@ export function SessionPage() {
         <>
           {(urls.vnc_url || urls.livestream_url) && <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
           {liveLog}
-          {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} />}
+          {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
           {(urls.vnc_url || urls.livestream_url) && <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
         </>
       ) : views.isError ? (
