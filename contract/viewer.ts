@@ -7,6 +7,7 @@ import { z } from 'zod';
  * they are not OpenAPI operations, but their shapes are written here like every other edge.
  */
 
+/** The path and query of every session URL that opens with a token: the views, and connect_url (/s/{id}/cdp). */
 export const SessionViewParams = z.object({ id: z.string().min(1).max(100) });
 
 /** Only the token matters to the server; the page's own options are validated by the page. */

@@ -1,31 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { ErrorCode } from '../../contract/errors.ts';
+import { authorizeSession, refuseSessionToken, sessionTokenOf } from '../http/sessionAccess.ts';
+import { joinSession } from '../http/sessionClients.ts';
 import { bridgeCdp } from '../sessions/cdp/bridge.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
 import type { LiveSession } from '../sessions/types.ts';
 
-/** /s/:id/cdp authenticates with the session's cdp token, never an API key. */
-const CdpParams = z.object({ id: z.string().min(1).max(100) });
-const CdpQuery = z.looseObject({ token: z.string().min(1).max(200).optional() });
-
+/** /s/:id/cdp authenticates with the session's cdp token, never an API key (http/sessionAccess.ts). */
 const authorized = new WeakMap<FastifyRequest, LiveSession>();
 
-function authorize(app: FastifyInstance, req: FastifyRequest): LiveSession | null {
-  const params = CdpParams.safeParse(req.params);
-  const query = CdpQuery.safeParse(req.query);
-  return params.success && query.success ? app.sessions.authorize(params.data.id, query.data.token, 'cdp') : null;
-}
-
-function unauthorized(reply: FastifyReply) {
-  return reply.status(401).header('cache-control', 'no-store').send({ error: ErrorCode.unauthorized, message: 'Session token missing or invalid' });
-}
-
-/**
- * connect_url: ws(s)://HOST/s/{id}/cdp?token=… is a WebSocket bridged to the session's own
- * Chromium browser endpoint. The token is checked before the upgrade, so a bad one is a plain 401
- * that says nothing about whether the session exists.
- */
 /** Chromium's own /json/version fields, asked over the session's pipe (the browser has no HTTP port). */
 async function versionOf(session: LiveSession): Promise<Record<string, unknown>> {
   const cdp = await CdpClient.open(session.hub).catch(() => null);
@@ -40,14 +22,19 @@ async function versionOf(session: LiveSession): Promise<Record<string, unknown>>
   }
 }
 
+/**
+ * connect_url: ws(s)://HOST/s/{id}/cdp?token=… is a WebSocket bridged to the session's own
+ * Chromium browser endpoint. The token is checked before the upgrade, so a bad one is a plain 401
+ * that says nothing about whether the session exists.
+ */
 export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
   app.route({
     method: 'GET',
     url: '/s/:id/cdp',
     config: { auth: 'token', session: 'params.id' },
     preValidation: async (req, reply) => {
-      const session = authorize(app, req);
-      if (!session) return unauthorized(reply);
+      const session = authorizeSession(app, req, 'cdp');
+      if (!session) return refuseSessionToken(reply);
       authorized.set(req, session);
     },
     handler: async (_req, reply) =>
@@ -58,12 +45,7 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
       const close = bridgeCdp(socket, session.hub, {
         onError: (err: Error) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
       });
-      const off = app.sessions.onEnd(session.id, () => close(1001, 'session ended'));
-      app.bus.emit('session.client', { session_id: session.id, client: 'cdp', joined: true });
-      socket.once('close', () => {
-        off();
-        app.bus.emit('session.client', { session_id: session.id, client: 'cdp', joined: false });
-      });
+      socket.once('close', joinSession(app, session, 'cdp', () => close(1001, 'session ended')));
     },
   });
 
@@ -72,13 +54,13 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
   app.get('/s/:id/cdp/json/version', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
   app.get('/s/:id/cdp/json/version/', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
   async function jsonVersion(req: FastifyRequest, reply: FastifyReply) {
-    const session = authorize(app, req);
-    if (!session) return unauthorized(reply);
+    const named = sessionTokenOf(req);
+    const session = authorizeSession(app, req, 'cdp');
+    if (!named || !session) return refuseSessionToken(reply);
     const info = await versionOf(session);
-    const token = (req.query as { token: string }).token;
     const wsBase = app.publicUrl().replace(/^http/, 'ws');
     return reply
       .header('cache-control', 'no-store')
-      .send({ ...info, webSocketDebuggerUrl: `${wsBase}/s/${session.id}/cdp?token=${encodeURIComponent(token)}` });
+      .send({ ...info, webSocketDebuggerUrl: `${wsBase}/s/${session.id}/cdp?token=${encodeURIComponent(named.token)}` });
   }
 }

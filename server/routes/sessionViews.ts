@@ -2,35 +2,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SessionViewParams, SessionViewQuery, VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
+import { VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
-import type { Capability, LiveSession, SessionManager } from '../sessions/types.ts';
+import type { Capability } from '../sessions/types.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
+import { authorizeSession, refuseSessionToken, sessionTokenOf } from '../http/sessionAccess.ts';
+import { joinSession } from '../http/sessionClients.ts';
 import { bridgeVnc } from '../sessions/display/vncBridge.ts';
 import { streamScreencast } from '../sessions/display/screencast.ts';
 
-/** The session manager, once its plugin has decorated the app (read per request, not at start). */
-function sessionsOf(app: FastifyInstance): SessionManager | undefined {
-  return (app as FastifyInstance & { sessions?: SessionManager }).sessions;
-}
-
-/** The session id and token the request names; null for a bad shape, which counts as no token. */
-function tokenOf(req: FastifyRequest): { id: string; token: string } | null {
-  const params = SessionViewParams.safeParse(req.params);
-  const query = SessionViewQuery.safeParse(req.query);
-  if (!params.success || !query.success || !query.data.token) return null;
-  return { id: params.data.id, token: query.data.token };
-}
-
-/** The session the request's token opens for `capability`, or null. */
-function authorize(app: FastifyInstance, req: FastifyRequest, capability: Capability): LiveSession | null {
-  const named = tokenOf(req);
-  return named ? (sessionsOf(app)?.authorize(named.id, named.token, capability) ?? null) : null;
-}
-
 /** Where the queued run's session the token opens for `capability` waits for a browser, or null. */
 async function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): Promise<number | null> {
-  const named = tokenOf(req);
+  const named = sessionTokenOf(req);
   return named ? app.runs.queue.waiting(named.id, named.token, capability) : null;
 }
 
@@ -40,16 +23,14 @@ function asksViewOnly(req: FastifyRequest): boolean {
   return v === '' || v === '1' || v === 'true' || v === 'yes';
 }
 
-const UNAUTHORIZED_MESSAGE = 'Session token missing or invalid';
-
+/** The viewer pages' 401: a page for a browser that opened the link, else the session URLs' own. */
 function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
-  reply.status(401).header('cache-control', 'no-store');
-  if ((req.headers.accept ?? '').includes('text/html')) {
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
-  }
-  return reply.send({ error: ErrorCode.unauthorized, message: UNAUTHORIZED_MESSAGE });
+  if (!(req.headers.accept ?? '').includes('text/html')) return refuseSessionToken(reply);
+  return reply
+    .status(401)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
 }
 
 /**
@@ -60,7 +41,7 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     // A queued run's page is served too: its stream answers `waiting` until the browser is up.
     const queued = (await waiting(app, req, 'view')) !== null;
-    if (!queued && !authorize(app, req, 'view')) return sendUnauthorized(req, reply);
+    if (!queued && !authorizeSession(app, req, 'view')) return sendUnauthorized(req, reply);
     let html: string;
     try {
       html = await fs.readFile(path.join(DIST_DIR, 'embed', file), 'utf8');
@@ -68,21 +49,8 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
       return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
     }
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
-    if (file === 'vnc.html' && !authorize(app, req, 'control') && (await waiting(app, req, 'control')) === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
+    if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
     return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
-  };
-}
-
-/**
- * Close the socket when its session ends, and tell the session's log a viewer joined; the returned
- * function (for the socket's close) unsubscribes and tells it the viewer left.
- */
-function closeOnEnd(app: FastifyInstance, session: LiveSession, client: 'vnc' | 'livestream', close: (code: number, reason: string) => void): () => void {
-  const off = sessionsOf(app)?.onEnd(session.id, () => close(ViewCloseCode.sessionEnded, 'session ended')) ?? (() => {});
-  app.bus.emit('session.client', { session_id: session.id, client, joined: true });
-  return () => {
-    off();
-    app.bus.emit('session.client', { session_id: session.id, client, joined: false });
   };
 }
 
@@ -101,14 +69,14 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     config: { auth: 'token', session: 'params.id' },
     handler: servePage(app, 'vnc.html'),
     wsHandler: (socket, req) => {
-      const control = asksViewOnly(req) ? null : authorize(app, req, 'control');
-      const session = control ?? authorize(app, req, 'view');
+      const control = asksViewOnly(req) ? null : authorizeSession(app, req, 'control');
+      const session = control ?? authorizeSession(app, req, 'view');
       if (!session) return rejectSocket(app, req, socket);
       const end = bridgeVnc(socket, session.vncSocket, {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
       });
-      socket.on('close', closeOnEnd(app, session, 'vnc', end));
+      socket.on('close', joinSession(app, session, 'vnc', () => end(ViewCloseCode.sessionEnded, 'session ended')));
     },
   });
 
@@ -118,14 +86,14 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     config: { auth: 'token', session: 'params.id' },
     handler: servePage(app, 'live.html'),
     wsHandler: (socket, req) => {
-      const session = authorize(app, req, 'view');
+      const session = authorizeSession(app, req, 'view');
       if (!session) return rejectSocket(app, req, socket);
       const end = streamScreencast(socket, session.hub, {
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
       });
       // Input from a livestream viewer is never read; drop anything it sends.
       socket.on('message', () => {});
-      socket.on('close', closeOnEnd(app, session, 'livestream', end));
+      socket.on('close', joinSession(app, session, 'livestream', () => end(ViewCloseCode.sessionEnded, 'session ended')));
     },
   });
 }
