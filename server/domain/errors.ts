@@ -12,11 +12,19 @@ abstract class DomainFailure extends Error {
   }
 }
 
-/** Something asked for (a session, a workflow, a credential) does not exist. */
+/**
+ * Something asked for (a session, a workflow, a credential) does not exist: "`what` not found", and
+ * why when given. Given `{ message }` instead, that sentence as it is: for what "X not found" would
+ * say too little about (a session's downloaded files, its recording).
+ */
 export class NotFound extends DomainFailure {
   readonly kind = 'notFound';
-  constructor(what: string, why?: string, readonly issues?: Issue[]) {
-    super(why ? `${what} not found: ${why}` : `${what} not found`);
+  readonly issues?: Issue[];
+  constructor(what: string, why?: string, issues?: Issue[]);
+  constructor(said: { message: string });
+  constructor(what: string | { message: string }, why?: string, issues?: Issue[]) {
+    super(typeof what !== 'string' ? what.message : why ? `${what} not found: ${why}` : `${what} not found`);
+    this.issues = issues;
   }
 }
 

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { artifactOperations as ops } from '../../contract/artifacts.ts';
-import { ErrorCode } from '../../contract/errors.ts';
 import { zipOf } from '../artifacts/zip.ts';
-import { AppError } from '../http/errors.ts';
+import { Conflict, NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 
 /** RFC 6266: an ASCII fallback name and the exact one in UTF-8 (RFC 8187). */
@@ -33,7 +32,7 @@ function sendFile(reply: FastifyReply, file: string, filename: string): FastifyR
 }
 
 const noFile = (sessionId: string, filename: string) =>
-  new AppError(404, ErrorCode.notFound, `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names`);
+  new NotFound({ message: `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names` });
 
 /**
  * GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one
@@ -48,7 +47,7 @@ export async function sendSessionFiles(app: FastifyInstance, reply: FastifyReply
   }
   const files = app.artifacts.files(sessionId);
   if (!files.length) {
-    throw new AppError(404, ErrorCode.notFound, `Session ${sessionId} has no downloaded files (none were downloaded, or retention has removed them)`);
+    throw new NotFound({ message: `Session ${sessionId} has no downloaded files (none were downloaded, or retention has removed them)` });
   }
   const entries = files.flatMap((f) => {
     const path = app.artifacts.fileOf(sessionId, f.filename);
@@ -73,7 +72,7 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
     const state = app.artifacts.storageState(params.id);
     if (!state) {
       const why = session.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
-      throw new AppError(404, ErrorCode.notFound, `Session ${params.id} has no storage state: ${why}`);
+      throw new NotFound({ message: `Session ${params.id} has no storage state: ${why}` });
     }
     return state;
   });
@@ -81,7 +80,7 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
     await sessionRecords.assertExists(params.id);
     if (await app.artifacts.isLive(params.id)) {
-      throw new AppError(409, ErrorCode.conflict, 'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
+      throw new Conflict('The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
     }
     await app.artifacts.remove(params.id);
     return reply.status(204).send();

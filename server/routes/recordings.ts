@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { RECORDING_FILE } from '../artifacts/recorder.ts';
-import { AppError } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 
 /**
@@ -27,7 +27,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(416).send({ error: ErrorCode.rangeNotSatisfiable, message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}` });
   });
 
-  const noRecording = async (id: string): Promise<AppError> => {
+  const noRecording = async (id: string): Promise<NotFound> => {
     const forRun = await app.sessionRecords.isRunSession(id);
     const why =
       app.recordings.mode === 'off'
@@ -35,7 +35,7 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
         : app.recordings.mode === 'runs' && !forRun
           ? 'this server records only the sessions of workflow runs (RECORD_SESSIONS=runs)'
           : 'it was not recorded, or its recording has been removed';
-    return new AppError(404, ErrorCode.notFound, `This session has no recording: ${why}`);
+    return new NotFound({ message: `This session has no recording: ${why}` });
   };
 
   const serve = async (id: string, reply: FastifyReply) => {

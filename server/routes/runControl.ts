@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode } from '../../contract/errors.ts';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
-import { AppError } from '../http/errors.ts';
+import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { sessionStatusOf } from '../runs/sessionStatus.ts';
 import { sendSessionFiles } from './artifacts.ts';
@@ -40,7 +39,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     const found = await sessionRecords.activeOf(params.id);
     if (found && 'elsewhere' in found && (await app.passToOwner(req, reply, found.elsewhere))) return reply;
     const active = found && 'id' in found ? found : undefined;
-    if (!active) throw new AppError(404, ErrorCode.notFound, 'This workflow has no live session');
+    if (!active) throw new NotFound({ message: 'This workflow has no live session' });
     return {
       session_id: active.id,
       status: active.status,
@@ -52,7 +51,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.sessionScreenshot, async ({ params }, _req, reply) => {
     const shot = await sessionRecords.finalScreenshot(params.id);
-    if (!shot) throw new AppError(404, ErrorCode.notFound, 'No final screenshot: the session has no finished run, or its page was gone');
+    if (!shot) throw new NotFound({ message: 'No final screenshot: the session has no finished run, or its page was gone' });
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
   });
 

@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import { VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { Capability } from '../sessions/types.ts';
+import { Unavailable } from '../domain/errors.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
 import { authorizeSession, refuseSessionToken, sessionTokenOf } from '../http/sessionAccess.ts';
 import { joinSession } from '../http/sessionClients.ts';
@@ -46,7 +47,7 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
     try {
       html = await fs.readFile(path.join(DIST_DIR, 'embed', file), 'utf8');
     } catch {
-      return reply.status(503).send({ error: ErrorCode.notConfigured, message: 'The viewer is not built: run npm run build' });
+      throw new Unavailable(ErrorCode.notConfigured, 'The viewer is not built: run npm run build');
     }
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
     if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
