@@ -3,10 +3,19 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 
 /** The colour of the noVNC canvas at a point (fractions of its size). */
 async function canvasPixel(page: import('@playwright/test').Page, fx: number, fy: number): Promise<number[]> {
-  return page.locator('.bd-viewer canvas').first().evaluate(
-    (c: HTMLCanvasElement, [x = 0.5, y = 0.5]) => Array.from(c.getContext('2d')!.getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1).data.slice(0, 3)),
-    [fx, fy],
-  );
+  return page
+    .locator('.bd-viewer canvas')
+    .first()
+    .evaluate(
+      (c: HTMLCanvasElement, [x = 0.5, y = 0.5]) =>
+        Array.from(
+          c
+            .getContext('2d')!
+            .getImageData(Math.floor(c.width * x), Math.floor(c.height * y), 1, 1)
+            .data.slice(0, 3),
+        ),
+      [fx, fy],
+    );
 }
 
 test('launch a session, see its page in the noVNC canvas, then end it', async ({ authed: page }, testInfo) => {
@@ -37,10 +46,13 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
   }
   await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible();
   await expect
-    .poll(async () => {
-      const [r, g, b] = await canvasPixel(page, 0.5, 0.7);
-      return Math.abs(r! - 0) + Math.abs(g! - 128) + Math.abs(b! - 255) < 30;
-    }, { message: 'the noVNC canvas shows the blue page' })
+    .poll(
+      async () => {
+        const [r, g, b] = await canvasPixel(page, 0.5, 0.7);
+        return Math.abs(r! - 0) + Math.abs(g! - 128) + Math.abs(b! - 255) < 30;
+      },
+      { message: 'the noVNC canvas shows the blue page' },
+    )
     .toBe(true);
   await expectAccessible(page);
   await keepScreenshot(page, testInfo, 'session');
@@ -52,7 +64,8 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
   await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
   await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
   await page.goto('/sessions');
-  await expect(page.locator(`tr[data-session-id="${sessionId}"] .badge`)).toContainText('ended');
+  await expect(page.locator(`tr[data-session-id="${sessionId}"] .badge`)).toHaveText('ended');
+  await expect(page.locator(`tr[data-session-id="${sessionId}"] td[data-label="End reason"]`)).toHaveText('stopped');
 });
 
 test('a 422 from the server is shown at the field it names', async ({ authed: page }) => {
@@ -91,7 +104,10 @@ test('the launcher checks session data JSON as you type; metadata is any text', 
   await expect(metadata).toHaveAttribute('aria-invalid', 'false');
 });
 
-test('a session created through the API opens its live view on its page, from any tab', async ({ authed: page, api }) => {
+test('a session created through the API opens its live view on its page, from any tab', async ({
+  authed: page,
+  api,
+}) => {
   const created = await api.post('/api/create_workflow_session', { data: { workflow_name: 'e2e from the API' } });
   expect(created.status()).toBe(200);
   const { session_id: id } = (await created.json()) as { session_id: string };
@@ -103,7 +119,10 @@ test('a session created through the API opens its live view on its page, from an
   await expect(page.getByText('This session has ended (stopped)')).toBeVisible();
 });
 
-test('the sessions list shows workflow, start and end reason, filters by state, and leaves made-up workflows out of Workflows', async ({ authed: page, api }, testInfo) => {
+test('the sessions list shows workflow, start and end reason, filters by state, and leaves made-up workflows out of Workflows', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const start = async (name: string) => {
     const res = await api.post('/api/create_workflow_session', { data: { workflow_name: name } });
     expect(res.status()).toBe(200);
@@ -119,13 +138,16 @@ test('the sessions list shows workflow, start and end reason, filters by state, 
     const endedRow = page.locator(`tr[data-session-id="${gone.session_id}"]`);
     await expect(liveRow).toContainText('e2e filter: still live');
     await expect(liveRow.getByTestId('time-left')).toBeVisible();
-    await expect(endedRow.locator('.badge')).toHaveText('ended · stopped');
+    await expect(endedRow.locator('td[data-label="State"] .badge')).toHaveText('ended');
+    await expect(endedRow.locator('td[data-label="End reason"]')).toHaveText('stopped');
     await expect(endedRow.locator('time')).toHaveCount(2); // started and ended
     // The long name is cut inside the list's card (whole on hover), not pushing the card sideways.
     const name = endedRow.locator('td[data-label="Workflow"] .truncate');
     await expect(name).toHaveAttribute('title', /with a long name/);
     const box = page.locator('section[aria-labelledby="sessions-title"]');
-    expect(await name.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual((await box.boundingBox())!.x + (await box.boundingBox())!.width);
+    expect(await name.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(
+      (await box.boundingBox())!.x + (await box.boundingBox())!.width,
+    );
     expect(await box.locator('.table-wrap').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
     await page.getByLabel('Show').selectOption({ label: 'Live' });
@@ -149,7 +171,9 @@ test('the sessions list shows workflow, start and end reason, filters by state, 
     const started = liveRow.locator('td[data-label="Started"] time');
     await expect(started).toBeVisible();
     expect(await started.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
-    expect(await liveRow.locator('td[data-label="Started"]').evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"Started"');
+    expect(
+      await liveRow.locator('td[data-label="Started"]').evaluate((td) => getComputedStyle(td, '::before').content),
+    ).toBe('"Started"');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'sessions-390');

@@ -9,6 +9,8 @@ export const sessionKeys = {
   all: ['sessions'] as const,
   lists: () => [...sessionKeys.all, 'list'] as const,
   list: (filter: { limit: number; state?: SessionState }) => [...sessionKeys.lists(), filter] as const,
+  /** The list as pages loaded one after another with "Load more" (an infinite query), under lists() so the same events refresh it. */
+  pages: (filter: { limit: number; state?: SessionState }) => [...sessionKeys.lists(), 'pages', filter] as const,
   details: () => [...sessionKeys.all, 'one'] as const,
   one: (id: string) => [...sessionKeys.details(), id] as const,
   statuses: () => [...sessionKeys.all, 'status'] as const,

@@ -1,21 +1,152 @@
-import { useId, useState } from 'react';
-import { Link } from 'react-router';
-import { useRuns, type RunsFilter } from '../../api/runs/get-runs.ts';
+import { createColumnHelper, useTable, type SortingState, type Updater } from '@tanstack/react-table';
+import { useId, useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { RunStatus, type RunSummary } from '../../../contract/runs.ts';
+import { useRunPages } from '../../api/runs/get-run-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDuration } from '../../lib/format.ts';
+import { DataTable } from '../tables/DataTable.tsx';
+import { ListControls, ListFooter } from '../tables/ListControls.tsx';
+import {
+  inDateRange,
+  matchesSearch,
+  readDateRange,
+  readSearch,
+  readSort,
+  setOrDelete,
+  writeSort,
+} from '../tables/list-params.ts';
+import { compareValues, listFeatures, type ListFeatures } from '../tables/table-features.ts';
 
-const OUTCOME: Record<string, string> = { queued: 'Queued', running: 'Running', succeeded: 'Succeeded', failed: 'Failed' };
+const OUTCOME: Record<RunStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+/** The columns the list sorts by (?sort=<id>:asc|desc); newest first when none is chosen. */
+export const RUN_SORT_COLUMNS = ['workflow', 'outcome', 'started', 'duration'] as const;
+const DEFAULT_SORT: SortingState = [{ id: 'started', desc: true }];
 
-/** Every run, newest first, filterable by outcome; each opens its page (live progress, or the inspector once ended). */
+/** The outcome filter as it sits in the URL (?status=failed); anything else is no filter. */
+export function readStatusFilter(params: URLSearchParams): RunStatus | undefined {
+  const parsed = RunStatus.safeParse(params.get('status'));
+  return parsed.success ? parsed.data : undefined;
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+const sortFn = (a: { getValue(id: string): unknown }, b: { getValue(id: string): unknown }, id: string) =>
+  compareValues(a.getValue(id), b.getValue(id));
+
+const helper = createColumnHelper<ListFeatures, RunSummary>();
+const columns = helper.columns([
+  helper.accessor((r) => r.workflow_name ?? undefined, {
+    id: 'workflow',
+    header: 'Workflow',
+    sortFn,
+    sortUndefined: 'last',
+    cell: ({ row: { original: r } }) => (
+      <Link to={`/runs/${r.session_id}`} className="truncate" title={r.workflow_name ?? undefined}>
+        {r.workflow_name ?? 'Deleted workflow'}
+      </Link>
+    ),
+  }),
+  helper.accessor('status', {
+    id: 'outcome',
+    header: 'Outcome',
+    sortFn,
+    cell: ({ row: { original: r } }) => (
+      <span className={`badge ${r.status}`} title={r.message}>
+        {OUTCOME[r.status]}
+      </span>
+    ),
+  }),
+  helper.accessor('created_at', {
+    id: 'started',
+    header: 'Started',
+    sortFn,
+    cell: ({ getValue }) => (
+      <time dateTime={getValue()} title={new Date(getValue()).toLocaleString()}>
+        {dateTime.format(new Date(getValue()))}
+      </time>
+    ),
+  }),
+  helper.accessor((r) => r.duration_ms ?? undefined, {
+    id: 'duration',
+    header: 'Duration',
+    sortFn,
+    sortUndefined: 'last',
+    cell: ({ getValue }) => {
+      const ms = getValue();
+      return ms === undefined ? <span className="status">—</span> : formatDuration(ms);
+    },
+  }),
+  helper.accessor('message', {
+    header: 'Message',
+    enableSorting: false,
+    cell: ({ getValue }) => (
+      <span className="truncate run-message" title={getValue()}>
+        {getValue()}
+      </span>
+    ),
+  }),
+]);
+
+/**
+ * Every run (or those of one outcome, filtered by the server), loaded a page at a time, in a table
+ * that sorts, searches and narrows to a date range within the loaded rows; each row opens its run
+ * (live progress, or the inspector once ended). Outcome, search, dates and sort are kept in the URL.
+ */
 export function RunsPage() {
   const id = useId();
-  const [status, setStatus] = useState<RunsFilter['status']>();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const runs = useRuns({ status, cursor: cursors.at(-1) });
-  const choose = (value: string) => {
-    setStatus(value ? (value as RunsFilter['status']) : undefined);
-    setCursors([]);
-  };
+  const [params, setParams] = useSearchParams();
+  const status = readStatusFilter(params);
+  const search = readSearch(params);
+  const { from, to } = readDateRange(params);
+  const sorting = readSort(params, RUN_SORT_COLUMNS, DEFAULT_SORT);
+  const runs = useRunPages({ status });
+
+  const loaded = useMemo(() => {
+    const byId = new Map<string, RunSummary>();
+    for (const page of runs.data?.pages ?? []) for (const r of page.items) byId.set(r.session_id, r);
+    return [...byId.values()];
+  }, [runs.data]);
+  const data = useMemo(() => loaded.filter((r) => inDateRange(r.created_at, { from, to })), [loaded, from, to]);
+
+  const update = (fn: (p: URLSearchParams) => void) =>
+    setParams(
+      (p) => {
+        fn(p);
+        return p;
+      },
+      { replace: true },
+    );
+  const table = useTable({
+    features: listFeatures,
+    columns,
+    data,
+    getRowId: (r) => r.session_id,
+    state: { sorting, globalFilter: search },
+    onSortingChange: (u: Updater<SortingState>) =>
+      update((p) => writeSort(p, typeof u === 'function' ? u(sorting) : u)),
+    onGlobalFilterChange: (u: Updater<string>) =>
+      update((p) => setOrDelete(p, 'q', typeof u === 'function' ? u(search) : u)),
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+    enableRowSelection: false,
+    getColumnCanGlobalFilter: (column) => column.id === 'workflow',
+    globalFilterFn: (row, _id, value: string) =>
+      matchesSearch(
+        [
+          row.original.workflow_name ?? 'deleted workflow',
+          row.original.session_id,
+          OUTCOME[row.original.status],
+          row.original.message,
+        ],
+        value,
+      ),
+  });
+  const shown = table.getRowModel().rows.length;
 
   return (
     <>
@@ -25,68 +156,56 @@ export function RunsPage() {
           Run a workflow
         </Link>
       </div>
-      <section className="card" aria-labelledby={`${id}-title`}>
-        <div className="row spread">
-          <h2 id={`${id}-title`}>Every run, newest first</h2>
-          <div className="row">
+      <section className="card list-card" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>Every run</h2>
+        <ListControls searchLabel="Search" searchPlaceholder="Workflow, message, id">
+          <div className="list-control">
             <label htmlFor={`${id}-status`}>Outcome</label>
-            <select id={`${id}-status`} value={status ?? ''} onChange={(e) => choose(e.target.value)} style={{ width: 'auto' }}>
+            <select
+              id={`${id}-status`}
+              value={status ?? ''}
+              onChange={(e) => update((p) => setOrDelete(p, 'status', e.target.value))}
+            >
               <option value="">All</option>
-              <option value="queued">Queued</option>
-              <option value="running">Running</option>
-              <option value="succeeded">Succeeded</option>
-              <option value="failed">Failed</option>
+              {RunStatus.options.map((s) => (
+                <option key={s} value={s}>
+                  {OUTCOME[s]}
+                </option>
+              ))}
             </select>
           </div>
-        </div>
-        {runs.isPending && <p className="status" role="status">Loading runs…</p>}
-        {runs.isError && <ErrorNotice error={runs.error} title="Could not load the runs." />}
-        {runs.data?.items.length === 0 && <p className="status">{status ? 'No runs with this outcome.' : 'No runs yet. Run a workflow to see it here.'}</p>}
-        {runs.data && runs.data.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Runs, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Workflow</th>
-                  <th scope="col" className="hide-narrow">Started</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Outcome</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.data.items.map((r) => (
-                  <tr key={r.session_id} data-session-id={r.session_id}>
-                    <td className="wrap-anywhere">
-                      <Link to={`/runs/${r.session_id}`}>{r.workflow_name ?? 'Deleted workflow'}</Link>
-                    </td>
-                    <td className="hide-narrow">
-                      <time dateTime={r.created_at}>{new Date(r.created_at).toLocaleString()}</time>
-                    </td>
-                    <td>{r.duration_ms === null ? '—' : formatDuration(r.duration_ms)}</td>
-                    <td>
-                      <span className={`badge ${r.status}`} title={r.message}>
-                        {OUTCOME[r.status]}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        </ListControls>
+        {runs.isPending && (
+          <p className="status" role="status">
+            Loading runs…
+          </p>
         )}
-        <div className="row">
-          {cursors.length > 0 && (
-            <button type="button" className="secondary small" onClick={() => setCursors((c) => c.slice(0, -1))}>
-              Newer
-            </button>
-          )}
-          {runs.data?.next_cursor && (
-            <button type="button" className="secondary small" onClick={() => setCursors((c) => [...c, runs.data!.next_cursor!])}>
-              Older
-            </button>
-          )}
-        </div>
+        {runs.isError && <ErrorNotice error={runs.error} title="Could not load the runs." />}
+        {runs.isSuccess && loaded.length === 0 && (
+          <p className="status">
+            {status ? 'No runs with this outcome.' : 'No runs yet. Run a workflow to see it here.'}
+          </p>
+        )}
+        {loaded.length > 0 && (
+          <>
+            <DataTable
+              table={table}
+              caption={`Runs${status ? `, ${OUTCOME[status].toLowerCase()} only` : ''}, sorted by ${sorting[0]?.id} within the loaded rows`}
+              rowHref={(r) => `/runs/${r.session_id}`}
+              rowAttrs={(r) => ({ 'data-session-id': r.session_id })}
+              cellClass={{ started: 'nowrap', duration: 'nowrap', message: 'cell-message' }}
+              empty={<p className="status">No loaded run matches the search or dates.</p>}
+            />
+            <ListFooter
+              shown={shown}
+              loaded={loaded.length}
+              noun="runs"
+              hasMore={runs.hasNextPage}
+              loadingMore={runs.isFetchingNextPage}
+              onLoadMore={() => void runs.fetchNextPage()}
+            />
+          </>
+        )}
       </section>
     </>
   );

@@ -1,40 +1,214 @@
+import {
+  createColumnHelper,
+  useTable,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import type { Session } from '../../../contract/sessions.ts';
 import { isStatus } from '../../api/errors.ts';
-import { useSessions } from '../../api/sessions/get-sessions.ts';
+import { useSessionPages } from '../../api/sessions/get-session-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { SessionBadge } from './SessionBadge.tsx';
-import { emptyListText, readStateFilter, STATE_FILTER_OPTIONS } from './session-filter.ts';
+import { formatDuration } from '../../lib/format.ts';
+import { DataTable } from '../tables/DataTable.tsx';
+import { ListControls, ListFooter } from '../tables/ListControls.tsx';
+import {
+  inDateRange,
+  matchesSearch,
+  readDateRange,
+  readSearch,
+  readSort,
+  setOrDelete,
+  writeSort,
+} from '../tables/list-params.ts';
+import { compareValues, listFeatures, type ListFeatures } from '../tables/table-features.ts';
+import { BulkEnd } from './BulkEnd.tsx';
+import {
+  emptyListText,
+  END_REASON_TEXT,
+  readStateFilter,
+  SESSION_DEFAULT_SORT,
+  SESSION_SORT_COLUMNS,
+  STATE_FILTER_OPTIONS,
+} from './session-filter.ts';
 import { TimeLeft } from './TimeLeft.tsx';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 const When = ({ iso }: { iso: string }) => (
   <time dateTime={iso} title={new Date(iso).toLocaleString()}>
     {dateTime.format(new Date(iso))}
   </time>
 );
 
-/** All sessions (or those of one state) with their workflow, start and end, refreshed every two seconds. */
+const durationMs = (s: Session) =>
+  s.ended_at ? new Date(s.ended_at).getTime() - new Date(s.created_at).getTime() : undefined;
+const searchTexts = (s: Session) => [
+  s.id,
+  s.workflow_name ?? 'deleted',
+  s.state,
+  s.end_reason ? END_REASON_TEXT[s.end_reason] : null,
+  s.metadata,
+];
+
+const helper = createColumnHelper<ListFeatures, Session>();
+const columns = helper.columns([
+  helper.display({
+    id: 'select',
+    header: ({ table }) => (
+      <input
+        type="checkbox"
+        aria-label="Select every session shown that has not ended"
+        checked={table.getIsAllRowsSelected()}
+        ref={(el) => {
+          if (el) el.indeterminate = !table.getIsAllRowsSelected() && table.getIsSomeRowsSelected();
+        }}
+        disabled={!table.getRowModel().rows.some((r) => r.getCanSelect())}
+        onChange={table.getToggleAllRowsSelectedHandler()}
+      />
+    ),
+    cell: ({ row }) =>
+      row.getCanSelect() ? (
+        <input
+          type="checkbox"
+          aria-label={`Select session ${row.original.id.slice(0, 8)}`}
+          checked={row.getIsSelected()}
+          onChange={row.getToggleSelectedHandler()}
+        />
+      ) : null,
+  }),
+  helper.accessor('id', {
+    header: 'Session',
+    enableSorting: false,
+    cell: ({ getValue }) => (
+      <Link to={`/sessions/${getValue()}`}>
+        <code>{getValue().slice(0, 8)}</code>
+        <span className="visually-hidden"> session {getValue()}</span>
+      </Link>
+    ),
+  }),
+  helper.accessor((s) => s.workflow_name ?? undefined, {
+    id: 'workflow',
+    header: 'Workflow',
+    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortUndefined: 'last',
+    cell: ({ row }) =>
+      row.original.workflow_name === null ? (
+        <span className="status">deleted</span>
+      ) : (
+        // A 200-character name is cut with the whole of it on hover.
+        <span className="truncate" title={row.original.workflow_name}>
+          {row.original.workflow_name}
+        </span>
+      ),
+  }),
+  helper.accessor('state', {
+    header: 'State',
+    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    cell: ({ row }) => {
+      const bad = row.original.end_reason === 'crashed' || row.original.end_reason === 'failed_to_start';
+      return <span className={`badge ${bad ? 'failed' : row.original.state}`}>{row.original.state}</span>;
+    },
+  }),
+  helper.accessor((s) => (s.end_reason ? END_REASON_TEXT[s.end_reason] : undefined), {
+    id: 'end_reason',
+    header: 'End reason',
+    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortUndefined: 'last',
+    cell: ({ getValue }) => getValue() ?? <span className="status">—</span>,
+  }),
+  helper.accessor('created_at', {
+    id: 'started',
+    header: 'Started',
+    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    cell: ({ getValue }) => <When iso={getValue()} />,
+  }),
+  helper.accessor(durationMs, {
+    id: 'duration',
+    header: 'Duration',
+    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortUndefined: 'last',
+    cell: ({ getValue }) => {
+      const ms = getValue();
+      return ms === undefined ? <span className="status">—</span> : formatDuration(ms);
+    },
+  }),
+  helper.display({
+    id: 'end',
+    header: 'Ended or time left',
+    cell: ({ row: { original: s } }) =>
+      s.state === 'ended' ? s.ended_at ? <When iso={s.ended_at} /> : '—' : <TimeLeft expiresAt={s.expires_at} />,
+  }),
+]);
+
+/**
+ * Every session (or those of one state, filtered by the server), loaded a page at a time, in a table
+ * that sorts, searches and narrows to a date range within the loaded rows. The state, search, dates
+ * and sort are kept in the URL. Live sessions can be selected and ended together.
+ */
 export function SessionList() {
   const [params, setParams] = useSearchParams();
   const state = readStateFilter(params);
-  const sessions = useSessions({ state });
-  const choose = (value: string) =>
+  const search = readSearch(params);
+  const { from, to } = readDateRange(params);
+  const sorting = readSort(params, SESSION_SORT_COLUMNS, SESSION_DEFAULT_SORT);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const sessions = useSessionPages({ state });
+
+  const loaded = useMemo(() => {
+    const byId = new Map<string, Session>();
+    for (const page of sessions.data?.pages ?? []) for (const s of page.items) byId.set(s.id, s);
+    return [...byId.values()];
+  }, [sessions.data]);
+  const data = useMemo(() => loaded.filter((s) => inDateRange(s.created_at, { from, to })), [loaded, from, to]);
+
+  const update = (fn: (p: URLSearchParams) => void) =>
     setParams(
       (p) => {
-        if (value) p.set('state', value);
-        else p.delete('state');
+        fn(p);
         return p;
       },
       { replace: true },
     );
+  const table = useTable({
+    features: listFeatures,
+    columns,
+    data,
+    getRowId: (s) => s.id,
+    state: { sorting, globalFilter: search, rowSelection },
+    onSortingChange: (u: Updater<SortingState>) =>
+      update((p) => writeSort(p, typeof u === 'function' ? u(sorting) : u)),
+    onGlobalFilterChange: (u: Updater<string>) =>
+      update((p) => setOrDelete(p, 'q', typeof u === 'function' ? u(search) : u)),
+    onRowSelectionChange: setRowSelection,
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+    enableRowSelection: (row) => row.original.state !== 'ended',
+    getColumnCanGlobalFilter: (column) => column.id === 'id',
+    globalFilterFn: (row, _id, value: string) => matchesSearch(searchTexts(row.original), value),
+  });
+  // Only rows on screen and still running are ended: a selection hidden by the search is not acted on.
+  const selected = table
+    .getRowModel()
+    .rows.filter((r) => r.getIsSelected() && r.getCanSelect())
+    .map((r) => r.id);
+  const shown = table.getRowModel().rows.length;
 
   return (
-    <section className="card" aria-labelledby="sessions-title">
-      <div className="row spread">
-        <h2 id="sessions-title">Sessions</h2>
-        <div className="row">
+    <section className="card list-card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions</h2>
+      <ListControls searchLabel="Search" searchPlaceholder="Workflow, id, state">
+        <div className="list-control">
           <label htmlFor="sessions-state">Show</label>
-          <select id="sessions-state" value={state ?? ''} onChange={(e) => choose(e.target.value)} style={{ width: 'auto' }}>
+          <select
+            id="sessions-state"
+            value={state ?? ''}
+            onChange={(e) => {
+              setRowSelection({});
+              update((p) => setOrDelete(p, 'state', e.target.value));
+            }}
+          >
             {STATE_FILTER_OPTIONS.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
@@ -42,61 +216,41 @@ export function SessionList() {
             ))}
           </select>
         </div>
-      </div>
-      {sessions.isPending && <p className="status" role="status">Loading sessions…</p>}
+      </ListControls>
+      <BulkEnd ids={selected} onDone={() => setRowSelection({})} onClear={() => setRowSelection({})} />
+      {sessions.isPending && (
+        <p className="status" role="status">
+          Loading sessions…
+        </p>
+      )}
       {sessions.isError &&
         (isStatus(sessions.error, 404) ? (
-          <p className="status">This server does not list sessions; a session you launch here still opens on its own page.</p>
+          <p className="status">
+            This server does not list sessions; a session you launch here still opens on its own page.
+          </p>
         ) : (
           <ErrorNotice error={sessions.error} title="Could not load the sessions." />
         ))}
-      {sessions.data?.items.length === 0 && <p className="status">{emptyListText(state)}</p>}
-      {sessions.data && sessions.data.items.length > 0 && (
-        <div className="table-wrap stack-narrow-wrap">
-          <table className="stack-narrow">
-            <caption className="visually-hidden">Sessions, newest first{state ? `, ${state} only` : ''} (updates by itself)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Workflow</th>
-                <th scope="col">State</th>
-                <th scope="col">Started</th>
-                <th scope="col">Ended or time left</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.items.map((s) => (
-                <tr key={s.id} data-session-id={s.id}>
-                  <td data-label="Session">
-                    <Link to={`/sessions/${s.id}`}>
-                      <code>{s.id.slice(0, 8)}</code>
-                      <span className="visually-hidden"> session {s.id}</span>
-                    </Link>
-                  </td>
-                  <td data-label="Workflow">
-                    {s.workflow_name === null ? (
-                      <span className="status">deleted</span>
-                    ) : (
-                      // A 200-character name is cut with the whole of it on hover.
-                      <span className="truncate" title={s.workflow_name}>
-                        {s.workflow_name}
-                      </span>
-                    )}
-                  </td>
-                  <td data-label="State">
-                    <SessionBadge session={s} />
-                  </td>
-                  <td data-label="Started">
-                    <When iso={s.created_at} />
-                  </td>
-                  <td data-label={s.state === 'ended' ? 'Ended' : 'Time left'}>
-                    {s.state === 'ended' ? s.ended_at ? <When iso={s.ended_at} /> : '—' : <TimeLeft expiresAt={s.expires_at} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {sessions.isSuccess && loaded.length === 0 && <p className="status">{emptyListText(state)}</p>}
+      {loaded.length > 0 && (
+        <>
+          <DataTable
+            table={table}
+            caption={`Sessions${state ? `, ${state} only` : ''}, sorted by ${sorting[0]?.id.replace('_', ' ')} within the loaded rows (updates by itself)`}
+            rowHref={(s) => `/sessions/${s.id}`}
+            rowAttrs={(s) => ({ 'data-session-id': s.id })}
+            cellClass={{ select: 'cell-select', started: 'nowrap', end: 'nowrap', duration: 'nowrap' }}
+            empty={<p className="status">No loaded session matches the search or dates.</p>}
+          />
+          <ListFooter
+            shown={shown}
+            loaded={loaded.length}
+            noun="sessions"
+            hasMore={sessions.hasNextPage}
+            loadingMore={sessions.isFetchingNextPage}
+            onLoadMore={() => void sessions.fetchNextPage()}
+          />
+        </>
       )}
     </section>
   );

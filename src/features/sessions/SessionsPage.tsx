@@ -13,28 +13,43 @@ export function SessionsPage() {
   const navigate = useNavigate();
   const launch = async (body: CreateWorkflowSessionRequest) => {
     const created = await create.mutateAsync(body);
-    rememberSession({ ...created, workflow_name: body.workflow_name, created_at: new Date().toISOString(), timeout: body.timeout ?? SESSION_TIMEOUT_DEFAULT });
+    rememberSession({
+      ...created,
+      workflow_name: body.workflow_name,
+      created_at: new Date().toISOString(),
+      timeout: body.timeout ?? SESSION_TIMEOUT_DEFAULT,
+    });
     await navigate(`/sessions/${created.session_id}`);
+  };
+  // The list comes first, full width; the launcher is below it, one click (and its first field focused) away.
+  const toLauncher = () => {
+    document.getElementById('launch-title')?.scrollIntoView({ block: 'start' });
+    document.querySelector<HTMLInputElement>('.sessions-launch input')?.focus({ preventScroll: true });
   };
   return (
     <>
-      <h1>Sessions</h1>
+      <div className="row spread">
+        <h1>Sessions</h1>
+        <button type="button" onClick={toLauncher}>
+          Launch a session
+        </button>
+      </div>
       <p className="lead">A live browser you can watch, drive, or connect to with Playwright or Puppeteer.</p>
-      <div className="grid-2">
-        <div>
-          <LauncherForm onLaunch={launch} />
-          {create.isError && !isStatus(create.error, 422) && (
-            <ErrorNotice
-              error={create.error}
-              title={isStatus(create.error, 429) ? 'Too many sessions are running.' : 'The session did not start.'}
-            >
-              {create.error instanceof Error && 'retryAfter' in create.error && typeof create.error.retryAfter === 'number' && (
+      <SessionList />
+      <div className="sessions-launch">
+        <LauncherForm onLaunch={launch} />
+        {create.isError && !isStatus(create.error, 422) && (
+          <ErrorNotice
+            error={create.error}
+            title={isStatus(create.error, 429) ? 'Too many sessions are running.' : 'The session did not start.'}
+          >
+            {create.error instanceof Error &&
+              'retryAfter' in create.error &&
+              typeof create.error.retryAfter === 'number' && (
                 <p>Try again in {create.error.retryAfter} s, or end a session you no longer need.</p>
               )}
-            </ErrorNotice>
-          )}
-        </div>
-        <SessionList />
+          </ErrorNotice>
+        )}
       </div>
     </>
   );

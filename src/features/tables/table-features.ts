@@ -1,0 +1,30 @@
+import {
+  columnFilteringFeature,
+  createFilteredRowModel,
+  createSortedRowModel,
+  globalFilteringFeature,
+  rowSelectionFeature,
+  rowSortingFeature,
+  tableFeatures,
+} from '@tanstack/react-table';
+
+/**
+ * What the Sessions and Runs tables use of TanStack Table: sorting, a search over each row (a global
+ * filter), and row selection (bulk end). Only these features are bundled, in the pages' own chunks.
+ * Search and sort work on the rows loaded so far; the server pages by cursor, newest first.
+ */
+export const listFeatures = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  columnFilteringFeature,
+  globalFilteringFeature,
+  filteredRowModel: createFilteredRowModel(),
+  rowSelectionFeature,
+});
+export type ListFeatures = typeof listFeatures;
+
+/** Ascending comparison of two rows' values (Table reverses it for descending); null and undefined sort last either way. */
+export const compareValues = (a: unknown, b: unknown): number => {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+};
