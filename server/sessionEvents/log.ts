@@ -64,9 +64,10 @@ export class SessionEventLog {
    * run. Then the event goes after what the store holds, once; any other failure is the caller's.
    */
   private async insert(sessionId: string, input: SessionEventInput, created_at: string, index: number, retried = false): Promise<SessionEvent> {
-    const event = { ...input, index, session_id: sessionId, created_at } as SessionEvent;
+    // The schema's order, which reading the store back gives: a live event and a stored one read alike.
+    const event = { index, session_id: sessionId, created_at, ...input } as SessionEvent;
     try {
-      await this.repo.insert(sessionId, index, event.event, JSON.stringify(event), created_at);
+      await this.repo.insert(event);
       return event;
     } catch (err) {
       const stored = await this.repo.count(sessionId);
@@ -87,7 +88,7 @@ export class SessionEventLog {
 
   async page(sessionId: string, since: number, limit: number): Promise<EventsPage> {
     await this.written(sessionId);
-    const events = (await this.repo.from(sessionId, since, limit)).map((body) => JSON.parse(body) as SessionEvent);
+    const events = await this.repo.from(sessionId, since, limit);
     const total = await this.total(sessionId);
     const nextIndex = events.length ? events.at(-1)!.index + 1 : Math.min(since, total);
     return { events, next_index: nextIndex, total, has_more: nextIndex < total };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { nowIso, type Sql } from './db.ts';
+import { jsonColumn } from './jsonColumn.ts';
 
 export interface CredentialRow {
   id: string;
@@ -15,16 +17,9 @@ export interface CredentialRow {
 /** What may leave the store for a list: everything but the secret. */
 export type CredentialMeta = Omit<CredentialRow, 'secret'>;
 
-/** allowed_origins is stored as a JSON array; a row that does not hold one reads as nowhere rather than anywhere. */
-function originsOf(json: string): string[] {
-  try {
-    const list: unknown = JSON.parse(json);
-    if (Array.isArray(list) && list.every((o) => typeof o === 'string')) return list;
-  } catch {
-    // fall through
-  }
-  return ['null'];
-}
+const originsColumn = jsonColumn('credentials.allowed_origins', z.array(z.string()));
+/** A row whose allowed_origins does not hold a list of origins reads as nowhere rather than anywhere. */
+const originsOf = (json: string): string[] => originsColumn.readOr(json, ['null']);
 
 type Stored<T> = Omit<T, 'allowed_origins'> & { allowed_origins: string };
 const meta = (row: Stored<CredentialMeta>): CredentialMeta => ({ ...row, allowed_origins: originsOf(row.allowed_origins) });
@@ -46,7 +41,7 @@ export function credentialsRepo(sql: Sql) {
         `INSERT INTO credentials (id, name, secret, created_at, updated_at, allowed_origins) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET secret = excluded.secret, updated_at = excluded.updated_at${keepOrigins ? '' : ', allowed_origins = excluded.allowed_origins'}
          RETURNING id, name, created_at, updated_at, allowed_origins`,
-        [id, name, secret, now, now, JSON.stringify(allowedOrigins ?? [])],
+        [id, name, secret, now, now, originsColumn.write([...(allowedOrigins ?? [])])],
       ))!;
       return { row: meta(row), replaced: row.id !== id };
     },

@@ -1,5 +1,7 @@
-import { isUnfinished, UNFINISHED_RUN_STATUSES, type RunStatus, type StepResult } from '../../contract/runs.ts';
+import { z } from 'zod';
+import { isUnfinished, StepResult, UNFINISHED_RUN_STATUSES, type RunStatus } from '../../contract/runs.ts';
 import { nowIso, type Sql } from './db.ts';
+import { jsonColumn } from './jsonColumn.ts';
 
 /** `IN (…)` of the unfinished statuses (contract literals, not input). */
 const UNFINISHED = `(${UNFINISHED_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -22,9 +24,11 @@ export interface RunRow {
   completed_at: string | null;
 }
 
-/** A run's JSON columns, read in one place: the store wrote them from these types. */
-export const stepResultsOf = (row: Pick<RunRow, 'results'>): StepResult[] => JSON.parse(row.results) as StepResult[];
-export const outputsOf = (row: Pick<RunRow, 'outputs'>): Record<string, string> => JSON.parse(row.outputs) as Record<string, string>;
+/** A run's JSON columns: its step results so far, and its extract outputs by name. */
+const resultsColumn = jsonColumn('runs.results', z.array(StepResult));
+const outputsColumn = jsonColumn('runs.outputs', z.record(z.string(), z.string()));
+export const stepResultsOf = (row: Pick<RunRow, 'results'>): StepResult[] => resultsColumn.read(row.results);
+export const outputsOf = (row: Pick<RunRow, 'outputs'>): Record<string, string> => outputsColumn.read(row.outputs);
 
 const RUN_COLUMNS = ['id', 'session_id', 'workflow_id', 'status', 'message', 'total_actions', 'metadata', 'webhook_url'] as const;
 type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;
@@ -64,14 +68,14 @@ export function runsRepo(sql: Sql, nodeId: string) {
     /** A queued run got its browser. */
     markStarted: (id: string) => sql.run("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'", [id]),
     /** Progress while running: results and outputs so far. */
-    progress: (id: string, results: unknown[], outputs: Record<string, string>) =>
-      sql.run("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'", [JSON.stringify(results), JSON.stringify(outputs), id]),
-    complete: (id: string, r: { status: FinalStatus; message: string; results: unknown[]; outputs: Record<string, string>; screenshot: Buffer | null }) =>
+    progress: (id: string, results: StepResult[], outputs: Record<string, string>) =>
+      sql.run("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'", [resultsColumn.write(results), outputsColumn.write(outputs), id]),
+    complete: (id: string, r: { status: FinalStatus; message: string; results: StepResult[]; outputs: Record<string, string>; screenshot: Buffer | null }) =>
       sql.run('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?', [
         r.status,
         r.message,
-        JSON.stringify(r.results),
-        JSON.stringify(r.outputs),
+        resultsColumn.write(r.results),
+        outputsColumn.write(r.outputs),
         r.screenshot,
         nowIso(),
         id,

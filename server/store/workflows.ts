@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { Flow, Variable } from '../../contract/workflows.ts';
+import { jsonColumn } from './jsonColumn.ts';
 import { isUniqueViolation, nowIso, type Sql } from './sql.ts';
 
 export interface WorkflowRow {
@@ -26,6 +29,17 @@ export interface WorkflowFields {
   structured_output?: string | null;
 }
 
+/**
+ * The JSON columns. The flow is checked against Flow but read as it was written, its keys in their
+ * order (contract flowAsGiven); structured_output is any JSON (output fields, or what Simplex's
+ * clients keep there).
+ */
+export const workflowColumns = {
+  flow: jsonColumn('workflows.flow', z.custom<Flow>((value) => Flow.safeParse(value).success, 'not a flow')),
+  variables: jsonColumn('workflows.variables', z.array(Variable)),
+  structuredOutput: jsonColumn('workflows.structured_output', z.unknown()),
+};
+
 export type WorkflowSearchRow = Pick<WorkflowRow, 'id' | 'name' | 'variables' | 'metadata'>;
 
 /**
@@ -37,7 +51,6 @@ export function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
 }
 
-const EMPTY_FLOW = (title: string) => JSON.stringify({ title, steps: [] });
 
 /** Thrown when another workflow already has the name (the column is UNIQUE). */
 export class DuplicateNameError extends Error {}
@@ -56,8 +69,8 @@ export function workflowsRepo(sql: Sql) {
     const fresh: WorkflowRow = {
       id: randomUUID(),
       name,
-      flow: EMPTY_FLOW(name),
-      variables: '[]',
+      flow: workflowColumns.flow.write({ title: name, steps: [] }),
+      variables: workflowColumns.variables.write([]),
       metadata: null,
       structured_output: null,
       made_by_session: 1,

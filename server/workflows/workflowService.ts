@@ -10,7 +10,7 @@ import {
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
 import type { WorkflowRunFacts } from '../domain/runFacts.ts';
-import { DuplicateNameError, type WorkflowFields, type WorkflowRow, type WorkflowsRepo } from '../store/workflows.ts';
+import { DuplicateNameError, workflowColumns, type WorkflowFields, type WorkflowRow, type WorkflowsRepo } from '../store/workflows.ts';
 import { toWorkflow, variablesOf } from './records.ts';
 import { inputFromCreate, inputFromUpdate } from './simplexWorkflow.ts';
 
@@ -24,14 +24,14 @@ type SearchHit = z.infer<typeof WorkflowSearchHit>;
  * undefined metadata / structured_output: left as stored on update (NULL on create). `flow`: the
  * stored JSON text when it is not the parsed one's (the dashboard's, keys in the order written).
  */
-function fieldsOf(input: ParsedInput, flow = JSON.stringify(input.flow)): WorkflowFields {
+function fieldsOf(input: ParsedInput, flow = workflowColumns.flow.write(input.flow)): WorkflowFields {
   return {
     name: input.name,
     flow,
-    variables: JSON.stringify(input.variables),
+    variables: workflowColumns.variables.write(input.variables),
     metadata: input.metadata,
     structured_output:
-      input.structured_output === undefined ? undefined : input.structured_output === null ? null : JSON.stringify(input.structured_output),
+      input.structured_output === undefined ? undefined : input.structured_output === null ? null : workflowColumns.structuredOutput.write(input.structured_output),
   };
 }
 
@@ -106,7 +106,7 @@ export class WorkflowService {
    */
   async runFactsOf(id: string): Promise<WorkflowRunFacts> {
     const row = await this.repo.get(id);
-    return { metadata: row?.metadata ?? null, structuredOutput: row?.structured_output ? (JSON.parse(row.structured_output) as unknown) : null };
+    return { metadata: row?.metadata ?? null, structuredOutput: row?.structured_output ? workflowColumns.structuredOutput.read(row.structured_output) : null };
   }
 
   /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */
