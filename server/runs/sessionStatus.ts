@@ -6,7 +6,7 @@ import { outputsOf, type RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
 import { sessionMetadataOf, workflowMetadataOf } from '../workflows/simplexMetadata.ts';
 import { structuredOutputOf } from '../workflows/structuredOutput.ts';
-import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
+import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 
 const NORMAL_ENDS: ReadonlySet<EndReason | null | undefined> = new Set<EndReason>(['stopped', 'completed', 'timed_out']);
 

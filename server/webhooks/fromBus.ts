@@ -2,7 +2,7 @@ import type { WebhookEvent } from '../../contract/runs.ts';
 import type { Bus, BusEvents } from '../events/bus.ts';
 import { sessionMetadataOf, workflowMetadataOf } from '../workflows/simplexMetadata.ts';
 import { structuredOutputOf } from '../workflows/structuredOutput.ts';
-import type { WorkflowRunFacts } from '../workflows/workflowService.ts';
+import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 
 /** The Simplex fields of run.completed that come from the run's workflow: outputs typed by its declaration, its metadata as the clients type it. */
 export function workflowFieldsOf(outputs: Record<string, string>, workflow: WorkflowRunFacts | undefined) {

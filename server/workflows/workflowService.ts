@@ -15,9 +15,6 @@ import { toWorkflow, variablesOf } from './records.ts';
 import { inputFromCreate, inputFromUpdate } from './simplexWorkflow.ts';
 
 type ParsedInput = z.output<typeof WorkflowInput>;
-
-// Declared below the bus that carries it (domain/runFacts.ts); named here too for this service's readers.
-export type { WorkflowRunFacts };
 type SearchHit = z.infer<typeof WorkflowSearchHit>;
 
 /**
