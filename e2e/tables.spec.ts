@@ -104,6 +104,12 @@ test('sessions table: sort, search and dates in the URL, row opens, bulk end of 
     expect(await noSideways(page), 'no sideways scrolling at 390 px').toBeLessThanOrEqual(0);
     await expectAccessible(page);
     await shot(page, testInfo, 'sessions-table-390');
+    // Dark: the same colours as the rest of the app, contrast still passing.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await row(alpha).getByRole('checkbox').count(); // settle
+    await expectAccessible(page);
+    await shot(page, testInfo, 'sessions-table-1280-dark');
   } finally {
     for (const id of [alpha, bravo]) await api.delete(`/api/sessions/${id}`);
   }
@@ -171,6 +177,9 @@ test('runs table: outcome, search and sort in the URL; rows open by keyboard and
     expect(await noSideways(page), 'no sideways scrolling at 390 px').toBeLessThanOrEqual(0);
     await expectAccessible(page);
     await shot(page, testInfo, 'runs-table-390');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    await shot(page, testInfo, 'runs-table-390-dark');
   } finally {
     await site.close();
   }

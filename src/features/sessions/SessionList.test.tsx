@@ -220,7 +220,7 @@ describe('SessionList', () => {
     await screen.findByText('checkout flow');
     // An ended session cannot be selected; selecting does not open the row.
     expect(within(document.querySelector(`tr[data-session-id="${ended.id}"]`)!).queryByRole('checkbox')).toBeNull();
-    await userEvent.click(screen.getByRole('checkbox', { name: 'Select every session shown that has not ended' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all listed sessions that have not ended' }));
     expect(screen.getByText('2 sessions selected')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'End 2 sessions' }));
     const dialog = screen.getByRole('dialog', { name: 'End 2 sessions?' });

@@ -59,7 +59,7 @@ const columns = helper.columns([
     header: ({ table }) => (
       <input
         type="checkbox"
-        aria-label="Select every session shown that has not ended"
+        aria-label="Select all listed sessions that have not ended"
         checked={table.getIsAllRowsSelected()}
         ref={(el) => {
           if (el) el.indeterminate = !table.getIsAllRowsSelected() && table.getIsSomeRowsSelected();
