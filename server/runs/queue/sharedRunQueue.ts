@@ -10,6 +10,7 @@ import { grants, hashColumns, hashesFromColumns, mintTokens } from '../../sessio
 import type { Capability, LiveSession } from '../../sessions/types.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';
 import type { Sql, SqlValue } from '../../store/sql.ts';
+import { jsonColumn } from '../../store/jsonColumn.ts';
 import { runsRepo } from '../../store/runs.ts';
 import { queuedRunsRepo, UNCLAIMED, type QueuedFile, type QueuedRunRow } from '../../store/queuedRuns.ts';
 import { sessionOf, type PreparedRun } from '../preparedRun.ts';
@@ -41,6 +42,7 @@ const StoredRun = z.object({
   metadata: z.string().optional(),
   webhookUrl: z.string().optional(),
 });
+const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
 
 /**
  * The queue on Postgres, shared by every node: a run that finds no browser is written to the store
@@ -101,7 +103,7 @@ export class SharedRunQueue implements RunQueue {
         if ((await queued.countLocked()) >= MAX_QUEUED_RUNS) {
           throw new AtCapacity(`Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
         }
-        await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: JSON.stringify(storedOf(run)), ...hashColumns(hashes) }, files);
+        await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: preparedColumn.write(storedOf(run)), ...hashColumns(hashes) }, files);
         position = (await queued.position(sessionId))!;
         message = queuedMessage(position, `every node is running its ${MAX_SESSIONS} sessions`);
         await this.host.recordQueued(run, { sessionId, position, message, owner: UNCLAIMED }, tx);
@@ -300,7 +302,7 @@ export class SharedRunQueue implements RunQueue {
   }
 
   private runOf(row: QueuedRunRow): PreparedRun {
-    const stored = StoredRun.parse(JSON.parse(row.prepared));
+    const stored = preparedColumn.read(row.prepared);
     return { ...stored, runId: row.run_id, filesDir: this.host.runDir(row.run_id) };
   }
 
