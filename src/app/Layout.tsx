@@ -7,6 +7,7 @@ const NAV = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/run', label: 'Run' },
   { to: '/runs', label: 'Runs' },
+  { to: '/docs', label: 'API docs' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

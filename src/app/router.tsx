@@ -23,6 +23,7 @@ export const router = createBrowserRouter([
       { path: 'workflows/:id', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
       { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
       { path: 'runs', lazy: () => import('../features/runs/RunsPage.tsx').then((m) => ({ Component: m.RunsPage })) },
+      { path: 'docs', lazy: () => import('../features/docs/DocsPage.tsx').then((m) => ({ Component: m.DocsPage })) },
       { path: 'runs/:sessionId', lazy: () => import('../features/runs/RunProgressPage.tsx').then((m) => ({ Component: m.RunProgressPage })) },
       { path: '*', Component: NotFound },
     ],

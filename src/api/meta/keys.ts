@@ -2,4 +2,5 @@
 export const metaKeys = {
   all: ['meta'] as const,
   serverInfo: () => [...metaKeys.all, 'server_info'] as const,
+  openapi: () => [...metaKeys.all, 'openapi'] as const,
 };

@@ -1,0 +1,52 @@
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { ApiReferenceReact } from '@scalar/api-reference-react';
+import '@scalar/api-reference-react/style.css';
+import './api-reference.css';
+import type { OpenApiDocument } from '../../api/meta/get-openapi.ts';
+import { watchScalarA11y } from './scalar-a11y.ts';
+
+const DARK = '(prefers-color-scheme: dark)';
+const subscribeDark = (onChange: () => void) => {
+  const query = window.matchMedia(DARK);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+};
+const isDark = () => window.matchMedia(DARK).matches;
+
+/**
+ * Scalar's API reference for the document, sent to `serverUrl` when someone tries a call. Loaded
+ * lazily: it is most of the page's weight. Nothing of Scalar's own services is used (no agent, no
+ * MCP button, no telemetry, no fonts from its CDN), and the key is never handed to it: whoever
+ * tries a call types it in the request's Authentication, and it is not saved.
+ */
+export default function ApiReference({ spec, serverUrl }: { spec: OpenApiDocument; serverUrl: string }) {
+  // The dashboard follows the system's light or dark; so does the reference.
+  const dark = useSyncExternalStore(subscribeDark, isDark, () => false);
+  const configuration = useMemo(
+    () => ({
+      content: spec,
+      servers: [{ url: serverUrl, description: 'This server' }],
+      forceDarkModeState: dark ? ('dark' as const) : ('light' as const),
+      hideDarkModeToggle: true,
+      hideClientButton: true,
+      documentDownloadType: 'none' as const,
+      persistAuth: false,
+      withDefaultFonts: false,
+      telemetry: false,
+      showDeveloperTools: 'never' as const,
+      // Every operation on the page, so the browser's find and a deep link reach it (about fifty).
+      defaultOpenAllTags: true,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      theme: 'default' as const,
+    }),
+    [spec, serverUrl, dark],
+  );
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => (box.current ? watchScalarA11y(box.current) : undefined), []);
+  return (
+    <div className="api-reference" ref={box}>
+      <ApiReferenceReact configuration={configuration} />
+    </div>
+  );
+}

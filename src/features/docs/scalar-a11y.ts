@@ -1,0 +1,43 @@
+/**
+ * What axe finds missing in Scalar's rendering (1.72), supplied after it renders. Each fix touches
+ * only an element still without it, so running it on every change of the reference is cheap and
+ * idempotent; upstream fixes make these no-ops.
+ */
+export function patchScalarA11y(root: ParentNode): void {
+  // The copy button on every code block is an icon alone.
+  for (const button of root.querySelectorAll<HTMLButtonElement>('button.scalar-code-copy:not([aria-label])')) {
+    button.setAttribute('aria-label', 'Copy code');
+  }
+  // The authentication's fields are contenteditable "comboboxes" whose list is never announced, and
+  // whose <label for> names their wrapper: a one-line text field, named by that label.
+  for (const editor of root.querySelectorAll<HTMLElement>('.code-input-lite__editor')) {
+    if (editor.getAttribute('role') === 'combobox') editor.setAttribute('role', 'textbox');
+    if (editor.hasAttribute('aria-label')) continue;
+    const wrapperId = editor.parentElement?.id;
+    const label = wrapperId
+      ? [...root.querySelectorAll('label')].find((l) => l.htmlFor === wrapperId)?.textContent?.trim()
+      : undefined;
+    const name = label || editor.dataset.placeholder;
+    if (name) editor.setAttribute('aria-label', name);
+  }
+  // Scalar's content is a <main> inside the dashboard's: a named region instead, one main a page.
+  for (const main of root.querySelectorAll('main[aria-label]:not([role])')) main.setAttribute('role', 'region');
+}
+
+/** Keeps patching the reference as Scalar renders more of it (it renders as one scrolls). */
+export function watchScalarA11y(root: HTMLElement): () => void {
+  let queued = 0;
+  const run = () => {
+    queued = 0;
+    patchScalarA11y(root);
+  };
+  const observer = new MutationObserver(() => {
+    queued ||= requestAnimationFrame(run);
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  run();
+  return () => {
+    observer.disconnect();
+    if (queued) cancelAnimationFrame(queued);
+  };
+}
