@@ -17,15 +17,23 @@ test('a page whose chunk fails to load once reloads and shows the page', async (
 
 test('a chunk that stays broken shows the error after one reload, not a reload loop', async ({ authed: page }) => {
   let asked = 0;
+  let reloads = 0;
   await page.route(/\/assets\/RunsPage-[^/]+\.js$/, (route) => {
     asked++;
     return route.abort('connectionrefused');
+  });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'document' && new URL(r.url()).pathname === '/runs') reloads++;
   });
   await page.goto('/writer');
   await page.getByRole('navigation').getByRole('link', { name: 'Runs' }).click();
   await expect(page.getByRole('heading', { name: 'This page could not be shown' })).toBeVisible();
   await page.waitForTimeout(1000);
-  expect(asked).toBe(2);
+  // Opened from the nav, then one reload of /runs, and no more. Each load asks for the chunk once or
+  // twice: a page with a stylesheet of its own (RunsPage's table) preloads the chunk while its CSS loads, then imports it.
+  expect(reloads).toBe(1);
+  expect(asked).toBeGreaterThanOrEqual(2);
+  expect(asked).toBeLessThanOrEqual(4);
 });
 
 test('Delete in the workflows list looks dangerous', async ({ authed: page, api }, testInfo) => {

@@ -239,4 +239,14 @@ describe('SessionList', () => {
     );
     expect(screen.queryByText(/sessions? selected/)).toBeNull();
   });
+
+  it('selects only the sessions the search leaves on screen', async () => {
+    const second: Session = { ...live, id: '22222222-2222-4333-8444-555555555555', workflow_name: 'second' };
+    fakeServer({ sessions: [{ ...live }, second] });
+    renderAt('/sessions?q=second');
+    await screen.findByText('second');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all listed sessions that have not ended' }));
+    expect(screen.getByText('1 session selected')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'End 1 session' })).toBeTruthy();
+  });
 });

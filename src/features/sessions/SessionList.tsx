@@ -60,12 +60,12 @@ const columns = helper.columns([
       <input
         type="checkbox"
         aria-label="Select all listed sessions that have not ended"
-        checked={table.getIsAllRowsSelected()}
+        checked={table.getIsAllPageRowsSelected()}
         ref={(el) => {
-          if (el) el.indeterminate = !table.getIsAllRowsSelected() && table.getIsSomeRowsSelected();
+          if (el) el.indeterminate = !table.getIsAllPageRowsSelected() && table.getIsSomePageRowsSelected();
         }}
         disabled={!table.getRowModel().rows.some((r) => r.getCanSelect())}
-        onChange={table.getToggleAllRowsSelectedHandler()}
+        onChange={table.getToggleAllPageRowsSelectedHandler()}
       />
     ),
     cell: ({ row }) =>
