@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerMetadata, CALLER_METADATA_MAX_CHARS, page, PageQuery, parseJson, utf8Length, wellFormed } from './common.ts';
 import { defineOperations } from './operation.ts';
+import { RunStatus } from './runs.ts';
 
 export const SESSION_TIMEOUT_MIN = 30;
 export const SESSION_TIMEOUT_MAX = 86_400;
@@ -163,8 +164,30 @@ export const Session = z.object({
   created_at: z.iso.datetime(),
   expires_at: z.iso.datetime(),
   ended_at: z.iso.datetime().nullable(),
+  run: z
+    .object({ status: RunStatus })
+    .nullable()
+    .optional()
+    .describe("Browserdesk's own addition: the workflow run in this session, if any, and how it stands (a run's session can end completed while its run failed)"),
 });
 export type Session = z.infer<typeof Session>;
+
+/**
+ * PATCH /sessions/{id}: a live session's new timeout, counted like create's from the moment the
+ * session went live (so its end is that moment plus `timeout`), within create's own bounds: a
+ * session lives at most SESSION_TIMEOUT_MAX seconds however often it is extended.
+ */
+export const UpdateSessionRequest = z
+  .object({
+    timeout: z
+      .number({ message: 'timeout must be a number of seconds' })
+      .int({ message: 'timeout must be an integer number of seconds' })
+      .min(SESSION_TIMEOUT_MIN, { message: `timeout must be at least ${SESSION_TIMEOUT_MIN} seconds` })
+      .max(SESSION_TIMEOUT_MAX, { message: `timeout must be at most ${SESSION_TIMEOUT_MAX} seconds: a session lives at most that long from going live` })
+      .describe("The session's whole timeout in seconds, from the moment it went live: the session's timeout plus 600 gives it ten more minutes"),
+  })
+  .strict();
+export type UpdateSessionRequest = z.input<typeof UpdateSessionRequest>;
 
 export const SessionsQuery = PageQuery.extend({ state: SessionStateEnum.optional() });
 export const SessionsPage = page(Session);
@@ -219,6 +242,18 @@ export const sessionOperations = defineOperations({
     params: SessionParams,
     responses: { 200: { description: 'The session', schema: Session } },
     errors: [401, 404, 422],
+  },
+  updateSession: {
+    operationId: 'updateSession',
+    method: 'patch',
+    path: '/sessions/{id}',
+    session: 'params.id',
+    summary: "Change a live session's timeout (to extend it): its end moves to the moment it went live plus the new timeout, which must still lie ahead",
+    tags: ['sessions'],
+    params: SessionParams,
+    body: { contentTypes: ['application/json'], schema: UpdateSessionRequest },
+    responses: { 200: { description: 'The session with its new timeout and expires_at', schema: Session } },
+    errors: [401, 404, 409, 415, 422],
   },
   endSession: {
     operationId: 'endSession',

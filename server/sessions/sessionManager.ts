@@ -305,13 +305,14 @@ export class BrowserSessionManager implements SessionManager {
       user: tree.user,
       vncSocket: tree.vncSocket,
       createdAt: now,
+      liveAt: live,
       expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
       forRun: input.forRun === true,
     };
     entry.session = session;
     await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }));
     if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
-    entry.timer = setTimeout(() => void this.end(id, 'timed_out'), input.timeoutSeconds * 1000).unref();
+    this.armTimer(id, entry, session.expiresAt);
     await repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
     bus.emit('session.changed', { session_id: id });
@@ -397,6 +398,31 @@ export class BrowserSessionManager implements SessionManager {
     const { tokens, hashes } = mintTokens();
     entry.moreHashes.push(hashes);
     return tokens;
+  }
+
+  /** End the session as timed out at `at` (now if it has passed). */
+  private armTimer(id: string, entry: Entry, at: Date): void {
+    clearTimeout(entry.timer);
+    // setTimeout holds at most 2^31-1 ms (about 24.8 days), far beyond SESSION_TIMEOUT_MAX.
+    entry.timer = setTimeout(() => void this.end(id, 'timed_out'), Math.max(0, at.getTime() - Date.now())).unref();
+  }
+
+  async retime(id: string, timeoutSeconds: number): Promise<LiveSession> {
+    const entry = this.entries.get(id);
+    const live = entry?.session?.state === 'live' && !entry.ending ? entry.session : undefined;
+    if (!entry || !live) throw new Conflict('The session is not live: only a live session can be extended');
+    const expiresAt = new Date(live.liveAt.getTime() + timeoutSeconds * 1000);
+    if (expiresAt.getTime() <= Date.now()) {
+      const lived = Math.floor((Date.now() - live.liveAt.getTime()) / 1000);
+      throw new Invalid([{ path: 'timeout', message: `timeout must reach past now: the session has been live ${lived} seconds` }]);
+    }
+    if (!(await this.opts.repo.setTimeout(id, timeoutSeconds, expiresAt.toISOString())) || entry.ending) {
+      throw new Conflict('The session is not live: only a live session can be extended');
+    }
+    live.expiresAt = expiresAt;
+    this.armTimer(id, entry, expiresAt);
+    this.opts.bus.emit('session.changed', { session_id: id });
+    return live;
   }
 
   end(id: string, reason: EndReason): Promise<void> {

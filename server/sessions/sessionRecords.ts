@@ -8,7 +8,7 @@ import { pageOf, type Page } from '../domain/pages.ts';
 import type { RunRow, RunsRepo } from '../store/runs.ts';
 import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
-import type { PauseState } from '../../contract/runs.ts';
+import type { PauseState, RunStatus } from '../../contract/runs.ts';
 import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
 import { proxiesIssue } from './sessionManager.ts';
@@ -58,7 +58,7 @@ export interface ActiveSession {
 export class SessionRecords {
   constructor(private readonly opts: SessionRecordsOptions) {}
 
-  private toSession(row: NamedSessionRow): Session {
+  private toSession(row: NamedSessionRow, run: RunStatus | null): Session {
     return {
       id: row.id,
       workflow_id: row.workflow_id,
@@ -73,6 +73,7 @@ export class SessionRecords {
       created_at: row.created_at,
       expires_at: row.expires_at,
       ended_at: row.ended_at,
+      run: run ? { status: run } : null,
     };
   }
 
@@ -82,13 +83,30 @@ export class SessionRecords {
     return row;
   }
 
-  /** Newest first, of one state or all. */
-  list(request: { state?: SessionState; limit: number; cursor?: string }): Promise<Page<Session>> {
-    return pageOf(request, (limit, before) => this.opts.sessions.list({ state: request.state, limit, before }), (row) => this.toSession(row));
+  /** Newest first, of one state or all; the runs in them read in one query for the page. */
+  async list(request: { state?: SessionState; limit: number; cursor?: string }): Promise<Page<Session>> {
+    let runs = new Map<string, RunStatus>();
+    return pageOf(
+      request,
+      async (limit, before) => {
+        const rows = await this.opts.sessions.list({ state: request.state, limit, before });
+        runs = new Map((await this.opts.runs.statusesOfSessions(rows.map((r) => r.id))).map((r) => [r.session_id, r.status]));
+        return rows;
+      },
+      (row) => this.toSession(row, runs.get(row.id) ?? null),
+    );
   }
 
   async get(id: string): Promise<Session> {
-    return this.toSession(await this.row(id));
+    const row = await this.row(id);
+    return this.toSession(row, (await this.opts.runs.getBySession(id))?.status ?? null);
+  }
+
+  /** A live session's new timeout (from when it went live); the record with its new end. */
+  async retime(id: string, timeoutSeconds: number): Promise<Session> {
+    await this.assertExists(id);
+    await this.opts.manager.retime(id, timeoutSeconds);
+    return this.get(id);
   }
 
   /**

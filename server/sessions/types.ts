@@ -40,6 +40,8 @@ export interface LiveSession {
   /** x11vnc's UNIX socket for this session's display. */
   vncSocket: string;
   createdAt: Date;
+  /** When it went live: its timeout counts from here. */
+  liveAt: Date;
   expiresAt: Date;
   /** Created for a workflow run (CreateSessionInput.forRun). */
   forRun?: boolean;
@@ -96,6 +98,11 @@ export interface SessionManager {
   authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null;
   /** Fresh capability tokens for a live session (kept hashed, dying with it); null when it is not live. */
   issueTokens(id: string): SessionTokens | null;
+  /**
+   * Give a live session a new timeout, counted from when it went live, and move its end there.
+   * Throws Conflict when it is not live here (starting, ending or ended), Invalid when that end has passed.
+   */
+  retime(id: string, timeoutSeconds: number): Promise<LiveSession>;
   /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. A reserved session leaves the queue. */
   end(id: string, reason: EndReason): Promise<void>;
   /** Subscribe to a session's end (for bridges to close their sockets); the listener is told why (undefined: it had already ended). */

@@ -43,6 +43,11 @@ export function runsRepo(sql: Sql, nodeId: string) {
         [...RUN_COLUMNS.map((c) => row[c]), owner, nowIso(), isUnfinished(row.status) ? null : nowIso()],
       ),
     getBySession: (sessionId: string) => sql.get<RunRow>('SELECT * FROM runs WHERE session_id = ?', [sessionId]),
+    /** The status of the run in each of these sessions that has one, in one query. */
+    statusesOfSessions: (sessionIds: readonly string[]) =>
+      sessionIds.length === 0
+        ? Promise.resolve([])
+        : sql.all<Pick<RunRow, 'session_id' | 'status'>>(`SELECT session_id, status FROM runs WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})`, [...sessionIds]),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
     page(opts: { status?: RunStatus; workflowId?: string; limit: number; before?: { created_at: string; id: string } }) {
       const where: string[] = [];

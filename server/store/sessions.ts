@@ -47,6 +47,9 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
     get: (id: string) => sql.get<NamedSessionRow>(`${NAMED} WHERE s.id = ?`, [id]),
     markLive: async (id: string, expiresAt: string) =>
       (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [expiresAt, id])) > 0,
+    /** A live session's new timeout and end; false when it is no longer live. */
+    setTimeout: async (id: string, timeoutSeconds: number, expiresAt: string) =>
+      (await sql.run("UPDATE sessions SET timeout_seconds = ?, expires_at = ? WHERE id = ? AND state = 'live'", [timeoutSeconds, expiresAt, id])) > 0,
     /** Returns false when it had already ended (ending is idempotent). */
     markEnded: async (id: string, reason: EndReason) =>
       (await sql.run(

@@ -34,6 +34,7 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
   resume: { session_id: '$SESSION' },
   interrupt: { session_id: '$SESSION' },
   closeSession: { session_id: '$SESSION' },
+  updateSession: { timeout: 600 },
   storeCredential: { name: 'fuzz_route', value: 'secret', allowed_origins: ['https://example.com'] },
   deleteCredential: { name: 'fuzz_route' },
   createWorkflow: { name: 'fuzz made', flow: { title: 't', steps: [{ type: 'navigate', url: 'about:blank' }] }, variables: [{ name: 'v', type: 'string', required: false }], metadata: 'm', structured_output: { a: [1] } },
