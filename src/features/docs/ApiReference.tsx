@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { ApiReferenceReact } from '@scalar/api-reference-react';
-import '@scalar/api-reference-react/style.css';
+// Ours first: it undoes the dashboard's element rules, and Scalar's own classes come after it.
 import './api-reference.css';
+import '@scalar/api-reference-react/style.css';
 import type { OpenApiDocument } from '../../api/meta/get-openapi.ts';
 import { watchScalarA11y } from './scalar-a11y.ts';
 
@@ -42,10 +43,9 @@ export default function ApiReference({ spec, serverUrl }: { spec: OpenApiDocumen
     }),
     [spec, serverUrl, dark],
   );
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => (box.current ? watchScalarA11y(box.current) : undefined), []);
+  useEffect(() => watchScalarA11y(), []);
   return (
-    <div className="api-reference" ref={box}>
+    <div className="api-reference">
       <ApiReferenceReact configuration={configuration} />
     </div>
   );

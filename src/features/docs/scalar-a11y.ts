@@ -21,11 +21,24 @@ export function patchScalarA11y(root: ParentNode): void {
     if (name) editor.setAttribute('aria-label', name);
   }
   // Scalar's content is a <main> inside the dashboard's: a named region instead, one main a page.
-  for (const main of root.querySelectorAll('main[aria-label]:not([role])')) main.setAttribute('role', 'region');
+  for (const main of root.querySelectorAll('.scalar-app main[aria-label]:not([role])'))
+    main.setAttribute('role', 'region');
+  // Its sample key (base64 of a joke) in the empty key field reads like a key already filled in.
+  for (const field of root.querySelectorAll<HTMLElement>(
+    `[placeholder="${SAMPLE_KEY}"], [data-placeholder="${SAMPLE_KEY}"]`,
+  )) {
+    if (field.hasAttribute('placeholder')) field.setAttribute('placeholder', 'your API key');
+    else field.dataset.placeholder = 'your API key';
+  }
 }
 
-/** Keeps patching the reference as Scalar renders more of it (it renders as one scrolls). */
-export function watchScalarA11y(root: HTMLElement): () => void {
+const SAMPLE_KEY = 'QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT';
+
+/**
+ * Keeps patching as Scalar renders more (it renders as one scrolls) and opens its dialogs, which it
+ * puts at the end of the body: so the whole document is watched while the reference is shown.
+ */
+export function watchScalarA11y(root: Document | HTMLElement = document): () => void {
   let queued = 0;
   const run = () => {
     queued = 0;
@@ -34,7 +47,7 @@ export function watchScalarA11y(root: HTMLElement): () => void {
   const observer = new MutationObserver(() => {
     queued ||= requestAnimationFrame(run);
   });
-  observer.observe(root, { childList: true, subtree: true });
+  observer.observe(root instanceof Document ? root.body : root, { childList: true, subtree: true });
   run();
   return () => {
     observer.disconnect();

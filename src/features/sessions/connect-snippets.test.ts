@@ -53,11 +53,11 @@ describe('connect snippets', () => {
   it('gives curl the session, its Simplex status and its end, quoted for the shell', () => {
     const curl = code('curl');
     expect(curl).toContain(
-      `curl -H "X-API-Key: $${API_KEY_ENV}" 'https://desk.example.com/api/sessions/${facts.sessionId}'`,
+      `curl -H "X-API-Key: $${API_KEY_ENV}" \\\n  'https://desk.example.com/api/sessions/${facts.sessionId}'\n`,
     );
-    expect(curl).toContain(`'https://desk.example.com/api/session/${facts.sessionId}/status'`);
+    expect(curl).toContain(`\\\n  'https://desk.example.com/api/session/${facts.sessionId}/status'\n`);
     expect(curl).toContain(
-      `curl -X DELETE -H "X-API-Key: $${API_KEY_ENV}" 'https://desk.example.com/api/sessions/${facts.sessionId}'`,
+      `curl -X DELETE -H "X-API-Key: $${API_KEY_ENV}" \\\n  'https://desk.example.com/api/sessions/${facts.sessionId}'\n`,
     );
     const odd = connectSnippets({ ...facts, apiBase: "http://h/it's/api" }).find((s) => s.key === 'curl')!.code;
     expect(odd).toContain(`'http://h/it'\\''s/api/sessions/`);

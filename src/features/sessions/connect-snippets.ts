@@ -77,13 +77,16 @@ export function curl({ apiBase, sessionId }: SnippetFacts): string {
 export ${API_KEY_ENV}='your-api-key'
 
 # The session: state, times, workflow
-curl -H "X-API-Key: $${API_KEY_ENV}" ${sh(`${base}/sessions/${id}`)}
+curl -H "X-API-Key: $${API_KEY_ENV}" \\
+  ${sh(`${base}/sessions/${id}`)}
 
 # Its status as Simplex's clients read it (in_progress, outputs, files)
-curl -H "X-API-Key: $${API_KEY_ENV}" ${sh(`${base}/session/${id}/status`)}
+curl -H "X-API-Key: $${API_KEY_ENV}" \\
+  ${sh(`${base}/session/${id}/status`)}
 
 # End it: the browser closes, what it recorded stays
-curl -X DELETE -H "X-API-Key: $${API_KEY_ENV}" ${sh(`${base}/sessions/${id}`)}
+curl -X DELETE -H "X-API-Key: $${API_KEY_ENV}" \\
+  ${sh(`${base}/sessions/${id}`)}
 `;
 }
 
