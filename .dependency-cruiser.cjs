@@ -6,7 +6,7 @@ const layers = [
   ['config.ts', 'log.ts', 'domain', 'secrets'],
   ['store', 'events'],
   ['sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
-  ['artifacts', 'sessionEvents'],
+  ['artifacts', 'sessionEvents', 'overview'],
   ['runs'],
   ['cluster'],
   ['http', 'routes', 'app.ts', 'main.ts', 'cli'],

@@ -11,10 +11,14 @@ export * from './sessionEvents.ts';
 export * from './runControl.ts';
 export * from './credentials.ts';
 export * from './artifacts.ts';
+export * from './overview.ts';
+export * from './apiKeys.ts';
 
+import { apiKeyOperations } from './apiKeys.ts';
 import { artifactOperations } from './artifacts.ts';
 import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
+import { overviewOperations } from './overview.ts';
 import { runOperations } from './runs.ts';
 import { runControlOperations } from './runControl.ts';
 import { credentialOperations } from './credentials.ts';
@@ -35,5 +39,7 @@ export const operations: Record<string, Operation> = {
   ...credentialOperations,
   ...workflowOperations,
   ...eventOperations,
+  ...overviewOperations,
+  ...apiKeyOperations,
   ...metaOperations,
 };

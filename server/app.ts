@@ -45,6 +45,10 @@ import { artifactsService } from './http/services/artifacts.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { recordingService } from './http/services/recordings.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { overviewService } from './http/services/overview.ts';
+import { overviewRoutes } from './routes/overview.ts';
+import { apiKeyAdminService } from './http/services/apiKeys.ts';
+import { apiKeyRoutes } from './routes/apiKeys.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -154,6 +158,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sessionEventRoutes, { prefix: '/api' });
   await app.register(artifactRoutes, { prefix: '/api' });
   await app.register(recordingRoutes, { prefix: '/api' });
+  await app.register(overviewService);
+  await app.register(overviewRoutes, { prefix: '/api' });
+  await app.register(apiKeyAdminService);
+  await app.register(apiKeyRoutes, { prefix: '/api' });
 
   await app.register(sessionViewRoutes);
 

@@ -17,6 +17,10 @@ declare module 'fastify' {
     /** For `apiKeyOrToken`: the scope a signed `?token=` must have, for the session in the path's `:id`. */
     tokenScope?: TokenScope;
   }
+  interface FastifyRequest {
+    /** The id of the API key this request came with (set by the auth hook; null without one). */
+    apiKeyId: string | null;
+  }
   interface FastifyInstance {
     /** Every route as registered, with how it is reached (the auth tests walk it). */
     routeTable(): { method: string; url: string; auth: RouteAuth }[];
@@ -41,6 +45,7 @@ export function markRoutes(app: FastifyInstance, auth: RouteAuth): void {
 export function installApiKeyAuth(app: FastifyInstance): void {
   // The options objects themselves: hooks of inner scopes (markRoutes) run after this one.
   const routes: RouteOptions[] = [];
+  app.decorateRequest('apiKeyId', null);
   app.decorate('routeTable', () => routes.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: authOf(r) }))));
   app.addHook('onRoute', (route) => {
     // @fastify/cors answers preflights on OPTIONS *: browsers send those without credentials.
@@ -53,7 +58,8 @@ export function installApiKeyAuth(app: FastifyInstance): void {
     const auth = authOf(req.routeOptions);
     if (auth !== 'apiKey' && auth !== 'apiKeyOrToken') return;
     const header = req.headers['x-api-key'];
-    if (await verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined)) return;
+    req.apiKeyId = await verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined);
+    if (req.apiKeyId) return;
     if (auth === 'apiKeyOrToken') {
       // A URL we handed out (logs_url): the token opens its scope, for the one session it names.
       const token = (req.query as { token?: unknown }).token;

@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ApiKeyInfo, CreatedApiKey } from '../../contract/apiKeys.ts';
+import { Conflict, NotFound } from '../domain/errors.ts';
 
 /**
  * What keeping API keys needs of the store (store/apiKeys.ts's repo is one). Declared here because
@@ -56,4 +58,64 @@ export async function bootstrapApiKey(repo: ApiKeyStore, dataDir: string, envKey
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
   return file;
+}
+
+/** A stored key as the store lists it (its hash is never read for listing). */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** What managing keys over the API needs of the store, beyond ApiKeyStore. */
+export interface ApiKeyAdminStore extends ApiKeyStore {
+  list(): Promise<ApiKeyRecord[]>;
+  get(id: string): Promise<ApiKeyRecord | undefined>;
+  revokeUnlessLast(id: string): Promise<'revoked' | 'last' | 'none'>;
+}
+
+/** createApiKey's prefixes are `bd_` and 7 characters; an imported key's 6 first characters could be most of it, so they are not shown. */
+const CREATED_PREFIX_LENGTH = 10;
+
+/**
+ * API keys as `npm run keys` manages them, over the API: list (never a key or a hash), create
+ * (the key is answered once), revoke (at once: every request checks the store). `currentId` is the
+ * key the request came with, marked `current` so the dashboard can warn before revoking its own.
+ */
+export class ApiKeyAdmin {
+  constructor(private readonly repo: ApiKeyAdminStore) {}
+
+  private view(row: ApiKeyRecord, currentId: string | null): ApiKeyInfo {
+    return {
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix.length === CREATED_PREFIX_LENGTH ? row.prefix : null,
+      created_at: row.created_at,
+      revoked_at: row.revoked_at,
+      current: row.id === currentId,
+    };
+  }
+
+  async list(currentId: string | null): Promise<ApiKeyInfo[]> {
+    return (await this.repo.list()).map((row) => this.view(row, currentId));
+  }
+
+  async create(name: string, currentId: string | null): Promise<CreatedApiKey> {
+    const { key, id } = await createApiKey(this.repo, name);
+    const row = await this.repo.get(id);
+    if (!row) throw new NotFound('API key');
+    return { ...this.view(row, currentId), key };
+  }
+
+  /** Revoking the key in use is allowed (the dashboard warns first); the last active key is not, or no one could call the API. */
+  async revoke(id: string, currentId: string | null): Promise<ApiKeyInfo> {
+    const outcome = await this.repo.revokeUnlessLast(id);
+    if (outcome === 'none') throw new NotFound('API key', 'no active key has this id');
+    if (outcome === 'last') throw new Conflict('This is the last active API key: create another before revoking it, or no one could call the API');
+    const row = await this.repo.get(id);
+    if (!row) throw new NotFound('API key');
+    return this.view(row, currentId);
+  }
 }

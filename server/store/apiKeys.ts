@@ -30,6 +30,20 @@ export function apiKeysRepo(sql: Sql) {
     countActive: async () => (await sql.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL'))!.n,
     revoke: (idOrPrefix: string) =>
       sql.run('UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL AND (id = ? OR prefix = ?)', [nowIso(), idOrPrefix, idOrPrefix]),
+    /**
+     * Revoke the active key `id`, unless it is the last active one (no one could call the API after):
+     * 'none' when no active key has that id. On Postgres the active rows are locked first, so two
+     * revokes at once cannot take the last two keys.
+     */
+    revokeUnlessLast: (id: string) =>
+      sql.tx(async (tx): Promise<'revoked' | 'last' | 'none'> => {
+        const active = await tx.all<{ id: string }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL${tx.engine === 'postgres' ? ' FOR UPDATE' : ''}`);
+        if (!active.some((k) => k.id === id)) return 'none';
+        if (active.length <= 1) return 'last';
+        await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [nowIso(), id]);
+        return 'revoked';
+      }),
+    get: (id: string) => sql.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]),
     touch: (id: string) => sql.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [nowIso(), id]),
   };
 }

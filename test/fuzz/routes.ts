@@ -42,6 +42,7 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
   updateWorkflowMetadata: { workflow_id: '$WORKFLOW', metadata: 'meta' },
   simplexCreateWorkflow: { name: 'fuzz simplex', url: 'about:blank', actions: [{ type: 'waitForExpression', expression: 'true' }], variables: { q: 'x' } },
   simplexUpdateWorkflow: { url: 'about:blank', metadata: null },
+  createApiKey: { name: 'fuzz key' },
 };
 
 const VALID_QUERIES: Record<string, Record<string, string>> = {
@@ -53,6 +54,7 @@ const VALID_QUERIES: Record<string, Record<string, string>> = {
   listWorkflows: { limit: '1', cursor: 'abc' },
   searchWorkflows: { workflow_name: 'fuzz', metadata: 'meta' },
   sessionEvents: { since: '0' },
+  getOverview: { since: '2026-01-01T00:00:00+01:00' },
 };
 
 const stand = (text: string) => text.replaceAll('$WORKFLOW', randomUUID()).replaceAll('$SESSION', randomUUID()).replaceAll('$UUID', randomUUID());

@@ -7,6 +7,8 @@ import type { SessionManager } from '../../sessions/types.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionManager;
+    /** This node's warm pool now: ready, starting and aimed-for browsers (the overview shows it). */
+    warmPool(): BrowserSessionManager['poolStats'];
   }
 }
 
@@ -19,6 +21,7 @@ export const sessionsPlugin = fp(
   async (app: FastifyInstance) => {
     const manager = new BrowserSessionManager({ config: app.config, repo: sessionsRepo(app.db, app.config.nodeId), bus: app.bus, log: app.log });
     app.decorate('sessions', manager);
+    app.decorate('warmPool', () => manager.poolStats);
     app.addHook('onReady', () => manager.start());
     app.addHook('preClose', () => manager.closeAll());
   },
