@@ -164,11 +164,19 @@ describe('runs end whatever the page does', () => {
 
 describe('an engine that dies fails only its own run', () => {
   it('names the step, ends the session, reports once; the next run works', async () => {
-    // An engine entry that throws from nowhere 1.5 s in, while step 2 waits for an element.
+    // An engine entry that throws from nowhere once step 2 waits for an element: the test drops a
+    // flag file when the bus says step 2 started (a fixed delay would land in step 1 on a busy host).
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-engine-'));
     const entry = path.join(dir, 'crashing.mjs');
+    const flag = path.join(dir, 'step-2-started');
     const real = new URL('../server/runs/engine/thread.mjs', import.meta.url).href;
-    fs.writeFileSync(entry, `setTimeout(() => { throw new Error('injected engine crash'); }, 1500);\nawait import(${JSON.stringify(real)});\n`);
+    fs.writeFileSync(
+      entry,
+      `import fs from 'node:fs';\nconst t = setInterval(() => { if (fs.existsSync(${JSON.stringify(flag)})) { clearInterval(t); throw new Error('injected engine crash'); } }, 20);\nawait import(${JSON.stringify(real)});\n`,
+    );
+    const offStep = server.app.bus.on('run.stepStarted', (e) => {
+      if (e.index === 1) fs.writeFileSync(flag, '');
+    });
     server.app.runs.engineEntry = new URL(`file://${entry}`);
     try {
       const { done, log, sessionId } = await run([nav(`${site.origin}/`), { type: 'waitForElement', selectors: [['#never']], timeout: 20_000 }]);
@@ -179,6 +187,7 @@ describe('an engine that dies fails only its own run', () => {
       expect(ofType(log, 'SessionEnded')).toEqual([expect.objectContaining({ reason: 'completed' })]);
       expect(await treeGone(server.dataDir, sessionId)).toBe(true);
     } finally {
+      offStep();
       server.app.runs.engineEntry = undefined;
       fs.rmSync(dir, { recursive: true, force: true });
     }
