@@ -8,11 +8,13 @@ test('the launcher\'s refusals are sentences at their fields', async ({ authed: 
     await page.getByLabel('Session data (JSON)').fill('{"cookies": ');
     const timeout = page.getByLabel('Timeout (seconds)');
     await timeout.fill('10');
-    await page.getByRole('button', { name: 'Launch session' }).click();
+    // The name may be left empty (a default is sent), but not be too long.
     const name = page.getByLabel('Workflow name');
+    await name.fill('x'.repeat(201));
+    await page.getByRole('button', { name: 'Launch session' }).click();
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     // Each message is the field's own description, so a screen reader reads it with the field.
-    await expect(name).toHaveAccessibleDescription(/Enter a workflow name\./);
+    await expect(name).toHaveAccessibleDescription(/Workflow name must be at most 200 characters\./);
     await expect(page.getByLabel('Session data (JSON)')).toHaveAccessibleDescription(/Session data must be valid JSON/);
     await expect(timeout).toHaveAccessibleDescription(/Timeout must be at least 30 seconds\./);
     await expect(page.getByText(/workflow_name|session_data must|must be a string/)).toHaveCount(0);

@@ -5,7 +5,7 @@ import { loadSettings, type Settings } from './settings.ts';
 import { notifyUnauthorized } from './unauthorized.ts';
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON-encoded when a plain value; sent as is when FormData. */
   body?: unknown;
   query?: Record<string, string | number | undefined>;

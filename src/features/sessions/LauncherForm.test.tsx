@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerInfo } from '../../../contract/meta.ts';
 import { ApiError } from '../../api/errors.ts';
 import { LauncherForm } from './LauncherForm.tsx';
+import { defaultSessionName } from './launcher-form.ts';
 
 /** The server's facts as GET /server_info answers them; the launcher asks whether a proxy is configured. */
 function serveInfo(proxy: boolean) {
@@ -56,18 +57,30 @@ describe('LauncherForm', () => {
     expect(screen.getByLabelText('Metadata').getAttribute('aria-invalid')).toBe('false');
   });
 
-  it('refuses a timeout out of range, a non-URL webhook and an empty name', async () => {
+  it('refuses a timeout out of range, a non-URL webhook and a name over 200 characters', async () => {
     const onLaunch = vi.fn();
     render(<LauncherForm onLaunch={onLaunch} />);
     const timeout = screen.getByLabelText('Timeout (seconds)');
     await userEvent.clear(timeout);
     await userEvent.type(timeout, '10');
     await userEvent.type(screen.getByLabelText('Webhook URL'), 'nope');
+    fireEvent.change(screen.getByLabelText('Workflow name'), { target: { value: 'x'.repeat(201) } });
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
     expect(await screen.findByText('Timeout must be at least 30 seconds.')).toBeTruthy();
     expect(screen.getByText('Webhook URL must be an http(s) URL.')).toBeTruthy();
-    expect(screen.getByText('Enter a workflow name.')).toBeTruthy();
+    expect(screen.getByText('Workflow name must be at most 200 characters.')).toBeTruthy();
     expect(onLaunch).not.toHaveBeenCalled();
+  });
+
+  it('launches with no name: the session is named by when it starts (the API requires a name)', async () => {
+    const onLaunch = vi.fn().mockResolvedValue(undefined);
+    render(<LauncherForm onLaunch={onLaunch} />);
+    const name = screen.getByLabelText('Workflow name') as HTMLInputElement;
+    expect(name.placeholder).toMatch(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    await userEvent.type(name, '   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) })));
+    expect(defaultSessionName(new Date(2026, 10, 5, 8, 7))).toBe('Session 2026-11-05 08:07');
   });
 
   it('offers proxies only when the server has a proxy configured', async () => {

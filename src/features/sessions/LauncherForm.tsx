@@ -5,7 +5,7 @@ import { applyIssues } from '../../api/form-issues.ts';
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { Field } from '../../components/Field.tsx';
-import { LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
+import { defaultSessionName, LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Every field of the create request, validated with the contract as you type. */
@@ -32,9 +32,9 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
         label="Workflow name"
         name="workflow_name"
         error={errors.workflow_name?.message}
-        hint="A saved workflow (suggested as you type), or a new name: its empty workflow joins the Workflows list only once you save steps to it."
+        hint="Optional. A saved workflow (suggested as you type), or a new name: its empty workflow joins the Workflows list only once you save steps to it. Left empty, the session is named by when it starts."
       >
-        {(p) => <input {...p} autoComplete="off" list="launcher-workflows" {...register('workflow_name')} />}
+        {(p) => <input {...p} autoComplete="off" list="launcher-workflows" placeholder={defaultSessionName(new Date())} {...register('workflow_name')} />}
       </Field>
       <datalist id="launcher-workflows">
         {workflows.data?.items.map((w) => <option key={w.id} value={w.name} />)}

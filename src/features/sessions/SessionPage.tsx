@@ -15,7 +15,7 @@ import { LiveViewPanel } from './LiveViewPanel.tsx';
 import { recallSession } from './session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
 import { SessionRun } from './SessionRun.tsx';
-import { TimeLeft } from './TimeLeft.tsx';
+import { TimeLeft, TimeLimit, TimeWarning } from './TimeLeft.tsx';
 
 export function SessionPage() {
   const { id = '' } = useParams();
@@ -72,10 +72,18 @@ export function SessionPage() {
         )}
         {!ended && expiresAt && (
           <li>
-            Time left: <strong><TimeLeft expiresAt={expiresAt} /></strong>
+            Time left:{' '}
+            {session.data?.state === 'live' ? (
+              <TimeLimit session={session.data} />
+            ) : (
+              <strong>
+                <TimeLeft expiresAt={expiresAt} />
+              </strong>
+            )}
           </li>
         )}
       </ul>
+      {session.data?.state === 'live' && <TimeWarning session={session.data} />}
       {session.isPending && <p className="status" role="status">Loading the session…</p>}
       {run && <SessionRun run={run} workflowName={session.data?.workflow_name} />}
       {unknownHere && (

@@ -26,8 +26,19 @@ export const launcherDefaults: LauncherValues = {
 
 const opt = (s: string) => (s.trim() === '' ? undefined : s);
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The name sent when the launcher's is left empty: the API requires workflow_name (the spec's
+ * create_workflow_session has no default), so the dashboard names the session by when it started,
+ * in local time ("Session 2026-11-25 18:05").
+ */
+export function defaultSessionName(at: Date): string {
+  return `Session ${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
 export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (v: LauncherValues) => ({
-  workflow_name: v.workflow_name,
+  workflow_name: v.workflow_name.trim() === '' ? defaultSessionName(new Date()) : v.workflow_name,
   proxies: v.proxies,
   session_data: opt(v.session_data),
   // Number('') is 0, so an emptied box means the default rather than an error.
