@@ -27,7 +27,8 @@ import { compareValues, listFeatures, type ListFeatures } from '../tables/table-
 import { BulkEnd } from './BulkEnd.tsx';
 import {
   emptyListText,
-  END_REASON_TEXT,
+  endedBadly,
+  endReasonText,
   readStateFilter,
   SESSION_DEFAULT_SORT,
   SESSION_SORT_COLUMNS,
@@ -48,7 +49,7 @@ const searchTexts = (s: Session) => [
   s.id,
   s.workflow_name ?? 'deleted',
   s.state,
-  s.end_reason ? END_REASON_TEXT[s.end_reason] : null,
+  endReasonText(s) ?? null,
   s.metadata,
 ];
 
@@ -107,11 +108,11 @@ const columns = helper.columns([
     header: 'State',
     sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
     cell: ({ row }) => {
-      const bad = row.original.end_reason === 'crashed' || row.original.end_reason === 'failed_to_start';
+      const bad = endedBadly(row.original);
       return <span className={`badge ${bad ? 'failed' : row.original.state}`}>{row.original.state}</span>;
     },
   }),
-  helper.accessor((s) => (s.end_reason ? END_REASON_TEXT[s.end_reason] : undefined), {
+  helper.accessor(endReasonText, {
     id: 'end_reason',
     header: 'End reason',
     sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),

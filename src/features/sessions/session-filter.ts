@@ -1,4 +1,4 @@
-import { SessionStateEnum, type EndReason, type SessionState } from '../../../contract/sessions.ts';
+import { SessionStateEnum, type EndReason, type Session, type SessionState } from '../../../contract/sessions.ts';
 
 /** The list's state filter as it sits in the URL (?state=live), so a reload or a shared link keeps it. */
 export function readStateFilter(params: URLSearchParams): SessionState | undefined {
@@ -28,6 +28,21 @@ export const END_REASON_TEXT: Record<EndReason, string> = {
   crashed: 'crashed',
   failed_to_start: 'failed to start',
 };
+
+/**
+ * Why a session ended, in words: a run's session ends "completed" when its run finishes, failed or
+ * not, so then the run's outcome is what it says ("run failed"). Undefined while it has not ended.
+ */
+export function endReasonText(s: Pick<Session, 'end_reason' | 'run'>): string | undefined {
+  if (!s.end_reason) return undefined;
+  const outcome = s.run?.status;
+  if (s.end_reason === 'completed' && (outcome === 'succeeded' || outcome === 'failed')) return `run ${outcome}`;
+  return END_REASON_TEXT[s.end_reason];
+}
+
+/** Whether the list marks the session as gone wrong: it crashed, never started, or its run failed. */
+export const endedBadly = (s: Pick<Session, 'end_reason' | 'run'>) =>
+  s.end_reason === 'crashed' || s.end_reason === 'failed_to_start' || (s.end_reason !== null && s.run?.status === 'failed');
 
 /** The columns the list sorts by (?sort=<id>:asc|desc); newest first when none is chosen. */
 export const SESSION_SORT_COLUMNS = ['workflow', 'state', 'end_reason', 'started', 'duration'] as const;
