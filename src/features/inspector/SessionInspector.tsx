@@ -1,11 +1,13 @@
 import { useId, useRef } from 'react';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
+import { useDownloadSessionFiles } from '../../api/sessions/download-session-files.ts';
 import { useSessionEvents } from '../../api/sessions/get-session-events.ts';
 import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
 import { useSessionStore } from '../../api/sessions/get-session-store.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
+import { saveBlob } from '../../lib/save-blob.ts';
 import { EventLog } from './EventLog.tsx';
 import { describeEvent, isProblem, onTimeline } from './event-text.ts';
 
@@ -31,6 +33,9 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
   const start = log[0] ? Date.parse(log[0].created_at) : 0;
   const recording = status.data?.recording_url ?? null;
   const files = status.data?.file_metadata ?? [];
+  const zip = useDownloadSessionFiles();
+  const short = sessionId.slice(0, 8);
+  const downloadAll = () => zip.mutate(sessionId, { onSuccess: (blob) => saveBlob(blob, `session-${short}-files.zip`) });
   const seek = (e: SessionEvent) => {
     const v = video.current;
     if (!v) return;
@@ -44,7 +49,15 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
       {events.isError && <ErrorNotice error={events.error} title="Could not load the session's log." />}
       <div className="inspector-grid">
         <div className="card">
-          <h3>Recording</h3>
+          <div className="row spread">
+            <h3>Recording</h3>
+            {/* Signed: the link works without the key, and the browser saves it as a file. */}
+            {recording && (
+              <a className="button secondary" href={recording} download={`session-${short}.mp4`}>
+                Download recording
+              </a>
+            )}
+          </div>
           {recording ? (
             <video ref={video} className="recording" src={recording} controls preload="metadata" aria-label="Recording of the session's screen" />
           ) : (
@@ -67,7 +80,15 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
       </div>
 
       <div className="card">
-        <h3>Downloads</h3>
+        <div className="row spread">
+          <h3>Downloads</h3>
+          {files.length > 0 && (
+            <button type="button" className="secondary" onClick={downloadAll} disabled={zip.isPending}>
+              {zip.isPending ? 'Preparing the zip…' : `Download all (${files.length === 1 ? '1 file' : `${files.length} files`}, zip)`}
+            </button>
+          )}
+        </div>
+        {zip.isError && <ErrorNotice error={zip.error} title="The files could not be downloaded." />}
         {files.length === 0 ? (
           <p className="status">The session downloaded no files.</p>
         ) : (
