@@ -43,6 +43,14 @@ for (const width of [1280, 390]) {
     const shot = testInfo.outputPath(`docs-${width}.png`);
     await page.screenshot({ path: shot });
     await testInfo.attach(`docs-${width}`, { path: shot, contentType: 'image/png' });
+    // A key typed to try calls goes into the examples and is forgotten: never stored, gone on reload.
+    await page.goto('/docs');
+    const keyField = reference.getByLabel('Value', { exact: true }).first();
+    await keyField.fill('typed_key_not_kept');
+    await expect(reference.getByText(/typed_key_not_kept/).first()).toBeAttached();
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('typed_key_not_kept');
+    await page.reload();
+    await expect(reference.getByLabel('Value', { exact: true }).first()).toHaveValue('', { timeout: 30_000 });
   });
 
   test(`session page at ${width} px: each client's snippet holds this session, copies, accessible`, async ({
