@@ -43,6 +43,13 @@ for (const width of [1280, 390]) {
     const shot = testInfo.outputPath(`docs-${width}.png`);
     await page.screenshot({ path: shot });
     await testInfo.attach(`docs-${width}`, { path: shot, contentType: 'image/png' });
+    // Dark, like the rest of the dashboard when the system is: the reference's colours are ours.
+    if (width === 1280) {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect(page.locator('body.dark-mode')).toBeAttached();
+      await expectAccessible(page);
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
     // A key typed to try calls goes into the examples and is forgotten: never stored, gone on reload.
     await page.goto('/docs');
     const keyField = reference.getByLabel('Value', { exact: true }).first();

@@ -46,7 +46,8 @@ export default function ApiReference({ spec, serverUrl }: { spec: OpenApiDocumen
   useEffect(() => watchScalarA11y(), []);
   return (
     <div className="api-reference">
-      <ApiReferenceReact configuration={configuration} />
+      {/* Scalar reads its dark mode once: a change of the system's mounts it anew. */}
+      <ApiReferenceReact key={dark ? 'dark' : 'light'} configuration={configuration} />
     </div>
   );
 }
