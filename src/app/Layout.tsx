@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 
 const NAV = [
+  { to: '/', label: 'Overview' },
   { to: '/writer', label: 'Writer' },
   { to: '/sessions', label: 'Sessions' },
   { to: '/workflows', label: 'Workflows' },
@@ -25,14 +26,16 @@ export function Layout() {
         Skip to content
       </a>
       <header className="topbar">
-        <NavLink to="/writer" className="brand">
+        <NavLink to="/" end className="brand">
           Browserdesk
         </NavLink>
         <nav aria-label="Main">
           <ul>
             {NAV.map((item) => (
               <li key={item.to}>
-                <NavLink to={item.to}>{item.label}</NavLink>
+                <NavLink to={item.to} end={item.to === '/'}>
+                  {item.label}
+                </NavLink>
               </li>
             ))}
           </ul>

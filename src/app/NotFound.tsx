@@ -5,7 +5,7 @@ export function NotFound() {
     <section>
       <h1>Page not found</h1>
       <p>
-        There is nothing at this address. Go to the <Link to="/writer">Writer</Link>.
+        There is nothing at this address. Go to the <Link to="/">Overview</Link>.
       </p>
     </section>
   );

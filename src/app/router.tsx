@@ -1,4 +1,4 @@
-import { createBrowserRouter, Navigate } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { onUnauthorized } from '../api/unauthorized.ts';
 import { Layout } from './Layout.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -13,7 +13,7 @@ export const router = createBrowserRouter([
     ErrorBoundary: RouteError,
     HydrateFallback: PageLoading,
     children: [
-      { index: true, element: <Navigate to="/writer" replace /> },
+      { index: true, lazy: () => import('../features/overview/OverviewPage.tsx').then((m) => ({ Component: m.OverviewPage })) },
       { path: 'settings', lazy: () => import('../features/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })) },
       { path: 'writer', lazy: () => import('../features/writer/WriterPage.tsx').then((m) => ({ Component: m.WriterPage })) },
       { path: 'sessions', lazy: () => import('../features/sessions/SessionsPage.tsx').then((m) => ({ Component: m.SessionsPage })) },

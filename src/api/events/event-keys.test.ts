@@ -1,5 +1,6 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { overviewKeys } from '../overview/keys.ts';
 import { runKeys } from '../runs/keys.ts';
 import { sessionKeys } from '../sessions/keys.ts';
 import { workflowKeys } from '../workflows/keys.ts';
@@ -26,6 +27,7 @@ const cached: Record<string, QueryKey> = {
   'runs list': runKeys.list({}),
   'failed runs list': runKeys.list({ status: 'failed' }),
   'workflows list': workflowKeys.list(100),
+  overview: overviewKeys.one('2026-11-25T00:00:00+01:00'),
 };
 
 /** The labels of the cached queries left invalidated after invalidating `keys`. */
@@ -39,7 +41,7 @@ async function invalidatedBy(keys: QueryKey[]): Promise<string[]> {
 }
 
 describe('keysFor', () => {
-  it('session.changed: that session (not its views or storage state), and the sessions and runs lists', async () => {
+  it('session.changed: that session (not its views or storage state), the sessions and runs lists, and the overview', async () => {
     expect(await invalidatedBy(keysFor({ type: 'session.changed', session_id: A }))).toEqual(
       [
         'A events',
@@ -48,16 +50,17 @@ describe('keysFor', () => {
         'A status',
         'failed runs list',
         'live sessions list',
+        'overview',
         'runs list',
         'sessions list',
       ].sort(),
     );
   });
 
-  it("run.step and run.completed: that session's run, status and log, and the runs lists", async () => {
+  it("run.step and run.completed: that session's run, status and log, and the runs lists; an outcome also the overview", async () => {
     const expected = ['A events', 'A run', 'A status', 'failed runs list', 'runs list'].sort();
     expect(await invalidatedBy(keysFor({ type: 'run.step', session_id: A, index: 2 }))).toEqual(expected);
-    expect(await invalidatedBy(keysFor({ type: 'run.completed', session_id: A, succeeded: true }))).toEqual(expected);
+    expect(await invalidatedBy(keysFor({ type: 'run.completed', session_id: A, succeeded: true }))).toEqual([...expected, 'overview'].sort());
   });
 });
 
@@ -71,6 +74,7 @@ describe('liveKeys', () => {
       for (const e of [
         keysFor({ type: 'session.changed', session_id: id }),
         keysFor({ type: 'run.step', session_id: id, index: 0 }),
+        keysFor({ type: 'run.completed', session_id: id, succeeded: false }),
       ]) {
         for (const label of await invalidatedBy(e)) expect(all).toContain(label);
       }

@@ -1,5 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ServerEvent } from '../../../contract/events.ts';
+import { overviewKeys } from '../overview/keys.ts';
 import { runKeys } from '../runs/keys.ts';
 import { sessionKeys } from '../sessions/keys.ts';
 
@@ -16,10 +17,13 @@ export function keysFor(event: ServerEvent): QueryKey[] {
         runKeys.status(id),
         sessionKeys.lists(),
         runKeys.lists(),
+        overviewKeys.all,
       ];
     case 'run.step':
-    case 'run.completed':
       return [runKeys.status(id), sessionKeys.status(id), sessionKeys.events(id), runKeys.lists()];
+    case 'run.completed':
+      // The home's run counts and chart move with each outcome.
+      return [runKeys.status(id), sessionKeys.status(id), sessionKeys.events(id), runKeys.lists(), overviewKeys.all];
   }
 }
 
@@ -30,4 +34,5 @@ export const liveKeys = (): QueryKey[] => [
   sessionKeys.statuses(),
   sessionKeys.eventLogs(),
   runKeys.all,
+  overviewKeys.all,
 ];
