@@ -8,6 +8,7 @@ const layers = [
   ['sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
   ['artifacts', 'sessionEvents', 'overview'],
   ['runs'],
+  ['agentTools'],
   ['cluster'],
   ['http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];

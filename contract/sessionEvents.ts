@@ -52,6 +52,14 @@ export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('Download'), filename: z.string(), file_size: z.number().int(), ok: z.boolean(), reason: z.string().optional() }),
   z.object({ ...common, event: z.literal('ClientConnected'), client: SessionClient.describe('cdp: a CDP client on connect_url; vnc, livestream: a live-view viewer') }),
   z.object({ ...common, event: z.literal('ClientDisconnected'), client: SessionClient }),
+  z.object({
+    ...common,
+    event: z.literal('AgentToolCall'),
+    tool: z.string().describe('The agent tool called (over MCP at /api/mcp): browser_click, browser_navigate, …'),
+    ok: z.boolean(),
+    message: z.string().describe('What it did, or why it failed, in a sentence (at most 500 characters; never typed text)'),
+    duration: z.number().int().describe('Milliseconds'),
+  }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

@@ -45,6 +45,8 @@ import { artifactsService } from './http/services/artifacts.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { recordingService } from './http/services/recordings.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { agentToolsService } from './http/services/agentTools.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { overviewService } from './http/services/overview.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { apiKeyAdminService } from './http/services/apiKeys.ts';
@@ -158,6 +160,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sessionEventRoutes, { prefix: '/api' });
   await app.register(artifactRoutes, { prefix: '/api' });
   await app.register(recordingRoutes, { prefix: '/api' });
+  await app.register(agentToolsService);
+  await app.register(mcpRoutes, { prefix: '/api' });
   await app.register(overviewService);
   await app.register(overviewRoutes, { prefix: '/api' });
   await app.register(apiKeyAdminService);

@@ -16,6 +16,8 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** For `apiKeyOrToken`: the scope a signed `?token=` must have, for the session in the path's `:id`. */
     tokenScope?: TokenScope;
+    /** The key may also come as `Authorization: Bearer <key>` (MCP clients send that form): on the routes that say so only. */
+    bearer?: boolean;
   }
   interface FastifyRequest {
     /** The id of the API key this request came with (set by the auth hook; null without one). */
@@ -25,6 +27,12 @@ declare module 'fastify' {
     /** Every route as registered, with how it is reached (the auth tests walk it). */
     routeTable(): { method: string; url: string; auth: RouteAuth }[];
   }
+}
+
+/** The credential of an `Authorization: Bearer <credential>` header (the scheme in any case, as RFC 9110 has it). */
+function bearerOf(header: string | undefined): string | undefined {
+  const m = /^Bearer +(\S+) *$/i.exec(header ?? '');
+  return m?.[1];
 }
 
 const authOf = (route: Pick<RouteOptions, 'config'>): RouteAuth => (route.config as { auth?: RouteAuth } | undefined)?.auth ?? 'apiKey';
@@ -60,6 +68,10 @@ export function installApiKeyAuth(app: FastifyInstance): void {
     const header = req.headers['x-api-key'];
     req.apiKeyId = await verifyApiKey(app.store.apiKeys, typeof header === 'string' ? header : undefined);
     if (req.apiKeyId) return;
+    if (req.routeOptions.config.bearer) {
+      req.apiKeyId = await verifyApiKey(app.store.apiKeys, bearerOf(req.headers.authorization));
+      if (req.apiKeyId) return;
+    }
     if (auth === 'apiKeyOrToken') {
       // A URL we handed out (logs_url): the token opens its scope, for the one session it names.
       const token = (req.query as { token?: unknown }).token;

@@ -3,7 +3,7 @@ import { formatBytes } from '../../lib/format.ts';
 
 /** The log's filter: kinds of event a person looks for. */
 export const EVENT_KINDS = {
-  steps: { label: 'Steps', events: ['RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'Dialog', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
+  steps: { label: 'Steps', events: ['AgentToolCall', 'RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'Dialog', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
@@ -19,7 +19,7 @@ export function kindMatches(kind: EventKind | 'all', e: SessionEvent): boolean {
 
 /** Events worth a place on the timeline beside the video: where something happened. */
 export function onTimeline(e: SessionEvent): boolean {
-  return ['ToolCallCompleted', 'Dialog', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
+  return ['ToolCallCompleted', 'AgentToolCall', 'Dialog', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
 }
 
 const CLIENT = { cdp: 'A CDP client', vnc: 'A live-view viewer (VNC)', livestream: 'A livestream viewer' } as const;
@@ -60,6 +60,8 @@ export function describeEvent(e: SessionEvent): string {
       return `Page error: ${e.text}`;
     case 'Download':
       return e.ok ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})` : `Download of ${e.filename} stopped: ${e.reason ?? 'failed'}`;
+    case 'AgentToolCall':
+      return e.ok ? `Agent: ${e.tool}: ${e.message}` : `Agent: ${e.tool} failed: ${e.message}`;
     case 'ClientConnected':
       return `${CLIENT[e.client]} joined`;
     case 'ClientDisconnected':
@@ -69,4 +71,4 @@ export function describeEvent(e: SessionEvent): string {
 
 /** Whether the event reports something that went wrong (shown as an error). */
 export const isProblem = (e: SessionEvent) =>
-  e.event === 'PageError' || e.event === 'RunError' || (e.event === 'ToolCallCompleted' && !e.result.ok) || (e.event === 'Download' && !e.ok);
+  e.event === 'PageError' || e.event === 'RunError' || (e.event === 'ToolCallCompleted' && !e.result.ok) || (e.event === 'AgentToolCall' && !e.ok) || (e.event === 'Download' && !e.ok);

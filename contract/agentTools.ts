@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from './sessions.ts';
+import { wellFormed } from './common.ts';
+
+/**
+ * The input of each browser tool an AI agent calls (over MCP at /api/mcp, or the built-in agent):
+ * one zod schema per tool, turned into JSON Schema for the wire. Names and fields follow Microsoft's
+ * playwright-mcp (`browser_click {element, ref}`), so agents already know them. Every object is
+ * strict: a misspelt field is an error the agent reads, not a silent default.
+ */
+
+const sessionId = z.uuid({ message: 'session_id must be a session UUID (from session_create or session_list)' }).describe('The session to act on');
+
+/** Only pages on the web: file:, chrome:, javascript: and data: would reach past the session's sandboxing or the egress policy's view. */
+const webUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, message: `${what} must be an http:// or https:// URL` })
+    .max(8000, { message: `${what} must be at most 8000 characters` })
+    .describe(`${what}: an http:// or https:// URL`);
+
+/** What names an element for a person (as in the snapshot) and for the service (its ref). */
+const target = {
+  element: z.string().min(1).max(500).check(wellFormed('element')).describe('What the element is, in words, as the snapshot shows it (for the session log)'),
+  ref: z.string().min(1).max(100).describe('The element\'s ref from the latest browser_snapshot of this session, e.g. "k3f9ab-e5"'),
+};
+
+export const SNAPSHOT_MAX_TOKENS_DEFAULT = 8000;
+export const SNAPSHOT_MAX_TOKENS_MIN = 200;
+export const SNAPSHOT_MAX_TOKENS_MAX = 100_000;
+
+export const agentToolInputs = {
+  session_create: z
+    .object({
+      workflow_name: z.string().min(1).max(200).check(wellFormed('workflow_name')).optional().describe('The workflow the session works on (created empty when new); default "Agent session"'),
+      start_url: webUrl('start_url').optional(),
+      timeout: z.number().int().min(SESSION_TIMEOUT_MIN).max(SESSION_TIMEOUT_MAX).optional().describe('Seconds the session lives; default 1200'),
+    })
+    .strict(),
+  session_close: z.object({ session_id: sessionId }).strict(),
+  session_list: z.object({ limit: z.number().int().min(1).max(100).optional().describe('At most this many, newest first; default 20') }).strict(),
+  session_status: z.object({ session_id: sessionId }).strict(),
+  browser_navigate: z.object({ session_id: sessionId, url: webUrl('url') }).strict(),
+  browser_back: z.object({ session_id: sessionId }).strict(),
+  browser_snapshot: z
+    .object({
+      session_id: sessionId,
+      max_tokens: z
+        .number()
+        .int()
+        .min(SNAPSHOT_MAX_TOKENS_MIN)
+        .max(SNAPSHOT_MAX_TOKENS_MAX)
+        .optional()
+        .describe(`Most tokens (o200k_base) the answer may take; default ${SNAPSHOT_MAX_TOKENS_DEFAULT}. A longer page is cut, with a cursor to the next part`),
+      cursor: z.string().min(1).max(100).optional().describe('The cursor a previous, cut snapshot answered with: its next part (the same snapshot, same refs)'),
+    })
+    .strict(),
+  browser_click: z.object({ session_id: sessionId, ...target }).strict(),
+  browser_type: z
+    .object({
+      session_id: sessionId,
+      ...target,
+      text: z.string().max(100_000).describe('Text to type into the element (it replaces what the field held)'),
+      submit: z.boolean().optional().describe('Press Enter afterwards'),
+    })
+    .strict(),
+  browser_press_key: z
+    .object({
+      session_id: sessionId,
+      key: z
+        .string()
+        .min(1)
+        .max(50)
+        .regex(/^[\w+\-=[\];',./`\\ ]+$/, { message: 'key must be a key name such as Enter, ArrowDown, a or Control+a' })
+        .describe('A key name such as Enter, ArrowLeft, a, or a combination such as Control+a'),
+    })
+    .strict(),
+  browser_take_screenshot: z
+    .object({
+      session_id: sessionId,
+      full_page: z.boolean().optional().describe('The whole scrollable page instead of what the window shows'),
+    })
+    .strict(),
+} satisfies Record<string, z.ZodObject>;
+
+export type AgentToolName = keyof typeof agentToolInputs;
+export type AgentToolInput<N extends AgentToolName> = z.output<(typeof agentToolInputs)[N]>;

@@ -1,0 +1,39 @@
+import { SessionBrowsers } from './browsers.ts';
+import { inputTools } from './input.ts';
+import type { AgentToolDeps, ToolKit } from './kit.ts';
+import { navigationTools } from './navigation.ts';
+import { AgentToolRegistry } from './registry.ts';
+import { screenshotTools } from './screenshot.ts';
+import { sessionTools } from './sessions.ts';
+import { snapshotTools } from './snapshot.ts';
+import { SessionSnapshots } from './snapshots.ts';
+
+export type { AgentToolDeps };
+
+export interface AgentTools {
+  registry: AgentToolRegistry;
+  /** Disconnect from every session's browser (the sessions themselves go on). */
+  close(): Promise<void>;
+}
+
+/** Every agent tool, over one set of connections and snapshots. */
+export function createAgentTools(deps: AgentToolDeps): AgentTools {
+  const browsers = new SessionBrowsers({
+    sessions: deps.sessions,
+    cdpUrl: deps.cdpUrl,
+    known: (id) => deps.records.get(id).then(() => true, () => false),
+  });
+  const snapshots = new SessionSnapshots();
+  const kit: ToolKit = { deps, browsers, snapshots };
+  const registry = new AgentToolRegistry(
+    {
+      isLive: (id) => deps.sessions.get(id)?.state === 'live',
+      record: (id, call) => deps.events.append(id, { event: 'AgentToolCall', ...call }),
+      log: deps.log,
+    },
+    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...screenshotTools(kit)],
+  );
+  // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
+  deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });
+  return { registry, close: () => browsers.closeAll() };
+}

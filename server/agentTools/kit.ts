@@ -1,0 +1,28 @@
+import type { SessionEventInput } from '../../contract/sessionEvents.ts';
+import type { Log } from '../log.ts';
+import type { PublicUrls } from '../sessions/publicUrls.ts';
+import type { SessionRecords } from '../sessions/sessionRecords.ts';
+import type { SessionManager } from '../sessions/types.ts';
+import type { SessionBrowsers } from './browsers.ts';
+import type { SessionSnapshots } from './snapshots.ts';
+
+/** What the agent tools are built from: plain dependencies, as server/http/services/agentTools.ts hands them. */
+export interface AgentToolDeps {
+  sessions: SessionManager;
+  records: SessionRecords;
+  /** The URLs a caller is handed (vnc_url, livestream_url), over PUBLIC_URL. */
+  urls: PublicUrls;
+  /** The CDP URL the tools themselves connect on: this node over loopback (PUBLIC_URL may not route back here). */
+  cdpUrl(sessionId: string, cdpToken: string): string;
+  events: { append(sessionId: string, event: SessionEventInput): void };
+  log: Log;
+  /** BROWSER_ALLOW_PRIVATE_NETWORKS: to say why a navigation to a private address failed. */
+  privateNetworksAllowed: boolean;
+}
+
+/** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */
+export interface ToolKit {
+  deps: AgentToolDeps;
+  browsers: SessionBrowsers;
+  snapshots: SessionSnapshots;
+}

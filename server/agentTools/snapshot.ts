@@ -1,0 +1,45 @@
+import { agentToolInputs, SNAPSHOT_MAX_TOKENS_DEFAULT } from '../../contract/agentTools.ts';
+import type { ToolKit } from './kit.ts';
+import { defineTool, type AgentTool } from './registry.ts';
+import type { Snapshot } from './snapshots.ts';
+import { countTokens, pageOfLines } from './tokenBudget.ts';
+
+const clipLine = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/[\r\n]+/g, ' ');
+
+/**
+ * The answer around a part of a snapshot: where the page is, which lines these are, and how to ask
+ * for the next part. Built twice: once with the widest numbers to size the budget the lines get,
+ * once with the real ones.
+ */
+function frame(s: Snapshot, sessionId: string, from: number, to: number, body: string): string {
+  const more = to < s.lines.length ? `\n\nThe snapshot goes on: call browser_snapshot with {"session_id":"${sessionId}","cursor":"${s.tag}:${to}"} for lines ${to + 1} on.` : '';
+  return `Page URL: ${clipLine(s.url, 500)}\nPage title: ${clipLine(s.title, 200)}\nSnapshot ${s.tag}, lines ${from + 1}-${to} of ${s.lines.length}:\n\`\`\`yaml\n${body}\n\`\`\`${more}`;
+}
+
+/** browser_snapshot: the page as an ARIA snapshot with refs, cut to a token budget with a cursor to the rest. */
+export function snapshotTools(kit: ToolKit): AgentTool[] {
+  return [
+    defineTool({
+      name: 'browser_snapshot',
+      description:
+        'The page as an accessibility snapshot in YAML (roles, names, values; iframes included), each element an agent can act on with a ref like [ref=k3f9ab-e5] for browser_click and browser_type. Refs belong to this snapshot only. A long page is cut to max_tokens; the answer then ends with a cursor that gives the next part of the same snapshot.',
+      input: agentToolInputs.browser_snapshot,
+      async run({ session_id, max_tokens, cursor }) {
+        const budget = max_tokens ?? SNAPSHOT_MAX_TOKENS_DEFAULT;
+        let snapshot: Snapshot;
+        let from = 0;
+        if (cursor) {
+          await kit.browsers.browser(session_id);
+          ({ snapshot, from } = kit.snapshots.continued(session_id, cursor));
+        } else {
+          snapshot = await kit.snapshots.take(session_id, await kit.browsers.page(session_id));
+        }
+        const widest = snapshot.lines.length;
+        const overhead = countTokens(frame(snapshot, session_id, widest, widest - 1, ''));
+        const part = pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
+        const text = frame(snapshot, session_id, part.from, part.to, part.text);
+        return { content: [{ type: 'text', text }], summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}` };
+      },
+    }),
+  ];
+}

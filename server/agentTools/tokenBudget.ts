@@ -1,0 +1,52 @@
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+
+/**
+ * Tokens of a text as a model counts them. gpt-tokenizer's o200k_base is the real BPE of OpenAI's
+ * current models (GPT-4o, o-series), pure JavaScript with no download at run time; other vendors'
+ * tokenizers (Claude's is not published) come out within a few per cent of it on this kind of text,
+ * so a page cut to N o200k tokens fits an N-token tool-result limit in practice. Text that spells a
+ * special token (`<|endoftext|>`, which a page can hold) counts as the plain text it is: the
+ * library's default would throw on it.
+ */
+export function countTokens(text: string): number {
+  return encode(text, { disallowedSpecial: new Set() }).length;
+}
+
+/** What one page of lines holds: lines [from, to) of the whole, and whether the last was cut to fit. */
+export interface LinePage {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/**
+ * As many whole lines from `from` on as fit `budget` tokens. A line alone over the budget is cut
+ * (by characters, halving until it fits) so that every page makes progress. Line tokens are
+ * summed with one for each newline: BPE does not merge across a newline, so the sum bounds the
+ * joined text's count, which is checked again at the end.
+ */
+export function pageOfLines(lines: readonly string[], from: number, budget: number): LinePage {
+  const taken: string[] = [];
+  let used = 0;
+  let to = from;
+  for (; to < lines.length; to++) {
+    const cost = countTokens(lines[to]!) + 1;
+    if (used + cost > budget) break;
+    taken.push(lines[to]!);
+    used += cost;
+  }
+  if (!taken.length && from < lines.length) {
+    let line = lines[from]!;
+    while (line.length > 1 && countTokens(`${line}…`) + 1 > budget) line = line.slice(0, Math.floor(line.length / 2));
+    taken.push(`${line}…`);
+    to = from + 1;
+  }
+  let text = taken.join('\n');
+  // The sum bounds the joined count in practice; this keeps the promise if a tokenizer ever merges across lines.
+  while (taken.length > 1 && countTokens(text) > budget) {
+    taken.pop();
+    to--;
+    text = taken.join('\n');
+  }
+  return { from, to, text };
+}

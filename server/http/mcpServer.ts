@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentToolRegistry } from '../agentTools/registry.ts';
+
+const INSTRUCTIONS =
+  'Browserdesk: real Chromium sessions a person can watch and take over. Start with session_create (or session_list), then browser_navigate, browser_snapshot (refs for browser_click and browser_type; a long page comes in parts, with a cursor), and session_close when done.';
+
+/** The MCP face of the tool registry: tools/list and tools/call, nothing else (the registry knows no MCP). */
+function mcpServerOver(registry: AgentToolRegistry, version: string): Server {
+  const server = new Server({ name: 'browserdesk', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
+  // The registry validates the arguments with the tool's zod schema and never throws: a bad call
+  // is an error result the agent reads (isError), not a JSON-RPC failure.
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ ...(await registry.call(request.params.name, request.params.arguments)) }));
+  return server;
+}
+
+/**
+ * Answer one MCP request (Streamable HTTP, stateless): a server and transport made for this
+ * request alone and dropped with it. Stateless because every tool names its session_id: nothing
+ * of an MCP "session" has to be kept, so any node, any restart and any number of clients answer
+ * alike. Answers are plain JSON (enableJsonResponse): a tool call has no progress to stream.
+ */
+export async function answerMcp(registry: AgentToolRegistry, version: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const server = mcpServerOver(registry, version);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close().catch(() => undefined);
+    void server.close().catch(() => undefined);
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}

@@ -1,0 +1,194 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SNAPSHOT_MAX_TOKENS_DEFAULT } from '../contract/agentTools.ts';
+import { SessionEvent } from '../contract/sessionEvents.ts';
+import { countTokens } from '../server/agentTools/tokenBudget.ts';
+import { startFormSite, type FormSite } from './fixtures/formSite.ts';
+import { callTool, mcpClient, refOf, textOf } from './helpers/mcpClient.ts';
+import { startServer, type TestServer } from './helpers/server.ts';
+
+let server: TestServer;
+let site: FormSite;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  site = await startFormSite();
+  client = await mcpClient(server);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.discard();
+  await site?.close();
+});
+
+/** Width of a JPEG from its frame header (SOF0..SOF15 but the DHT/JPG/DAC markers). */
+function jpegSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 2).toString('hex')).toBe('ffd8');
+  let at = 2;
+  while (at < bytes.length) {
+    const marker = bytes[at + 1]!;
+    const length = bytes.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    at += 2 + length;
+  }
+  throw new Error('no frame header in the JPEG');
+}
+
+async function createSession(args: Record<string, unknown> = {}): Promise<string> {
+  const created = await callTool(client, 'session_create', { workflow_name: 'mcp-test', ...args });
+  expect(created.isError, textOf(created)).toBeFalsy();
+  const body = JSON.parse((created.content[0] as { text: string }).text) as { session_id: string; vnc_url: string; livestream_url: string };
+  expect(body.vnc_url).toContain(`/s/${body.session_id}/vnc?token=`);
+  expect(body.livestream_url).toContain(`/s/${body.session_id}/live?token=`);
+  return body.session_id;
+}
+
+describe('the MCP server at /api/mcp', () => {
+  it('lists every tool with an object JSON Schema of its input', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot']) {
+      expect(names).toContain(name);
+    }
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.description!.length, t.name).toBeGreaterThan(20);
+    }
+    const navigate = tools.find((t) => t.name === 'browser_navigate')!;
+    expect(navigate.inputSchema.required).toEqual(['session_id', 'url']);
+    expect(navigate.inputSchema.additionalProperties).toBe(false);
+  });
+
+  it('takes the key as X-API-Key too', async () => {
+    const other = await mcpClient(server, 'x-api-key');
+    try {
+      expect((await other.listTools()).tools.length).toBeGreaterThan(10);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('drives a session end to end: navigate, snapshot, type, click, read the result, screenshot, close', async () => {
+    const id = await createSession();
+    const nav = await callTool(client, 'browser_navigate', { session_id: id, url: `${site.origin}/form` });
+    expect(nav.isError, textOf(nav)).toBeFalsy();
+    expect(textOf(nav)).toContain('Order form');
+
+    const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+    expect(snap).toContain('Page title: Order form');
+    const name = refOf(snap, /textbox "Name"/);
+    const email = refOf(snap, /textbox "Email"/);
+    const send = refOf(snap, /button "Send order"/);
+
+    const typed = await callTool(client, 'browser_type', { session_id: id, element: 'Name field', ref: name, text: 'Ada Lovelace' });
+    expect(typed.isError, textOf(typed)).toBeFalsy();
+    // The typed text is never echoed (it can be a password).
+    expect(textOf(typed)).not.toContain('Ada Lovelace');
+    expect((await callTool(client, 'browser_type', { session_id: id, element: 'Email field', ref: email, text: 'ada@example.com' })).isError).toBeFalsy();
+    const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'Send order button', ref: send });
+    expect(clicked.isError, textOf(clicked)).toBeFalsy();
+
+    await expect.poll(() => site.submissions.length).toBe(1);
+    expect(site.submissions[0]).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', size: 'small' });
+    const result = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+    expect(result).toContain('Order received');
+    expect(result).toMatch(/Ada Lovelace/);
+
+    // A ref of the form page is stale on the result page.
+    const stale = await callTool(client, 'browser_click', { session_id: id, element: 'Send order button', ref: send });
+    expect(stale.isError).toBe(true);
+    expect(textOf(stale)).toMatch(/take a new snapshot/i);
+
+    const shot = await callTool(client, 'browser_take_screenshot', { session_id: id, full_page: true });
+    expect(shot.isError, textOf(shot)).toBeFalsy();
+    const image = shot.content.find((c) => c.type === 'image');
+    expect(image?.mimeType).toBe('image/jpeg');
+    const size = jpegSize(Buffer.from((image as { data: string }).data, 'base64'));
+    expect(size.width).toBeGreaterThan(100);
+    expect(size.width).toBeLessThanOrEqual(1280);
+
+    const back = await callTool(client, 'browser_back', { session_id: id });
+    expect(textOf(back)).toContain('Order form');
+
+    const status = JSON.parse(textOf(await callTool(client, 'session_status', { session_id: id }))) as { state: string; page: { title: string } };
+    expect(status).toMatchObject({ state: 'live', page: { title: 'Order form' } });
+    const listed = JSON.parse(textOf(await callTool(client, 'session_list', {}))) as { session_id: string }[];
+    expect(listed.map((s) => s.session_id)).toContain(id);
+
+    const closed = await callTool(client, 'session_close', { session_id: id });
+    expect(closed.isError, textOf(closed)).toBeFalsy();
+    expect(JSON.parse(textOf(closed))).toMatchObject({ state: 'ended', end_reason: 'stopped' });
+
+    // Every call is in the session's log, for the inspector's timeline; no typed text in it.
+    const res = await server.api(`/api/session/${id}/events?limit=1000`);
+    const events = ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
+    const calls = events.flatMap((e) => (e.event === 'AgentToolCall' ? [e] : []));
+    expect(calls.map((c) => c.tool)).toEqual(expect.arrayContaining(['session_create', 'browser_navigate', 'browser_snapshot', 'browser_type', 'browser_click', 'browser_take_screenshot', 'browser_back', 'session_close']));
+    expect(calls.find((c) => c.tool === 'browser_click' && !c.ok)?.message).toMatch(/snapshot/);
+    expect(JSON.stringify(calls)).not.toContain('Ada Lovelace');
+    expect(JSON.stringify(calls)).not.toContain('token=');
+  });
+
+  it('types and submits with Enter, and presses keys', async () => {
+    const id = await createSession({ start_url: `${site.origin}/form` });
+    const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+    const before = site.submissions.length;
+    const typed = await callTool(client, 'browser_type', { session_id: id, element: 'Name', ref: refOf(snap, /textbox "Name"/), text: 'Grace', submit: true });
+    expect(typed.isError, textOf(typed)).toBeFalsy();
+    await expect.poll(() => site.submissions.length).toBe(before + 1);
+    expect(site.submissions.at(-1)!.name).toBe('Grace');
+    const pressed = await callTool(client, 'browser_press_key', { session_id: id, key: 'Tab' });
+    expect(pressed.isError, textOf(pressed)).toBeFalsy();
+    await callTool(client, 'session_close', { session_id: id });
+  });
+
+  it('cuts a 5,000-link page to max_tokens and pages through it with the cursor to the last link', async () => {
+    const id = await createSession();
+    const links = Array.from({ length: 5000 }, (_, i) => `<a href="/l/${i}">Link number ${i}</a>`).join('<br>');
+    const big = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Many links</title>${links}`));
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    try {
+      const port = (big.address() as AddressInfo).port;
+      expect((await callTool(client, 'browser_navigate', { session_id: id, url: `http://127.0.0.1:${port}/` })).isError).toBeFalsy();
+      const maxTokens = 4000;
+      let cursor: string | undefined;
+      const seen = new Set<number>();
+      let pages = 0;
+      let tag: string | undefined;
+      do {
+        const res = await callTool(client, 'browser_snapshot', { session_id: id, max_tokens: maxTokens, ...(cursor ? { cursor } : {}) });
+        expect(res.isError, textOf(res)).toBeFalsy();
+        const text = textOf(res);
+        expect(countTokens(text)).toBeLessThanOrEqual(maxTokens);
+        for (const m of text.matchAll(/link "Link number (\d+)"/g)) seen.add(Number(m[1]));
+        const refTag = /\[ref=([a-z0-9]{6})-/.exec(text)?.[1];
+        tag ??= refTag;
+        // Every part is of the same snapshot: the same refs' tag throughout.
+        if (refTag) expect(refTag).toBe(tag);
+        cursor = /"cursor":"([^"]+)"/.exec(text)?.[1];
+        pages++;
+      } while (cursor && pages < 100);
+      expect(cursor).toBeUndefined();
+      expect(pages).toBeGreaterThan(5);
+      expect(seen.size).toBe(5000);
+      expect(seen.has(4999)).toBe(true);
+
+      // The default budget holds too, and a link's ref from a later part works.
+      const first = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+      expect(countTokens(first)).toBeLessThanOrEqual(SNAPSHOT_MAX_TOKENS_DEFAULT);
+      const next = /"cursor":"([^"]+)"/.exec(first)![1]!;
+      const second = textOf(await callTool(client, 'browser_snapshot', { session_id: id, cursor: next }));
+      const ref = refOf(second, /link "Link number \d+"/);
+      const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'a link', ref });
+      expect(clicked.isError, textOf(clicked)).toBeFalsy();
+      expect(textOf(clicked)).toMatch(/\/l\/\d+/);
+    } finally {
+      big.close();
+      await callTool(client, 'session_close', { session_id: id });
+    }
+  });
+});
