@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
-import { useDownloadSessionFiles } from '../../api/sessions/download-session-files.ts';
+import { recordingDownloadUrl, useDownloadSessionFiles } from '../../api/sessions/download-session-files.ts';
 import { useSessionEvents } from '../../api/sessions/get-session-events.ts';
 import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
 import { useSessionStore } from '../../api/sessions/get-session-store.ts';
@@ -53,7 +53,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
             <h3>Recording</h3>
             {/* Signed: the link works without the key, and the browser saves it as a file. */}
             {recording && (
-              <a className="button secondary" href={recording} download={`session-${short}.mp4`}>
+              <a className="button secondary" href={recordingDownloadUrl(recording)} download={`session-${short}.mp4`}>
                 Download recording
               </a>
             )}
