@@ -1,0 +1,167 @@
+import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node } from 'jsonc-parser';
+
+/**
+ * The flow's steps in words, and the edits the step list makes to the flow's text. The text stays
+ * the source of truth: each edit changes only the part of the text it concerns (a value, or one
+ * step's span), so the rest keeps the layout its author gave it.
+ */
+
+export type JsonPath = (string | number)[];
+
+/** A value the step list lets one edit in place: where it is in the flow, and its text. */
+export interface StepField {
+  /** Names the input: "URL", "Value", "File name", "Message", "Key", "Output name". */
+  label: string;
+  /** From the flow's root: ['steps', 2, 'value']. */
+  path: JsonPath;
+  value: string;
+}
+
+export interface StepView {
+  index: number;
+  /** The step's type as written (customStep's name for custom steps): a CSS hook and a test handle. */
+  kind: string;
+  /** What the step does, in words, without its selector: 'Type “{{name}}” into'. */
+  words: string;
+  /** The step's first selector (a chain joined with ›), when it has one. */
+  selector?: string;
+  /** How many other selectors the step would try if the first one finds nothing. */
+  otherSelectors: number;
+  fields: StepField[];
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const quoted = (s: string) => `“${s}”`;
+
+/** A selector as a person reads it: the first alternative, a chain (shadow DOM, frames) joined by ›. */
+function selectorOf(selectors: unknown): { selector?: string; otherSelectors: number } {
+  if (!Array.isArray(selectors) || selectors.length === 0) return { otherSelectors: 0 };
+  const first: unknown = selectors[0];
+  const parts = Array.isArray(first) ? first.filter((p): p is string => typeof p === 'string') : typeof first === 'string' ? [first] : [];
+  return parts.length ? { selector: parts.join(' › '), otherSelectors: selectors.length - 1 } : { otherSelectors: selectors.length - 1 };
+}
+
+const field = (label: string, path: JsonPath, value: unknown): StepField[] => (typeof value === 'string' ? [{ label, path, value }] : []);
+
+/** One step in words. A step the schema would refuse still gets a line, so the list never hides a step. */
+export function describeStep(step: unknown, index: number): StepView {
+  const at: JsonPath = ['steps', index];
+  if (!isObj(step)) return { index, kind: 'unknown', words: 'Not a step (not a JSON object)', otherSelectors: 0, fields: [] };
+  const type = str(step.type) ?? '';
+  const target = selectorOf(step.selectors);
+  const view = (words: string, fields: StepField[] = [], sel = target): StepView => ({ index, kind: type || 'unknown', words, ...sel, fields });
+  switch (type) {
+    case 'navigate':
+      return view(`Go to ${str(step.url) || '(no address yet)'}`, field('URL', [...at, 'url'], step.url));
+    case 'click':
+      return view('Click');
+    case 'doubleClick':
+      return view('Double-click');
+    case 'hover':
+      return view('Hover over');
+    case 'change':
+      return view(`Type ${quoted(str(step.value) ?? '')} into`, field('Value', [...at, 'value'], step.value));
+    case 'keyDown':
+      return view(`Press the ${str(step.key) ?? '?'} key`, field('Key', [...at, 'key'], step.key));
+    case 'keyUp':
+      return view(`Release the ${str(step.key) ?? '?'} key`, field('Key', [...at, 'key'], step.key));
+    case 'setViewport':
+      return view(`Set the window to ${String(step.width)} × ${String(step.height)} px`);
+    case 'scroll': {
+      const where = typeof step.x === 'number' || typeof step.y === 'number' ? ` to ${String(step.x ?? 0)}, ${String(step.y ?? 0)}` : '';
+      return view(target.selector ? `Scroll${where} in` : `Scroll the page${where}`);
+    }
+    case 'waitForElement': {
+      const count = typeof step.count === 'number' ? ` (${str(step.operator) ?? '>='} ${step.count})` : '';
+      return view(`Wait for${count}`);
+    }
+    case 'waitForExpression':
+      return view(`Wait until ${str(step.expression) ?? '?'} is true`);
+    case 'close':
+      return view('Close the page');
+    case 'emulateNetworkConditions':
+      return view('Slow the network down');
+    case 'customStep': {
+      const params = isObj(step.parameters) ? step.parameters : {};
+      const p: JsonPath = [...at, 'parameters'];
+      const inner = selectorOf(params.selectors);
+      const name = str(step.name) ?? '';
+      const custom = (words: string, fields: StepField[] = [], sel = inner): StepView => ({ index, kind: name || 'customStep', words, ...sel, fields });
+      if (name === 'uploadFile') return custom(`Upload file ${str(params.file) || '(no file name yet)'} into`, field('File name', [...p, 'file'], params.file));
+      if (name === 'extract') {
+        const what = str(params.attribute) ? `its ${str(params.attribute)!} attribute` : 'the text';
+        return custom(`Keep ${what} as ${str(params.as) ?? '?'} from`, field('Output name', [...p, 'as'], params.as));
+      }
+      if (name === 'pause') return custom(`Pause for a person: ${quoted(str(params.message) ?? '')}`, field('Message', [...p, 'message'], params.message), { otherSelectors: 0 });
+      return custom(`Custom step ${name || '(no name)'}`);
+    }
+    default:
+      return view(type ? `Unknown step type ${quoted(type)}` : 'A step with no type');
+  }
+}
+
+/** Every step of the flow in words; null when the text is no JSON object with a steps list (the editor says why). */
+export function stepsOf(flow: unknown): StepView[] | null {
+  if (!isObj(flow) || !Array.isArray(flow.steps)) return null;
+  return flow.steps.map((s, i) => describeStep(s, i));
+}
+
+/** `{{name}}` and the text between, to show placeholders as chips. */
+export function splitPlaceholders(text: string): { text: string; placeholder?: string }[] {
+  const out: { text: string; placeholder?: string }[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    out.push({ text: m[0], placeholder: m[1] });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
+/** The text's own indentation and line ends, for the rare edit that has to add lines. */
+export function formattingOf(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+function stepNodes(text: string): Node[] | null {
+  const tree = parseTree(text, [], { disallowComments: true });
+  const steps = tree && findNodeAtLocation(tree, ['steps']);
+  return steps?.type === 'array' ? (steps.children ?? []) : null;
+}
+
+/** Set one string (a step's value, URL, file name) and change nothing else in the text. */
+export function setFlowValue(text: string, path: JsonPath, value: string): string {
+  return applyEdits(text, modify(text, path, value, { formattingOptions: formattingOf(text) }));
+}
+
+/**
+ * Swap step `index` with its neighbour (`by` −1: the one before, +1: the one after). Each step's
+ * text moves as written; the separators between them stay where they were.
+ */
+export function moveStep(text: string, index: number, by: -1 | 1): string {
+  const nodes = stepNodes(text);
+  const [i, j] = by < 0 ? [index - 1, index] : [index, index + 1];
+  const a = nodes?.[i];
+  const b = nodes?.[j];
+  if (!a || !b || i < 0) return text;
+  const span = (n: Node) => text.slice(n.offset, n.offset + n.length);
+  return text.slice(0, a.offset) + span(b) + text.slice(a.offset + a.length, b.offset) + span(a) + text.slice(b.offset + b.length);
+}
+
+/** Remove step `index` with its separator; the other steps keep their text. */
+export function deleteStep(text: string, index: number): string {
+  const nodes = stepNodes(text);
+  const n = nodes?.[index];
+  if (!nodes || !n) return text;
+  const next = nodes[index + 1];
+  if (next) return text.slice(0, n.offset) + text.slice(next.offset); // the step, its comma and the gap up to the next
+  const prev = nodes[index - 1];
+  if (prev) return text.slice(0, prev.offset + prev.length) + text.slice(n.offset + n.length); // the last: from the comma after the one before
+  // The only step: the list becomes [].
+  const list = n.parent!;
+  return text.slice(0, list.offset + 1) + text.slice(list.offset + list.length - 1);
+}
