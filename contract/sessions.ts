@@ -130,6 +130,18 @@ export const CreateWorkflowSessionRequest = z
     metadata: callerMetadata('metadata')
       .optional()
       .describe(`A string of metadata (JSON, or any text up to ${CALLER_METADATA_MAX_CHARS} characters), passed back byte for byte in webhooks and the session's status`),
+    start_url: z
+      .url({ protocol: /^https?$/, message: 'start_url must be an http(s) URL' })
+      .max(2048, { message: 'start_url must be at most 2048 characters' })
+      .optional()
+      .describe("Browserdesk's own addition, optional: the address the session's first page opens before the URLs are handed out (a page that fails to load still hands the session out, showing Chromium's error page)"),
+    user_agent: z
+      .string()
+      .min(1, { message: 'user_agent must not be empty' })
+      .max(512, { message: 'user_agent must be at most 512 characters' })
+      .regex(/^[\x20-\x7e]+$/, { message: 'user_agent must be printable ASCII (no control characters)' })
+      .optional()
+      .describe("Browserdesk's own addition, optional: the User-Agent every page, tab and worker of the session sends (Chromium launched with it, so such a session does not come from the warm pool)"),
     presentation: Presentation.default(PRESENTATION_DEFAULT).describe(
       "Browserdesk's own addition, optional: kiosk (default) shows the page alone filling the screen, with no tab strip, address bar or infobar, for embeds under your brand; browser shows Chromium's whole window, for interactive work",
     ),

@@ -14,6 +14,7 @@ import { Isolation } from './isolation/isolation.ts';
 import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killStartedBy, killTree, startedBy } from './browser/processes.ts';
 import { applyPresentation } from './browser/presentation.ts';
+import { openStartUrl } from './browser/startUrl.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './browser/tree.ts';
@@ -236,7 +237,8 @@ export class BrowserSessionManager implements SessionManager {
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).
-    const pooled = input.proxies || reservedId ? undefined : this.pool.take();
+    // Launch flags (a proxy, a User-Agent) need a browser of its own.
+    const pooled = input.proxies || input.userAgent || reservedId ? undefined : this.pool.take();
     const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
     const entry: Entry = { workflowId: input.workflowId, reserved: reservedId !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
@@ -269,7 +271,7 @@ export class BrowserSessionManager implements SessionManager {
       let launchedAsAsked = false;
       const cold = () => {
         launchedAsAsked = true;
-        return BrowserTree.start({ ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined), kiosk: presentation === 'kiosk' });
+        return BrowserTree.start({ ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined), kiosk: presentation === 'kiosk', userAgent: input.userAgent });
       };
       // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
       tree = pooled ? await pooled.tree.catch(cold) : await cold();
@@ -278,6 +280,8 @@ export class BrowserSessionManager implements SessionManager {
       if (input.storageState) await this.applyState(tree, input.storageState);
       if (entry.ending) throw new Error('ended while starting');
       if (!launchedAsAsked) await applyPresentation(tree.hub, presentation);
+      if (entry.ending) throw new Error('ended while starting');
+      if (input.startUrl) await openStartUrl(tree.hub, input.startUrl, this.opts.log);
       if (entry.ending) throw new Error('ended while starting');
       if (!tree.alive) throw new Error('the browser died while starting');
       tree.onExit((what, clean) => {

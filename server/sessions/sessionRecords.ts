@@ -127,6 +127,8 @@ export class SessionRecords {
         webhookUrl: request.webhook_url,
         metadata: request.metadata,
         presentation: request.presentation,
+        startUrl: request.start_url,
+        userAgent: request.user_agent,
       });
       return { sessionId: session.id, workflowId: workflow.id, tokens };
     } catch (err) {

@@ -25,6 +25,10 @@ export interface CreateSessionInput {
   forRun?: boolean;
   /** kiosk (the default): the page alone, filling the display; browser: Chromium's whole window. */
   presentation?: Presentation;
+  /** The address the first page opens before the session is handed out. */
+  startUrl?: string;
+  /** Chromium's User-Agent, set at launch: such a session starts cold, not from the warm pool. */
+  userAgent?: string;
 }
 
 export interface LiveSession {

@@ -21,6 +21,8 @@ export interface ChromiumOptions {
   folders: SessionFolders;
   /** Start in kiosk mode (the page alone, fullscreen, no notice): a cold start that knows its presentation. */
   kiosk?: boolean;
+  /** The User-Agent of every page, tab and worker (--user-agent); validated by the contract (printable ASCII). */
+  userAgent?: string;
 }
 
 /**
@@ -51,7 +53,7 @@ const DISABLED_FEATURES = [
  * browser. DevTools is on a pipe only (no port): nothing on the host, no page and no other session
  * can reach it. The sandbox stays on unless the browser would run as root.
  */
-export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions, asRoot: boolean): string[] {
+export function chromiumArgs({ profileDir, proxyServer, kiosk, userAgent }: ChromiumOptions, asRoot: boolean): string[] {
   return [
     // --test-type: as root --no-sandbox is required, and this keeps Chromium from painting its
     // "unsupported command-line flag" bar over every page a person watches.
@@ -90,6 +92,7 @@ export function chromiumArgs({ profileDir, proxyServer, kiosk }: ChromiumOptions
     '--force-color-profile=srgb',
     ...(proxyServer ? [`--proxy-server=${proxyServer}`] : []),
     ...(kiosk ? ['--kiosk'] : []),
+    ...(userAgent ? [`--user-agent=${userAgent}`] : []),
     'about:blank',
   ];
 }

@@ -17,6 +17,8 @@ export interface TreeOptions {
   proxyServer?: string;
   /** Chromium in kiosk mode from the start (ChromiumOptions.kiosk). */
   kiosk?: boolean;
+  /** Chromium's User-Agent from the start (ChromiumOptions.userAgent). */
+  userAgent?: string;
   /** Start at this niceness (warm pool); promote() restores normal priority. */
   niceness?: number;
   /** Called as soon as each group leader is up, so its pid can be recorded for reaping. */
@@ -124,7 +126,7 @@ export class BrowserTree {
       const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const [chromium, vnc] = await Promise.all([
-        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk }).then((c) => (note('chromium', c.pid), c)),
+        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk, userAgent: opts.userAgent }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
       goOn();
