@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from './sessions.ts';
-import { wellFormed } from './common.ts';
+import { nestsDeeperThan, tooDeepMessage, wellFormed } from './common.ts';
 
 /**
  * The input of each browser tool an AI agent calls (over MCP at /api/mcp, or the built-in agent):
@@ -78,6 +78,38 @@ export const agentToolInputs = {
     .object({
       session_id: sessionId,
       full_page: z.boolean().optional().describe('The whole scrollable page instead of what the window shows'),
+    })
+    .strict(),
+  session_handoff: z
+    .object({
+      session_id: sessionId,
+      message: z.string().min(1).max(1000).check(wellFormed('message')).describe('What the person should do, e.g. "Type the code sent to your phone, then press Resume"'),
+    })
+    .strict(),
+  session_resume: z.object({ session_id: sessionId }).strict(),
+  downloads_list: z.object({ session_id: sessionId }).strict(),
+  run_workflow: z
+    .object({
+      workflow_id: z.uuid({ message: 'workflow_id must be a workflow UUID (search_workflows finds them)' }),
+      variables: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .refine((v) => Object.keys(v).length <= 200, { message: 'at most 200 variables' })
+        .optional()
+        .describe('Values of the workflow\'s variables by name'),
+    })
+    .strict(),
+  search_workflows: z
+    .object({ name: z.string().max(200).check(wellFormed('name')).optional().describe('Part of the workflow\'s name, any case; omitted: the newest workflows') })
+    .strict(),
+  browser_extract: z
+    .object({
+      session_id: sessionId,
+      instruction: z.string().min(1).max(4000).check(wellFormed('instruction')).describe('What to read from the page, e.g. "the order total and its currency"'),
+      schema: z
+        .record(z.string(), z.unknown())
+        .refine((s) => !nestsDeeperThan(s, 20), { message: tooDeepMessage('schema', 20) })
+        .refine((s) => JSON.stringify(s).length <= 20_000, { message: 'schema must be at most 20,000 characters of JSON' })
+        .describe('A JSON Schema (an object) the answer must match'),
     })
     .strict(),
 } satisfies Record<string, z.ZodObject>;

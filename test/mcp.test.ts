@@ -51,7 +51,7 @@ describe('the MCP server at /api/mcp', () => {
   it('lists every tool with an object JSON Schema of its input', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot']) {
+    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot', 'browser_extract', 'session_handoff', 'session_resume', 'downloads_list', 'run_workflow', 'search_workflows']) {
       expect(names).toContain(name);
     }
     for (const t of tools) {

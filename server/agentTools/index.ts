@@ -1,4 +1,6 @@
 import { SessionBrowsers } from './browsers.ts';
+import { extractTools } from './extract.ts';
+import { handoffTools } from './handoff.ts';
 import { inputTools } from './input.ts';
 import type { AgentToolDeps, ToolKit } from './kit.ts';
 import { navigationTools } from './navigation.ts';
@@ -7,6 +9,7 @@ import { screenshotTools } from './screenshot.ts';
 import { sessionTools } from './sessions.ts';
 import { snapshotTools } from './snapshot.ts';
 import { SessionSnapshots } from './snapshots.ts';
+import { workflowTools } from './workflows.ts';
 
 export type { AgentToolDeps };
 
@@ -31,7 +34,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       record: (id, call) => deps.events.append(id, { event: 'AgentToolCall', ...call }),
       log: deps.log,
     },
-    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...screenshotTools(kit)],
+    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...screenshotTools(kit), ...extractTools(kit), ...handoffTools(kit), ...workflowTools(kit)],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
   deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });

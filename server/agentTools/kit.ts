@@ -1,4 +1,7 @@
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
+import type { RunService } from '../runs/runService.ts';
+import type { WorkflowService } from '../workflows/workflowService.ts';
+import type { ModelChoice } from '../writer/model.ts';
 import type { Log } from '../log.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
@@ -18,6 +21,12 @@ export interface AgentToolDeps {
   log: Log;
   /** BROWSER_ALLOW_PRIVATE_NETWORKS: to say why a navigation to a private address failed. */
   privateNetworksAllowed: boolean;
+  runs: Pick<RunService, 'prepare' | 'start' | 'removeFiles' | 'runDir' | 'pause' | 'resume' | 'isRunning' | 'pauseOf'>;
+  workflows: Pick<WorkflowService, 'search' | 'list'>;
+  /** The files the session downloaded, each with its signed download_url (for the caller). */
+  downloads(sessionId: string): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
+  /** The writer's model (WRITER_*), for browser_extract; asked at call time. */
+  model(): ModelChoice;
 }
 
 /** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */

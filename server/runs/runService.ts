@@ -315,10 +315,13 @@ export class RunService implements RunQueueHost {
     throw noRun();
   }
 
-  /** POST /pause: the flow stops before its next step. Pausing a paused run answers its key. */
-  async pause(sessionId: string): Promise<PauseState> {
+  /**
+   * POST /pause: the flow stops before its next step. Pausing a paused run answers its key.
+   * `message` says what a person should do meanwhile (an agent's session_handoff).
+   */
+  async pause(sessionId: string, message: string | null = null): Promise<PauseState> {
     const active = await this.activeRun(sessionId);
-    const { state, changed } = active.gate.pause('external', null);
+    const { state, changed } = active.gate.pause('external', message);
     if (changed) this.tellPaused(sessionId, active, state);
     return state;
   }

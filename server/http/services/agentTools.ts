@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { createAgentTools, type AgentTools } from '../../agentTools/index.ts';
 import { PublicUrls } from '../../sessions/publicUrls.ts';
+import { chooseModel } from '../../writer/model.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,7 @@ export const agentToolsService = fp(
       },
       signingKey: app.urlSigningKey,
     });
+    const model = chooseModel(app.config, globalThis.fetch);
     const tools = createAgentTools({
       sessions: app.sessions,
       records: app.sessionRecords,
@@ -33,10 +35,15 @@ export const agentToolsService = fp(
       events: app.sessionEvents,
       log: app.log,
       privateNetworksAllowed: app.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+      runs: app.runs,
+      workflows: app.workflows,
+      downloads: (id) => app.urls.fileMetadata(id, app.artifacts.files(id)),
+      // The writer's provider settings (WRITER_*); fixed for the process, so chosen once.
+      model: () => model,
     });
     app.decorate('agentTools', tools);
     // Before the sessions end (preClose): the connections close as a client's would.
     app.addHook('preClose', () => tools.close());
   },
-  { name: 'agentTools', dependencies: ['sessions', 'sessionRecords', 'sessionEvents'] },
+  { name: 'agentTools', dependencies: ['sessions', 'sessionRecords', 'sessionEvents', 'runs', 'workflows', 'artifacts'] },
 );
