@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadSettings } from '../../api/settings.ts';
+import { loadSettings, saveSettings } from '../../api/settings.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 
 function renderAt(url: string) {
@@ -74,5 +74,24 @@ describe('SettingsPage', () => {
     const [url, init] = fetch.mock.calls[0] as [string, RequestInit];
     expect(url).toMatch(/\/api\/server_info$/);
     expect((init.headers as Record<string, string>)['x-api-key']).toBe('good_key_0123456789');
+  });
+
+  it('clears the saved key after a confirmation, keeping the base URL, and says it still works elsewhere', async () => {
+    saveSettings({ baseUrl: 'http://server.test/api', apiKey: 'saved_key_0123456789' });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(answer(404, { error: 'not_found', message: 'nope' })));
+    renderAt('/settings');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear the saved key' }));
+    expect(loadSettings().apiKey).toBe('saved_key_0123456789');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear the key', hidden: true }));
+    expect(loadSettings()).toEqual({ baseUrl: 'http://server.test/api', apiKey: '' });
+    expect((screen.getByLabelText('API key') as HTMLInputElement).value).toBe('');
+    expect(screen.getByText(/It still works elsewhere until it is revoked/).getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('button', { name: 'Clear the saved key' })).toBeNull();
+  });
+
+  it('offers no clearing when no key is saved', () => {
+    vi.stubGlobal('fetch', vi.fn());
+    renderAt('/settings');
+    expect(screen.queryByRole('button', { name: 'Clear the saved key' })).toBeNull();
   });
 });

@@ -5,7 +5,9 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useCheckConnection } from '../../api/connection/check-connection.ts';
 import { defaultBaseUrl, hasApiKey, loadSettings, saveSettings } from '../../api/settings.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
+import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { ApiKeySource } from './ApiKeySource.tsx';
 import { CredentialsSection } from './CredentialsSection.tsx';
 import { ServerFactsSection } from './ServerFactsSection.tsx';
@@ -25,11 +27,24 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const check = useCheckConnection();
   const [saved, setSaved] = useState(false);
+  const [forgotten, setForgotten] = useState<'cleared' | 'revoked' | null>(null);
+  const [confirmingClear, setConfirmingClear] = useState(false);
   const form = useForm<SettingsForm>({ resolver: zodResolver(SettingsForm), defaultValues: loadSettings(), mode: 'onTouched' });
   const { register, handleSubmit, setError, formState } = form;
 
+  // The key leaves this browser (the server keeps it); what was read with it goes too.
+  const forgetKey = (why: 'cleared' | 'revoked') => {
+    saveSettings({ ...loadSettings(), apiKey: '' });
+    form.setValue('apiKey', '');
+    queryClient.clear();
+    setSaved(false);
+    setConfirmingClear(false);
+    setForgotten(why);
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     setSaved(false);
+    setForgotten(null);
     const settings = { baseUrl: values.baseUrl.replace(/\/+$/, ''), apiKey: values.apiKey.trim() };
     const result = await check.mutateAsync(settings);
     if (!result.ok) {
@@ -67,16 +82,41 @@ export function SettingsPage() {
           <button type="button" className="secondary" onClick={() => form.setValue('baseUrl', defaultBaseUrl(), { shouldValidate: true })}>
             Use this server
           </button>
+          {hasApiKey() && (
+            <button type="button" className="secondary danger-quiet" onClick={() => setConfirmingClear(true)}>
+              Clear the saved key
+            </button>
+          )}
         </div>
+        {forgotten && (
+          <p className="notice ok" role="status">
+            {forgotten === 'revoked'
+              ? 'The key this dashboard used was revoked, so it is no longer saved here. Enter another key to go on.'
+              : 'The saved key is cleared from this browser. It still works elsewhere until it is revoked.'}
+          </p>
+        )}
         {saved && (
           <p className="notice ok" role="status">
             Connected. Settings saved.
           </p>
         )}
       </form>
+      <ApiKeysSection connected={hasApiKey()} onOwnKeyRevoked={() => forgetKey('revoked')} />
       <ServerFactsSection connected={hasApiKey()} />
       <WebhookSecretSection connected={hasApiKey()} />
       <CredentialsSection connected={hasApiKey()} />
+      <ConfirmDialog
+        open={confirmingClear}
+        title="Clear the saved API key?"
+        confirmLabel="Clear the key"
+        onCancel={() => setConfirmingClear(false)}
+        onConfirm={() => forgetKey('cleared')}
+      >
+        <p>
+          This browser forgets the key, and the dashboard asks for one again. The key itself keeps working for every program that has it; to stop it,
+          revoke it under API keys. Make sure you have a copy if you need it again.
+        </p>
+      </ConfirmDialog>
     </section>
   );
 }
