@@ -72,6 +72,20 @@ describe('LauncherForm', () => {
     expect(onLaunch).not.toHaveBeenCalled();
   });
 
+  it('sends a start URL and a user agent when given, and refuses a start URL that is not http(s)', async () => {
+    const onLaunch = vi.fn().mockResolvedValue(undefined);
+    render(<LauncherForm onLaunch={onLaunch} />);
+    await userEvent.type(screen.getByLabelText('Start URL'), 'javascript:alert(1)');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    expect(await screen.findByText(/Start URL must be an http\(s\) URL/)).toBeTruthy();
+    expect(onLaunch).not.toHaveBeenCalled();
+    await userEvent.clear(screen.getByLabelText('Start URL'));
+    await userEvent.type(screen.getByLabelText('Start URL'), 'https://example.com/shop');
+    await userEvent.type(screen.getByLabelText('User agent'), 'Mozilla/5.0 (Test)');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ start_url: 'https://example.com/shop', user_agent: 'Mozilla/5.0 (Test)' })));
+  });
+
   it('launches with no name: the session is named by when it starts (the API requires a name)', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);

@@ -39,6 +39,9 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       <datalist id="launcher-workflows">
         {workflows.data?.items.map((w) => <option key={w.id} value={w.name} />)}
       </datalist>
+      <Field label="Start URL" name="start_url" error={errors.start_url?.message} hint="Optional. The page the browser opens on; empty: a blank page.">
+        {(p) => <input {...p} type="url" placeholder="https://example.com" {...register('start_url')} />}
+      </Field>
       {/* Offered only when the server has a PROXY_URL: without one, ticking it could only be refused. */}
       {proxyConfigured && (
         <label className="check">
@@ -85,6 +88,14 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       </Field>
       <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Notified when the session starts and ends.">
         {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
+      </Field>
+      <Field
+        label="User agent"
+        name="user_agent"
+        error={errors.user_agent?.message}
+        hint="Optional. The User-Agent every page of the session sends; empty: Chromium's own."
+      >
+        {(p) => <input {...p} autoComplete="off" spellCheck={false} {...register('user_agent')} />}
       </Field>
       <FormServerError message={errors.root?.server?.message} />
       <button type="submit" disabled={formState.isSubmitting}>

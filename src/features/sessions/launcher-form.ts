@@ -10,6 +10,8 @@ export interface LauncherValues {
   webhook_url: string;
   metadata: string;
   presentation: Presentation;
+  start_url: string;
+  user_agent: string;
 }
 
 export const launcherDefaults: LauncherValues = {
@@ -22,6 +24,8 @@ export const launcherDefaults: LauncherValues = {
   // A session launched here is for a person to work in: the whole browser, tabs and address bar.
   // The API's default (kiosk) suits embeds and runs; the launcher offers it too.
   presentation: 'browser',
+  start_url: '',
+  user_agent: '',
 };
 
 const opt = (s: string) => (s.trim() === '' ? undefined : s);
@@ -46,6 +50,8 @@ export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (
   webhook_url: opt(v.webhook_url)?.trim(),
   metadata: opt(v.metadata),
   presentation: v.presentation,
+  start_url: opt(v.start_url)?.trim(),
+  user_agent: opt(v.user_agent)?.trim(),
 }));
 
-export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata', 'presentation'] as const;
+export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata', 'presentation', 'start_url', 'user_agent'] as const;
