@@ -1,6 +1,7 @@
 // Bundle size of the dashboard, one JSON line: gzip bytes of the JavaScript the first page loads
 // (dist/index.html's module script and modulepreload links, plus the chunks they import
-// statically), of the first route's page on top of that (/ opens the Writer), of the noVNC
+// statically), of the first route's page on top of that (/ opens the Overview; the Writer's is reported
+// too), of the Overview's chart (uPlot), which loads once the page has its numbers, of the noVNC
 // viewer chunk, which loads only when a viewer is shown, and of the workflow editor's CodeMirror,
 // which loads only when a flow is edited. Run after `npx vite build`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,6 +47,8 @@ const assets = (prefix: string) =>
     .filter((f) => f.startsWith(prefix) && f.endsWith('.js'))
     .map((f) => `/assets/${f}`);
 
+const overviewPage = new Set([...closure(assets('OverviewPage-'))].filter((f) => !firstPage.has(f)));
+const overviewChart = [...closure(assets('OverviewChart-'))].filter((f) => !firstPage.has(f) && !overviewPage.has(f));
 const writer = assets('WriterPage-');
 const writerExtra = [...closure(writer)].filter((f) => !firstPage.has(f));
 const rfb = assets('rfb-');
@@ -66,8 +69,11 @@ console.log(
   JSON.stringify({
     first_page_js_gzip_bytes: sum(firstPage),
     first_page_js_files: firstPage.size,
+    first_route_overview_js_gzip_bytes: sum(overviewPage),
+    first_load_total_js_gzip_bytes: sum(firstPage) + sum(overviewPage),
+    overview_chart_lazy_js_gzip_bytes: sum(overviewChart),
     first_route_writer_js_gzip_bytes: sum(writerExtra),
-    first_load_total_js_gzip_bytes: sum(firstPage) + sum(writerExtra),
+    writer_load_total_js_gzip_bytes: sum(firstPage) + sum(writerExtra),
     novnc_chunk_gzip_bytes: sum(rfb),
     viewer_total_js_gzip_bytes: sum(viewer),
     flow_editor_lazy_js_gzip_bytes: sum(flowEditor),
