@@ -6,6 +6,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
+import { changedSpan } from './flow-steps.ts';
 import type { LineIssue } from './flow-text.ts';
 
 export interface FlowCodeEditorProps {
@@ -102,10 +103,12 @@ export default function FlowCodeEditor({ value, onChange, onBlur, issues, conten
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // A value set from outside (Import file) replaces the text; the editor's own edits are already in it.
+  // A value set from outside (Import file, the step list) goes in as the one span that differs, so
+  // the cursor, the scroll and undo keep their place; the editor's own edits are already in it.
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    const current = editor?.state.doc.toString();
+    if (editor && current !== undefined && current !== value) editor.dispatch({ changes: changedSpan(current, value) });
   }, [value]);
 
   useEffect(() => {

@@ -9,9 +9,11 @@ import { ApiError } from '../../api/errors.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Field } from '../../components/Field.tsx';
 import { FlowEditor } from './FlowEditor.tsx';
+import { flowTextFor, rememberFlowText } from './flow-layout.ts';
 import { parseLineIssues } from './flow-text.ts';
 import { undeclaredPlaceholders } from './flow-variables.ts';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
+import { StepList } from './StepList.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
 import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
@@ -39,7 +41,9 @@ export function WorkflowEditPage() {
       </>
     );
   // Keyed: after a new workflow is created the route changes to its id, and the editor starts afresh from the saved copy.
-  return <WorkflowEditor key={id ?? 'new'} id={id} initial={existing.data ? toFormValues(existing.data) : undefined} />;
+  // The flow reads back as this browser last saved it (its spaces and line breaks) while it is unchanged.
+  const initial = existing.data ? { ...toFormValues(existing.data), flowText: flowTextFor(existing.data.id, existing.data.flow) } : undefined;
+  return <WorkflowEditor key={id ?? 'new'} id={id} initial={initial} />;
 }
 
 function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormValues }) {
@@ -67,7 +71,8 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
 
   const onSubmit = handleSubmit(async (input) => {
     try {
-      await save.mutateAsync({ id, input });
+      const saved = await save.mutateAsync({ id, input });
+      rememberFlowText(saved.id, getValues('flowText'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 422 && err.issues.length) {
         for (const p of placeIssues(getValues(), err.issues.map((i) => ({ path: splitPath(i.path), message: i.message }))))
@@ -90,38 +95,43 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
           <Field label="Name" name="name" error={errors.name?.message} hint="Unique; create_workflow_session finds a workflow by this name.">
             {(p) => <input {...p} {...register('name')} />}
           </Field>
-          <Field
-            label="Flow (Chrome Recorder JSON)"
-            name="flowText"
-            error={errors.flowText?.message}
-            hint={
-              <>
-                The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
-                <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as <code>customStep</code>. A change step&apos;s value
-                may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else). In the editor, Tab moves on to the next field;{' '}
-                <kbd>Ctrl</kbd>+<kbd>]</kbd> and <kbd>Ctrl</kbd>+<kbd>[</kbd> indent.
-              </>
-            }
-            extra={
-              <ImportRecorderButton
-                label="Import file"
-                onImport={(title, text) => {
-                  setValue('flowText', text, { shouldValidate: true, shouldDirty: true });
-                  if (!getValues('name')) setValue('name', title, { shouldValidate: true });
-                }}
-              />
-            }
-          >
-            {(p) => (
-              <Controller
-                control={control}
-                name="flowText"
-                render={({ field }) => (
-                  <FlowEditor control={p} labelId={`${p.id}-label`} value={field.value} onChange={field.onChange} onBlur={field.onBlur} issues={flowIssues} />
-                )}
-              />
-            )}
-          </Field>
+        </div>
+        <div className="flow-panes">
+          <div className="card">
+            <Field
+              label="Flow (Chrome Recorder JSON)"
+              name="flowText"
+              error={errors.flowText?.message}
+              hint={
+                <>
+                  The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
+                  <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as <code>customStep</code>. A change step&apos;s value
+                  may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else). In the editor, Tab moves on to the next field;{' '}
+                  <kbd>Ctrl</kbd>+<kbd>]</kbd> and <kbd>Ctrl</kbd>+<kbd>[</kbd> indent.
+                </>
+              }
+              extra={
+                <ImportRecorderButton
+                  label="Import file"
+                  onImport={(title, text) => {
+                    setValue('flowText', text, { shouldValidate: true, shouldDirty: true });
+                    if (!getValues('name')) setValue('name', title, { shouldValidate: true });
+                  }}
+                />
+              }
+            >
+              {(p) => (
+                <Controller
+                  control={control}
+                  name="flowText"
+                  render={({ field }) => (
+                    <FlowEditor control={p} labelId={`${p.id}-label`} value={field.value} onChange={field.onChange} onBlur={field.onBlur} issues={flowIssues} />
+                  )}
+                />
+              )}
+            </Field>
+          </div>
+          <StepList text={flowText} onChange={(text) => setValue('flowText', text, { shouldValidate: true, shouldDirty: true })} />
         </div>
         <VariablesEditor control={control} register={register} errors={errors.variables} undeclared={undeclared} />
         <div className="card">

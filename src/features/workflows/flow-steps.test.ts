@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteStep, describeStep, formattingOf, moveStep, setFlowValue, splitPlaceholders, stepsOf } from './flow-steps.ts';
+import { changedSpan, deleteStep, describeStep, formattingOf, moveStep, setFlowValue, splitPlaceholders, stepsOf } from './flow-steps.ts';
 
 // A hand-written flow: steps on one line and over several, tabs nowhere, a key order of its own.
 const text = `{
@@ -97,5 +97,18 @@ describe('edits keep the rest of the text as written', () => {
   it('reads the text’s indentation and line ends', () => {
     expect(formattingOf(text)).toEqual({ insertSpaces: true, tabSize: 2, eol: '\n' });
     expect(formattingOf('{\r\n\t"a": 1\r\n}')).toEqual({ insertSpaces: false, tabSize: 1, eol: '\r\n' });
+  });
+});
+
+describe('changedSpan', () => {
+  it('is the one span between the common start and end', () => {
+    expect(changedSpan('abcdef', 'abXYef')).toEqual({ from: 2, to: 4, insert: 'XY' });
+    expect(changedSpan('aaa', 'aaaa')).toEqual({ from: 3, to: 3, insert: 'a' });
+    expect(changedSpan('abc', 'abc')).toEqual({ from: 3, to: 3, insert: '' });
+    expect(changedSpan('abc', '')).toEqual({ from: 0, to: 3, insert: '' });
+    const before = text;
+    const after = moveStep(text, 1, 1);
+    const span = changedSpan(before, after);
+    expect(before.slice(0, span.from) + span.insert + before.slice(span.to)).toBe(after);
   });
 });

@@ -39,19 +39,33 @@ const quoted = (s: string) => `“${s}”`;
 function selectorOf(selectors: unknown): { selector?: string; otherSelectors: number } {
   if (!Array.isArray(selectors) || selectors.length === 0) return { otherSelectors: 0 };
   const first: unknown = selectors[0];
-  const parts = Array.isArray(first) ? first.filter((p): p is string => typeof p === 'string') : typeof first === 'string' ? [first] : [];
-  return parts.length ? { selector: parts.join(' › '), otherSelectors: selectors.length - 1 } : { otherSelectors: selectors.length - 1 };
+  const parts = Array.isArray(first)
+    ? first.filter((p): p is string => typeof p === 'string')
+    : typeof first === 'string'
+      ? [first]
+      : [];
+  return parts.length
+    ? { selector: parts.join(' › '), otherSelectors: selectors.length - 1 }
+    : { otherSelectors: selectors.length - 1 };
 }
 
-const field = (label: string, path: JsonPath, value: unknown): StepField[] => (typeof value === 'string' ? [{ label, path, value }] : []);
+const field = (label: string, path: JsonPath, value: unknown): StepField[] =>
+  typeof value === 'string' ? [{ label, path, value }] : [];
 
 /** One step in words. A step the schema would refuse still gets a line, so the list never hides a step. */
 export function describeStep(step: unknown, index: number): StepView {
   const at: JsonPath = ['steps', index];
-  if (!isObj(step)) return { index, kind: 'unknown', words: 'Not a step (not a JSON object)', otherSelectors: 0, fields: [] };
+  if (!isObj(step))
+    return { index, kind: 'unknown', words: 'Not a step (not a JSON object)', otherSelectors: 0, fields: [] };
   const type = str(step.type) ?? '';
   const target = selectorOf(step.selectors);
-  const view = (words: string, fields: StepField[] = [], sel = target): StepView => ({ index, kind: type || 'unknown', words, ...sel, fields });
+  const view = (words: string, fields: StepField[] = [], sel = target): StepView => ({
+    index,
+    kind: type || 'unknown',
+    words,
+    ...sel,
+    fields,
+  });
   switch (type) {
     case 'navigate':
       return view(`Go to ${str(step.url) || '(no address yet)'}`, field('URL', [...at, 'url'], step.url));
@@ -70,7 +84,10 @@ export function describeStep(step: unknown, index: number): StepView {
     case 'setViewport':
       return view(`Set the window to ${String(step.width)} × ${String(step.height)} px`);
     case 'scroll': {
-      const where = typeof step.x === 'number' || typeof step.y === 'number' ? ` to ${String(step.x ?? 0)}, ${String(step.y ?? 0)}` : '';
+      const where =
+        typeof step.x === 'number' || typeof step.y === 'number'
+          ? ` to ${String(step.x ?? 0)}, ${String(step.y ?? 0)}`
+          : '';
       return view(target.selector ? `Scroll${where} in` : `Scroll the page${where}`);
     }
     case 'waitForElement': {
@@ -88,13 +105,28 @@ export function describeStep(step: unknown, index: number): StepView {
       const p: JsonPath = [...at, 'parameters'];
       const inner = selectorOf(params.selectors);
       const name = str(step.name) ?? '';
-      const custom = (words: string, fields: StepField[] = [], sel = inner): StepView => ({ index, kind: name || 'customStep', words, ...sel, fields });
-      if (name === 'uploadFile') return custom(`Upload file ${str(params.file) || '(no file name yet)'} into`, field('File name', [...p, 'file'], params.file));
+      const custom = (words: string, fields: StepField[] = [], sel = inner): StepView => ({
+        index,
+        kind: name || 'customStep',
+        words,
+        ...sel,
+        fields,
+      });
+      if (name === 'uploadFile')
+        return custom(
+          `Upload file ${str(params.file) || '(no file name yet)'} into`,
+          field('File name', [...p, 'file'], params.file),
+        );
       if (name === 'extract') {
         const what = str(params.attribute) ? `its ${str(params.attribute)!} attribute` : 'the text';
         return custom(`Keep ${what} as ${str(params.as) ?? '?'} from`, field('Output name', [...p, 'as'], params.as));
       }
-      if (name === 'pause') return custom(`Pause for a person: ${quoted(str(params.message) ?? '')}`, field('Message', [...p, 'message'], params.message), { otherSelectors: 0 });
+      if (name === 'pause')
+        return custom(
+          `Pause for a person: ${quoted(str(params.message) ?? '')}`,
+          field('Message', [...p, 'message'], params.message),
+          { otherSelectors: 0 },
+        );
       return custom(`Custom step ${name || '(no name)'}`);
     }
     default:
@@ -124,7 +156,11 @@ export function splitPlaceholders(text: string): { text: string; placeholder?: s
 /** The text's own indentation and line ends, for the rare edit that has to add lines. */
 export function formattingOf(text: string): FormattingOptions {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 function stepNodes(text: string): Node[] | null {
@@ -149,7 +185,13 @@ export function moveStep(text: string, index: number, by: -1 | 1): string {
   const b = nodes?.[j];
   if (!a || !b || i < 0) return text;
   const span = (n: Node) => text.slice(n.offset, n.offset + n.length);
-  return text.slice(0, a.offset) + span(b) + text.slice(a.offset + a.length, b.offset) + span(a) + text.slice(b.offset + b.length);
+  return (
+    text.slice(0, a.offset) +
+    span(b) +
+    text.slice(a.offset + a.length, b.offset) +
+    span(a) +
+    text.slice(b.offset + b.length)
+  );
 }
 
 /** Remove step `index` with its separator; the other steps keep their text. */
@@ -164,4 +206,14 @@ export function deleteStep(text: string, index: number): string {
   // The only step: the list becomes [].
   const list = n.parent!;
   return text.slice(0, list.offset + 1) + text.slice(list.offset + list.length - 1);
+}
+
+/** The one change that turns `from` into `to`: what lies between their common start and common end. */
+export function changedSpan(from: string, to: string): { from: number; to: number; insert: string } {
+  let start = 0;
+  const shorter = Math.min(from.length, to.length);
+  while (start < shorter && from.charCodeAt(start) === to.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)) end++;
+  return { from: start, to: from.length - end, insert: to.slice(start, to.length - end) };
 }

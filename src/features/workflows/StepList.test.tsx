@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StepList } from './StepList.tsx';
+
+const text = `{
+  "title": "Search",
+  "steps": [
+    { "type": "navigate", "url": "https://example.com/" },
+    { "type": "change", "value": "{{query}}", "selectors": [["input[name=q]"]] },
+    { "type": "change", "value": "{{credentials.site_password}}", "selectors": [["#pw"]] },
+    { "type": "customStep", "name": "uploadFile", "parameters": { "selectors": [["#file"]], "file": "report.pdf" } }
+  ]
+}
+`;
+
+let current = '';
+beforeEach(() => {
+  current = text;
+});
+function Harness({ initial }: { initial: string }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <StepList
+      text={value}
+      onChange={(next) => {
+        current = next;
+        setValue(next);
+      }}
+    />
+  );
+}
+
+afterEach(cleanup);
+
+describe('StepList', () => {
+  it('lists each step in words with its selector and placeholders', () => {
+    render(<Harness initial={text} />);
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((i) => i.querySelector('.step-words')!.textContent)).toEqual([
+      'Step 1: Go to https://example.com/',
+      'Step 2: Type “{{query}}” into input[name=q]',
+      'Step 3: Type “{{credentials.site_password}}” into #pw',
+      'Step 4: Upload file report.pdf into #file',
+    ]);
+    expect(within(items[1]!).getByText('{{query}}', { selector: '.placeholder' })).toBeTruthy();
+    expect(screen.getByText('Uses the variable query.')).toBeTruthy();
+    expect(screen.getByText('Uses the stored credential site_password.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Steps · 4' })).toBeTruthy();
+  });
+
+  it('writes a value into the JSON and nothing else', async () => {
+    render(<Harness initial={text} />);
+    const input = screen.getByRole('textbox', { name: 'Step 4 File name' });
+    await userEvent.clear(input);
+    await userEvent.type(input, 'a.csv');
+    expect(current).toBe(text.replace('"report.pdf"', '"a.csv"'));
+    expect(screen.getAllByRole('listitem')[3]!.querySelector('.step-words')!.textContent).toBe('Step 4: Upload file a.csv into #file');
+    expect(document.activeElement).toBe(input);
+  });
+
+  it('moves steps by keyboard-reachable buttons, focus following the step', async () => {
+    render(<Harness initial={text} />);
+    expect(screen.getByRole('button', { name: 'Move step 1 up' })).toHaveProperty('disabled', true);
+    await userEvent.click(screen.getByRole('button', { name: 'Move step 1 down' }));
+    expect((JSON.parse(current) as { steps: { type: string }[] }).steps.map((s) => s.type)).toEqual(['change', 'navigate', 'change', 'customStep']);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move step 2 down' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Move step 2 up' }));
+    expect(current).toBe(text);
+    // At the top the Up button is off, so focus goes to Down.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move step 1 down' }));
+  });
+
+  it('deletes a step, and Undo brings the text back as it was', async () => {
+    render(<Harness initial={text} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete step 2' }));
+    expect(current).not.toContain('{{query}}');
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByRole('status').textContent).toContain('Step 2 (Type “{{query}}” into input[name=q]) deleted.');
+    const undo = screen.getByRole('button', { name: 'Undo' });
+    expect(document.activeElement).toBe(undo);
+    await userEvent.click(undo);
+    expect(current).toBe(text);
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+
+  it('says why there is no list while the JSON does not parse', () => {
+    render(<Harness initial={'{ "title": '} />);
+    expect(screen.getByText(/The steps show here when the flow is valid JSON/)).toBeTruthy();
+  });
+});

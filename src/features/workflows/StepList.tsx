@@ -1,0 +1,196 @@
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { credentialOf } from '../../../contract/workflows.ts';
+import { parseFlowText } from './flow-text.ts';
+import { deleteStep, moveStep, setFlowValue, splitPlaceholders, stepsOf, type StepView } from './flow-steps.ts';
+import './workflows.css';
+
+/** Text with its `{{…}}` placeholders marked: a variable, or a stored credential. */
+export function WithPlaceholders({ text }: { text: string }) {
+  return (
+    <>
+      {splitPlaceholders(text).map((part, i) =>
+        part.placeholder === undefined ? (
+          <Fragment key={i}>{part.text}</Fragment>
+        ) : (
+          <span key={i} className={`placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}>
+            {part.text}
+          </span>
+        ),
+      )}
+    </>
+  );
+}
+
+/** What a field's placeholders are, in words, under its input. */
+function placeholderNote(value: string): string | null {
+  const names = splitPlaceholders(value).flatMap((p) => (p.placeholder === undefined ? [] : [p.placeholder]));
+  if (!names.length) return null;
+  return names
+    .map((n) => (credentialOf(n) !== undefined ? `the stored credential ${credentialOf(n)!}` : `the variable ${n}`))
+    .join(', ');
+}
+
+interface Deleted {
+  before: string;
+  after: string;
+  what: string;
+}
+
+/**
+ * The flow's steps in words beside its JSON, which stays the source of truth: every change here
+ * (a value, the order, a deletion) rewrites only that part of the text, and an edit in the JSON
+ * shows here at once. A step's values are edited in place; its selector is shown as written.
+ */
+export function StepList({ text, onChange }: { text: string; onChange: (text: string) => void }) {
+  const steps = useMemo(() => stepsOf(parseFlowText(text).value), [text]);
+  const [deleted, setDeleted] = useState<Deleted | null>(null);
+  const undoButton = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  // After a move, focus follows the step to its new place (the other button when it reached an end).
+  const [focusAfterMove, setFocusAfterMove] = useState<{ index: number; dir: 'up' | 'down' } | null>(null);
+
+  useEffect(() => {
+    if (!focusAfterMove || !list.current) return;
+    const { index, dir } = focusAfterMove;
+    const item = list.current.children[index];
+    const wanted =
+      item?.querySelector<HTMLButtonElement>(`button[data-move='${dir}']:not(:disabled)`) ??
+      item?.querySelector<HTMLButtonElement>('button[data-move]:not(:disabled)');
+    wanted?.focus();
+    setFocusAfterMove(null);
+  }, [focusAfterMove, steps]);
+
+  const undoable = deleted && deleted.after === text ? deleted : null;
+  useEffect(() => {
+    if (undoable) undoButton.current?.focus();
+  }, [undoable]);
+
+  const move = (s: StepView, by: -1 | 1) => {
+    onChange(moveStep(text, s.index, by));
+    setFocusAfterMove({ index: s.index + by, dir: by < 0 ? 'up' : 'down' });
+  };
+  const remove = (s: StepView) => {
+    const after = deleteStep(text, s.index);
+    setDeleted({ before: text, after, what: `Step ${s.index + 1} (${s.words}${s.selector ? ` ${s.selector}` : ''})` });
+    onChange(after);
+  };
+
+  return (
+    <section className="card step-list" aria-labelledby="step-list-title">
+      <h2 id="step-list-title">{steps ? `Steps · ${steps.length}` : 'Steps'}</h2>
+      <p className="hint">
+        Each step of the flow in words. Changes here are written into the JSON, and changes there show here.
+      </p>
+      {undoable && (
+        <div className="notice row spread" role="status">
+          <span>{undoable.what} deleted.</span>
+          <button
+            ref={undoButton}
+            type="button"
+            className="secondary small"
+            onClick={() => {
+              onChange(undoable.before);
+              setDeleted(null);
+            }}
+          >
+            Undo
+          </button>
+        </div>
+      )}
+      {steps === null ? (
+        <p className="status">The steps show here when the flow is valid JSON with a &quot;steps&quot; list.</p>
+      ) : steps.length === 0 ? (
+        <p className="status">
+          No steps yet: record a flow in Chrome&apos;s Recorder and import it, or write the steps in the JSON.
+        </p>
+      ) : (
+        <ol ref={list} className="steps">
+          {steps.map((s) => (
+            <li key={s.index} className={`step step-${s.kind}`}>
+              <div className="step-line">
+                <span className="step-number" aria-hidden="true">
+                  {s.index + 1}
+                </span>
+                <p className="step-words">
+                  <span className="visually-hidden">Step {s.index + 1}: </span>
+                  <WithPlaceholders text={s.words} />
+                  {s.selector && (
+                    <>
+                      {' '}
+                      <code
+                        className="step-selector"
+                        title={
+                          s.otherSelectors
+                            ? `${s.otherSelectors} more selector${s.otherSelectors > 1 ? 's' : ''} to try if this one finds nothing`
+                            : undefined
+                        }
+                      >
+                        {s.selector}
+                      </code>
+                      {s.otherSelectors > 0 && <span className="step-more"> (or {s.otherSelectors} more)</span>}
+                    </>
+                  )}
+                </p>
+              </div>
+              {s.fields.map((f) => {
+                const id = `step-${s.index}-${f.path.at(-1)!}`;
+                const note = placeholderNote(f.value);
+                return (
+                  <div key={id} className="step-field">
+                    <label htmlFor={id}>
+                      <span className="visually-hidden">Step {s.index + 1}</span>{' '}
+                      {f.label}
+                    </label>
+                    <input
+                      id={id}
+                      value={f.value}
+                      spellCheck={false}
+                      autoComplete="off"
+                      aria-describedby={note ? `${id}-uses` : undefined}
+                      onChange={(e) => onChange(setFlowValue(text, f.path, e.target.value))}
+                    />
+                    {note && (
+                      <p className="hint" id={`${id}-uses`}>
+                        Uses {note}.
+                      </p>
+                    )}
+                  </div>
+                );
+              })}
+              <div className="row step-actions">
+                <button
+                  type="button"
+                  className="secondary small"
+                  data-move="up"
+                  aria-label={`Move step ${s.index + 1} up`}
+                  disabled={s.index === 0}
+                  onClick={() => move(s, -1)}
+                >
+                  ↑ Up
+                </button>
+                <button
+                  type="button"
+                  className="secondary small"
+                  data-move="down"
+                  aria-label={`Move step ${s.index + 1} down`}
+                  disabled={s.index === steps.length - 1}
+                  onClick={() => move(s, 1)}
+                >
+                  ↓ Down
+                </button>
+                <button
+                  type="button"
+                  className="secondary small danger-quiet"
+                  aria-label={`Delete step ${s.index + 1}`}
+                  onClick={() => remove(s)}
+                >
+                  Delete
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
