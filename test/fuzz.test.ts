@@ -7,13 +7,15 @@ import { cdpCaseArb, runCdpCase } from './fuzz/cdp.ts';
 import { flowCaseArb, runFlowCase, type FlowWorld } from './fuzz/flows.ts';
 import { FUZZ_API_KEY, fuzzEnv, Service } from './fuzz/harness.ts';
 import { routeCaseArb, runRouteCase, type RouteWorld } from './fuzz/routes.ts';
+import { mcpCaseArb, runMcpCase } from './fuzz/mcp.ts';
 
 /**
- * Issue 23: nothing a caller sends ends the service. Three properties, each case against the real
+ * Issue 23: nothing a caller sends ends the service. Four properties, each case against the real
  * server as a child process (a crash is a failed check, not the end of vitest):
  * - flows: random Recorder flows over a hostile site, run through the API;
  * - cdp: random connect_url traffic;
- * - routes: every contract route with random and mutated bodies, encodings and headers.
+ * - routes: every contract route with random and mutated bodies, encodings and headers;
+ * - mcp: arbitrary JSON-RPC on /api/mcp (test/fuzz/mcp.ts).
  * After every case the server answers /api/healthz, every run is terminal with a message naming
  * its step, no process is left, and a next session starts.
  *
@@ -24,7 +26,7 @@ import { routeCaseArb, runRouteCase, type RouteWorld } from './fuzz/routes.ts';
  */
 
 /** Cases per property in `npm test`: about 90 s for the file on two cores (flows ~4 s a case, cdp ~2 s, routes ~2 s), two minutes at worst. */
-export const CI_RUNS = { flows: 10, cdp: 10, routes: 15 } as const;
+export const CI_RUNS = { flows: 10, cdp: 10, routes: 15, mcp: 6 } as const;
 type Name = keyof typeof CI_RUNS;
 
 let site: HostileSite;
@@ -67,6 +69,7 @@ const properties: Record<Name, () => Property> = {
   flows: () => property(flowCaseArb, (c) => runFlowCase(c, flowWorld)),
   cdp: () => property(cdpCaseArb, (c) => runCdpCase(c, open)),
   routes: () => property(routeCaseArb, (c) => runRouteCase(c, routeWorld)),
+  mcp: () => property(mcpCaseArb, (c) => runMcpCase(c, open, FUZZ_API_KEY)),
 };
 const names = (Object.keys(properties) as Name[]).filter((n) => !fuzzEnv.only || fuzzEnv.only.includes(n));
 
@@ -97,7 +100,7 @@ if (!fuzzEnv.minutes) {
           const left = deadline - Date.now();
           if (left <= 0) break;
           const seed = (fuzzEnv.seed + round * names.length + i) % 2 ** 31;
-          const details = await fc.check(properties[name](), { seed, numRuns: { flows: 4, cdp: 4, routes: 6 }[name], interruptAfterTimeLimit: left + 3 * 60_000 });
+          const details = await fc.check(properties[name](), { seed, numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4 }[name], interruptAfterTimeLimit: left + 3 * 60_000 });
           cases[name]! += details.numRuns;
           const line = `fuzz round ${round} ${name}: seed ${seed}, ${details.numRuns} cases${details.failed ? ' FAILED' : ''}`;
           console.log(line);
