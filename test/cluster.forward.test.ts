@@ -139,6 +139,13 @@ describe('a session of node B, used through node A', () => {
     expect(await fromA.json()).toEqual(await fromB.json());
   });
 
+  it('extends the session on B with PATCH through A (the timer is B\'s)', async () => {
+    const res = await a.api(`/api/sessions/${session.session_id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timeout: 1800 }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: session.session_id, timeout: 1800, state: 'live' });
+    expect(await (await b.api(`/api/sessions/${session.session_id}`)).json()).toMatchObject({ timeout: 1800 });
+  });
+
   it('ends the session on B with DELETE through A; the forwarded log stream ends with it', async () => {
     const res = await a.api(`/api/sessions/${session.session_id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);
