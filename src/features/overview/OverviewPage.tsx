@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import type { Overview } from '../../../contract/overview.ts';
 import { localMidnight, useOverview } from '../../api/overview/get-overview.ts';
@@ -124,8 +124,8 @@ function ActivityCard({ series }: { series: Overview['series'] }) {
 
 /** The home: what the server is doing now and did today, at a glance. Kept fresh by the event stream. */
 export function OverviewPage() {
-  // "Today" as this browser means it; a new day gives a new key when the page is next rendered.
-  const since = useMemo(() => localMidnight(), []);
+  // "Today" as this browser means it: the same text all day, so the query key holds until midnight, then moves on.
+  const since = localMidnight();
   const connected = hasApiKey();
   const overview = useOverview(since, connected);
   const data = overview.data;
