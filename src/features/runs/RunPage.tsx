@@ -12,6 +12,7 @@ import { FileDrop } from './FileDrop.tsx';
 import { rememberRun } from './run-memory.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
 import { VariablesFields } from './VariablesFields.tsx';
+import { WorkflowNeeds } from './WorkflowNeeds.tsx';
 import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** The schema the resolver validates variables with: one object for the form's life, kept current. */
@@ -128,6 +129,7 @@ export function RunPage() {
           )}
         </div>
 
+        {workflow.data && <WorkflowNeeds flow={workflow.data.flow} files={files} />}
         {schema && <VariablesFields schema={schema} register={register} errors={errors.vars} />}
         {!schema && (
           <div className="card">

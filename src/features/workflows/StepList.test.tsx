@@ -39,13 +39,13 @@ describe('StepList', () => {
   it('lists each step in words with its selector and placeholders', () => {
     render(<Harness initial={text} />);
     const items = screen.getAllByRole('listitem');
-    expect(items.map((i) => i.querySelector('.step-words')!.textContent)).toEqual([
+    expect(items.map((i) => i.querySelector('.flow-step-words')!.textContent)).toEqual([
       'Step 1: Go to https://example.com/',
       'Step 2: Type “{{query}}” into input[name=q]',
       'Step 3: Type “{{credentials.site_password}}” into #pw',
       'Step 4: Upload file report.pdf into #file',
     ]);
-    expect(within(items[1]!).getByText('{{query}}', { selector: '.placeholder' })).toBeTruthy();
+    expect(within(items[1]!).getByText('{{query}}', { selector: '.flow-placeholder' })).toBeTruthy();
     expect(screen.getByText('Uses the variable query.')).toBeTruthy();
     expect(screen.getByText('Uses the stored credential site_password.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Steps · 4' })).toBeTruthy();
@@ -57,7 +57,7 @@ describe('StepList', () => {
     await userEvent.clear(input);
     await userEvent.type(input, 'a.csv');
     expect(current).toBe(text.replace('"report.pdf"', '"a.csv"'));
-    expect(screen.getAllByRole('listitem')[3]!.querySelector('.step-words')!.textContent).toBe('Step 4: Upload file a.csv into #file');
+    expect(screen.getAllByRole('listitem')[3]!.querySelector('.flow-step-words')!.textContent).toBe('Step 4: Upload file a.csv into #file');
     expect(document.activeElement).toBe(input);
   });
 

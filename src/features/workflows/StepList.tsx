@@ -12,7 +12,7 @@ export function WithPlaceholders({ text }: { text: string }) {
         part.placeholder === undefined ? (
           <Fragment key={i}>{part.text}</Fragment>
         ) : (
-          <span key={i} className={`placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}>
+          <span key={i} className={`flow-placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}>
             {part.text}
           </span>
         ),
@@ -76,8 +76,8 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
   };
 
   return (
-    <section className="card step-list" aria-labelledby="step-list-title">
-      <h2 id="step-list-title">{steps ? `Steps · ${steps.length}` : 'Steps'}</h2>
+    <section className="card flow-step-list" aria-labelledby="flow-step-list-title">
+      <h2 id="flow-step-list-title">{steps ? `Steps · ${steps.length}` : 'Steps'}</h2>
       <p className="hint">
         Each step of the flow in words. Changes here are written into the JSON, and changes there show here.
       </p>
@@ -104,21 +104,21 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
           No steps yet: record a flow in Chrome&apos;s Recorder and import it, or write the steps in the JSON.
         </p>
       ) : (
-        <ol ref={list} className="steps">
+        <ol ref={list} className="flow-steps">
           {steps.map((s) => (
-            <li key={s.index} className={`step step-${s.kind}`}>
-              <div className="step-line">
-                <span className="step-number" aria-hidden="true">
+            <li key={s.index} className={`flow-step flow-step-${s.kind}`}>
+              <div className="flow-step-line">
+                <span className="flow-step-number" aria-hidden="true">
                   {s.index + 1}
                 </span>
-                <p className="step-words">
+                <p className="flow-step-words">
                   <span className="visually-hidden">Step {s.index + 1}: </span>
                   <WithPlaceholders text={s.words} />
                   {s.selector && (
                     <>
                       {' '}
                       <code
-                        className="step-selector"
+                        className="flow-step-selector"
                         title={
                           s.otherSelectors
                             ? `${s.otherSelectors} more selector${s.otherSelectors > 1 ? 's' : ''} to try if this one finds nothing`
@@ -127,7 +127,7 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
                       >
                         {s.selector}
                       </code>
-                      {s.otherSelectors > 0 && <span className="step-more"> (or {s.otherSelectors} more)</span>}
+                      {s.otherSelectors > 0 && <span className="flow-step-more"> (or {s.otherSelectors} more)</span>}
                     </>
                   )}
                 </p>
@@ -136,7 +136,7 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
                 const id = `step-${s.index}-${f.path.at(-1)!}`;
                 const note = placeholderNote(f.value);
                 return (
-                  <div key={id} className="step-field">
+                  <div key={id} className="flow-step-field">
                     <label htmlFor={id}>
                       <span className="visually-hidden">Step {s.index + 1}</span>{' '}
                       {f.label}
@@ -157,7 +157,7 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
                   </div>
                 );
               })}
-              <div className="row step-actions">
+              <div className="row flow-step-actions">
                 <button
                   type="button"
                   className="secondary small"
