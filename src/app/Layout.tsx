@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { NavLink, Outlet, useLocation, useNavigation } from 'react-router';
+import { ThemeSelect } from './ThemeSelect.tsx';
 
 const NAV = [
   { to: '/', label: 'Overview' },
@@ -40,6 +41,7 @@ export function Layout() {
             ))}
           </ul>
         </nav>
+        <ThemeSelect />
       </header>
       {navigation.state === 'loading' && (
         <p className="nav-progress" role="status">

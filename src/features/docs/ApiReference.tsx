@@ -5,14 +5,7 @@ import './api-reference.css';
 import '@scalar/api-reference-react/style.css';
 import type { OpenApiDocument } from '../../api/meta/get-openapi.ts';
 import { watchScalarA11y } from './scalar-a11y.ts';
-
-const DARK = '(prefers-color-scheme: dark)';
-const subscribeDark = (onChange: () => void) => {
-  const query = window.matchMedia(DARK);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-};
-const isDark = () => window.matchMedia(DARK).matches;
+import { isDark, subscribeTheme } from '../../lib/theme.ts';
 
 /**
  * Scalar's API reference for the document, sent to `serverUrl` when someone tries a call. Loaded
@@ -21,8 +14,8 @@ const isDark = () => window.matchMedia(DARK).matches;
  * tries a call types it in the request's Authentication, and it is not saved.
  */
 export default function ApiReference({ spec, serverUrl }: { spec: OpenApiDocument; serverUrl: string }) {
-  // The dashboard follows the system's light or dark; so does the reference.
-  const dark = useSyncExternalStore(subscribeDark, isDark, () => false);
+  // The dashboard's light or dark (the system's, or the header's toggle); so does the reference.
+  const dark = useSyncExternalStore(subscribeTheme, isDark, () => false);
   const configuration = useMemo(
     () => ({
       content: spec,

@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { OverviewBucket } from '../../../contract/overview.ts';
 import { chartData, hourLabel } from './overview-series.ts';
+import { subscribeTheme } from '../../lib/theme.ts';
 
 const HEIGHT = 220;
 
@@ -57,10 +58,8 @@ export default function OverviewChart({ buckets, summary }: { buckets: OverviewB
   const [scheme, setScheme] = useState(0);
 
   useEffect(() => {
-    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
-    const changed = () => setScheme((n) => n + 1);
-    media?.addEventListener('change', changed);
-    return () => media?.removeEventListener('change', changed);
+    // The system's scheme or the header's theme toggle: the colours are read anew.
+    return subscribeTheme(() => setScheme((n) => n + 1));
   }, []);
 
   // Built once per colour scheme; new data goes in with setData below.
