@@ -24,6 +24,9 @@ const target = {
   ref: z.string().min(1).max(100).describe('The element\'s ref from the latest browser_snapshot of this session, e.g. "k3f9ab-e5"'),
 };
 
+/** Every action can answer with the page as it is after it, saving the agent a browser_snapshot call. */
+const withSnapshot = { snapshot: z.boolean().optional().describe('Also answer with a new snapshot of the page (cut to the default budget)') };
+
 export const SNAPSHOT_MAX_TOKENS_DEFAULT = 8000;
 export const SNAPSHOT_MAX_TOKENS_MIN = 200;
 export const SNAPSHOT_MAX_TOKENS_MAX = 100_000;
@@ -54,13 +57,49 @@ export const agentToolInputs = {
       cursor: z.string().min(1).max(100).optional().describe('The cursor a previous, cut snapshot answered with: its next part (the same snapshot, same refs)'),
     })
     .strict(),
-  browser_click: z.object({ session_id: sessionId, ...target }).strict(),
+  browser_click: z.object({ session_id: sessionId, ...target, ...withSnapshot }).strict(),
+  browser_hover: z.object({ session_id: sessionId, ...target, ...withSnapshot }).strict(),
+  browser_select_option: z
+    .object({
+      session_id: sessionId,
+      ...target,
+      values: z.array(z.string().max(1000)).min(1).max(100).describe('The options to select, by value or label; several for a multiple select'),
+      ...withSnapshot,
+    })
+    .strict(),
+  browser_fill_form: z
+    .object({
+      session_id: sessionId,
+      fields: z
+        .array(
+          z
+            .object({
+              ...target,
+              value: z.string().max(100_000).describe('Text for a text field; "true" or "false" for a checkbox or radio; an option\'s value or label for a select'),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(100),
+      ...withSnapshot,
+    })
+    .strict(),
+  browser_wait_for: z
+    .object({
+      session_id: sessionId,
+      text: z.string().min(1).max(1000).optional().describe('Wait until this text shows on the page'),
+      text_gone: z.string().min(1).max(1000).optional().describe('Wait until this text is gone from the page'),
+      time: z.number().min(0).max(60).optional().describe('Wait this many seconds (alone), or at most this long for text/text_gone (default 10)'),
+    })
+    .strict()
+    .refine((w) => w.text !== undefined || w.text_gone !== undefined || w.time !== undefined, { message: 'give text, text_gone or time' }),
   browser_type: z
     .object({
       session_id: sessionId,
       ...target,
       text: z.string().max(100_000).describe('Text to type into the element (it replaces what the field held)'),
       submit: z.boolean().optional().describe('Press Enter afterwards'),
+      ...withSnapshot,
     })
     .strict(),
   browser_press_key: z
@@ -72,6 +111,7 @@ export const agentToolInputs = {
         .max(50)
         .regex(/^[\w+\-=[\];',./`\\ ]+$/, { message: 'key must be a key name such as Enter, ArrowDown, a or Control+a' })
         .describe('A key name such as Enter, ArrowLeft, a, or a combination such as Control+a'),
+      ...withSnapshot,
     })
     .strict(),
   browser_take_screenshot: z

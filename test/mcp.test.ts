@@ -51,7 +51,7 @@ describe('the MCP server at /api/mcp', () => {
   it('lists every tool with an object JSON Schema of its input', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot', 'browser_extract', 'session_handoff', 'session_resume', 'downloads_list', 'run_workflow', 'search_workflows']) {
+    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot', 'browser_extract', 'session_handoff', 'session_resume', 'downloads_list', 'run_workflow', 'search_workflows', 'browser_hover', 'browser_select_option', 'browser_fill_form', 'browser_wait_for']) {
       expect(names).toContain(name);
     }
     for (const t of tools) {
@@ -144,6 +144,51 @@ describe('the MCP server at /api/mcp', () => {
     const pressed = await callTool(client, 'browser_press_key', { session_id: id, key: 'Tab' });
     expect(pressed.isError, textOf(pressed)).toBeFalsy();
     await callTool(client, 'session_close', { session_id: id });
+  });
+
+  it('fills a form in one call, selects, hovers, waits for text, and answers with a snapshot when asked', async () => {
+    const id = await createSession({ start_url: `${site.origin}/form` });
+    try {
+      const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+      const before = site.submissions.length;
+      const filled = await callTool(client, 'browser_fill_form', {
+        session_id: id,
+        fields: [
+          { element: 'Name', ref: refOf(snap, /textbox "Name"/), value: 'Katherine' },
+          { element: 'Email', ref: refOf(snap, /textbox "Email"/), value: 'kj@example.com' },
+          { element: 'Size', ref: refOf(snap, /combobox "Size"/), value: 'Medium' },
+        ],
+      });
+      expect(filled.isError, textOf(filled)).toBeFalsy();
+      expect(textOf(filled)).not.toContain('Katherine');
+      const selected = await callTool(client, 'browser_select_option', { session_id: id, element: 'Size', ref: refOf(snap, /combobox "Size"/), values: ['large'] });
+      expect(textOf(selected)).toContain('Selected "large"');
+      const hovered = await callTool(client, 'browser_hover', { session_id: id, element: 'Send', ref: refOf(snap, /button "Send order"/) });
+      expect(hovered.isError, textOf(hovered)).toBeFalsy();
+
+      const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'Send order', ref: refOf(snap, /button "Send order"/), snapshot: true });
+      expect(clicked.isError, textOf(clicked)).toBeFalsy();
+      const waited = await callTool(client, 'browser_wait_for', { session_id: id, text: 'Order received', time: 10 });
+      expect(waited.isError, textOf(waited)).toBeFalsy();
+      expect(site.submissions.length).toBe(before + 1);
+      expect(site.submissions.at(-1)).toMatchObject({ name: 'Katherine', email: 'kj@example.com', size: 'large' });
+      // The click's answer carries the new page's snapshot, with refs of its own.
+      const answer = textOf(clicked);
+      expect(answer).toMatch(/Snapshot [a-z0-9]{6}, lines/);
+      const orderLink = refOf(answer.slice(answer.indexOf('```yaml')), /link "Your order"/);
+      // After a navigation Playwright's refs carry the frame's number (f1e7): ours keep it behind the tag.
+      expect(orderLink).toMatch(/^[a-z0-9]{6}-[a-z0-9]+$/);
+      const followed = await callTool(client, 'browser_click', { session_id: id, element: 'Your order', ref: orderLink });
+      expect(followed.isError, textOf(followed)).toBeFalsy();
+      expect(textOf(followed)).toMatch(/\/orders\/\d+/);
+
+      const gone = await callTool(client, 'browser_wait_for', { session_id: id, text: 'never on this page', time: 0.5 });
+      expect(gone.isError).toBe(true);
+      expect(textOf(gone)).toMatch(/did not show/);
+      expect((await callTool(client, 'browser_wait_for', { session_id: id })).isError).toBe(true);
+    } finally {
+      await callTool(client, 'session_close', { session_id: id });
+    }
   });
 
   it('cuts a 5,000-link page to max_tokens and pages through it with the cursor to the last link', async () => {

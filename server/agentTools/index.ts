@@ -9,6 +9,7 @@ import { screenshotTools } from './screenshot.ts';
 import { sessionTools } from './sessions.ts';
 import { snapshotTools } from './snapshot.ts';
 import { SessionSnapshots } from './snapshots.ts';
+import { waitingTools } from './waiting.ts';
 import { workflowTools } from './workflows.ts';
 
 export type { AgentToolDeps };
@@ -34,7 +35,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       record: (id, call) => deps.events.append(id, { event: 'AgentToolCall', ...call }),
       log: deps.log,
     },
-    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...screenshotTools(kit), ...extractTools(kit), ...handoffTools(kit), ...workflowTools(kit)],
+    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...waitingTools(kit), ...screenshotTools(kit), ...extractTools(kit), ...handoffTools(kit), ...workflowTools(kit)],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
   deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });

@@ -16,6 +16,25 @@ function frame(s: Snapshot, sessionId: string, from: number, to: number, body: s
   return `Page URL: ${clipLine(s.url, 500)}\nPage title: ${clipLine(s.title, 200)}\nSnapshot ${s.tag}, lines ${from + 1}-${to} of ${s.lines.length}:\n\`\`\`yaml\n${body}\n\`\`\`${more}`;
 }
 
+/**
+ * A new snapshot of the session's page as the agent reads it: its first part within `budget`
+ * tokens, or the part a cursor continues. Actions with `snapshot: true` answer with it too.
+ */
+export async function snapshotText(kit: ToolKit, sessionId: string, budget = SNAPSHOT_MAX_TOKENS_DEFAULT, cursor?: string): Promise<{ text: string; summary: string }> {
+  let snapshot: Snapshot;
+  let from = 0;
+  if (cursor) {
+    await kit.browsers.browser(sessionId);
+    ({ snapshot, from } = kit.snapshots.continued(sessionId, cursor));
+  } else {
+    snapshot = await kit.snapshots.take(sessionId, await kit.browsers.page(sessionId));
+  }
+  const widest = snapshot.lines.length;
+  const overhead = countTokens(frame(snapshot, sessionId, widest, widest - 1, ''));
+  const part = pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
+  return { text: frame(snapshot, sessionId, part.from, part.to, part.text), summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}` };
+}
+
 /** browser_snapshot: the page as an ARIA snapshot with refs, cut to a token budget with a cursor to the rest. */
 export function snapshotTools(kit: ToolKit): AgentTool[] {
   return [
@@ -25,20 +44,8 @@ export function snapshotTools(kit: ToolKit): AgentTool[] {
         'The page as an accessibility snapshot in YAML (roles, names, values; iframes included), each element an agent can act on with a ref like [ref=k3f9ab-e5] for browser_click and browser_type. Refs belong to this snapshot only. A long page is cut to max_tokens; the answer then ends with a cursor that gives the next part of the same snapshot.',
       input: agentToolInputs.browser_snapshot,
       async run({ session_id, max_tokens, cursor }) {
-        const budget = max_tokens ?? SNAPSHOT_MAX_TOKENS_DEFAULT;
-        let snapshot: Snapshot;
-        let from = 0;
-        if (cursor) {
-          await kit.browsers.browser(session_id);
-          ({ snapshot, from } = kit.snapshots.continued(session_id, cursor));
-        } else {
-          snapshot = await kit.snapshots.take(session_id, await kit.browsers.page(session_id));
-        }
-        const widest = snapshot.lines.length;
-        const overhead = countTokens(frame(snapshot, session_id, widest, widest - 1, ''));
-        const part = pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
-        const text = frame(snapshot, session_id, part.from, part.to, part.text);
-        return { content: [{ type: 'text', text }], summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}` };
+        const { text, summary } = await snapshotText(kit, session_id, max_tokens, cursor);
+        return { content: [{ type: 'text', text }], summary };
       },
     }),
   ];
