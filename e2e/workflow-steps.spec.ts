@@ -117,6 +117,11 @@ test('the step list stacks under the editor at 390 px, with no sideways scroll',
   await expectAccessible(page);
   await shot(page, testInfo, '390');
   await list.screenshot({ path: '/tmp/workflow-steps-390-list.png' });
+  // And dark: the placeholders and the editor keep their contrast.
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+  await expectAccessible(page);
+  await list.screenshot({ path: '/tmp/workflow-steps-390-list-dark.png' });
+  await page.locator('.flow-panes > .card').first().screenshot({ path: '/tmp/workflow-steps-390-editor-dark.png' });
 });
 
 test('the run form says up front which files and credentials the workflow needs', async ({ authed: page, api }, testInfo) => {
