@@ -36,7 +36,11 @@ async function main() {
   const links = Array.from({ length: 5000 }, (_, i) => `<a href="/l/${i}">Link number ${i}</a>`).join('<br>');
   const site = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(req.url === '/big' ? `<title>big</title>${links}` : '<title>small</title><h1>Order</h1><label>Name <input></label><button>Send</button><a href="/x">More</a>');
+    res.end(
+      req.url === '/big'
+        ? `<title>big</title>${links}`
+        : '<title>small</title><h1>Order</h1><label>Name <input></label><button>Send</button><a href="/x">More</a>',
+    );
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -44,7 +48,10 @@ async function main() {
   const client = await mcpClient(server);
   try {
     // The agent's session, driven over MCP.
-    const created = await callTool(client, 'session_create', { workflow_name: 'bench mcp', start_url: `${origin}/small` });
+    const created = await callTool(client, 'session_create', {
+      workflow_name: 'bench mcp',
+      start_url: `${origin}/small`,
+    });
     const viaMcp = (JSON.parse((created.content[0] as { text: string }).text) as { session_id: string }).session_id;
     // Another session, driven directly over its connect_url.
     const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'bench direct' });
@@ -54,7 +61,9 @@ async function main() {
     await page.goto(`${origin}/small`);
 
     const keyDirect = await timed(ROUNDS, () => page.keyboard.press('Shift'));
-    const keyTool = await timed(ROUNDS, () => callTool(client, 'browser_press_key', { session_id: viaMcp, key: 'Shift' }));
+    const keyTool = await timed(ROUNDS, () =>
+      callTool(client, 'browser_press_key', { session_id: viaMcp, key: 'Shift' }),
+    );
     const snapDirect = await timed(ROUNDS, () => page.ariaSnapshot({ mode: 'ai' }));
     const snapTool = await timed(ROUNDS, () => callTool(client, 'browser_snapshot', { session_id: viaMcp }));
 
@@ -68,9 +77,21 @@ async function main() {
       JSON.stringify({
         bench: 'mcp',
         rounds: ROUNDS,
-        press_key_p50_ms: { direct_cdp: round(p50(keyDirect)), mcp_tool: round(p50(keyTool)), added: round(p50(keyTool) - p50(keyDirect)) },
-        snapshot_small_p50_ms: { direct_cdp: round(p50(snapDirect)), mcp_tool: round(p50(snapTool)), added: round(p50(snapTool) - p50(snapDirect)) },
-        snapshot_5000_links_p50_ms: { direct_cdp: round(p50(bigDirect)), mcp_tool_first_part: round(p50(bigTool)), rounds: BIG_ROUNDS },
+        press_key_p50_ms: {
+          direct_cdp: round(p50(keyDirect)),
+          mcp_tool: round(p50(keyTool)),
+          added: round(p50(keyTool) - p50(keyDirect)),
+        },
+        snapshot_small_p50_ms: {
+          direct_cdp: round(p50(snapDirect)),
+          mcp_tool: round(p50(snapTool)),
+          added: round(p50(snapTool) - p50(snapDirect)),
+        },
+        snapshot_5000_links_p50_ms: {
+          direct_cdp: round(p50(bigDirect)),
+          mcp_tool_first_part: round(p50(bigTool)),
+          rounds: BIG_ROUNDS,
+        },
       }),
     );
   } finally {

@@ -9,7 +9,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const USAGE = 'usage: browserdesk mcp --url http://127.0.0.1:8080 [--key KEY]   (or BROWSERDESK_URL, BROWSERDESK_API_KEY)';
+const USAGE =
+  'usage: browserdesk mcp --url http://127.0.0.1:8080 [--key KEY]   (or BROWSERDESK_URL, BROWSERDESK_API_KEY)';
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
@@ -44,7 +45,9 @@ async function main() {
     process.stderr.write(`browserdesk: ${err.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  const remote = new StreamableHTTPClientTransport(args.endpoint, { requestInit: { headers: { 'x-api-key': args.key } } });
+  const remote = new StreamableHTTPClientTransport(args.endpoint, {
+    requestInit: { headers: { 'x-api-key': args.key } },
+  });
   const local = new StdioServerTransport();
   const stop = async (code) => {
     await Promise.allSettled([remote.close(), local.close()]);
@@ -54,9 +57,13 @@ async function main() {
     remote.send(message).catch((err) => {
       // The server refused or could not be reached: a request is answered with the reason, so the
       // agent's client reports it instead of waiting; a notification has nobody to tell.
-      const reason = err?.code === 401 ? 'the server refused the API key (401): check --key' : `the server at ${args.endpoint.origin} did not answer: ${err?.message ?? err}`;
+      const reason =
+        err?.code === 401
+          ? 'the server refused the API key (401): check --key'
+          : `the server at ${args.endpoint.origin} did not answer: ${err?.message ?? err}`;
       process.stderr.write(`browserdesk: ${reason}\n`);
-      if ('id' in message && 'method' in message) void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
+      if ('id' in message && 'method' in message)
+        void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
     });
   };
   remote.onmessage = (message) => void local.send(message);

@@ -9,7 +9,9 @@ import { nestsDeeperThan, tooDeepMessage, wellFormed } from './common.ts';
  * strict: a misspelt field is an error the agent reads, not a silent default.
  */
 
-const sessionId = z.uuid({ message: 'session_id must be a session UUID (from session_create or session_list)' }).describe('The session to act on');
+const sessionId = z
+  .uuid({ message: 'session_id must be a session UUID (from session_create or session_list)' })
+  .describe('The session to act on');
 
 /** Only pages on the web: file:, chrome:, javascript: and data: would reach past the session's sandboxing or the egress policy's view. */
 const webUrl = (what: string) =>
@@ -20,12 +22,23 @@ const webUrl = (what: string) =>
 
 /** What names an element for a person (as in the snapshot) and for the service (its ref). */
 const target = {
-  element: z.string().min(1).max(500).check(wellFormed('element')).describe('What the element is, in words, as the snapshot shows it (for the session log)'),
-  ref: z.string().min(1).max(100).describe('The element\'s ref from the latest browser_snapshot of this session, e.g. "k3f9ab-e5"'),
+  element: z
+    .string()
+    .min(1)
+    .max(500)
+    .check(wellFormed('element'))
+    .describe('What the element is, in words, as the snapshot shows it (for the session log)'),
+  ref: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('The element\'s ref from the latest browser_snapshot of this session, e.g. "k3f9ab-e5"'),
 };
 
 /** Every action can answer with the page as it is after it, saving the agent a browser_snapshot call. */
-const withSnapshot = { snapshot: z.boolean().optional().describe('Also answer with a new snapshot of the page (cut to the default budget)') };
+const withSnapshot = {
+  snapshot: z.boolean().optional().describe('Also answer with a new snapshot of the page (cut to the default budget)'),
+};
 
 export const SNAPSHOT_MAX_TOKENS_DEFAULT = 8000;
 export const SNAPSHOT_MAX_TOKENS_MIN = 200;
@@ -34,13 +47,33 @@ export const SNAPSHOT_MAX_TOKENS_MAX = 100_000;
 export const agentToolInputs = {
   session_create: z
     .object({
-      workflow_name: z.string().min(1).max(200).check(wellFormed('workflow_name')).optional().describe('The workflow the session works on (created empty when new); default "Agent session"'),
+      workflow_name: z
+        .string()
+        .min(1)
+        .max(200)
+        .check(wellFormed('workflow_name'))
+        .optional()
+        .describe('The workflow the session works on (created empty when new); default "Agent session"'),
       start_url: webUrl('start_url').optional(),
-      timeout: z.number().int().min(SESSION_TIMEOUT_MIN).max(SESSION_TIMEOUT_MAX).optional().describe('Seconds the session lives; default 1200'),
+      timeout: z
+        .number()
+        .int()
+        .min(SESSION_TIMEOUT_MIN)
+        .max(SESSION_TIMEOUT_MAX)
+        .optional()
+        .describe('Seconds the session lives; default 1200'),
+      proxies: z
+        .boolean()
+        .optional()
+        .describe("Route the browser through the server's PROXY_URL (refused when it has none)"),
     })
     .strict(),
   session_close: z.object({ session_id: sessionId }).strict(),
-  session_list: z.object({ limit: z.number().int().min(1).max(100).optional().describe('At most this many, newest first; default 20') }).strict(),
+  session_list: z
+    .object({
+      limit: z.number().int().min(1).max(100).optional().describe('At most this many, newest first; default 20'),
+    })
+    .strict(),
   session_status: z.object({ session_id: sessionId }).strict(),
   browser_navigate: z.object({ session_id: sessionId, url: webUrl('url') }).strict(),
   browser_back: z.object({ session_id: sessionId }).strict(),
@@ -53,8 +86,15 @@ export const agentToolInputs = {
         .min(SNAPSHOT_MAX_TOKENS_MIN)
         .max(SNAPSHOT_MAX_TOKENS_MAX)
         .optional()
-        .describe(`Most tokens (o200k_base) the answer may take; default ${SNAPSHOT_MAX_TOKENS_DEFAULT}. A longer page is cut, with a cursor to the next part`),
-      cursor: z.string().min(1).max(100).optional().describe('The cursor a previous, cut snapshot answered with: its next part (the same snapshot, same refs)'),
+        .describe(
+          `Most tokens (o200k_base) the answer may take; default ${SNAPSHOT_MAX_TOKENS_DEFAULT}. A longer page is cut, with a cursor to the next part`,
+        ),
+      cursor: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe('The cursor a previous, cut snapshot answered with: its next part (the same snapshot, same refs)'),
     })
     .strict(),
   browser_click: z.object({ session_id: sessionId, ...target, ...withSnapshot }).strict(),
@@ -63,7 +103,11 @@ export const agentToolInputs = {
     .object({
       session_id: sessionId,
       ...target,
-      values: z.array(z.string().max(1000)).min(1).max(100).describe('The options to select, by value or label; several for a multiple select'),
+      values: z
+        .array(z.string().max(1000))
+        .min(1)
+        .max(100)
+        .describe('The options to select, by value or label; several for a multiple select'),
       ...withSnapshot,
     })
     .strict(),
@@ -75,7 +119,12 @@ export const agentToolInputs = {
           z
             .object({
               ...target,
-              value: z.string().max(100_000).describe('Text for a text field; "true" or "false" for a checkbox or radio; an option\'s value or label for a select'),
+              value: z
+                .string()
+                .max(100_000)
+                .describe(
+                  'Text for a text field; "true" or "false" for a checkbox or radio; an option\'s value or label for a select',
+                ),
             })
             .strict(),
         )
@@ -89,10 +138,17 @@ export const agentToolInputs = {
       session_id: sessionId,
       text: z.string().min(1).max(1000).optional().describe('Wait until this text shows on the page'),
       text_gone: z.string().min(1).max(1000).optional().describe('Wait until this text is gone from the page'),
-      time: z.number().min(0).max(60).optional().describe('Wait this many seconds (alone), or at most this long for text/text_gone (default 10)'),
+      time: z
+        .number()
+        .min(0)
+        .max(60)
+        .optional()
+        .describe('Wait this many seconds (alone), or at most this long for text/text_gone (default 10)'),
     })
     .strict()
-    .refine((w) => w.text !== undefined || w.text_gone !== undefined || w.time !== undefined, { message: 'give text, text_gone or time' }),
+    .refine((w) => w.text !== undefined || w.text_gone !== undefined || w.time !== undefined, {
+      message: 'give text, text_gone or time',
+    }),
   browser_type: z
     .object({
       session_id: sessionId,
@@ -109,7 +165,9 @@ export const agentToolInputs = {
         .string()
         .min(1)
         .max(50)
-        .regex(/^[\w+\-=[\];',./`\\ ]+$/, { message: 'key must be a key name such as Enter, ArrowDown, a or Control+a' })
+        .regex(/^[\w+\-=[\];',./`\\ ]+$/, {
+          message: 'key must be a key name such as Enter, ArrowDown, a or Control+a',
+        })
         .describe('A key name such as Enter, ArrowLeft, a, or a combination such as Control+a'),
       ...withSnapshot,
     })
@@ -118,12 +176,19 @@ export const agentToolInputs = {
     .object({
       session_id: sessionId,
       full_page: z.boolean().optional().describe('The whole scrollable page instead of what the window shows'),
+      ref: target.ref.optional().describe('Only this element, by its ref from the latest browser_snapshot'),
+      element: target.element.optional(),
     })
     .strict(),
   session_handoff: z
     .object({
       session_id: sessionId,
-      message: z.string().min(1).max(1000).check(wellFormed('message')).describe('What the person should do, e.g. "Type the code sent to your phone, then press Resume"'),
+      message: z
+        .string()
+        .min(1)
+        .max(1000)
+        .check(wellFormed('message'))
+        .describe('What the person should do, e.g. "Type the code sent to your phone, then press Resume"'),
     })
     .strict(),
   session_resume: z.object({ session_id: sessionId }).strict(),
@@ -135,20 +200,34 @@ export const agentToolInputs = {
         .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
         .refine((v) => Object.keys(v).length <= 200, { message: 'at most 200 variables' })
         .optional()
-        .describe('Values of the workflow\'s variables by name'),
+        .describe("Values of the workflow's variables by name"),
     })
     .strict(),
   search_workflows: z
-    .object({ name: z.string().max(200).check(wellFormed('name')).optional().describe('Part of the workflow\'s name, any case; omitted: the newest workflows') })
+    .object({
+      name: z
+        .string()
+        .max(200)
+        .check(wellFormed('name'))
+        .optional()
+        .describe("Part of the workflow's name, any case; omitted: the newest workflows"),
+    })
     .strict(),
   browser_extract: z
     .object({
       session_id: sessionId,
-      instruction: z.string().min(1).max(4000).check(wellFormed('instruction')).describe('What to read from the page, e.g. "the order total and its currency"'),
+      instruction: z
+        .string()
+        .min(1)
+        .max(4000)
+        .check(wellFormed('instruction'))
+        .describe('What to read from the page, e.g. "the order total and its currency"'),
       schema: z
         .record(z.string(), z.unknown())
         .refine((s) => !nestsDeeperThan(s, 20), { message: tooDeepMessage('schema', 20) })
-        .refine((s) => JSON.stringify(s).length <= 20_000, { message: 'schema must be at most 20,000 characters of JSON' })
+        .refine((s) => JSON.stringify(s).length <= 20_000, {
+          message: 'schema must be at most 20,000 characters of JSON',
+        })
         .describe('A JSON Schema (an object) the answer must match'),
     })
     .strict(),

@@ -16,8 +16,16 @@ afterAll(async () => {
   await server?.discard();
 });
 
-function bridged(args: string[], env: Record<string, string> = {}): { client: Client; transport: StdioClientTransport } {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' });
+function bridged(
+  args: string[],
+  env: Record<string, string> = {},
+): { client: Client; transport: StdioClientTransport } {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+  });
   return { client: new Client({ name: 'stdio-test', version: '1.0.0' }), transport };
 }
 

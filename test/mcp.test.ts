@@ -32,7 +32,8 @@ function jpegSize(bytes: Buffer): { width: number; height: number } {
   while (at < bytes.length) {
     const marker = bytes[at + 1]!;
     const length = bytes.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     at += 2 + length;
   }
   throw new Error('no frame header in the JPEG');
@@ -41,7 +42,11 @@ function jpegSize(bytes: Buffer): { width: number; height: number } {
 async function createSession(args: Record<string, unknown> = {}): Promise<string> {
   const created = await callTool(client, 'session_create', { workflow_name: 'mcp-test', ...args });
   expect(created.isError, textOf(created)).toBeFalsy();
-  const body = JSON.parse((created.content[0] as { text: string }).text) as { session_id: string; vnc_url: string; livestream_url: string };
+  const body = JSON.parse((created.content[0] as { text: string }).text) as {
+    session_id: string;
+    vnc_url: string;
+    livestream_url: string;
+  };
   expect(body.vnc_url).toContain(`/s/${body.session_id}/vnc?token=`);
   expect(body.livestream_url).toContain(`/s/${body.session_id}/live?token=`);
   return body.session_id;
@@ -51,7 +56,29 @@ describe('the MCP server at /api/mcp', () => {
   it('lists every tool with an object JSON Schema of its input', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const name of ['session_create', 'session_close', 'session_list', 'session_status', 'browser_navigate', 'browser_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_press_key', 'browser_take_screenshot', 'browser_extract', 'session_handoff', 'session_resume', 'downloads_list', 'run_workflow', 'search_workflows', 'browser_hover', 'browser_select_option', 'browser_fill_form', 'browser_wait_for']) {
+    for (const name of [
+      'session_create',
+      'session_close',
+      'session_list',
+      'session_status',
+      'browser_navigate',
+      'browser_back',
+      'browser_snapshot',
+      'browser_click',
+      'browser_type',
+      'browser_press_key',
+      'browser_take_screenshot',
+      'browser_extract',
+      'session_handoff',
+      'session_resume',
+      'downloads_list',
+      'run_workflow',
+      'search_workflows',
+      'browser_hover',
+      'browser_select_option',
+      'browser_fill_form',
+      'browser_wait_for',
+    ]) {
       expect(names).toContain(name);
     }
     for (const t of tools) {
@@ -84,12 +111,30 @@ describe('the MCP server at /api/mcp', () => {
     const email = refOf(snap, /textbox "Email"/);
     const send = refOf(snap, /button "Send order"/);
 
-    const typed = await callTool(client, 'browser_type', { session_id: id, element: 'Name field', ref: name, text: 'Ada Lovelace' });
+    const typed = await callTool(client, 'browser_type', {
+      session_id: id,
+      element: 'Name field',
+      ref: name,
+      text: 'Ada Lovelace',
+    });
     expect(typed.isError, textOf(typed)).toBeFalsy();
     // The typed text is never echoed (it can be a password).
     expect(textOf(typed)).not.toContain('Ada Lovelace');
-    expect((await callTool(client, 'browser_type', { session_id: id, element: 'Email field', ref: email, text: 'ada@example.com' })).isError).toBeFalsy();
-    const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'Send order button', ref: send });
+    expect(
+      (
+        await callTool(client, 'browser_type', {
+          session_id: id,
+          element: 'Email field',
+          ref: email,
+          text: 'ada@example.com',
+        })
+      ).isError,
+    ).toBeFalsy();
+    const clicked = await callTool(client, 'browser_click', {
+      session_id: id,
+      element: 'Send order button',
+      ref: send,
+    });
     expect(clicked.isError, textOf(clicked)).toBeFalsy();
 
     await expect.poll(() => site.submissions.length).toBe(1);
@@ -111,10 +156,27 @@ describe('the MCP server at /api/mcp', () => {
     expect(size.width).toBeGreaterThan(100);
     expect(size.width).toBeLessThanOrEqual(1280);
 
+    // One element alone, by its ref: a picture of its box only.
+    const page = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+    const heading = await callTool(client, 'browser_take_screenshot', {
+      session_id: id,
+      element: 'Order received heading',
+      ref: refOf(page, /heading "Order received"/),
+    });
+    expect(heading.isError, textOf(heading)).toBeFalsy();
+    const headingSize = jpegSize(
+      Buffer.from((heading.content.find((c) => c.type === 'image') as { data: string }).data, 'base64'),
+    );
+    expect(headingSize.height).toBeLessThan(100);
+    expect(headingSize.width).toBeLessThanOrEqual(size.width);
+
     const back = await callTool(client, 'browser_back', { session_id: id });
     expect(textOf(back)).toContain('Order form');
 
-    const status = JSON.parse(textOf(await callTool(client, 'session_status', { session_id: id }))) as { state: string; page: { title: string } };
+    const status = JSON.parse(textOf(await callTool(client, 'session_status', { session_id: id }))) as {
+      state: string;
+      page: { title: string };
+    };
     expect(status).toMatchObject({ state: 'live', page: { title: 'Order form' } });
     const listed = JSON.parse(textOf(await callTool(client, 'session_list', {}))) as { session_id: string }[];
     expect(listed.map((s) => s.session_id)).toContain(id);
@@ -127,17 +189,42 @@ describe('the MCP server at /api/mcp', () => {
     const res = await server.api(`/api/session/${id}/events?limit=1000`);
     const events = ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
     const calls = events.flatMap((e) => (e.event === 'AgentToolCall' ? [e] : []));
-    expect(calls.map((c) => c.tool)).toEqual(expect.arrayContaining(['session_create', 'browser_navigate', 'browser_snapshot', 'browser_type', 'browser_click', 'browser_take_screenshot', 'browser_back', 'session_close']));
+    expect(calls.map((c) => c.tool)).toEqual(
+      expect.arrayContaining([
+        'session_create',
+        'browser_navigate',
+        'browser_snapshot',
+        'browser_type',
+        'browser_click',
+        'browser_take_screenshot',
+        'browser_back',
+        'session_close',
+      ]),
+    );
     expect(calls.find((c) => c.tool === 'browser_click' && !c.ok)?.message).toMatch(/snapshot/);
     expect(JSON.stringify(calls)).not.toContain('Ada Lovelace');
     expect(JSON.stringify(calls)).not.toContain('token=');
+  });
+
+  it('refuses proxies on a server without PROXY_URL, creating nothing', async () => {
+    const before = JSON.parse(textOf(await callTool(client, 'session_list', { limit: 100 }))) as unknown[];
+    const res = await callTool(client, 'session_create', { proxies: true });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/PROXY_URL/);
+    expect(JSON.parse(textOf(await callTool(client, 'session_list', { limit: 100 })))).toHaveLength(before.length);
   });
 
   it('types and submits with Enter, and presses keys', async () => {
     const id = await createSession({ start_url: `${site.origin}/form` });
     const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
     const before = site.submissions.length;
-    const typed = await callTool(client, 'browser_type', { session_id: id, element: 'Name', ref: refOf(snap, /textbox "Name"/), text: 'Grace', submit: true });
+    const typed = await callTool(client, 'browser_type', {
+      session_id: id,
+      element: 'Name',
+      ref: refOf(snap, /textbox "Name"/),
+      text: 'Grace',
+      submit: true,
+    });
     expect(typed.isError, textOf(typed)).toBeFalsy();
     await expect.poll(() => site.submissions.length).toBe(before + 1);
     expect(site.submissions.at(-1)!.name).toBe('Grace');
@@ -161,12 +248,26 @@ describe('the MCP server at /api/mcp', () => {
       });
       expect(filled.isError, textOf(filled)).toBeFalsy();
       expect(textOf(filled)).not.toContain('Katherine');
-      const selected = await callTool(client, 'browser_select_option', { session_id: id, element: 'Size', ref: refOf(snap, /combobox "Size"/), values: ['large'] });
+      const selected = await callTool(client, 'browser_select_option', {
+        session_id: id,
+        element: 'Size',
+        ref: refOf(snap, /combobox "Size"/),
+        values: ['large'],
+      });
       expect(textOf(selected)).toContain('Selected "large"');
-      const hovered = await callTool(client, 'browser_hover', { session_id: id, element: 'Send', ref: refOf(snap, /button "Send order"/) });
+      const hovered = await callTool(client, 'browser_hover', {
+        session_id: id,
+        element: 'Send',
+        ref: refOf(snap, /button "Send order"/),
+      });
       expect(hovered.isError, textOf(hovered)).toBeFalsy();
 
-      const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'Send order', ref: refOf(snap, /button "Send order"/), snapshot: true });
+      const clicked = await callTool(client, 'browser_click', {
+        session_id: id,
+        element: 'Send order',
+        ref: refOf(snap, /button "Send order"/),
+        snapshot: true,
+      });
       expect(clicked.isError, textOf(clicked)).toBeFalsy();
       const waited = await callTool(client, 'browser_wait_for', { session_id: id, text: 'Order received', time: 10 });
       expect(waited.isError, textOf(waited)).toBeFalsy();
@@ -178,11 +279,19 @@ describe('the MCP server at /api/mcp', () => {
       const orderLink = refOf(answer.slice(answer.indexOf('```yaml')), /link "Your order"/);
       // After a navigation Playwright's refs carry the frame's number (f1e7): ours keep it behind the tag.
       expect(orderLink).toMatch(/^[a-z0-9]{6}-[a-z0-9]+$/);
-      const followed = await callTool(client, 'browser_click', { session_id: id, element: 'Your order', ref: orderLink });
+      const followed = await callTool(client, 'browser_click', {
+        session_id: id,
+        element: 'Your order',
+        ref: orderLink,
+      });
       expect(followed.isError, textOf(followed)).toBeFalsy();
       expect(textOf(followed)).toMatch(/\/orders\/\d+/);
 
-      const gone = await callTool(client, 'browser_wait_for', { session_id: id, text: 'never on this page', time: 0.5 });
+      const gone = await callTool(client, 'browser_wait_for', {
+        session_id: id,
+        text: 'never on this page',
+        time: 0.5,
+      });
       expect(gone.isError).toBe(true);
       expect(textOf(gone)).toMatch(/did not show/);
       expect((await callTool(client, 'browser_wait_for', { session_id: id })).isError).toBe(true);
@@ -194,18 +303,26 @@ describe('the MCP server at /api/mcp', () => {
   it('cuts a 5,000-link page to max_tokens and pages through it with the cursor to the last link', async () => {
     const id = await createSession();
     const links = Array.from({ length: 5000 }, (_, i) => `<a href="/l/${i}">Link number ${i}</a>`).join('<br>');
-    const big = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Many links</title>${links}`));
+    const big = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Many links</title>${links}`),
+    );
     await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
     try {
       const port = (big.address() as AddressInfo).port;
-      expect((await callTool(client, 'browser_navigate', { session_id: id, url: `http://127.0.0.1:${port}/` })).isError).toBeFalsy();
+      expect(
+        (await callTool(client, 'browser_navigate', { session_id: id, url: `http://127.0.0.1:${port}/` })).isError,
+      ).toBeFalsy();
       const maxTokens = 4000;
       let cursor: string | undefined;
       const seen = new Set<number>();
       let pages = 0;
       let tag: string | undefined;
       do {
-        const res = await callTool(client, 'browser_snapshot', { session_id: id, max_tokens: maxTokens, ...(cursor ? { cursor } : {}) });
+        const res = await callTool(client, 'browser_snapshot', {
+          session_id: id,
+          max_tokens: maxTokens,
+          ...(cursor ? { cursor } : {}),
+        });
         expect(res.isError, textOf(res)).toBeFalsy();
         const text = textOf(res);
         expect(countTokens(text)).toBeLessThanOrEqual(maxTokens);

@@ -34,7 +34,10 @@ afterAll(async () => {
 const firstJson = <T>(result: { content: unknown[] }) => JSON.parse((result.content[0] as { text: string }).text) as T;
 
 async function newSession(startUrl?: string): Promise<string> {
-  const res = await callTool(client, 'session_create', { workflow_name: 'mcp-tools', ...(startUrl ? { start_url: startUrl } : {}) });
+  const res = await callTool(client, 'session_create', {
+    workflow_name: 'mcp-tools',
+    ...(startUrl ? { start_url: startUrl } : {}),
+  });
   expect(res.isError, textOf(res)).toBeFalsy();
   return firstJson<{ session_id: string }>(res).session_id;
 }
@@ -53,7 +56,11 @@ describe('browser_extract', () => {
       const res = await callTool(client, 'browser_extract', {
         session_id: id,
         instruction: 'the page title and the labels of the text fields',
-        schema: { type: 'object', properties: { title: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } } }, required: ['title', 'fields'] },
+        schema: {
+          type: 'object',
+          properties: { title: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } } },
+          required: ['title', 'fields'],
+        },
       });
       expect(res.isError, textOf(res)).toBeFalsy();
       expect(JSON.parse(textOf(res))).toEqual({ title: 'Order form', fields: ['Name', 'Email'] });
@@ -62,11 +69,19 @@ describe('browser_extract', () => {
 
       // An answer that does not match the schema is the call's error, not a made-up value.
       fake.enqueue({ kind: 'reply', text: JSON.stringify({ title: 42 }) });
-      const bad = await callTool(client, 'browser_extract', { session_id: id, instruction: 'the title', schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } });
+      const bad = await callTool(client, 'browser_extract', {
+        session_id: id,
+        instruction: 'the title',
+        schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+      });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/did not match the schema/);
 
-      const failing = await callTool(client, 'browser_extract', { session_id: id, instruction: 'x', schema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } } });
+      const failing = await callTool(client, 'browser_extract', {
+        session_id: id,
+        instruction: 'x',
+        schema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } },
+      });
       expect(failing.isError).toBe(true);
     } finally {
       await callTool(client, 'session_close', { session_id: id });
@@ -79,7 +94,11 @@ describe('browser_extract', () => {
     try {
       const created = await callTool(other, 'session_create', {});
       const id = firstJson<{ session_id: string }>(created).session_id;
-      const res = await callTool(other, 'browser_extract', { session_id: id, instruction: 'anything', schema: { type: 'object' } });
+      const res = await callTool(other, 'browser_extract', {
+        session_id: id,
+        instruction: 'anything',
+        schema: { type: 'object' },
+      });
       expect(res.isError).toBe(true);
       expect(textOf(res)).toMatch(/needs a model.*WRITER_BASE_URL/);
     } finally {
@@ -102,7 +121,9 @@ describe('workflows, hand-off and downloads', () => {
       },
       variables: [{ name: 'site', type: 'string', required: true }],
     });
-    const found = firstJson<{ workflow_id: string; workflow_name: string }[]>(await callTool(client, 'search_workflows', { name: 'MCP WAITS' }));
+    const found = firstJson<{ workflow_id: string; workflow_name: string }[]>(
+      await callTool(client, 'search_workflows', { name: 'MCP WAITS' }),
+    );
     expect(found.map((w) => w.workflow_id)).toEqual([workflowId]);
 
     const missing = await callTool(client, 'run_workflow', { workflow_id: workflowId, variables: {} });
@@ -114,18 +135,26 @@ describe('workflows, hand-off and downloads', () => {
     const run = firstJson<{ succeeded: boolean; session_id: string; vnc_url: string }>(ran);
     expect(run.succeeded).toBe(true);
 
-    const handed = await callTool(client, 'session_handoff', { session_id: run.session_id, message: 'Please type the code from your phone' });
+    const handed = await callTool(client, 'session_handoff', {
+      session_id: run.session_id,
+      message: 'Please type the code from your phone',
+    });
     expect(handed.isError, textOf(handed)).toBeFalsy();
     const body = firstJson<{ vnc_url: string; run_paused: boolean }>(handed);
     expect(body.run_paused).toBe(true);
     expect(body.vnc_url).toContain(`/s/${run.session_id}/vnc?token=`);
-    const paused = await (await server.api(`/api/session/${run.session_id}/status`)).json() as { paused?: boolean; paused_key?: string };
+    const paused = (await (await server.api(`/api/session/${run.session_id}/status`)).json()) as {
+      paused?: boolean;
+      paused_key?: string;
+    };
     expect(paused.paused_key).not.toBe('');
 
     const resumed = await callTool(client, 'session_resume', { session_id: run.session_id });
     expect(textOf(resumed)).toMatch(/run goes on/);
     const log = await events(run.session_id);
-    expect(log.find((e) => e.event === 'FlowPaused')).toMatchObject({ message: 'Please type the code from your phone' });
+    expect(log.find((e) => e.event === 'FlowPaused')).toMatchObject({
+      message: 'Please type the code from your phone',
+    });
     expect(log.some((e) => e.event === 'FlowResumed')).toBe(true);
     await callTool(client, 'session_close', { session_id: run.session_id });
   });
@@ -133,11 +162,16 @@ describe('workflows, hand-off and downloads', () => {
   it('hands a session with no run over by its vnc_url, with the message in its log', async () => {
     const id = await newSession();
     try {
-      const handed = firstJson<{ vnc_url: string; run_paused: boolean }>(await callTool(client, 'session_handoff', { session_id: id, message: 'Solve the captcha' }));
+      const handed = firstJson<{ vnc_url: string; run_paused: boolean }>(
+        await callTool(client, 'session_handoff', { session_id: id, message: 'Solve the captcha' }),
+      );
       expect(handed.run_paused).toBe(false);
       expect((await fetch(handed.vnc_url)).status).toBe(200);
       const log = await events(id);
-      expect(log.find((e) => e.event === 'AgentToolCall' && e.tool === 'session_handoff')).toMatchObject({ ok: true, message: 'Handed to a person: Solve the captcha' });
+      expect(log.find((e) => e.event === 'AgentToolCall' && e.tool === 'session_handoff')).toMatchObject({
+        ok: true,
+        message: 'Handed to a person: Solve the captcha',
+      });
       expect(textOf(await callTool(client, 'session_resume', { session_id: id }))).toMatch(/agent's again/);
     } finally {
       await callTool(client, 'session_close', { session_id: id });
@@ -149,10 +183,18 @@ describe('workflows, hand-off and downloads', () => {
     try {
       expect(firstJson<unknown[]>(await callTool(client, 'downloads_list', { session_id: id }))).toEqual([]);
       const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
-      const clicked = await callTool(client, 'browser_click', { session_id: id, element: 'Report link', ref: refOf(snap, /link "Report"/) });
+      const clicked = await callTool(client, 'browser_click', {
+        session_id: id,
+        element: 'Report link',
+        ref: refOf(snap, /link "Report"/),
+      });
       expect(clicked.isError, textOf(clicked)).toBeFalsy();
       let files: { filename: string; download_url: string }[] = [];
-      await expect.poll(async () => (files = firstJson(await callTool(client, 'downloads_list', { session_id: id }))).length, { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(async () => (files = firstJson(await callTool(client, 'downloads_list', { session_id: id }))).length, {
+          timeout: 10_000,
+        })
+        .toBe(1);
       expect(files[0]!.filename).toBe(LINKED_NAME);
       const got = await fetch(files[0]!.download_url);
       expect(Buffer.from(await got.arrayBuffer())).toEqual(LINKED_BYTES);

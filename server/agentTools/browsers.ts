@@ -31,8 +31,11 @@ export class SessionBrowsers {
       this.connections.delete(sessionId);
     }
     if (!this.deps.sessions.get(sessionId)) {
-      if (!(await this.deps.known(sessionId))) throw new NotFound('Session', `no session has id ${sessionId} (session_list shows them)`);
-      throw new Conflict(`Session ${sessionId} is not live on this server: it has ended (or another node of the cluster holds it); start one with session_create`);
+      if (!(await this.deps.known(sessionId)))
+        throw new NotFound('Session', `no session has id ${sessionId} (session_list shows them)`);
+      throw new Conflict(
+        `Session ${sessionId} is not live on this server: it has ended (or another node of the cluster holds it); start one with session_create`,
+      );
     }
     const tokens = this.deps.sessions.issueTokens(sessionId);
     if (!tokens) throw new Conflict(`Session ${sessionId} is not live: it is starting or ending`);
@@ -60,7 +63,7 @@ export class SessionBrowsers {
   async page(sessionId: string): Promise<Page> {
     const browser = await this.browser(sessionId);
     const context = browser.contexts()[0];
-    if (!context) throw new ToolError('The session\'s browser has no window open');
+    if (!context) throw new ToolError("The session's browser has no window open");
     const pages = context.pages().filter((p) => !p.isClosed());
     return pages.at(-1) ?? (await context.newPage());
   }
@@ -70,12 +73,26 @@ export class SessionBrowsers {
     const connection = this.connections.get(sessionId);
     this.connections.delete(sessionId);
     // close() on a connectOverCDP browser disconnects; the session's browser goes on.
-    void connection?.then((b) => b.close(), () => undefined).catch(() => undefined);
+    void connection
+      ?.then(
+        (b) => b.close(),
+        () => undefined,
+      )
+      .catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all(all.map((c) => c.then((b) => b.close(), () => undefined).catch(() => undefined)));
+    await Promise.all(
+      all.map((c) =>
+        c
+          .then(
+            (b) => b.close(),
+            () => undefined,
+          )
+          .catch(() => undefined),
+      ),
+    );
   }
 }

@@ -21,16 +21,20 @@ export function extractTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
       name: 'browser_extract',
-      description: 'Read structured data from the session\'s page with the server\'s configured model: answers JSON matching `schema` (a JSON Schema object), following `instruction`.',
+      description:
+        "Read structured data from the session's page with the server's configured model: answers JSON matching `schema` (a JSON Schema object), following `instruction`.",
       input: agentToolInputs.browser_extract,
       async run({ session_id, instruction, schema }) {
         const choice = kit.deps.model();
-        if (!choice.configured) throw new ToolError(`browser_extract needs a model, and this server has none: ${choice.message}`);
+        if (!choice.configured)
+          throw new ToolError(`browser_extract needs a model, and this server has none: ${choice.message}`);
         let shape: z.ZodType;
         try {
           shape = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
         } catch (err) {
-          throw new ToolError(`schema is not a JSON Schema this server can use: ${(err as Error).message.split('\n')[0]}`);
+          throw new ToolError(
+            `schema is not a JSON Schema this server can use: ${(err as Error).message.split('\n')[0]}`,
+          );
         }
         const page = await kit.browsers.page(session_id);
         const text = await page.ariaSnapshot({ timeout: 15_000 });
@@ -41,14 +45,21 @@ export function extractTools(kit: ToolKit): AgentTool[] {
             model: choice.model,
             schema: shape,
             abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
-            system: 'You read web pages and answer only with JSON matching the schema. Take values from the page as given; use null where the page does not say.',
+            system:
+              'You read web pages and answer only with JSON matching the schema. Take values from the page as given; use null where the page does not say.',
             prompt: `Page URL: ${page.url()}\nPage (accessibility snapshot${part.to < text.split('\n').length ? ', cut' : ''}):\n${part.text}\n\nInstruction: ${instruction}`,
           }));
         } catch (err) {
-          if (NoObjectGeneratedError.isInstance(err)) throw new ToolError('The model\'s answer did not match the schema: retry, or make the instruction or the schema simpler');
+          if (NoObjectGeneratedError.isInstance(err))
+            throw new ToolError(
+              "The model's answer did not match the schema: retry, or make the instruction or the schema simpler",
+            );
           throw modelFailed(err, MODEL_TIMEOUT_MS);
         }
-        return { content: [{ type: 'text', text: JSON.stringify(object) }], summary: `Extracted: ${instruction.slice(0, 200)}` };
+        return {
+          content: [{ type: 'text', text: JSON.stringify(object) }],
+          summary: `Extracted: ${instruction.slice(0, 200)}`,
+        };
       },
     }),
   ];

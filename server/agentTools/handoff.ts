@@ -17,7 +17,7 @@ export function handoffTools(kit: ToolKit): AgentTool[] {
     defineTool({
       name: 'session_handoff',
       description:
-        'Hand the session to a person: answers the interactive vnc_url to give them, with your message in the session\'s log. A session running a workflow also pauses its run until session_resume. Call session_resume when the person is done.',
+        "Hand the session to a person: answers the interactive vnc_url to give them, with your message in the session's log. A session running a workflow also pauses its run until session_resume. Call session_resume when the person is done.",
       input: agentToolInputs.session_handoff,
       async run({ session_id, message }) {
         await kit.browsers.browser(session_id);
@@ -25,7 +25,9 @@ export function handoffTools(kit: ToolKit): AgentTool[] {
         if (!tokens) throw new Conflict(`Session ${session_id} is not live: there is nothing to hand over`);
         const paused = runs.isRunning(session_id) ? await runs.pause(session_id, message) : null;
         return {
-          content: [json({ session_id, vnc_url: urls.vnc(session_id, tokens.control), run_paused: paused !== null, message })],
+          content: [
+            json({ session_id, vnc_url: urls.vnc(session_id, tokens.control), run_paused: paused !== null, message }),
+          ],
           summary: `Handed to a person: ${message}`,
         };
       },
@@ -40,7 +42,12 @@ export function handoffTools(kit: ToolKit): AgentTool[] {
         kit.snapshots.forget(session_id);
         const resumed = runs.pauseOf(session_id) ? await runs.resume(session_id) : null;
         return {
-          content: [{ type: 'text', text: `${resumed ? 'The run goes on. ' : ''}The session is the agent's again: take a new snapshot, the person may have changed the page.` }],
+          content: [
+            {
+              type: 'text',
+              text: `${resumed ? 'The run goes on. ' : ''}The session is the agent's again: take a new snapshot, the person may have changed the page.`,
+            },
+          ],
           summary: resumed ? 'Took the session back; the run goes on' : 'Took the session back',
         };
       },

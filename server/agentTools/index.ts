@@ -25,7 +25,11 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
   const browsers = new SessionBrowsers({
     sessions: deps.sessions,
     cdpUrl: deps.cdpUrl,
-    known: (id) => deps.records.get(id).then(() => true, () => false),
+    known: (id) =>
+      deps.records.get(id).then(
+        () => true,
+        () => false,
+      ),
   });
   const snapshots = new SessionSnapshots();
   const kit: ToolKit = { deps, browsers, snapshots };
@@ -35,7 +39,17 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       record: (id, call) => deps.events.append(id, { event: 'AgentToolCall', ...call }),
       log: deps.log,
     },
-    [...sessionTools(kit), ...navigationTools(kit), ...snapshotTools(kit), ...inputTools(kit), ...waitingTools(kit), ...screenshotTools(kit), ...extractTools(kit), ...handoffTools(kit), ...workflowTools(kit)],
+    [
+      ...sessionTools(kit),
+      ...navigationTools(kit),
+      ...snapshotTools(kit),
+      ...inputTools(kit),
+      ...waitingTools(kit),
+      ...screenshotTools(kit),
+      ...extractTools(kit),
+      ...handoffTools(kit),
+      ...workflowTools(kit),
+    ],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
   deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });

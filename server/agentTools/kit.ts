@@ -24,7 +24,9 @@ export interface AgentToolDeps {
   runs: Pick<RunService, 'prepare' | 'start' | 'removeFiles' | 'runDir' | 'pause' | 'resume' | 'isRunning' | 'pauseOf'>;
   workflows: Pick<WorkflowService, 'search' | 'list'>;
   /** The files the session downloaded, each with its signed download_url (for the caller). */
-  downloads(sessionId: string): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
+  downloads(
+    sessionId: string,
+  ): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
   /** The writer's model (WRITER_*), for browser_extract; asked at call time. */
   model(): ModelChoice;
 }

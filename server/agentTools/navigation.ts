@@ -7,7 +7,8 @@ import { defineTool, ToolError, type AgentTool } from './registry.ts';
 const NAVIGATION_TIMEOUT_MS = 30_000;
 
 /** Where the page is now, in one line an agent reads. */
-export const pageLine = async (page: Page) => `Page: ${page.url()} "${(await page.title().catch(() => '')).slice(0, 200)}"`;
+export const pageLine = async (page: Page) =>
+  `Page: ${page.url()} "${(await page.title().catch(() => '')).slice(0, 200)}"`;
 
 /**
  * Load `url` in the session's page. A failure says which way it failed as a run's navigate step
@@ -22,7 +23,9 @@ export async function goTo(kit: ToolKit, sessionId: string, url: string): Promis
   } catch (err) {
     const line = (err as Error).message.split('\n')[0]!;
     const step = { type: 'navigate', url } as unknown as CauseContext['step'];
-    throw new ToolError(`${url} did not load: ${await explainCause(line, { step, stopped: null, privateNetworksAllowed: kit.deps.privateNetworksAllowed, dialogs: [], answering: true })}`);
+    throw new ToolError(
+      `${url} did not load: ${await explainCause(line, { step, stopped: null, privateNetworksAllowed: kit.deps.privateNetworksAllowed, dialogs: [], answering: true })}`,
+    );
   }
   return { url: page.url(), page };
 }
@@ -32,28 +35,42 @@ export function navigationTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
       name: 'browser_navigate',
-      description: 'Open a URL (http or https) in the session\'s page and wait for it to load. Refs of earlier snapshots stop working: take a new snapshot.',
+      description:
+        "Open a URL (http or https) in the session's page and wait for it to load. Refs of earlier snapshots stop working: take a new snapshot.",
       input: agentToolInputs.browser_navigate,
       async run({ session_id, url }) {
         const { page } = await goTo(kit, session_id, url);
-        return { content: [{ type: 'text', text: await pageLine(page) }], summary: `Went to ${page.url().slice(0, 300)}` };
+        return {
+          content: [{ type: 'text', text: await pageLine(page) }],
+          summary: `Went to ${page.url().slice(0, 300)}`,
+        };
       },
     }),
     defineTool({
       name: 'browser_back',
-      description: 'Go back to the previous page in the session\'s history.',
+      description: "Go back to the previous page in the session's history.",
       input: agentToolInputs.browser_back,
       async run({ session_id }) {
         const page = await kit.browsers.page(session_id);
         kit.snapshots.forget(session_id);
         // Until the history entry commits only: a page restored from the back-forward cache fires no
         // new load, which Playwright's default wait would sit out to its timeout.
-        const response = await page.goBack({ timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'commit' }).catch((err: Error) => {
-          throw new ToolError(`Going back failed: ${err.message.split('\n')[0]}`);
-        });
+        const response = await page
+          .goBack({ timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'commit' })
+          .catch((err: Error) => {
+            throw new ToolError(`Going back failed: ${err.message.split('\n')[0]}`);
+          });
         await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
         const where = await pageLine(page);
-        return { content: [{ type: 'text', text: response === null && page.url() === 'about:blank' ? `Nothing to go back to. ${where}` : where }], summary: `Went back to ${page.url().slice(0, 300)}` };
+        return {
+          content: [
+            {
+              type: 'text',
+              text: response === null && page.url() === 'about:blank' ? `Nothing to go back to. ${where}` : where,
+            },
+          ],
+          summary: `Went back to ${page.url().slice(0, 300)}`,
+        };
       },
     }),
   ];

@@ -8,7 +8,8 @@ import type { Log } from '../log.ts';
  * nothing here knows MCP: a tool takes its zod-parsed input and answers text and images.
  */
 
-export type ToolContent = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' };
+export type ToolContent =
+  { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' };
 
 export interface ToolOutcome {
   content: ToolContent[];
@@ -76,7 +77,10 @@ function describeIssues(error: z.ZodError): string {
 export class AgentToolRegistry {
   private readonly tools = new Map<string, AgentTool>();
 
-  constructor(private readonly deps: RegistryDeps, tools: AgentTool[]) {
+  constructor(
+    private readonly deps: RegistryDeps,
+    tools: AgentTool[],
+  ) {
     for (const t of tools) {
       if (this.tools.has(t.name)) throw new Error(`two agent tools are named ${t.name}`);
       this.tools.set(t.name, t);
@@ -98,7 +102,8 @@ export class AgentToolRegistry {
    */
   async call(name: string, args: unknown): Promise<ToolResult> {
     const tool = this.tools.get(name);
-    if (!tool) return errorResult(`No tool is named ${JSON.stringify(clip(name))}: call tools/list for the tools there are`);
+    if (!tool)
+      return errorResult(`No tool is named ${JSON.stringify(clip(name))}: call tools/list for the tools there are`);
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     const input = parsed.data as { session_id?: string };
@@ -115,7 +120,12 @@ export class AgentToolRegistry {
       record = { sessionId: input.session_id, ok: false, message };
     }
     if (record.sessionId && this.deps.isLive(record.sessionId)) {
-      this.deps.record(record.sessionId, { tool: name, ok: record.ok, message: clip(record.message), duration: Date.now() - started });
+      this.deps.record(record.sessionId, {
+        tool: name,
+        ok: record.ok,
+        message: clip(record.message),
+        duration: Date.now() - started,
+      });
     }
     return result;
   }

@@ -22,28 +22,55 @@ export function screenshotTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
       name: 'browser_take_screenshot',
-      description: `A picture of what the session's page shows (JPEG, at most ${SCREENSHOT_MAX_WIDTH} px wide); full_page for the whole scrollable page. To act on elements, use browser_snapshot: screenshots have no refs.`,
+      description: `A picture of what the session's page shows (JPEG, at most ${SCREENSHOT_MAX_WIDTH} px wide); full_page for the whole scrollable page, ref for one element. To act on elements, use browser_snapshot: screenshots have no refs.`,
       input: agentToolInputs.browser_take_screenshot,
-      async run({ session_id, full_page }) {
+      async run({ session_id, full_page, ref, element }) {
         const page = await kit.browsers.page(session_id);
+        // An element's box, where the page shows it now (viewport coordinates, CSS pixels).
+        let box: { x: number; y: number; width: number; height: number } | null = null;
+        if (ref) {
+          const target = page.locator(`aria-ref=${kit.snapshots.resolve(session_id, ref)}`);
+          await target.scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+          box = await target.boundingBox({ timeout: 5_000 }).catch(() => null);
+          if (!box || box.width < 1 || box.height < 1)
+            throw new ToolError(
+              `${JSON.stringify((element ?? ref).slice(0, 100))} (${ref}) is not shown on the page now: take a new snapshot`,
+            );
+        }
         const cdp = await page.context().newCDPSession(page);
         try {
           const m = (await cdp.send('Page.getLayoutMetrics')) as unknown as LayoutMetrics;
           const view = m.cssVisualViewport;
           const devicePixels = view.clientWidth > 0 ? m.visualViewport.clientWidth / view.clientWidth : 1;
-          const clip = full_page
-            ? { x: 0, y: 0, width: Math.ceil(m.cssContentSize.width), height: Math.min(Math.ceil(m.cssContentSize.height), FULL_PAGE_MAX_HEIGHT) }
-            : { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
-          if (clip.width < 1 || clip.height < 1) throw new ToolError('The page has no size to capture (a window that is minimised or not drawn yet)');
+          const clip = box
+            ? { x: view.pageX + box.x, y: view.pageY + box.y, width: box.width, height: box.height }
+            : full_page
+              ? {
+                  x: 0,
+                  y: 0,
+                  width: Math.ceil(m.cssContentSize.width),
+                  height: Math.min(Math.ceil(m.cssContentSize.height), FULL_PAGE_MAX_HEIGHT),
+                }
+              : { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
+          if (clip.width < 1 || clip.height < 1)
+            throw new ToolError('The page has no size to capture (a window that is minimised or not drawn yet)');
           const scale = Math.min(1, SCREENSHOT_MAX_WIDTH / (clip.width * devicePixels));
-          const shot = await cdp.send('Page.captureScreenshot', { format: 'jpeg', quality: 80, clip: { ...clip, scale }, captureBeyondViewport: full_page === true });
+          const shot = await cdp.send('Page.captureScreenshot', {
+            format: 'jpeg',
+            quality: 80,
+            clip: { ...clip, scale },
+            captureBeyondViewport: full_page === true || box !== null,
+          });
           const width = Math.round(clip.width * scale * devicePixels);
           return {
             content: [
               { type: 'image', data: shot.data, mimeType: 'image/jpeg' },
-              { type: 'text', text: `Screenshot of ${page.url()} (${width} px wide${full_page ? ', full page' : ''})` },
+              {
+                type: 'text',
+                text: `Screenshot of ${box ? `${JSON.stringify((element ?? ref!).slice(0, 100))} on ` : ''}${page.url()} (${width} px wide${full_page && !box ? ', full page' : ''})`,
+              },
             ],
-            summary: `Screenshot${full_page ? ' of the full page' : ''}`,
+            summary: `Screenshot${box ? ` of ${JSON.stringify((element ?? ref!).slice(0, 100))}` : full_page ? ' of the full page' : ''}`,
           };
         } finally {
           await cdp.detach().catch(() => undefined);

@@ -20,7 +20,7 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
         const { sessionId, workflowId, tokens } = await records.create({
           workflow_name: name,
           timeout: input.timeout ?? SESSION_TIMEOUT_DEFAULT,
-          proxies: false,
+          proxies: input.proxies ?? false,
           presentation: PRESENTATION_DEFAULT,
         });
         const { vnc_url, livestream_url } = urls.session(sessionId, tokens);
@@ -33,7 +33,10 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
         }
         return {
           sessionId,
-          content: [json({ session_id: sessionId, workflow_id: workflowId, vnc_url, livestream_url }), ...(opened ? [{ type: 'text' as const, text: opened }] : [])],
+          content: [
+            json({ session_id: sessionId, workflow_id: workflowId, vnc_url, livestream_url }),
+            ...(opened ? [{ type: 'text' as const, text: opened }] : []),
+          ],
           summary: `Session created for workflow "${name}"${opened ? `; ${opened}` : ''}`,
         };
       },
@@ -43,11 +46,23 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
       description: 'End a session: its browser closes; its log, recording and downloads stay.',
       input: agentToolInputs.session_close,
       async run({ session_id }) {
-        // Logged before the end, while the session still takes events.
-        kit.deps.events.append(session_id, { event: 'AgentToolCall', tool: 'session_close', ok: true, message: 'Closing the session', duration: 0 });
+        // Logged before the end, while the session still takes events (after it, the registry logs nothing);
+        // only for a session this node holds, so an unknown id leaves no event behind.
+        if (kit.deps.sessions.get(session_id)?.state === 'live') {
+          kit.deps.events.append(session_id, {
+            event: 'AgentToolCall',
+            tool: 'session_close',
+            ok: true,
+            message: 'Closing the session',
+            duration: 0,
+          });
+        }
         const session = await records.end(session_id);
         kit.snapshots.forget(session_id);
-        return { content: [json({ session_id, state: session.state, end_reason: session.end_reason })], summary: 'Session closed' };
+        return {
+          content: [json({ session_id, state: session.state, end_reason: session.end_reason })],
+          summary: 'Session closed',
+        };
       },
     }),
     defineTool({
@@ -56,13 +71,21 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
       input: agentToolInputs.session_list,
       async run({ limit }) {
         const page = await records.list({ limit: limit ?? 20 });
-        const items = page.items.map((s) => ({ session_id: s.id, workflow_name: s.workflow_name, state: s.state, end_reason: s.end_reason, created_at: s.created_at, expires_at: s.expires_at }));
+        const items = page.items.map((s) => ({
+          session_id: s.id,
+          workflow_name: s.workflow_name,
+          state: s.state,
+          end_reason: s.end_reason,
+          created_at: s.created_at,
+          expires_at: s.expires_at,
+        }));
         return { content: [json(items)], summary: `Listed ${items.length} sessions` };
       },
     }),
     defineTool({
       name: 'session_status',
-      description: 'One session: its state (starting, live, ended), why it ended, when it expires, and the page it shows when live.',
+      description:
+        'One session: its state (starting, live, ended), why it ended, when it expires, and the page it shows when live.',
       input: agentToolInputs.session_status,
       async run({ session_id }) {
         const s = await records.get(session_id);
@@ -72,7 +95,18 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
           page = { url: p.url(), title: await p.title().catch(() => '') };
         }
         return {
-          content: [json({ session_id, workflow_name: s.workflow_name, state: s.state, end_reason: s.end_reason, created_at: s.created_at, expires_at: s.expires_at, ended_at: s.ended_at, page })],
+          content: [
+            json({
+              session_id,
+              workflow_name: s.workflow_name,
+              state: s.state,
+              end_reason: s.end_reason,
+              created_at: s.created_at,
+              expires_at: s.expires_at,
+              ended_at: s.ended_at,
+              page,
+            }),
+          ],
           summary: `Status: ${s.state}`,
         };
       },

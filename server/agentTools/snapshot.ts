@@ -12,7 +12,10 @@ const clipLine = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}
  * once with the real ones.
  */
 function frame(s: Snapshot, sessionId: string, from: number, to: number, body: string): string {
-  const more = to < s.lines.length ? `\n\nThe snapshot goes on: call browser_snapshot with {"session_id":"${sessionId}","cursor":"${s.tag}:${to}"} for lines ${to + 1} on.` : '';
+  const more =
+    to < s.lines.length
+      ? `\n\nThe snapshot goes on: call browser_snapshot with {"session_id":"${sessionId}","cursor":"${s.tag}:${to}"} for lines ${to + 1} on.`
+      : '';
   return `Page URL: ${clipLine(s.url, 500)}\nPage title: ${clipLine(s.title, 200)}\nSnapshot ${s.tag}, lines ${from + 1}-${to} of ${s.lines.length}:\n\`\`\`yaml\n${body}\n\`\`\`${more}`;
 }
 
@@ -20,7 +23,12 @@ function frame(s: Snapshot, sessionId: string, from: number, to: number, body: s
  * A new snapshot of the session's page as the agent reads it: its first part within `budget`
  * tokens, or the part a cursor continues. Actions with `snapshot: true` answer with it too.
  */
-export async function snapshotText(kit: ToolKit, sessionId: string, budget = SNAPSHOT_MAX_TOKENS_DEFAULT, cursor?: string): Promise<{ text: string; summary: string }> {
+export async function snapshotText(
+  kit: ToolKit,
+  sessionId: string,
+  budget = SNAPSHOT_MAX_TOKENS_DEFAULT,
+  cursor?: string,
+): Promise<{ text: string; summary: string }> {
   let snapshot: Snapshot;
   let from = 0;
   if (cursor) {
@@ -32,7 +40,10 @@ export async function snapshotText(kit: ToolKit, sessionId: string, budget = SNA
   const widest = snapshot.lines.length;
   const overhead = countTokens(frame(snapshot, sessionId, widest, widest - 1, ''));
   const part = pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
-  return { text: frame(snapshot, sessionId, part.from, part.to, part.text), summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}` };
+  return {
+    text: frame(snapshot, sessionId, part.from, part.to, part.text),
+    summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}`,
+  };
 }
 
 /** browser_snapshot: the page as an ARIA snapshot with refs, cut to a token budget with a cursor to the rest. */

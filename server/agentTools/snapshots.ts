@@ -44,7 +44,14 @@ export class SessionSnapshots {
       refs.add(ref);
       return `[ref=${tag}-${ref}]`;
     });
-    const snapshot: Snapshot = { sessionId, tag, url: page.url(), title: await page.title().catch(() => ''), lines: text.split('\n'), refs };
+    const snapshot: Snapshot = {
+      sessionId,
+      tag,
+      url: page.url(),
+      title: await page.title().catch(() => ''),
+      lines: text.split('\n'),
+      refs,
+    };
     this.latest.set(sessionId, snapshot);
     return snapshot;
   }
@@ -52,19 +59,27 @@ export class SessionSnapshots {
   /** The snapshot a cursor continues, and the line it continues at. */
   continued(sessionId: string, cursor: string): { snapshot: Snapshot; from: number } {
     const m = CURSOR.exec(cursor);
-    if (!m) throw new ToolError(`cursor ${JSON.stringify(cursor.slice(0, 100))} is not one browser_snapshot answered with: take a new snapshot (without cursor)`);
+    if (!m)
+      throw new ToolError(
+        `cursor ${JSON.stringify(cursor.slice(0, 100))} is not one browser_snapshot answered with: take a new snapshot (without cursor)`,
+      );
     const snapshot = this.ofTag(sessionId, m[1]!, `cursor ${cursor}`);
     const from = Number(m[2]);
-    if (from >= snapshot.lines.length) throw new ToolError(`cursor ${cursor} is past the end of that snapshot: take a new snapshot`);
+    if (from >= snapshot.lines.length)
+      throw new ToolError(`cursor ${cursor} is past the end of that snapshot: take a new snapshot`);
     return { snapshot, from };
   }
 
   /** Playwright's ref for one of ours, if it belongs to this session's latest snapshot. */
   resolve(sessionId: string, ref: string): string {
     const m = OUR_REF.exec(ref);
-    if (!m) throw new ToolError(`ref ${JSON.stringify(ref.slice(0, 100))} is not a ref from browser_snapshot (they look like k3f9ab-e5): take a new snapshot and use a ref from it`);
+    if (!m)
+      throw new ToolError(
+        `ref ${JSON.stringify(ref.slice(0, 100))} is not a ref from browser_snapshot (they look like k3f9ab-e5): take a new snapshot and use a ref from it`,
+      );
     const snapshot = this.ofTag(sessionId, m[1]!, `ref ${ref}`);
-    if (!snapshot.refs.has(m[2]!)) throw new ToolError(`ref ${ref} is not in that snapshot: take a new snapshot and use a ref from it`);
+    if (!snapshot.refs.has(m[2]!))
+      throw new ToolError(`ref ${ref} is not in that snapshot: take a new snapshot and use a ref from it`);
     return m[2]!;
   }
 
@@ -72,7 +87,10 @@ export class SessionSnapshots {
     const snapshot = this.latest.get(sessionId);
     if (snapshot?.tag === tag) return snapshot;
     const elsewhere = [...this.latest.values()].some((s) => s.tag === tag);
-    if (elsewhere) throw new ToolError(`${what} comes from another session's snapshot, not session ${sessionId}'s: take a new snapshot of this session`);
+    if (elsewhere)
+      throw new ToolError(
+        `${what} comes from another session's snapshot, not session ${sessionId}'s: take a new snapshot of this session`,
+      );
     throw new ToolError(`${what} is stale: the page changed or a newer snapshot was taken since. Take a new snapshot`);
   }
 

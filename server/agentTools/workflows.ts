@@ -11,13 +11,22 @@ export function workflowTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
       name: 'search_workflows',
-      description: 'Saved workflows by part of their name (any case), newest first, with their variables: what run_workflow can run.',
+      description:
+        'Saved workflows by part of their name (any case), newest first, with their variables: what run_workflow can run.',
       input: agentToolInputs.search_workflows,
       async run({ name }) {
         const hits = name
           ? await workflows.search({ name })
-          : (await workflows.list({ limit: 20 })).items.map((w) => ({ workflow_id: w.id, workflow_name: w.name, variables: w.variables, metadata: w.metadata }));
-        return { content: [json(hits)], summary: `Found ${hits.length} workflows${name ? ` named like "${name.slice(0, 100)}"` : ''}` };
+          : (await workflows.list({ limit: 20 })).items.map((w) => ({
+              workflow_id: w.id,
+              workflow_name: w.name,
+              variables: w.variables,
+              metadata: w.metadata,
+            }));
+        return {
+          content: [json(hits)],
+          summary: `Found ${hits.length} workflows${name ? ` named like "${name.slice(0, 100)}"` : ''}`,
+        };
       },
     }),
     defineTool({
@@ -28,7 +37,10 @@ export function workflowTools(kit: ToolKit): AgentTool[] {
       async run({ workflow_id, variables }) {
         const runId = randomUUID();
         // The form run_workflow's route builds, so the checks are the runs' own (variables, credentials).
-        const fields: Record<string, string> = { workflow_id, ...(variables ? { variables: JSON.stringify(variables) } : {}) };
+        const fields: Record<string, string> = {
+          workflow_id,
+          ...(variables ? { variables: JSON.stringify(variables) } : {}),
+        };
         let prepared;
         try {
           prepared = await runs.prepare(runId, { fields, files: [] });
@@ -47,7 +59,8 @@ export function workflowTools(kit: ToolKit): AgentTool[] {
     }),
     defineTool({
       name: 'downloads_list',
-      description: 'The files the session\'s browser downloaded, each with a download_url that works for a day without the API key.',
+      description:
+        "The files the session's browser downloaded, each with a download_url that works for a day without the API key.",
       input: agentToolInputs.downloads_list,
       async run({ session_id }) {
         await kit.deps.records.get(session_id);

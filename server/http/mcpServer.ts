@@ -9,11 +9,16 @@ const INSTRUCTIONS =
 
 /** The MCP face of the tool registry: tools/list and tools/call, nothing else (the registry knows no MCP). */
 function mcpServerOver(registry: AgentToolRegistry, version: string): Server {
-  const server = new Server({ name: 'browserdesk', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'browserdesk', version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
   // The registry validates the arguments with the tool's zod schema and never throws: a bad call
   // is an error result the agent reads (isError), not a JSON-RPC failure.
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ ...(await registry.call(request.params.name, request.params.arguments)) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+    ...(await registry.call(request.params.name, request.params.arguments)),
+  }));
   return server;
 }
 
@@ -23,7 +28,13 @@ function mcpServerOver(registry: AgentToolRegistry, version: string): Server {
  * of an MCP "session" has to be kept, so any node, any restart and any number of clients answer
  * alike. Answers are plain JSON (enableJsonResponse): a tool call has no progress to stream.
  */
-export async function answerMcp(registry: AgentToolRegistry, version: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+export async function answerMcp(
+  registry: AgentToolRegistry,
+  version: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const server = mcpServerOver(registry, version);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {

@@ -22,7 +22,9 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       } catch (err) {
         req.log.error({ err }, 'MCP request failed');
         if (!reply.raw.headersSent) {
-          reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+          reply.raw
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
         } else reply.raw.end();
       }
     },
@@ -31,6 +33,14 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'DELETE'],
     url: '/mcp',
     config: { auth: 'apiKey', bearer: true },
-    handler: (_req, reply) => reply.status(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST each request' }, id: null }),
+    handler: (_req, reply) =>
+      reply
+        .status(405)
+        .header('allow', 'POST')
+        .send({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST each request' },
+          id: null,
+        }),
   });
 }

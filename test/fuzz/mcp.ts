@@ -21,15 +21,44 @@ export type McpMessage =
   | { k: 'method'; method: string; params: Json; id: Json }
   | { k: 'raw'; text: string };
 
-const idArb: fc.Arbitrary<Json> = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.constant({}), fc.double());
+const idArb: fc.Arbitrary<Json> = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 8 }),
+  fc.constant(null),
+  fc.constant({}),
+  fc.double(),
+);
 
 const messageArb: fc.Arbitrary<McpMessage> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.record({
       k: fc.constant('call' as const),
-      tool: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...TOOLS) }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) }),
-      args: fc.oneof(fc.dictionary(fc.constantFrom('session_id', 'url', 'ref', 'element', 'text', 'max_tokens', 'cursor', 'schema', 'key', 'message', 'workflow_id', 'variables', '__proto__'), fc.jsonValue({ maxDepth: 3 })), fc.jsonValue({ maxDepth: 2 })),
+      tool: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...TOOLS) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+      ),
+      args: fc.oneof(
+        fc.dictionary(
+          fc.constantFrom(
+            'session_id',
+            'url',
+            'ref',
+            'element',
+            'text',
+            'max_tokens',
+            'cursor',
+            'schema',
+            'key',
+            'message',
+            'workflow_id',
+            'variables',
+            '__proto__',
+          ),
+          fc.jsonValue({ maxDepth: 3 }),
+        ),
+        fc.jsonValue({ maxDepth: 2 }),
+      ),
       sessionArg: fc.constantFrom('none' as const, 'random' as const, 'made' as const),
       id: idArb,
     }),
@@ -38,12 +67,39 @@ const messageArb: fc.Arbitrary<McpMessage> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       k: fc.constant('method' as const),
-      method: fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'resources/list', 'prompts/get', 'notifications/initialized', 'logging/setLevel', 'no/such', ''),
+      method: fc.constantFrom(
+        'initialize',
+        'tools/list',
+        'tools/call',
+        'ping',
+        'resources/list',
+        'prompts/get',
+        'notifications/initialized',
+        'logging/setLevel',
+        'no/such',
+        '',
+      ),
       params: fc.jsonValue({ maxDepth: 3 }),
       id: idArb,
     }),
   },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('raw' as const), text: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('{', '[]', '[{}]', 'null', '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}')) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('raw' as const),
+      text: fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom(
+          '{',
+          '[]',
+          '[{}]',
+          'null',
+          '{"jsonrpc":"2.0"}',
+          '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+        ),
+      ),
+    }),
+  },
 );
 
 export interface McpCase {
@@ -62,8 +118,10 @@ export const mcpCaseArb: fc.Arbitrary<McpCase> = fc.record({
 function encode(m: McpMessage, made: string | undefined): Json {
   if (m.k === 'raw') return undefined;
   if (m.k === 'method') return { jsonrpc: '2.0', id: m.id, method: m.method, params: m.params };
-  const args = m.args && typeof m.args === 'object' && !Array.isArray(m.args) ? { ...(m.args as Record<string, Json>) } : m.args;
-  if (args && typeof args === 'object' && !Array.isArray(args) && m.sessionArg !== 'none') (args as Record<string, Json>).session_id = m.sessionArg === 'made' && made ? made : randomUUID();
+  const args =
+    m.args && typeof m.args === 'object' && !Array.isArray(m.args) ? { ...(m.args as Record<string, Json>) } : m.args;
+  if (args && typeof args === 'object' && !Array.isArray(args) && m.sessionArg !== 'none')
+    (args as Record<string, Json>).session_id = m.sessionArg === 'made' && made ? made : randomUUID();
   return { jsonrpc: '2.0', id: m.id, method: 'tools/call', params: { name: m.tool, arguments: args } };
 }
 
@@ -72,17 +130,37 @@ export async function runMcpCase(c: McpCase, svc0: Service, apiKey: string): Pro
   await healthy(svc);
   const port = Number(new URL(svc.url).port);
   const send = async (body: string, what: string) => {
-    const headers = [`Authorization: Bearer ${apiKey}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, ...(c.accept ? [`Accept: ${c.accept}`] : [])];
-    const { response, timedOut, error } = await rawRequest(port, { method: 'POST', target: '/api/mcp', headers, body: Buffer.from(body) }, { timeoutMs: 60_000 });
+    const headers = [
+      `Authorization: Bearer ${apiKey}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      ...(c.accept ? [`Accept: ${c.accept}`] : []),
+    ];
+    const { response, timedOut, error } = await rawRequest(
+      port,
+      { method: 'POST', target: '/api/mcp', headers, body: Buffer.from(body) },
+      { timeoutMs: 60_000 },
+    );
     check(svc.alive, () => `after ${what}: ${svc.death()}`);
     check(!timedOut, `${what}: no answer within 60 s`);
     check(response, `${what}: no answer (${error ?? 'connection closed'})`);
     if (process.env.FUZZ_DEBUG) console.log(`fuzz mcp: ${what} -> ${response.status}`);
-    check(response.status < 500, `${what}: answered ${response.status}: ${response.body.toString('utf8').slice(0, 500)}`);
+    check(
+      response.status < 500,
+      `${what}: answered ${response.status}: ${response.body.toString('utf8').slice(0, 500)}`,
+    );
     return response.body.toString('utf8');
   };
   // A session of this case's own, for calls that name the one "made".
-  const created = await send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'session_create', arguments: { workflow_name: 'fuzz mcp' } } }), 'session_create');
+  const created = await send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'tools/call',
+      params: { name: 'session_create', arguments: { workflow_name: 'fuzz mcp' } },
+    }),
+    'session_create',
+  );
   const made = /"session_id\\?":\s*\\?"([0-9a-f-]{36})/.exec(created)?.[1];
   const bodies = c.messages.map((m) => (m.k === 'raw' ? m.text : JSON.stringify(encode(m, made))));
   if (c.batch && bodies.length > 1) await send(`[${bodies.join(',')}]`, `a batch of ${bodies.length}`);

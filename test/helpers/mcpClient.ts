@@ -5,9 +5,12 @@ import type { TestServer } from './server.ts';
 
 /** The SDK's own client on the server's /api/mcp, with the key as `Authorization: Bearer` (or X-API-Key). */
 export async function mcpClient(server: TestServer, auth: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {
-  const headers: Record<string, string> = auth === 'bearer' ? { authorization: `Bearer ${server.apiKey}` } : { 'x-api-key': server.apiKey };
+  const headers: Record<string, string> =
+    auth === 'bearer' ? { authorization: `Bearer ${server.apiKey}` } : { 'x-api-key': server.apiKey };
   const client = new Client({ name: 'browserdesk-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } }),
+  );
   return client;
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, mcpClient, refOf, textOf } from '../helpers/mcpClient.ts';
+import { sessionEventsRepo } from '../../server/store/sessionEvents.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -18,7 +19,11 @@ let siteUrl: string;
 beforeAll(async () => {
   server = await startServer();
   client = await mcpClient(server);
-  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>secret intranet</title><button>Go</button><a href="/x">Link</a>'));
+  site = http.createServer((_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<title>secret intranet</title><button>Go</button><a href="/x">Link</a>'),
+  );
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 });
@@ -30,7 +35,12 @@ afterAll(async () => {
   await new Promise((r) => site?.close(r));
 });
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+};
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 function post(body: string, headers: Record<string, string>) {
@@ -70,14 +80,16 @@ describe('/api/mcp needs the API key', () => {
   });
 
   it('answers GET with 405 (a stateless server streams nothing), never a hanging stream', async () => {
-    const res = await fetch(`${server.url}/api/mcp`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${server.apiKey}` } });
+    const res = await fetch(`${server.url}/api/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${server.apiKey}` },
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
 });
 
 describe('tool calls an attacker shapes', () => {
-  it('refuses a ref from another session\'s snapshot, and a made-up or stale one', async () => {
+  it("refuses a ref from another session's snapshot, and a made-up or stale one", async () => {
     const a = await newSession();
     const b = await newSession();
     try {
@@ -114,7 +126,13 @@ describe('tool calls an attacker shapes', () => {
     const created = await callTool(on, 'session_create', { workflow_name: 'egress' });
     const id = (JSON.parse(textOf(created)) as { session_id: string }).session_id;
     try {
-      for (const url of ['file:///etc/passwd', 'chrome://settings', 'javascript:alert(1)', 'data:text/html,hi', 'view-source:http://example.com']) {
+      for (const url of [
+        'file:///etc/passwd',
+        'chrome://settings',
+        'javascript:alert(1)',
+        'data:text/html,hi',
+        'view-source:http://example.com',
+      ]) {
         const res = await callTool(on, 'browser_navigate', { session_id: id, url });
         expect(res.isError, url).toBe(true);
         expect(textOf(res), url).toMatch(/url: url must be an http:\/\/ or https:\/\/ URL/);
@@ -158,11 +176,22 @@ describe('tool calls an attacker shapes', () => {
 
   it('says plainly that a session does not exist', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const name of ['browser_snapshot', 'browser_navigate', 'session_status', 'session_close', 'browser_take_screenshot']) {
-      const res = await callTool(client, name, { session_id: id, ...(name === 'browser_navigate' ? { url: 'https://example.com' } : {}) });
+    for (const name of [
+      'browser_snapshot',
+      'browser_navigate',
+      'session_status',
+      'session_close',
+      'browser_take_screenshot',
+    ]) {
+      const res = await callTool(client, name, {
+        session_id: id,
+        ...(name === 'browser_navigate' ? { url: 'https://example.com' } : {}),
+      });
       expect(res.isError, name).toBe(true);
       expect(textOf(res), name).toMatch(/Session not found/);
     }
+    // Calls on an unknown id leave nothing in the event log.
+    expect(await sessionEventsRepo(server.app.db).count(id)).toBe(0);
   });
 
   it('answers bodies of any shape with a JSON-RPC or HTTP error, never a 500, and keeps serving', async () => {
@@ -173,7 +202,12 @@ describe('tool calls an attacker shapes', () => {
       'null',
       '{"jsonrpc":"2.0"}',
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":{"$gt":1},"arguments":[1,2]}}',
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'browser_snapshot', arguments: { session_id: 'x'.repeat(100_000) } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'browser_snapshot', arguments: { session_id: 'x'.repeat(100_000) } },
+      }),
       JSON.stringify([initialize, initialize]),
       JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'no/such/method' }),
       JSON.stringify({ ...initialize, params: { protocolVersion: 7 } }),

@@ -45,5 +45,8 @@ export const agentToolsService = fp(
     // Before the sessions end (preClose): the connections close as a client's would.
     app.addHook('preClose', () => tools.close());
   },
-  { name: 'agentTools', dependencies: ['sessions', 'sessionRecords', 'sessionEvents', 'runs', 'workflows', 'artifacts'] },
+  {
+    name: 'agentTools',
+    dependencies: ['sessions', 'sessionRecords', 'sessionEvents', 'runs', 'workflows', 'artifacts'],
+  },
 );
