@@ -80,14 +80,14 @@ test('the step list edits the JSON in place: a value, the order, a deletion (128
   const beforeDelete = await editorText(page);
   await list.getByRole('button', { name: 'Delete step 4' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Step 4 (Pause for a person: “Solve the puzzle”) deleted.' })).toBeVisible();
-  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(list.locator('ol.flow-steps > li')).toHaveCount(3);
   await expect(list.getByRole('heading', { name: 'Steps · 3' })).toBeVisible();
   expect(await editorText(page)).not.toContain('Solve the puzzle');
   await expect(list.getByRole('button', { name: 'Undo' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect.poll(() => editorText(page)).toBe(beforeDelete);
   await list.getByRole('button', { name: 'Delete step 1' }).click();
-  await expect(list.getByRole('listitem')).toHaveCount(3);
+  await expect(list.locator('ol.flow-steps > li')).toHaveCount(3);
   const afterDelete = await editorText(page);
   expect(afterDelete).toBe(beforeDelete.replace('    { "type": "navigate", "url": "https://example.com/" },\n', ''));
 

@@ -86,6 +86,13 @@ describe('StepList', () => {
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
   });
 
+  it('shows the editor’s problems under the step whose lines they point at', () => {
+    render(<StepList text={text} onChange={() => undefined} issues={[{ line: 5, message: 'Step 2 (change) uses {{query}} but no variable query is declared' }, { line: 2, message: 'not in a step' }]} />);
+    const problems = screen.getByRole('list', { name: 'Problems in step 2' });
+    expect(problems.textContent).toBe('Step 2 (change) uses {{query}} but no variable query is declared');
+    expect(screen.queryByText('not in a step')).toBeNull();
+  });
+
   it('says why there is no list while the JSON does not parse', () => {
     render(<Harness initial={'{ "title": '} />);
     expect(screen.getByText(/The steps show here when the flow is valid JSON/)).toBeTruthy();

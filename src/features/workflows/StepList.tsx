@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { credentialOf } from '../../../contract/workflows.ts';
-import { parseFlowText } from './flow-text.ts';
-import { deleteStep, moveStep, setFlowValue, splitPlaceholders, stepsOf, type StepView } from './flow-steps.ts';
+import { parseFlowText, type LineIssue } from './flow-text.ts';
+import { deleteStep, moveStep, setFlowValue, splitPlaceholders, stepAtLine, stepsOf, type StepView } from './flow-steps.ts';
 import './workflows.css';
 
 /** Text with its `{{…}}` placeholders marked: a variable, or a stored credential. */
@@ -41,8 +41,17 @@ interface Deleted {
  * (a value, the order, a deletion) rewrites only that part of the text, and an edit in the JSON
  * shows here at once. A step's values are edited in place; its selector is shown as written.
  */
-export function StepList({ text, onChange }: { text: string; onChange: (text: string) => void }) {
+export function StepList({ text, onChange, issues = [] }: { text: string; onChange: (text: string) => void; issues?: LineIssue[] }) {
   const steps = useMemo(() => stepsOf(parseFlowText(text).value), [text]);
+  // The editor's problems, each under the step whose lines it points at.
+  const problems = useMemo(() => {
+    const byStep = new Map<number, string[]>();
+    for (const issue of issues) {
+      const at = stepAtLine(text, issue.line);
+      if (at !== undefined) byStep.set(at, [...(byStep.get(at) ?? []), issue.message]);
+    }
+    return byStep;
+  }, [issues, text]);
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -106,7 +115,7 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
       ) : (
         <ol ref={list} className="flow-steps">
           {steps.map((s) => (
-            <li key={s.index} className={`flow-step flow-step-${s.kind}`}>
+            <li key={s.index} className={`flow-step flow-step-${s.kind}${problems.has(s.index) ? ' has-problem' : ''}`}>
               <div className="flow-step-line">
                 <span className="flow-step-number" aria-hidden="true">
                   {s.index + 1}
@@ -132,6 +141,13 @@ export function StepList({ text, onChange }: { text: string; onChange: (text: st
                   )}
                 </p>
               </div>
+              {problems.has(s.index) && (
+                <ul className="flow-step-problems" aria-label={`Problems in step ${s.index + 1}`}>
+                  {problems.get(s.index)!.map((m, i) => (
+                    <li key={i}>{m}</li>
+                  ))}
+                </ul>
+              )}
               {s.fields.map((f) => {
                 const id = `step-${s.index}-${f.path.at(-1)!}`;
                 const note = placeholderNote(f.value);

@@ -131,7 +131,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
               )}
             </Field>
           </div>
-          <StepList text={flowText} onChange={(text) => setValue('flowText', text, { shouldValidate: true, shouldDirty: true })} />
+          <StepList text={flowText} issues={flowIssues} onChange={(text) => setValue('flowText', text, { shouldValidate: true, shouldDirty: true })} />
         </div>
         <VariablesEditor control={control} register={register} errors={errors.variables} undeclared={undeclared} />
         <div className="card">

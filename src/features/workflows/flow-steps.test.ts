@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedSpan, deleteStep, describeStep, formattingOf, moveStep, setFlowValue, splitPlaceholders, stepsOf } from './flow-steps.ts';
+import { changedSpan, deleteStep, describeStep, stepAtLine, formattingOf, moveStep, setFlowValue, splitPlaceholders, stepsOf } from './flow-steps.ts';
 
 // A hand-written flow: steps on one line and over several, tabs nowhere, a key order of its own.
 const text = `{
@@ -110,5 +110,17 @@ describe('changedSpan', () => {
     const after = moveStep(text, 1, 1);
     const span = changedSpan(before, after);
     expect(before.slice(0, span.from) + span.insert + before.slice(span.to)).toBe(after);
+  });
+});
+
+describe('stepAtLine', () => {
+  it('finds the step a line belongs to', () => {
+    expect(stepAtLine(text, 4)).toBe(0);
+    expect(stepAtLine(text, 5)).toBe(1);
+    expect(stepAtLine(text, 7)).toBe(1);
+    expect(stepAtLine(text, 9)).toBe(1);
+    expect(stepAtLine(text, 10)).toBe(2);
+    expect(stepAtLine(text, 2)).toBeUndefined();
+    expect(stepAtLine('{ bad', 1)).toBeUndefined();
   });
 });

@@ -217,3 +217,23 @@ export function changedSpan(from: string, to: string): { from: number; to: numbe
   while (end < shorter - start && from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)) end++;
   return { from: start, to: from.length - end, insert: to.slice(start, to.length - end) };
 }
+
+/** Which step (from 0) the text's line (from 1) is in, if any: to show a problem at its step. */
+export function stepAtLine(text: string, line: number): number | undefined {
+  const nodes = stepNodes(text);
+  if (!nodes) return undefined;
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const found = nodes.findIndex((n) => lineOf(n.offset) <= line && line <= lineOf(n.offset + n.length - 1));
+  return found < 0 ? undefined : found;
+}
