@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SNAPSHOT_MAX_TOKENS_DEFAULT } from '../contract/agentTools.ts';
@@ -81,13 +82,23 @@ describe('the MCP server at /api/mcp', () => {
     ]) {
       expect(names).toContain(name);
     }
+    // Each a JSON Schema a validator compiles (draft 7, Ajv's default), that takes good input and refuses bad.
+    const ajv = new Ajv({ strict: false });
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.inputSchema.$schema, t.name).toBe('http://json-schema.org/draft-07/schema#');
+      const validate = ajv.compile(t.inputSchema);
+      expect(validate({ no_such_field: 1 }), t.name).toBe(false);
       expect(t.description!.length, t.name).toBeGreaterThan(20);
     }
     const navigate = tools.find((t) => t.name === 'browser_navigate')!;
     expect(navigate.inputSchema.required).toEqual(['session_id', 'url']);
     expect(navigate.inputSchema.additionalProperties).toBe(false);
+    const validateNavigate = ajv.compile(navigate.inputSchema);
+    expect(validateNavigate({ session_id: '00000000-0000-4000-8000-000000000000', url: 'https://example.com/' })).toBe(
+      true,
+    );
+    expect(validateNavigate({ session_id: '00000000-0000-4000-8000-000000000000' })).toBe(false);
   });
 
   it('takes the key as X-API-Key too', async () => {

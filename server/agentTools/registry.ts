@@ -57,7 +57,7 @@ export interface RegistryDeps {
 export interface ToolDescription {
   name: string;
   description: string;
-  /** JSON Schema (draft 2020-12) of the input, an object schema as MCP requires. */
+  /** JSON Schema (draft 7) of the input, an object schema as MCP requires. */
   inputSchema: { type: 'object'; [key: string]: unknown };
 }
 
@@ -91,8 +91,13 @@ export class AgentToolRegistry {
     return [...this.tools.values()].map((t) => ({
       name: t.name,
       description: t.description,
-      // io 'input': what a caller may send (a default is optional to it).
-      inputSchema: z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as ToolDescription['inputSchema'],
+      // io 'input': what a caller may send (a default is optional to it). Draft 7, as the MCP SDK's
+      // own servers emit: the draft every MCP client's validator reads.
+      inputSchema: z.toJSONSchema(t.input, {
+        io: 'input',
+        unrepresentable: 'any',
+        target: 'draft-7',
+      }) as ToolDescription['inputSchema'],
     }));
   }
 
