@@ -15,6 +15,31 @@ export interface Snapshot {
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
 const REF_IN_SNAPSHOT = /\[ref=([a-z0-9]+)\]/g;
+/** A quoted name (with its escapes), or the colon that ends a line's key part. */
+const QUOTED_OR_KEY_END = /"(?:[^"\\]|\\.)*"|:(?=\s|$)/g;
+
+/**
+ * Tag the refs of one snapshot line. Only the line's key part (`- button "Send" [ref=e5]`, up to
+ * the first colon outside quotes) holds Playwright's attributes: what follows, and any quoted name,
+ * is the page's own text, where a page could write "[ref=e1]" to pass an agent a ref to something
+ * else. That text is left as written, so it names no ref of ours.
+ */
+function tagRefs(line: string, tag: string, refs: Set<string>): string {
+  let keyEnd = line.length;
+  const spans: [number, number][] = [];
+  for (const m of line.matchAll(QUOTED_OR_KEY_END)) {
+    if (m[0] === ':') {
+      keyEnd = m.index;
+      break;
+    }
+    spans.push([m.index, m.index + m[0].length]);
+  }
+  return line.replace(REF_IN_SNAPSHOT, (all, ref: string, at: number) => {
+    if (at >= keyEnd || spans.some(([from, to]) => at >= from && at < to)) return all;
+    refs.add(ref);
+    return `[ref=${tag}-${ref}]`;
+  });
+}
 const OUR_REF = /^([a-z0-9]{6})-([a-z0-9]+)$/;
 const CURSOR = /^([a-z0-9]{6}):(\d{1,9})$/;
 
@@ -40,10 +65,10 @@ export class SessionSnapshots {
     const yaml = await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
     const tag = newTag();
     const refs = new Set<string>();
-    const text = yaml.replace(REF_IN_SNAPSHOT, (_all, ref: string) => {
-      refs.add(ref);
-      return `[ref=${tag}-${ref}]`;
-    });
+    const text = yaml
+      .split('\n')
+      .map((line) => tagRefs(line, tag, refs))
+      .join('\n');
     const snapshot: Snapshot = {
       sessionId,
       tag,
