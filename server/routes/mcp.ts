@@ -3,6 +3,15 @@ import { answerMcp } from '../http/mcpServer.ts';
 
 const VERSION = '1.0.0';
 
+/** The session a single tools/call names in its arguments (batches and other methods: none). */
+function sessionOfToolCall(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { arguments?: { session_id?: unknown } } };
+  if (method !== 'tools/call') return undefined;
+  const id = params?.arguments?.session_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 /**
  * POST /api/mcp: the agent tools over MCP's Streamable HTTP transport. The API key as X-API-Key or
  * `Authorization: Bearer` (MCP clients are configured with the latter; `bearer` opens that form on
@@ -15,6 +24,15 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     url: '/mcp',
     config: { auth: 'apiKey', bearer: true },
     handler: async (req, reply) => {
+      // In a cluster, a tool call on a session another node holds is answered by that node (its
+      // browser is there); the body goes on as JSON of what was parsed, the same request.
+      const sessionId = sessionOfToolCall(req.body);
+      if (
+        sessionId &&
+        !app.sessions.get(sessionId) &&
+        (await app.passToOwner(req, reply, sessionId, Buffer.from(JSON.stringify(req.body))))
+      )
+        return reply;
       // The SDK's transport writes the answer itself, on the raw response.
       reply.hijack();
       try {

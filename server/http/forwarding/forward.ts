@@ -26,8 +26,9 @@ declare module 'fastify' {
     /**
      * Pass the request to the node holding `sessionId`, for a route that finds its session on the
      * way (active_session, by workflow). False when this node answers (its own, or no live owner).
+     * `body`: the request's body, for a route that read it to find the session (/api/mcp's tool calls).
      */
-    passToOwner(req: FastifyRequest, reply: FastifyReply, sessionId: string): Promise<boolean>;
+    passToOwner(req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer): Promise<boolean>;
   }
 }
 
@@ -164,9 +165,9 @@ export function installForwarding(app: FastifyInstance): void {
     if (target && path !== null) await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
   }
 
-  app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string) => {
+  app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer) => {
     const to = await ownerOf(req, sessionId);
-    return to ? forward(req, reply, to) : false;
+    return to ? forward(req, reply, to, body) : false;
   });
 
   const withHook = <H>(hooks: H | H[] | undefined, hook: H): H[] => {
