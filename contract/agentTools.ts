@@ -133,6 +133,37 @@ export const agentToolInputs = {
       ...withSnapshot,
     })
     .strict(),
+  browser_file_upload: z
+    .object({
+      session_id: sessionId,
+      ...target,
+      files: z
+        .array(
+          z
+            .object({
+              name: z
+                .string()
+                .min(1)
+                .max(200)
+                .refine(
+                  (n) => n !== '.' && n !== '..' && !/[/\\]/.test(n) && ![...n].some((c) => c.charCodeAt(0) < 0x20),
+                  {
+                    message: 'name must be a plain file name (no path, no control characters)',
+                  },
+                )
+                .describe("The file's name, as the page will see it"),
+              content_base64: z
+                .base64({ message: 'content_base64 must be base64' })
+                .max(700_000)
+                .describe("The file's bytes, base64 (the request is at most 1 MiB)"),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(10),
+      ...withSnapshot,
+    })
+    .strict(),
   browser_wait_for: z
     .object({
       session_id: sessionId,

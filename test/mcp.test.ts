@@ -311,6 +311,46 @@ describe('the MCP server at /api/mcp', () => {
     }
   });
 
+  it("uploads a file to a file input by ref, from the session's own uploads folder", async () => {
+    const id = await createSession({ start_url: `${site.origin}/form` });
+    try {
+      const snap = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
+      const fileInput = refOf(snap, /button "Attachment"|"Attachment"/);
+      const bytes = Buffer.from('agent notes \u2713\n');
+      for (const name of ['../escape.txt', 'a/b.txt', '..']) {
+        const bad = await callTool(client, 'browser_file_upload', {
+          session_id: id,
+          element: 'Attachment',
+          ref: fileInput,
+          files: [{ name, content_base64: bytes.toString('base64') }],
+        });
+        expect(bad.isError, name).toBe(true);
+      }
+      const uploaded = await callTool(client, 'browser_file_upload', {
+        session_id: id,
+        element: 'Attachment',
+        ref: fileInput,
+        files: [{ name: 'notes.txt', content_base64: bytes.toString('base64') }],
+      });
+      expect(uploaded.isError, textOf(uploaded)).toBeFalsy();
+      await callTool(client, 'browser_type', {
+        session_id: id,
+        element: 'Name',
+        ref: refOf(snap, /textbox "Name"/),
+        text: 'Uploader',
+      });
+      await callTool(client, 'browser_click', {
+        session_id: id,
+        element: 'Send order',
+        ref: refOf(snap, /button "Send order"/),
+      });
+      await expect.poll(() => site.submissions.at(-1)?.name).toBe('Uploader');
+      expect(site.submissions.at(-1)!.file).toEqual({ name: 'notes.txt', bytes });
+    } finally {
+      await callTool(client, 'session_close', { session_id: id });
+    }
+  });
+
   it('reaches into iframes by ref, and a page that writes fake refs or special tokens gains nothing', async () => {
     const id = await createSession();
     const page = http.createServer((_req, res) =>

@@ -9,6 +9,7 @@ import { screenshotTools } from './screenshot.ts';
 import { sessionTools } from './sessions.ts';
 import { snapshotTools } from './snapshot.ts';
 import { SessionSnapshots } from './snapshots.ts';
+import { uploadTools } from './upload.ts';
 import { waitingTools } from './waiting.ts';
 import { workflowTools } from './workflows.ts';
 
@@ -44,6 +45,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...navigationTools(kit),
       ...snapshotTools(kit),
       ...inputTools(kit),
+      ...uploadTools(kit),
       ...waitingTools(kit),
       ...screenshotTools(kit),
       ...extractTools(kit),
