@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -333,6 +335,11 @@ describe('the MCP server at /api/mcp', () => {
         files: [{ name: 'notes.txt', content_base64: bytes.toString('base64') }],
       });
       expect(uploaded.isError, textOf(uploaded)).toBeFalsy();
+      // Written by the session's own user, into a folder of its own in the session's uploads folder.
+      const live = server.app.sessions.get(id)!;
+      const [folder] = fs.readdirSync(live.folders.uploads).filter((n) => n.startsWith('agent-'));
+      const written = fs.statSync(path.join(live.folders.uploads, folder!, 'notes.txt'));
+      expect(written.uid).toBe(live.user?.uid ?? process.getuid!());
       await callTool(client, 'browser_type', {
         session_id: id,
         element: 'Name',

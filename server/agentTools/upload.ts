@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { agentToolInputs } from '../../contract/agentTools.ts';
 import { isSafeFileName } from '../artifacts/safeNames.ts';
-import { giveTo } from '../sessions/isolation/sessionDirs.ts';
 import type { ToolKit } from './kit.ts';
 import { afterAction, ACTION_TIMEOUT_MS } from './input.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
+import { writeAsSessionUser } from './sessionFiles.ts';
 
 const quoted = (element: string) => JSON.stringify(element.slice(0, 100));
 
 /**
  * browser_file_upload: the agent's files go into the session's own uploads folder, the only place
  * the session's CDP policy lets a file be given to a page from (as a run's uploads do,
- * runs/handUploads.ts), each call in a folder of its own so names never collide. Written with
- * O_EXCL, owned by the session's user: a link the session planted cannot redirect the write.
+ * runs/handUploads.ts), each call in a folder of its own so names never collide, written by the
+ * session's own user (sessionFiles.ts): a link the session planted cannot lead the write elsewhere.
  */
 export function uploadTools(kit: ToolKit): AgentTool[] {
   return [
@@ -32,13 +31,11 @@ export function uploadTools(kit: ToolKit): AgentTool[] {
           if (!isSafeFileName(f.name))
             throw new ToolError(`files: ${JSON.stringify(f.name.slice(0, 100))} is not a file name this server keeps`);
         const dir = path.join(session.folders.uploads, `agent-${randomUUID()}`);
-        fs.mkdirSync(dir, { mode: 0o755 });
-        const paths = files.map((f) => {
-          const file = path.join(dir, f.name);
-          fs.writeFileSync(file, Buffer.from(f.content_base64, 'base64'), { flag: 'wx', mode: 0o644 });
-          giveTo(file, session.user);
-          return file;
-        });
+        const paths = await writeAsSessionUser(
+          session.user,
+          dir,
+          files.map((f) => ({ name: f.name, base64: f.content_base64 })),
+        );
         try {
           await page.locator(`aria-ref=${pwRef}`).setInputFiles(paths, { timeout: ACTION_TIMEOUT_MS });
         } catch (err) {
