@@ -16,18 +16,28 @@ const folder = (names) => `^server/(${names.map((n) => n.replace('.', '\\.')).jo
 
 module.exports = {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Modules that import each other cannot be read, tested or moved one at a time.', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other cannot be read, tested or moved one at a time.',
+      from: {},
+      to: { circular: true },
+    },
     ...layers.slice(0, -1).map((layer, i) => ({
       name: `layer-${i}-imports-upward`,
       severity: 'error',
-      comment: `${layer.join(', ')} may import only from their own layer or below: ${layers.slice(i + 1).flat().join(', ')} are above.`,
+      comment: `${layer.join(', ')} may import only from their own layer or below: ${layers
+        .slice(i + 1)
+        .flat()
+        .join(', ')} are above.`,
       from: { path: folder(layer) },
       to: { path: folder(layers.slice(i + 1).flat()) },
     })),
     {
       name: 'fastify-only-in-http',
       severity: 'error',
-      comment: 'Domains take plain dependencies and return domain results; only http/, routes/ and app.ts know Fastify.',
+      comment:
+        'Domains take plain dependencies and return domain results; only http/, routes/ and app.ts know Fastify.',
       from: { path: '^server/', pathNot: folder(['http', 'routes', 'app.ts']) },
       to: { path: '^node_modules/(fastify|fastify-plugin|@fastify/[^/]+)/' },
     },

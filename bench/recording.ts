@@ -62,8 +62,11 @@ interface Window {
 async function measure(server: TestServer, sessions: ViewSession[], pages: CdpPage[], page: string): Promise<Window> {
   for (const p of pages) await p.call('Page.navigate', { url: page });
   await new Promise((r) => setTimeout(r, SETTLE_MS));
-  const before = new Map(serviceProcesses(server.dataDir).map((p) => [p.pid, { name: p.name, ticks: cpuTicks(p.pid) }]));
-  const size = (id: string) => fs.statSync(recordingFileOf(server.dataDir, id), { throwIfNoEntry: false })?.size ?? null;
+  const before = new Map(
+    serviceProcesses(server.dataDir).map((p) => [p.pid, { name: p.name, ticks: cpuTicks(p.pid) }]),
+  );
+  const size = (id: string) =>
+    fs.statSync(recordingFileOf(server.dataDir, id), { throwIfNoEntry: false })?.size ?? null;
   const sizesBefore = sessions.map((s) => size(s.id));
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -84,7 +87,9 @@ async function measure(server: TestServer, sessions: ViewSession[], pages: CdpPa
     cpu_pct_per_session: pct(all),
     ffmpeg_cpu_pct_per_session: pct(ffmpeg),
     xvfb_cpu_pct_per_session: pct(xvfb),
-    mb_per_min_per_session: recorded.length ? round(recorded.reduce((a, b) => a + b, 0) / recorded.length / 1024 / 1024 / (seconds / 60), 2) : null,
+    mb_per_min_per_session: recorded.length
+      ? round(recorded.reduce((a, b) => a + b, 0) / recorded.length / 1024 / 1024 / (seconds / 60), 2)
+      : null,
   };
 }
 
@@ -100,7 +105,10 @@ async function run(mode: 'all' | 'off') {
     }
     const still = await measure(server, sessions, pages, STILL);
     const procs = serviceProcesses(server.dataDir);
-    const pss = (names?: string[]) => procs.filter((p) => !names || names.includes(p.name)).reduce((n, p) => n + pssKb(p.pid), 0) / 1024 / sessions.length;
+    const pss = (names?: string[]) =>
+      procs.filter((p) => !names || names.includes(p.name)).reduce((n, p) => n + pssKb(p.pid), 0) /
+      1024 /
+      sessions.length;
     const memory = { pss_mb_per_session: Math.round(pss()), ffmpeg_pss_mb_per_session: Math.round(pss(['ffmpeg'])) };
     const moving = await measure(server, sessions, pages, MOVING);
     // DELETE one at a time: with recording, ffmpeg writes its last fragment before the browser goes.
@@ -110,7 +118,12 @@ async function run(mode: 'all' | 'off') {
       await s.end();
       endMs.push(performance.now() - t);
     }
-    return { still, moving, ...memory, end_ms_median: Math.round(endMs.sort((a, b) => a - b)[Math.floor(endMs.length / 2)]!) };
+    return {
+      still,
+      moving,
+      ...memory,
+      end_ms_median: Math.round(endMs.sort((a, b) => a - b)[Math.floor(endMs.length / 2)]!),
+    };
   } finally {
     for (const p of pages) p.close();
     await Promise.all(sessions.map((s) => s.end()));
@@ -119,10 +132,18 @@ async function run(mode: 'all' | 'off') {
 }
 
 /** Sessions a host holds: the tighter of half its memory and half its CPU, sessions on a still page. */
-function holds(pssMb: number, cpuPct: number): { sessions: number; bound_by: 'memory' | 'cpu'; by_memory: number; by_cpu: number } {
+function holds(
+  pssMb: number,
+  cpuPct: number,
+): { sessions: number; bound_by: 'memory' | 'cpu'; by_memory: number; by_cpu: number } {
   const byMemory = Math.floor((HOST.memoryGiB * 1024 * SHARE_FOR_SESSIONS) / pssMb);
   const byCpu = Math.floor((HOST.cores * 100 * SHARE_FOR_SESSIONS) / Math.max(cpuPct, 0.1));
-  return { sessions: Math.min(byMemory, byCpu), bound_by: byCpu < byMemory ? 'cpu' : 'memory', by_memory: byMemory, by_cpu: byCpu };
+  return {
+    sessions: Math.min(byMemory, byCpu),
+    bound_by: byCpu < byMemory ? 'cpu' : 'memory',
+    by_memory: byMemory,
+    by_cpu: byCpu,
+  };
 }
 
 async function main(): Promise<void> {
@@ -139,10 +160,18 @@ async function main(): Promise<void> {
       seconds_per_window: SECONDS,
       recording_on: on,
       recording_off_baseline: off,
-      recording_cpu_pct_of_a_core: { still: round(on.still.cpu_pct_per_session - off.still.cpu_pct_per_session), moving: round(on.moving.cpu_pct_per_session - off.moving.cpu_pct_per_session) },
+      recording_cpu_pct_of_a_core: {
+        still: round(on.still.cpu_pct_per_session - off.still.cpu_pct_per_session),
+        moving: round(on.moving.cpu_pct_per_session - off.moving.cpu_pct_per_session),
+      },
       recording_mb_per_min: { still: on.still.mb_per_min_per_session, moving: on.moving.mb_per_min_per_session },
       recording_pss_mb: on.pss_mb_per_session - off.pss_mb_per_session,
-      estimate_2_cores_24_gib: { note: 'extrapolated from the per-session figures above; half the memory and half the CPU kept free; sessions on a still page', recording_on: heldOn, recording_off: heldOff, all_cpu_for_sessions_recording_on: Math.floor((HOST.cores * 100) / Math.max(on.still.cpu_pct_per_session, 0.1)) },
+      estimate_2_cores_24_gib: {
+        note: 'extrapolated from the per-session figures above; half the memory and half the CPU kept free; sessions on a still page',
+        recording_on: heldOn,
+        recording_off: heldOff,
+        all_cpu_for_sessions_recording_on: Math.floor((HOST.cores * 100) / Math.max(on.still.cpu_pct_per_session, 0.1)),
+      },
       default: heldOn.sessions >= 20 ? 'all' : 'runs',
       cpus: os.cpus().length,
       load_avg_1m_at_start: Number(load?.toFixed(2)),

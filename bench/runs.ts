@@ -15,7 +15,14 @@ import { formWorkflow, REPORT_BYTES } from '../test/fixtures/flows.ts';
 import { startFormSite } from '../test/fixtures/formSite.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 5);
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const p50 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -24,7 +31,11 @@ const p50 = (xs: number[]) => {
 
 /** The flow of fixtures/flows.ts, written by hand. */
 async function handWritten(origin: string, file: string): Promise<Record<string, string>> {
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = (await browser.pages())[0] ?? (await browser.newPage());
     await page.setViewport({ width: 1000, height: 700 });

@@ -49,9 +49,15 @@ const diff = (a: number | null, b: number | null) => (a !== null && b !== null ?
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+  fetch(node.url + pathname, {
+    ...init,
+    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
+  });
 
-async function createOn(node: ChildServer, name: string): Promise<{ status: number; session?: { session_id: string; connect_url: string } }> {
+async function createOn(
+  node: ChildServer,
+  name: string,
+): Promise<{ status: number; session?: { session_id: string; connect_url: string } }> {
   const res = await api(node, '/api/create_workflow_session', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -87,7 +93,9 @@ async function throughput(node: ChildServer, label: string): Promise<Throughput>
   const out: Throughput = { creates: 0, creates_per_s: 0, refused_429: 0, other_errors: 0, ids: [] };
   const client = async (c: number) => {
     for (let i = 0; performance.now() < deadline; i++) {
-      const r = await createOn(node, `${label} ${c}.${i}`).catch(() => ({ status: 0 }) as { status: number; session?: undefined });
+      const r = await createOn(node, `${label} ${c}.${i}`).catch(
+        () => ({ status: 0 }) as { status: number; session?: undefined },
+      );
       if (!r.session) {
         if (r.status === 429) out.refused_429++;
         else out.other_errors++;
@@ -105,10 +113,17 @@ async function throughput(node: ChildServer, label: string): Promise<Throughput>
 }
 
 /** Round trips on two sockets, alternating one command each, so both see the same load. */
-async function cdpRoundTrips(direct: CdpClient, via: CdpClient, n: number): Promise<{ direct: number[]; via: number[] }> {
+async function cdpRoundTrips(
+  direct: CdpClient,
+  via: CdpClient,
+  n: number,
+): Promise<{ direct: number[]; via: number[] }> {
   const out = { direct: [] as number[], via: [] as number[] };
   for (let i = 0; i < n; i++) {
-    for (const [c, xs] of [[direct, out.direct], [via, out.via]] as const) {
+    for (const [c, xs] of [
+      [direct, out.direct],
+      [via, out.via],
+    ] as const) {
       const t = performance.now();
       await c.send('Browser.getVersion');
       xs.push(performance.now() - t);
@@ -117,10 +132,18 @@ async function cdpRoundTrips(direct: CdpClient, via: CdpClient, n: number): Prom
   return out;
 }
 
-async function httpRoundTrips(owner: ChildServer, other: ChildServer, id: string, n: number): Promise<{ direct: number[]; via: number[] }> {
+async function httpRoundTrips(
+  owner: ChildServer,
+  other: ChildServer,
+  id: string,
+  n: number,
+): Promise<{ direct: number[]; via: number[] }> {
   const out = { direct: [] as number[], via: [] as number[] };
   for (let i = 0; i < n; i++) {
-    for (const [node, xs] of [[owner, out.direct], [other, out.via]] as const) {
+    for (const [node, xs] of [
+      [owner, out.direct],
+      [other, out.via],
+    ] as const) {
       const t = performance.now();
       const res = await api(node, `/api/sessions/${id}`);
       await res.arrayBuffer();
@@ -140,7 +163,8 @@ async function main(): Promise<void> {
   try {
     postgres = await startPostgres();
     const databaseUrl = await createDatabase(postgres.adminUrl);
-    const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => queryOnce<T>(databaseUrl, sql, params);
+    const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
+      queryOnce<T>(databaseUrl, sql, params);
     const startNode = async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-scaleout-'));
       dirs.push(dataDir);
@@ -169,7 +193,10 @@ async function main(): Promise<void> {
       await endOn(node, r.session.session_id);
     };
     const placed = async (ids: string[]) => {
-      const rows = await query<{ node_id: string; n: string }>('SELECT node_id, count(*) AS n FROM sessions WHERE id = ANY($1) GROUP BY node_id', [ids]);
+      const rows = await query<{ node_id: string; n: string }>(
+        'SELECT node_id, count(*) AS n FROM sessions WHERE id = ANY($1) GROUP BY node_id',
+        [ids],
+      );
       return rows.map((r) => Number(r.n)).sort((a, b) => b - a);
     };
 
@@ -191,7 +218,10 @@ async function main(): Promise<void> {
     const { session_id: id, connect_url: connectUrl } = created.session;
     const owner = (await query<{ node_id: string }>('SELECT node_id FROM sessions WHERE id = $1', [id]))[0]?.node_id;
     if (owner !== b.url) throw new Error(`the latency session landed on ${owner}, not B (${b.url})`);
-    const viaUrl = connectUrl.replace(/^(ws|http)(s?):\/\/[^/]+/, (_m, scheme: string, s: string) => `${scheme}${s}://${new URL(a.url).host}`);
+    const viaUrl = connectUrl.replace(
+      /^(ws|http)(s?):\/\/[^/]+/,
+      (_m, scheme: string, s: string) => `${scheme}${s}://${new URL(a.url).host}`,
+    );
     const direct = await connectCdp(connectUrl, { perMessageDeflate: false });
     const via = await connectCdp(viaUrl, { perMessageDeflate: false });
     let cdp: { direct: number[]; via: number[] };
@@ -219,7 +249,12 @@ async function main(): Promise<void> {
       max_sessions_per_node: MAX_SESSIONS,
       clients: CLIENTS,
       seconds_per_phase: SECONDS,
-      one_node: { creates: one.creates, creates_per_s: one.creates_per_s, refused_429: one.refused_429, other_errors: one.other_errors },
+      one_node: {
+        creates: one.creates,
+        creates_per_s: one.creates_per_s,
+        refused_429: one.refused_429,
+        other_errors: one.other_errors,
+      },
       three_nodes_through_one: {
         creates: three.creates,
         creates_per_s: three.creates_per_s,
@@ -227,7 +262,9 @@ async function main(): Promise<void> {
         other_errors: three.other_errors,
         sessions_per_node: threePlaced,
       },
-      three_vs_one_creates_per_s: one.creates_per_s ? Number((three.creates_per_s / one.creates_per_s).toFixed(2)) : null,
+      three_vs_one_creates_per_s: one.creates_per_s
+        ? Number((three.creates_per_s / one.creates_per_s).toFixed(2))
+        : null,
       cdp_getversion_ms: { direct_to_owner: cdpDirect, through_other_node: cdpVia },
       cdp_added_ms_p50: diff(cdpVia.p50, cdpDirect.p50),
       cdp_added_ms_p95: diff(cdpVia.p95, cdpDirect.p95),

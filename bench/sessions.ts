@@ -48,7 +48,8 @@ async function create(server: TestServer): Promise<{ session_id: string; connect
   return (await res.json()) as { session_id: string; connect_url: string };
 }
 
-const end = (server: TestServer, id: string) => server.api(`/api/sessions/${id}`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
+const end = (server: TestServer, id: string) =>
+  server.api(`/api/sessions/${id}`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
 
 async function createToCdp(server: TestServer, warm: boolean): Promise<number[]> {
   const manager = server.app.sessions as BrowserSessionManager;
@@ -101,7 +102,14 @@ function machineBusyMs(): number {
 }
 
 /** Paced cycles on a fresh server with the default pool settings, and what they cost the machine. */
-async function pacedRun(pageUrl: string, perSecond: number): Promise<{ cycles: number[]; cpuMsPerCycle: { machine: number; bench_process: number }; poolAtEnd: BrowserSessionManager['poolStats'] }> {
+async function pacedRun(
+  pageUrl: string,
+  perSecond: number,
+): Promise<{
+  cycles: number[];
+  cpuMsPerCycle: { machine: number; bench_process: number };
+  poolAtEnd: BrowserSessionManager['poolStats'];
+}> {
   const server = await startServer({ WARM_POOL_SIZE: '1', WARM_POOL_MAX: '4' });
   try {
     const manager = server.app.sessions as BrowserSessionManager;
@@ -113,7 +121,10 @@ async function pacedRun(pageUrl: string, perSecond: number): Promise<{ cycles: n
     const own = process.cpuUsage(own0);
     return {
       cycles,
-      cpuMsPerCycle: { machine: Math.round((machineBusyMs() - machine0) / n), bench_process: Math.round((own.user + own.system) / 1000 / n) },
+      cpuMsPerCycle: {
+        machine: Math.round((machineBusyMs() - machine0) / n),
+        bench_process: Math.round((own.user + own.system) / 1000 / n),
+      },
       poolAtEnd: manager.poolStats,
     };
   } finally {
@@ -161,7 +172,9 @@ function rssKb(pid: number): number {
   }
 }
 
-async function concurrency(server: TestServer): Promise<{ live: number; pss_mb_per_session: number | null; rss_mb_per_session: number | null; stopped_by: string }> {
+async function concurrency(
+  server: TestServer,
+): Promise<{ live: number; pss_mb_per_session: number | null; rss_mb_per_session: number | null; stopped_by: string }> {
   const ids: string[] = [];
   const urls: string[] = [];
   let stoppedBy = 'bound';

@@ -44,7 +44,8 @@ function processesNaming(marker: string): { pid: number; name: string; cmdline: 
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(marker)) out.push({ pid: Number(entry), name: fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim(), cmdline });
+      if (cmdline.includes(marker))
+        out.push({ pid: Number(entry), name: fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim(), cmdline });
     } catch {
       // gone meanwhile
     }

@@ -15,7 +15,8 @@ const N = Number(process.argv[2] ?? process.env.BENCH_N ?? 500);
 const WARMUP = 50;
 const TARGET_OVERHEAD_P50_MS = 2;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Wall and CPU milliseconds of one call. */
@@ -44,7 +45,14 @@ try {
     fetch(`${fake.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-fake-writer-key' },
-      body: JSON.stringify({ model: 'fake-model', max_tokens: 4096, messages: [{ role: 'system', content: 'You are a writer.' }, { role: 'user', content: prompt }] }),
+      body: JSON.stringify({
+        model: 'fake-model',
+        max_tokens: 4096,
+        messages: [
+          { role: 'system', content: 'You are a writer.' },
+          { role: 'user', content: prompt },
+        ],
+      }),
     });
   const viaServer = () => postJson(server, '/api/write', { prompt });
 
@@ -58,7 +66,12 @@ try {
     d.push(await time(direct));
     s.push(await time(viaServer));
   }
-  const [dw, sw, dc, sc] = [stats(d.map((x) => x[0])), stats(s.map((x) => x[0])), stats(d.map((x) => x[1])), stats(s.map((x) => x[1]))];
+  const [dw, sw, dc, sc] = [
+    stats(d.map((x) => x[0])),
+    stats(s.map((x) => x[0])),
+    stats(d.map((x) => x[1])),
+    stats(s.map((x) => x[1])),
+  ];
   console.log(
     JSON.stringify({
       bench: 'write',

@@ -19,12 +19,19 @@ export const artifactOperations = defineOperations({
     method: 'get',
     path: '/session/{id}/files/{filename}',
     session: 'params.id',
-    summary: 'One file the session downloaded, as an attachment; download_url in file_metadata points here with a signed token (this session\'s files only, a day)',
+    summary:
+      "One file the session downloaded, as an attachment; download_url in file_metadata points here with a signed token (this session's files only, a day)",
     tags: ['sessions'],
     auth: { orToken: 'files' },
     params: SessionFileParams,
     query: z.object({ token: z.string().max(1000).optional() }),
-    responses: { 200: { description: 'The file\'s bytes (always application/octet-stream, as an attachment)', contentType: 'application/octet-stream', schema: z.string() } },
+    responses: {
+      200: {
+        description: "The file's bytes (always application/octet-stream, as an attachment)",
+        contentType: 'application/octet-stream',
+        schema: z.string(),
+      },
+    },
     errors: [401, 404, 422],
   },
   getSessionStore: {
@@ -32,7 +39,8 @@ export const artifactOperations = defineOperations({
     method: 'get',
     path: '/get_session_store/{id}',
     session: 'params.id',
-    summary: 'The cookies and localStorage a session had when it ended, as a Playwright storage state: pass its JSON as session_data to start the next session logged in',
+    summary:
+      'The cookies and localStorage a session had when it ended, as a Playwright storage state: pass its JSON as session_data to start the next session logged in',
     tags: ['sessions'],
     params: SessionIdParams,
     responses: { 200: { description: 'The storage state', schema: StorageState } },
@@ -43,7 +51,8 @@ export const artifactOperations = defineOperations({
     method: 'delete',
     path: '/sessions/{id}/artifacts',
     session: 'params.id',
-    summary: 'Remove an ended session\'s artifacts now (recording, downloaded files, storage state); its record and log stay',
+    summary:
+      "Remove an ended session's artifacts now (recording, downloaded files, storage state); its record and log stay",
     tags: ['sessions'],
     params: SessionIdParams,
     responses: { 204: { description: 'Removed (or there were none)' } },

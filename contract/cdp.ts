@@ -16,8 +16,15 @@ export const MAX_CDP_DEPTH = 300;
 export const MAX_CDP_WRAPPING = 4;
 
 export const CdpCommand = z.object({
-  id: z.number({ error: 'A command needs a numeric id' }).int('id must be an integer').min(0, 'id must not be negative').max(Number.MAX_SAFE_INTEGER),
-  method: z.string({ error: 'A command needs a method' }).min(1, 'A command needs a method').max(200, 'method is too long'),
+  id: z
+    .number({ error: 'A command needs a numeric id' })
+    .int('id must be an integer')
+    .min(0, 'id must not be negative')
+    .max(Number.MAX_SAFE_INTEGER),
+  method: z
+    .string({ error: 'A command needs a method' })
+    .min(1, 'A command needs a method')
+    .max(200, 'method is too long'),
   params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).optional(),
   sessionId: z.string({ error: 'sessionId must be a string' }).max(200).optional(),
 });

@@ -21,15 +21,18 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     const [v, depth] = todo.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= limit) return true;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') todo.push([child, depth + 1]);
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') todo.push([child, depth + 1]);
   }
   return false;
 }
 
-export const tooDeepMessage = (what: string, limit = MAX_JSON_DEPTH) => `${what} nests arrays and objects more than ${limit} levels deep`;
+export const tooDeepMessage = (what: string, limit = MAX_JSON_DEPTH) =>
+  `${what} nests arrays and objects more than ${limit} levels deep`;
 
 /** Reusable check: a JSON value nested at most MAX_JSON_DEPTH levels. */
-export const shallowJson = (what: string) => z.refine<unknown>((v) => !nestsDeeperThan(v, MAX_JSON_DEPTH), { message: tooDeepMessage(what) });
+export const shallowJson = (what: string) =>
+  z.refine<unknown>((v) => !nestsDeeperThan(v, MAX_JSON_DEPTH), { message: tooDeepMessage(what) });
 
 /**
  * Lone UTF-16 surrogates (JSON's "\ud800" with no partner) are not Unicode text: stored as UTF-8
@@ -49,7 +52,9 @@ export const wellFormed = (what: string) =>
  * is read back is what was sent on either store.
  */
 export const noNul = (what: string) =>
-  z.refine<string>((s) => !s.includes('\u0000'), { message: `${what} contains the NUL character (U+0000), which cannot be stored` });
+  z.refine<string>((s) => !s.includes('\u0000'), {
+    message: `${what} contains the NUL character (U+0000), which cannot be stored`,
+  });
 
 /**
  * The caller's metadata of a run or a session: any string (Simplex's clients send ids such as
@@ -60,7 +65,9 @@ export const CALLER_METADATA_MAX_CHARS = 50_000;
 export const callerMetadata = (what: string) =>
   z
     .string({ error: `${what} must be a string` })
-    .refine((s) => codePointLength(s) <= CALLER_METADATA_MAX_CHARS, { message: `${what} must be at most ${CALLER_METADATA_MAX_CHARS} characters` })
+    .refine((s) => codePointLength(s) <= CALLER_METADATA_MAX_CHARS, {
+      message: `${what} must be at most ${CALLER_METADATA_MAX_CHARS} characters`,
+    })
     .check(wellFormed(what), noNul(what));
 
 /** JSON.parse without throwing. */
@@ -81,7 +88,8 @@ export function jsonString(what: string) {
   return z.string().superRefine((s, ctx) => {
     const json = parseJson(s);
     if (!json.ok) ctx.addIssue({ code: 'custom', message: `${what} must be a string holding valid JSON` });
-    else if (nestsDeeperThan(json.value, MAX_JSON_DEPTH)) ctx.addIssue({ code: 'custom', message: tooDeepMessage(what) });
+    else if (nestsDeeperThan(json.value, MAX_JSON_DEPTH))
+      ctx.addIssue({ code: 'custom', message: tooDeepMessage(what) });
   });
 }
 
@@ -89,7 +97,7 @@ export const Uuid = z.uuid();
 
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().optional().describe('Opaque cursor from the previous page\'s next_cursor'),
+  cursor: z.string().optional().describe("Opaque cursor from the previous page's next_cursor"),
 });
 
 export function page<T extends z.ZodType>(item: T) {

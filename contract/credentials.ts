@@ -11,7 +11,8 @@ import { CREDENTIAL_NAME } from './workflows.ts';
 
 export const CREDENTIAL_VALUE_MAX = 4096;
 
-const required = (field: string) => (iss: { input: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} must be a string`);
+const required = (field: string) => (iss: { input: unknown }) =>
+  iss.input === undefined ? `${field} is required` : `${field} must be a string`;
 
 /**
  * Names of JavaScript's own object properties (`__proto__`, `constructor`, `toString`, ...): a name
@@ -25,15 +26,20 @@ export const CredentialName = z
     CREDENTIAL_NAME,
     'name must start with a letter or _, hold only letters, digits, _ and - (no spaces, dots or slashes), and be at most 100 characters: a flow types it as {{credentials.NAME}}',
   )
-  .refine((name) => !RESERVED_NAMES.has(name), { message: 'name is reserved (a JavaScript object property such as __proto__ or constructor): choose another', abort: true })
-  .describe('How flows refer to it: {{credentials.NAME}} in a change step\'s value (case-sensitive)');
+  .refine((name) => !RESERVED_NAMES.has(name), {
+    message: 'name is reserved (a JavaScript object property such as __proto__ or constructor): choose another',
+    abort: true,
+  })
+  .describe("How flows refer to it: {{credentials.NAME}} in a change step's value (case-sensitive)");
 
 export const CredentialValue = z
   .string({ error: required('value') })
   .min(1, 'value must not be empty')
   .refine((s) => codePointLength(s) <= CREDENTIAL_VALUE_MAX, `value must be at most ${CREDENTIAL_VALUE_MAX} characters`)
   .check(wellFormed('value'))
-  .describe(`The secret, 1 to ${CREDENTIAL_VALUE_MAX} characters; stored encrypted (AES-256-GCM) and never returned by any operation`);
+  .describe(
+    `The secret, 1 to ${CREDENTIAL_VALUE_MAX} characters; stored encrypted (AES-256-GCM) and never returned by any operation`,
+  );
 
 /** At most this many origins per credential: a login lives on one or two. */
 export const ALLOWED_ORIGINS_MAX = 20;
@@ -51,7 +57,13 @@ export function originOfSpec(text: string): string | undefined {
   const trimmed = text.trim();
   if (!ORIGIN_SHAPE.test(trimmed) || !URL.canParse(trimmed)) return undefined;
   const url = new URL(trimmed);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.hostname.includes('*')) return undefined;
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.hostname.includes('*')
+  )
+    return undefined;
   return url.origin;
 }
 
@@ -61,7 +73,8 @@ export function splitOrigins(input: string | readonly string[]): string[] {
   const text = input.trim();
   if (text.startsWith('[')) {
     const parsed = parseJson(text);
-    if (parsed.ok && Array.isArray(parsed.value) && parsed.value.every((v) => typeof v === 'string')) return parsed.value as string[];
+    if (parsed.ok && Array.isArray(parsed.value) && parsed.value.every((v) => typeof v === 'string'))
+      return parsed.value as string[];
   }
   return text.split(/[\s,]+/).filter(Boolean);
 }
@@ -81,12 +94,17 @@ export const AllowedOrigin = z.string().transform((text, ctx) => {
 
 export const AllowedOrigins = z
   .union([z.array(z.string()), z.string()], {
-    error: 'allowed_origins must be a list of origins (in a form, one field of origins separated by commas or new lines)',
+    error:
+      'allowed_origins must be a list of origins (in a form, one field of origins separated by commas or new lines)',
   })
   .transform((input, ctx) => {
     const list = splitOrigins(input);
     if (list.length <= ALLOWED_ORIGINS_MAX) return list;
-    ctx.issues.push({ code: 'custom', input, message: `allowed_origins holds at most ${ALLOWED_ORIGINS_MAX} origins (${list.length} given)` });
+    ctx.issues.push({
+      code: 'custom',
+      input,
+      message: `allowed_origins holds at most ${ALLOWED_ORIGINS_MAX} origins (${list.length} given)`,
+    });
     return z.NEVER;
   })
   .pipe(z.array(AllowedOrigin))
@@ -97,7 +115,9 @@ export const AllowedOrigins = z
       'a replaced one keeps the origins it had',
   );
 
-export const StoreCredentialRequest = z.object({ name: CredentialName, value: CredentialValue, allowed_origins: AllowedOrigins.optional() }).strict();
+export const StoreCredentialRequest = z
+  .object({ name: CredentialName, value: CredentialValue, allowed_origins: AllowedOrigins.optional() })
+  .strict();
 export type StoreCredentialRequest = z.infer<typeof StoreCredentialRequest>;
 /** What a client sends (allowed_origins may be one string of them): the dashboard's form builds this. */
 export type StoreCredentialInput = z.input<typeof StoreCredentialRequest>;
@@ -106,7 +126,9 @@ export const StoreCredentialResponse = z.object({
   succeeded: z.literal(true),
   name: z.string(),
   credential_id: z.uuid(),
-  replaced: z.boolean().describe('True when a credential of this name existed: its value was replaced, its id and created_at kept'),
+  replaced: z
+    .boolean()
+    .describe('True when a credential of this name existed: its value was replaced, its id and created_at kept'),
 });
 export type StoreCredentialResponse = z.infer<typeof StoreCredentialResponse>;
 
@@ -120,7 +142,10 @@ export const CredentialInfo = z.object({
 });
 export type CredentialInfo = z.infer<typeof CredentialInfo>;
 
-export const ListCredentialsResponse = z.object({ succeeded: z.literal(true), credentials: z.array(CredentialInfo).describe('By name') });
+export const ListCredentialsResponse = z.object({
+  succeeded: z.literal(true),
+  credentials: z.array(CredentialInfo).describe('By name'),
+});
 export type ListCredentialsResponse = z.infer<typeof ListCredentialsResponse>;
 
 export const DeleteCredentialRequest = z.object({ name: CredentialName }).strict();
@@ -134,7 +159,8 @@ export const credentialOperations = defineOperations({
     operationId: 'storeCredential',
     method: 'post',
     path: '/store_credential',
-    summary: 'Store a secret under a name (encrypted at rest), and the origins it may be typed into; storing an existing name replaces its value',
+    summary:
+      'Store a secret under a name (encrypted at rest), and the origins it may be typed into; storing an existing name replaces its value',
     tags: ['credentials'],
     body: { contentTypes: FORM_OR_JSON, schema: StoreCredentialRequest },
     responses: { 200: { description: 'Stored', schema: StoreCredentialResponse } },

@@ -19,6 +19,8 @@ export const eventOperations = defineOperations({
     path: '/events',
     summary: 'Server-sent events: what changed, for live dashboards (send X-API-Key; read with fetch streaming)',
     tags: ['meta'],
-    responses: { 200: { description: 'text/event-stream of ServerEvent', schema: ServerEvent, contentType: 'text/event-stream' } },
+    responses: {
+      200: { description: 'text/event-stream of ServerEvent', schema: ServerEvent, contentType: 'text/event-stream' },
+    },
   },
 });

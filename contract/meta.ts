@@ -18,7 +18,10 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
  */
 export const Readiness = z.object({
   ready: z.boolean().describe('true while fewer than max_sessions sessions are starting or live on this node'),
-  sessions: z.number().int().describe('Sessions starting or live on this node (runs waiting in its queue are not counted)'),
+  sessions: z
+    .number()
+    .int()
+    .describe('Sessions starting or live on this node (runs waiting in its queue are not counted)'),
   max_sessions: z.number().int().describe('MAX_SESSIONS of this node'),
 });
 export type Readiness = z.infer<typeof Readiness>;
@@ -51,7 +54,10 @@ export const metaOperations = defineOperations({
     responses: {
       200: { description: 'The node has room for a session', schema: Readiness },
       // While the server shuts down, Fastify answers every request 503 itself, with its own body.
-      503: { description: 'The node is full (ready: false), or shutting down (a body that is not this shape)', schema: Readiness },
+      503: {
+        description: 'The node is full (ready: false), or shutting down (a body that is not this shape)',
+        schema: Readiness,
+      },
     },
   },
   openapi: {

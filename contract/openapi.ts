@@ -19,13 +19,20 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'openapi-3.0',
+    io,
+    unrepresentable: 'any',
+  }) as Json;
   return rest;
 }
 
 function parameters(op: Operation): Json[] {
   const out: Json[] = [];
-  for (const [where, obj] of [['path', op.params], ['query', op.query]] as const) {
+  for (const [where, obj] of [
+    ['path', op.params],
+    ['query', op.query],
+  ] as const) {
     if (!obj) continue;
     const json = schemaOf(obj, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(json.properties ?? {})) {
@@ -40,7 +47,9 @@ function operationObject(op: Operation): Json {
   for (const [status, r] of Object.entries(op.responses)) {
     responses[status] = {
       description: r.description,
-      ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } } : {}),
+      ...(r.schema
+        ? { content: { [r.contentType ?? 'application/json']: { schema: schemaOf(r.schema, 'output') } } }
+        : {}),
     };
   }
   // A session-scoped operation answers 503 when the cluster node holding its session cannot be reached.
@@ -58,7 +67,14 @@ function operationObject(op: Operation): Json {
     ...(op.auth === false ? { security: [] } : op.auth ? { security: [{ ApiKeyAuth: [] }, { SignedToken: [] }] } : {}),
     ...(parameters(op).length ? { parameters: parameters(op) } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: Object.fromEntries(op.body.contentTypes.map((type) => [type, { schema: schemaOf(op.body!.schema, 'input') }])) } }
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              op.body.contentTypes.map((type) => [type, { schema: schemaOf(op.body!.schema, 'input') }]),
+            ),
+          },
+        }
       : {}),
     responses,
   };
@@ -83,7 +99,13 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     components: {
       securitySchemes: {
         ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        SignedToken: { type: 'apiKey', in: 'query', name: 'token', description: 'The token in a URL the API handed out (logs_url, screenshot_url): one session, one use, expiring' },
+        SignedToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description:
+            'The token in a URL the API handed out (logs_url, screenshot_url): one session, one use, expiring',
+        },
       },
       schemas: { Error: schemaOf(ErrorBody, 'output') },
     },

@@ -8,7 +8,7 @@ export const OverviewQuery = z.object({
   since: z.iso
     .datetime({ offset: true, message: 'since must be a date and time such as 2026-11-25T00:00:00+01:00' })
     .optional()
-    .describe("Start of \"today\" for the run counts (the dashboard sends its own midnight); default: midnight UTC"),
+    .describe('Start of "today" for the run counts (the dashboard sends its own midnight); default: midnight UTC'),
 });
 export type OverviewQuery = z.infer<typeof OverviewQuery>;
 

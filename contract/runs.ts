@@ -3,7 +3,9 @@ import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page, PageQuery 
 import { defineOperations } from './operation.ts';
 
 /** Who paused a run. */
-export const PauseType = z.enum(['external', 'internal']).describe('external: asked for through POST /pause; internal: the flow reached a pause step');
+export const PauseType = z
+  .enum(['external', 'internal'])
+  .describe('external: asked for through POST /pause; internal: the flow reached a pause step');
 export type PauseType = z.infer<typeof PauseType>;
 
 /** A run's pause while it waits for a person: its key, who paused it, and what the flow's pause step asks (null through the API). */
@@ -21,8 +23,13 @@ export const RunWorkflowFields = z
     workflow_id: z.uuid('workflow_id must be a UUID').describe('Identifier of the saved workflow to run.'),
     metadata: callerMetadata('metadata')
       .optional()
-      .describe(`A string of metadata: JSON, or any text (an order id), up to ${CALLER_METADATA_MAX_CHARS} characters; passed back byte for byte in the status and the webhooks.`),
-    webhook_url: z.url('webhook_url must be an http(s) URL').optional().describe('Address notified with run.started and run.completed.'),
+      .describe(
+        `A string of metadata: JSON, or any text (an order id), up to ${CALLER_METADATA_MAX_CHARS} characters; passed back byte for byte in the status and the webhooks.`,
+      ),
+    webhook_url: z
+      .url('webhook_url must be an http(s) URL')
+      .optional()
+      .describe('Address notified with run.started and run.completed.'),
     variables: jsonString('variables')
       .refine(
         (s) => {
@@ -43,15 +50,26 @@ export type RunWorkflowFields = z.infer<typeof RunWorkflowFields>;
 
 /** For the OpenAPI document: the fields plus zero or more `files`. */
 export const RunWorkflowRequest = RunWorkflowFields.extend({
-  files: z.array(z.file()).optional().describe('Files for workflows that contain uploadFile steps, matched by file name.'),
+  files: z
+    .array(z.file())
+    .optional()
+    .describe('Files for workflows that contain uploadFile steps, matched by file name.'),
 });
 
 export const RunWorkflowResponse = z.object({
-  succeeded: z.boolean().describe('Whether the run got under way (200); false with a message when it could not start (503).'),
+  succeeded: z
+    .boolean()
+    .describe('Whether the run got under way (200); false with a message when it could not start (503).'),
   message: z.string(),
   session_id: z.uuid(),
-  vnc_url: z.string().describe('Watch the run: the white-label viewer page, embeddable in a frame. Empty when no session started.'),
-  logs_url: z.string().describe('The run\'s live events (server-sent events, history first); its token opens this session\'s events only, for 24 hours. Empty when no session started.'),
+  vnc_url: z
+    .string()
+    .describe('Watch the run: the white-label viewer page, embeddable in a frame. Empty when no session started.'),
+  logs_url: z
+    .string()
+    .describe(
+      "The run's live events (server-sent events, history first); its token opens this session's events only, for 24 hours. Empty when no session started.",
+    ),
 });
 export type RunWorkflowResponse = z.infer<typeof RunWorkflowResponse>;
 
@@ -87,9 +105,13 @@ export const RunStatusResponse = z.object({
   completed_at: z.iso.datetime().nullable(),
   outputs: z.record(z.string(), z.string()).describe('Values of the extract steps, by their `as` name'),
   screenshot: z.string().nullable().describe('The final page as a data: URL (image/jpeg); null until completed'),
-  pause: PauseState.nullable()
-    .describe('Set while the run waits for a person: resume it with POST /resume_session'),
-  queue_position: z.number().int().min(1).nullable().describe('While queued: 1 when this run starts next; null once it has started'),
+  pause: PauseState.nullable().describe('Set while the run waits for a person: resume it with POST /resume_session'),
+  queue_position: z
+    .number()
+    .int()
+    .min(1)
+    .nullable()
+    .describe('While queued: 1 when this run starts next; null once it has started'),
 });
 export type RunStatusResponse = z.infer<typeof RunStatusResponse>;
 
@@ -108,15 +130,24 @@ export type FileMetadata = z.infer<typeof FileMetadata>;
  * values no field declares keep their text. `scraper_outputs` keeps every value as extracted, text.
  */
 export const StructuredValues = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]))
-  .describe('The extract values, typed by the workflow\'s structured_output fields (unreadable as their type: null); undeclared ones as text');
+  .record(
+    z.string(),
+    z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]),
+  )
+  .describe(
+    "The extract values, typed by the workflow's structured_output fields (unreadable as their type: null); undeclared ones as text",
+  );
 /** The workflow's metadata as Simplex's clients type it (a dict): an object when it holds a JSON object, else the string as stored; null when none. */
 export const WorkflowMetadataView = z
   .union([z.record(z.string(), z.unknown()), z.string()])
   .nullable()
-  .describe('The workflow\'s metadata: an object when it holds a JSON object, else the string as stored; null when none');
+  .describe(
+    "The workflow's metadata: an object when it holds a JSON object, else the string as stored; null when none",
+  );
 /** The caller's metadata parsed: the JSON value when the string holds JSON, else the string itself; null when none. */
-export const SessionMetadataView = z.unknown().describe('The caller\'s metadata, parsed when it holds JSON, else the string as given; null when none was given');
+export const SessionMetadataView = z
+  .unknown()
+  .describe("The caller's metadata, parsed when it holds JSON, else the string as given; null when none was given");
 
 /**
  * Webhook body (Standard Webhooks 1.0: headers webhook-id, webhook-timestamp, webhook-signature;
@@ -129,34 +160,56 @@ const pause = { pause_key: z.string(), pause_type: PauseType };
 /** The fields Simplex's own webhook carries, at the top level of a run's final event. */
 export const SimplexRunPayload = z.object({
   success: z.boolean(),
-  agent_response: z.string().describe('The run\'s message'),
+  agent_response: z.string().describe("The run's message"),
   session_id: z.uuid(),
   workflow_id: z.uuid(),
-  scraper_outputs: z.record(z.string(), z.string()).describe('The extract steps\' values, as text'),
+  scraper_outputs: z.record(z.string(), z.string()).describe("The extract steps' values, as text"),
   structured_output: StructuredValues,
   file_metadata: z.array(FileMetadata),
-  screenshot_url: z.string().nullable().describe('The final page (JPEG), signed, for 24 hours; null when there was none'),
-  metadata: z.string().nullable().describe('The caller\'s metadata string, byte for byte'),
+  screenshot_url: z
+    .string()
+    .nullable()
+    .describe('The final page (JPEG), signed, for 24 hours; null when there was none'),
+  metadata: z.string().nullable().describe("The caller's metadata string, byte for byte"),
   session_metadata: SessionMetadataView,
   workflow_metadata: WorkflowMetadataView,
-  workflow_result: z.object({ outcome: z.enum(['succeeded', 'failed']), message: z.string(), total_actions: z.number().int(), steps_run: z.number().int() }),
+  workflow_result: z.object({
+    outcome: z.enum(['succeeded', 'failed']),
+    message: z.string(),
+    total_actions: z.number().int(),
+    steps_run: z.number().int(),
+  }),
 });
 export type SimplexRunPayload = z.infer<typeof SimplexRunPayload>;
 
 export const WebhookEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
-  z.object({ type: z.literal('session.ended'), timestamp: z.iso.datetime(), data: z.object({ ...ids, outcome: z.string() }) }),
+  z.object({
+    type: z.literal('session.ended'),
+    timestamp: z.iso.datetime(),
+    data: z.object({ ...ids, outcome: z.string() }),
+  }),
   z.object({ type: z.literal('run.started'), timestamp: z.iso.datetime(), data: z.object({ ...ids }) }),
   z.object({
     type: z.literal('run.paused'),
     timestamp: z.iso.datetime(),
-    data: z.object({ ...ids, ...pause, message: z.string().nullable(), vnc_url: z.string().describe('Interactive live view, to act in before resuming') }),
+    data: z.object({
+      ...ids,
+      ...pause,
+      message: z.string().nullable(),
+      vnc_url: z.string().describe('Interactive live view, to act in before resuming'),
+    }),
   }),
   z.object({ type: z.literal('run.resumed'), timestamp: z.iso.datetime(), data: z.object({ ...ids, ...pause }) }),
   z.object({
     type: z.literal('run.completed'),
     timestamp: z.iso.datetime(),
-    data: z.object({ ...ids, outcome: z.enum(['succeeded', 'failed']), message: z.string(), outputs: z.record(z.string(), z.string()) }),
+    data: z.object({
+      ...ids,
+      outcome: z.enum(['succeeded', 'failed']),
+      message: z.string(),
+      outputs: z.record(z.string(), z.string()),
+    }),
     ...SimplexRunPayload.shape,
   }),
 ]);
@@ -204,7 +257,10 @@ export const runOperations = defineOperations({
     summary: 'Run a saved workflow in a new session; answers as soon as the run is under way',
     tags: ['workflows'],
     startsBrowser: true,
-    body: { contentTypes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'], schema: RunWorkflowRequest },
+    body: {
+      contentTypes: ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'],
+      schema: RunWorkflowRequest,
+    },
     responses: {
       200: { description: 'The run is under way; watch it at vnc_url', schema: RunWorkflowResponse },
       503: { description: 'The run could not start (succeeded false; message says why)', schema: RunWorkflowResponse },
@@ -235,7 +291,8 @@ export const runOperations = defineOperations({
     operationId: 'rotateWebhookSecret',
     method: 'post',
     path: '/webhooks/secret/rotate',
-    summary: 'Replace the signing secret with a new one; every delivery from now on, retries included, is signed with it, so give it to your receivers',
+    summary:
+      'Replace the signing secret with a new one; every delivery from now on, retries included, is signed with it, so give it to your receivers',
     tags: ['webhooks'],
     responses: { 200: { description: 'The new secret', schema: WebhookSecret } },
     errors: [401],

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { callerMetadata, CALLER_METADATA_MAX_CHARS, page, PageQuery, parseJson, utf8Length, wellFormed } from './common.ts';
+import {
+  callerMetadata,
+  CALLER_METADATA_MAX_CHARS,
+  page,
+  PageQuery,
+  parseJson,
+  utf8Length,
+  wellFormed,
+} from './common.ts';
 import { defineOperations } from './operation.ts';
 import { RunStatus } from './runs.ts';
 
@@ -48,18 +56,25 @@ export const StorageCookie = z
     sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
   })
   .superRefine((c, ctx) => {
-    const bad = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message: `cookie "${c.name}": ${message}` });
+    const bad = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message: `cookie "${c.name}": ${message}` });
     if (hasControlOr(c.name, ';=')) bad('name', 'name must not contain control characters, ";" or "="');
     if (hasControlOr(c.value, ';')) bad('value', 'value must not contain control characters or ";"');
-    if (utf8Length(c.name) + utf8Length(c.value) > COOKIE_MAX_BYTES) bad('value', `name and value together must be at most ${COOKIE_MAX_BYTES} bytes`);
-    if (!isCookieDomain(c.domain)) bad('domain', 'domain must be a host name or address, optionally with a leading dot');
-    if (utf8Length(c.domain) > COOKIE_ATTRIBUTE_MAX_BYTES) bad('domain', `domain must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
+    if (utf8Length(c.name) + utf8Length(c.value) > COOKIE_MAX_BYTES)
+      bad('value', `name and value together must be at most ${COOKIE_MAX_BYTES} bytes`);
+    if (!isCookieDomain(c.domain))
+      bad('domain', 'domain must be a host name or address, optionally with a leading dot');
+    if (utf8Length(c.domain) > COOKIE_ATTRIBUTE_MAX_BYTES)
+      bad('domain', `domain must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
     if (!c.path.startsWith('/')) bad('path', 'path must start with /');
-    if (utf8Length(c.path) > COOKIE_ATTRIBUTE_MAX_BYTES) bad('path', `path must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
+    if (utf8Length(c.path) > COOKIE_ATTRIBUTE_MAX_BYTES)
+      bad('path', `path must be at most ${COOKIE_ATTRIBUTE_MAX_BYTES} bytes`);
     if (c.sameSite === 'None' && !c.secure) bad('secure', 'sameSite None needs secure: true');
     const prefix = c.name.toLowerCase();
-    if ((prefix.startsWith('__secure-') || prefix.startsWith('__host-')) && !c.secure) bad('secure', `a ${c.name.slice(0, c.name.indexOf('-') + 1)} cookie needs secure: true`);
-    if (prefix.startsWith('__host-') && (c.path !== '/' || c.domain.startsWith('.'))) bad('path', 'a __Host- cookie needs path "/" and a domain without a leading dot');
+    if ((prefix.startsWith('__secure-') || prefix.startsWith('__host-')) && !c.secure)
+      bad('secure', `a ${c.name.slice(0, c.name.indexOf('-') + 1)} cookie needs secure: true`);
+    if (prefix.startsWith('__host-') && (c.path !== '/' || c.domain.startsWith('.')))
+      bad('path', 'a __Host- cookie needs path "/" and a domain without a leading dot');
   });
 
 /** A Playwright storage state: cookies, and localStorage by origin. */
@@ -84,7 +99,10 @@ const SessionData = z
   .transform((s, ctx) => {
     const json = parseJson(s);
     if (!json.ok) {
-      ctx.addIssue({ code: 'custom', message: 'session_data must be a string holding valid JSON (a Playwright storage state)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'session_data must be a string holding valid JSON (a Playwright storage state)',
+      });
       return z.NEVER;
     }
     const r = StorageState.safeParse(json.value);
@@ -99,7 +117,9 @@ const SessionData = z
     }
     return r.data;
   })
-  .describe('A string holding JSON session data: a Playwright storage state {cookies, origins:[{origin, localStorage}]}, applied before the URLs are handed out');
+  .describe(
+    'A string holding JSON session data: a Playwright storage state {cookies, origins:[{origin, localStorage}]}, applied before the URLs are handed out',
+  );
 
 /**
  * How the session's browser looks on its display (and so in vnc_url, livestream_url's page and the
@@ -117,7 +137,10 @@ export const CreateWorkflowSessionRequest = z
       .refine((s) => s.length <= 200, { message: 'workflow_name must be at most 200 characters' })
       .check(wellFormed('workflow_name'))
       .describe('Name of the workflow: an existing one of that name, or a new empty one'),
-    proxies: z.boolean().default(false).describe('Whether to use proxies (routes the browser through the server\'s PROXY_URL)'),
+    proxies: z
+      .boolean()
+      .default(false)
+      .describe("Whether to use proxies (routes the browser through the server's PROXY_URL)"),
     session_data: SessionData.optional(),
     timeout: z
       .number()
@@ -126,22 +149,31 @@ export const CreateWorkflowSessionRequest = z
       .max(SESSION_TIMEOUT_MAX, { message: `timeout must be at most ${SESSION_TIMEOUT_MAX} seconds` })
       .default(SESSION_TIMEOUT_DEFAULT)
       .describe('Timeout in seconds'),
-    webhook_url: z.url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' }).optional().describe('Address notified on workflow events'),
+    webhook_url: z
+      .url({ protocol: /^https?$/, message: 'webhook_url must be an http(s) URL' })
+      .optional()
+      .describe('Address notified on workflow events'),
     metadata: callerMetadata('metadata')
       .optional()
-      .describe(`A string of metadata (JSON, or any text up to ${CALLER_METADATA_MAX_CHARS} characters), passed back byte for byte in webhooks and the session's status`),
+      .describe(
+        `A string of metadata (JSON, or any text up to ${CALLER_METADATA_MAX_CHARS} characters), passed back byte for byte in webhooks and the session's status`,
+      ),
     start_url: z
       .url({ protocol: /^https?$/, message: 'start_url must be an http(s) URL' })
       .max(2048, { message: 'start_url must be at most 2048 characters' })
       .optional()
-      .describe("Browserdesk's own addition, optional: the address the session's first page opens before the URLs are handed out (a page that fails to load still hands the session out, showing Chromium's error page)"),
+      .describe(
+        "Browserdesk's own addition, optional: the address the session's first page opens before the URLs are handed out (a page that fails to load still hands the session out, showing Chromium's error page)",
+      ),
     user_agent: z
       .string()
       .min(1, { message: 'user_agent must not be empty' })
       .max(512, { message: 'user_agent must be at most 512 characters' })
       .regex(/^[\x20-\x7e]+$/, { message: 'user_agent must be printable ASCII (no control characters)' })
       .optional()
-      .describe("Browserdesk's own addition, optional: the User-Agent every page, tab and worker of the session sends (Chromium launched with it, so such a session does not come from the warm pool)"),
+      .describe(
+        "Browserdesk's own addition, optional: the User-Agent every page, tab and worker of the session sends (Chromium launched with it, so such a session does not come from the warm pool)",
+      ),
     presentation: Presentation.default(PRESENTATION_DEFAULT).describe(
       "Browserdesk's own addition, optional: kiosk (default) shows the page alone filling the screen, with no tab strip, address bar or infobar, for embeds under your brand; browser shows Chromium's whole window, for interactive work",
     ),
@@ -166,7 +198,10 @@ export type EndReason = z.infer<typeof EndReasonEnum>;
 export const Session = z.object({
   id: z.uuid(),
   workflow_id: z.uuid(),
-  workflow_name: z.string().nullable().describe('The name of the workflow the session works on; null once that workflow is deleted'),
+  workflow_name: z
+    .string()
+    .nullable()
+    .describe('The name of the workflow the session works on; null once that workflow is deleted'),
   state: SessionStateEnum,
   end_reason: EndReasonEnum.nullable(),
   proxies: z.boolean(),
@@ -180,7 +215,9 @@ export const Session = z.object({
     .object({ status: RunStatus })
     .nullable()
     .optional()
-    .describe("Browserdesk's own addition: the workflow run in this session, if any, and how it stands (a run's session can end completed while its run failed)"),
+    .describe(
+      "Browserdesk's own addition: the workflow run in this session, if any, and how it stands (a run's session can end completed while its run failed)",
+    ),
 });
 export type Session = z.infer<typeof Session>;
 
@@ -195,8 +232,12 @@ export const UpdateSessionRequest = z
       .number({ message: 'timeout must be a number of seconds' })
       .int({ message: 'timeout must be an integer number of seconds' })
       .min(SESSION_TIMEOUT_MIN, { message: `timeout must be at least ${SESSION_TIMEOUT_MIN} seconds` })
-      .max(SESSION_TIMEOUT_MAX, { message: `timeout must be at most ${SESSION_TIMEOUT_MAX} seconds: a session lives at most that long from going live` })
-      .describe("The session's whole timeout in seconds, from the moment it went live: the session's timeout plus 600 gives it ten more minutes"),
+      .max(SESSION_TIMEOUT_MAX, {
+        message: `timeout must be at most ${SESSION_TIMEOUT_MAX} seconds: a session lives at most that long from going live`,
+      })
+      .describe(
+        "The session's whole timeout in seconds, from the moment it went live: the session's timeout plus 600 gives it ten more minutes",
+      ),
   })
   .strict();
 export type UpdateSessionRequest = z.input<typeof UpdateSessionRequest>;
@@ -208,7 +249,11 @@ export type SessionsPage = z.infer<typeof SessionsPage>;
 export const SessionParams = z.object({ id: z.uuid({ message: 'id must be a session UUID' }) });
 
 /** Fresh capability URLs for a live session: for a second tab, a reload, or a session created through the API. */
-export const SessionViews = CreateWorkflowSessionResponse.pick({ livestream_url: true, connect_url: true, vnc_url: true }).required();
+export const SessionViews = CreateWorkflowSessionResponse.pick({
+  livestream_url: true,
+  connect_url: true,
+  vnc_url: true,
+}).required();
 export type SessionViews = z.infer<typeof SessionViews>;
 
 export const sessionOperations = defineOperations({
@@ -217,7 +262,8 @@ export const sessionOperations = defineOperations({
     method: 'post',
     path: '/sessions/{id}/views',
     session: 'params.id',
-    summary: 'New watch, drive and CDP URLs for a live session (fresh tokens, kept hashed, dying with the session; a session keeps the 16 newest sets)',
+    summary:
+      'New watch, drive and CDP URLs for a live session (fresh tokens, kept hashed, dying with the session; a session keeps the 16 newest sets)',
     tags: ['sessions'],
     params: SessionParams,
     responses: { 200: { description: 'The URLs', schema: SessionViews } },
@@ -260,7 +306,8 @@ export const sessionOperations = defineOperations({
     method: 'patch',
     path: '/sessions/{id}',
     session: 'params.id',
-    summary: "Change a live session's timeout (to extend it): its end moves to the moment it went live plus the new timeout, which must still lie ahead",
+    summary:
+      "Change a live session's timeout (to extend it): its end moves to the moment it went live plus the new timeout, which must still lie ahead",
     tags: ['sessions'],
     params: SessionParams,
     body: { contentTypes: ['application/json'], schema: UpdateSessionRequest },

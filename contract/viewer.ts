@@ -35,7 +35,9 @@ const scaleFromQuery = z.preprocess((v) => (v === 'remote' ? 'fit' : v), ScaleMo
 /** Options of the embeddable viewer pages, from their query string. */
 export const EmbedOptions = z.object({
   view_only: flag.default(false).describe('Watch only: no keyboard or mouse input reaches the browser'),
-  scale: scaleFromQuery.default('fit').describe('fit: scale to the frame; none: 1:1 with scrollbars (remote, no longer offered, reads as fit)'),
+  scale: scaleFromQuery
+    .default('fit')
+    .describe('fit: scale to the frame; none: 1:1 with scrollbars (remote, no longer offered, reads as fit)'),
   accent: hexColour.optional().describe('Accent colour of the status text and focus ring'),
   background: hexColour.optional().describe('Background colour around the remote screen'),
 });

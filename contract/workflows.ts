@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { codePointLength, MAX_JSON_DEPTH, nestsDeeperThan, noNul, page, PageQuery, shallowJson, tooDeepMessage, wellFormed } from './common.ts';
+import {
+  codePointLength,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  noNul,
+  page,
+  PageQuery,
+  shallowJson,
+  tooDeepMessage,
+  wellFormed,
+} from './common.ts';
 import { defineOperations, FORM_OR_JSON } from './operation.ts';
 
 /**
@@ -64,7 +74,9 @@ export const UploadFileStep = z.looseObject({
     file: z
       .string()
       .min(1)
-      .refine((f) => !/[/\\]/.test(f) && f !== '.' && f !== '..', { message: 'file must be a plain file name, no folders' }),
+      .refine((f) => !/[/\\]/.test(f) && f !== '.' && f !== '..', {
+        message: 'file must be a plain file name, no folders',
+      }),
   }),
 });
 
@@ -89,7 +101,11 @@ export const PauseStep = z.looseObject({
   type: z.literal('customStep'),
   name: z.literal('pause'),
   parameters: z.object({
-    message: z.string().min(1, 'message must not be empty').max(500, 'message must be at most 500 characters').check(wellFormed('message')),
+    message: z
+      .string()
+      .min(1, 'message must not be empty')
+      .max(500, 'message must be at most 500 characters')
+      .check(wellFormed('message')),
   }),
 });
 
@@ -110,7 +126,13 @@ export const Step = z.discriminatedUnion('type', [
   z.looseObject({ ...withSelectors, type: z.literal('change'), value: z.string() }),
   z.looseObject({ ...base, type: z.literal('keyDown'), key: z.string().min(1) }),
   z.looseObject({ ...base, type: z.literal('keyUp'), key: z.string().min(1) }),
-  z.looseObject({ ...base, type: z.literal('scroll'), selectors: Selectors.optional(), x: z.number().optional(), y: z.number().optional() }),
+  z.looseObject({
+    ...base,
+    type: z.literal('scroll'),
+    selectors: Selectors.optional(),
+    x: z.number().optional(),
+    y: z.number().optional(),
+  }),
   z.looseObject({ ...withSelectors, type: z.literal('hover') }),
   z.looseObject({
     ...withSelectors,
@@ -134,12 +156,14 @@ export const Step = z.discriminatedUnion('type', [
 ]);
 export type Step = z.infer<typeof Step>;
 
-export const Flow = z.looseObject({
-  title: z.string(),
-  timeout: z.number().int().positive().optional(),
-  selectorAttribute: z.string().optional(),
-  steps: z.array(Step).max(1000),
-}).check(shallowJson('flow'));
+export const Flow = z
+  .looseObject({
+    title: z.string(),
+    timeout: z.number().int().positive().optional(),
+    selectorAttribute: z.string().optional(),
+    steps: z.array(Step).max(1000),
+  })
+  .check(shallowJson('flow'));
 export type Flow = z.infer<typeof Flow>;
 
 /**
@@ -167,14 +191,18 @@ export const ENUM_VALUE_MAX_CHARS = 200;
 const DefaultValue = z.union([z.string(), z.number(), z.boolean()]);
 const Description = z
   .string({ error: 'description must be a string' })
-  .refine((s) => codePointLength(s) <= DESCRIPTION_MAX_CHARS, { message: `description must be at most ${DESCRIPTION_MAX_CHARS} characters` })
+  .refine((s) => codePointLength(s) <= DESCRIPTION_MAX_CHARS, {
+    message: `description must be at most ${DESCRIPTION_MAX_CHARS} characters`,
+  })
   .check(wellFormed('description'));
 const EnumValues = z
   .array(
     z
       .string({ error: 'each of enumValues must be a string' })
       .min(1, 'each of enumValues must be a non-empty string')
-      .refine((s) => codePointLength(s) <= ENUM_VALUE_MAX_CHARS, { message: `each of enumValues must be at most ${ENUM_VALUE_MAX_CHARS} characters` })
+      .refine((s) => codePointLength(s) <= ENUM_VALUE_MAX_CHARS, {
+        message: `each of enumValues must be at most ${ENUM_VALUE_MAX_CHARS} characters`,
+      })
       .check(wellFormed('enumValues')),
     { error: 'enumValues must be a list of strings' },
   )
@@ -183,15 +211,25 @@ const EnumValues = z
 /** The checks `type: enum` brings, shared by variables and structured outputs; issues go on `enumValues`. */
 function checkEnumValues(v: { type: string; enumValues?: string[] }, ctx: z.RefinementCtx): void {
   if (v.type !== 'enum') {
-    if (v.enumValues !== undefined) ctx.addIssue({ code: 'custom', path: ['enumValues'], message: `enumValues is only for type enum (this one is ${v.type})` });
+    if (v.enumValues !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['enumValues'],
+        message: `enumValues is only for type enum (this one is ${v.type})`,
+      });
     return;
   }
   if (!v.enumValues?.length) {
-    ctx.addIssue({ code: 'custom', path: ['enumValues'], message: 'type enum needs enumValues: the values it may take, at least one' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['enumValues'],
+      message: 'type enum needs enumValues: the values it may take, at least one',
+    });
     return;
   }
   const twice = v.enumValues.find((value, i) => v.enumValues!.indexOf(value) !== i);
-  if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['enumValues'], message: `enumValues lists "${twice}" more than once` });
+  if (twice !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['enumValues'], message: `enumValues lists "${twice}" more than once` });
 }
 
 /** A variable as stored, and as the run form and the runner read it. */
@@ -215,14 +253,20 @@ export const Variable = z
     type: VariableType,
     required: z.boolean().default(false),
     default: DefaultValue.optional(),
-    defaultValue: DefaultValue.optional().describe('Simplex\'s name for default; when both are given they must be equal'),
+    defaultValue: DefaultValue.optional().describe(
+      "Simplex's name for default; when both are given they must be equal",
+    ),
     description: Description.optional().describe(`Up to ${DESCRIPTION_MAX_CHARS} characters; "" is none`),
     enumValues: EnumValues.optional().describe('type enum only, and required for it: the values allowed, each once'),
   })
   .strict()
   .superRefine((v, ctx) => {
     if (v.default !== undefined && v.defaultValue !== undefined && v.default !== v.defaultValue) {
-      ctx.addIssue({ code: 'custom', path: ['defaultValue'], message: 'defaultValue and default differ: give one of them, or the same value in both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaultValue'],
+        message: 'defaultValue and default differ: give one of them, or the same value in both',
+      });
       return;
     }
     checkEnumValues(v, ctx);
@@ -233,7 +277,8 @@ export const Variable = z
       if (v.enumValues?.length && !(typeof value === 'string' && v.enumValues.includes(value))) {
         ctx.addIssue({ code: 'custom', path: [given], message: `${given} must be one of the enumValues` });
       }
-    } else if (typeof value !== v.type) ctx.addIssue({ code: 'custom', path: [given], message: `${given} must have the variable's type` });
+    } else if (typeof value !== v.type)
+      ctx.addIssue({ code: 'custom', path: [given], message: `${given} must have the variable's type` });
   })
   .transform(({ name, type, required, default: byOurName, defaultValue, description, enumValues }): Variable => {
     const value = byOurName ?? defaultValue;
@@ -249,10 +294,11 @@ export const Variable = z
 
 /** A variable as answered: `defaultValue` beside `default` (the same value), which Simplex's CLI reads. */
 export const VariableAsSent = StoredVariable.extend({
-  defaultValue: DefaultValue.optional().describe('The same as default, under the name Simplex\'s clients read'),
+  defaultValue: DefaultValue.optional().describe("The same as default, under the name Simplex's clients read"),
 });
 export type VariableAsSent = z.infer<typeof VariableAsSent>;
-export const variableAsSent = (v: Variable): VariableAsSent => (v.default === undefined ? v : { ...v, defaultValue: v.default });
+export const variableAsSent = (v: Variable): VariableAsSent =>
+  v.default === undefined ? v : { ...v, defaultValue: v.default };
 
 /** `{{name}}` placeholders, filled from the run's variables in `url` and `value` fields. */
 export const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -294,7 +340,8 @@ function stringsOf(value: unknown): { text: string; path: (string | number)[] }[
     const [v, path] = todo.pop()!;
     if (typeof v === 'string') out.push({ text: v, path });
     else if (Array.isArray(v)) v.forEach((child, i) => todo.push([child, [...path, i]]));
-    else if (v !== null && typeof v === 'object') for (const [k, child] of Object.entries(v)) todo.push([child, [...path, k]]);
+    else if (v !== null && typeof v === 'object')
+      for (const [k, child] of Object.entries(v)) todo.push([child, [...path, k]]);
   }
   return out;
 }
@@ -303,7 +350,9 @@ export const METADATA_MAX_CHARS = 10_000;
 /** A workflow's metadata: free text (not necessarily JSON) that search_workflows matches exactly. */
 export const WorkflowMetadata = z
   .string({ error: 'metadata must be a string' })
-  .refine((s) => codePointLength(s) <= METADATA_MAX_CHARS, { message: `metadata must be at most ${METADATA_MAX_CHARS} characters` })
+  .refine((s) => codePointLength(s) <= METADATA_MAX_CHARS, {
+    message: `metadata must be at most ${METADATA_MAX_CHARS} characters`,
+  })
   .check(wellFormed('metadata'), noNul('metadata'));
 /** Metadata as sent: a string, or null; "" is the same as null (no metadata), so there is one way to say "none". */
 export const MetadataInput = WorkflowMetadata.nullable()
@@ -355,10 +404,11 @@ export const StructuredOutput = z
     }
     if (!Array.isArray(value)) return;
     const r = OutputFields.safeParse(value);
-    if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    if (!r.success)
+      for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
   .describe(
-    'A list of output fields [{name, type: string|number|boolean|array|object|enum, description?, enumValues?}] (Simplex\'s shape), by which a run types its extract values in structured_output; a JSON Schema object, whose properties type them the same way; or any other JSON, kept as given. null means none',
+    "A list of output fields [{name, type: string|number|boolean|array|object|enum, description?, enumValues?}] (Simplex's shape), by which a run types its extract values in structured_output; a JSON Schema object, whose properties type them the same way; or any other JSON, kept as given. null means none",
   );
 
 const WorkflowFields = z
@@ -366,15 +416,20 @@ const WorkflowFields = z
     name: z.string().trim().min(1, 'name must not be empty').max(200).check(wellFormed('name')),
     flow: Flow,
     variables: z.array(Variable).max(100).default([]),
-    metadata: MetadataInput.optional().describe('Free text (≤ 10,000 characters, not necessarily JSON). Absent: none on create, the stored value kept on update; null or "" clears it'),
-    structured_output: StructuredOutput.optional().describe('Output fields (or any JSON). Absent: none on create, the stored value kept on update; null clears it'),
+    metadata: MetadataInput.optional().describe(
+      'Free text (≤ 10,000 characters, not necessarily JSON). Absent: none on create, the stored value kept on update; null or "" clears it',
+    ),
+    structured_output: StructuredOutput.optional().describe(
+      'Output fields (or any JSON). Absent: none on create, the stored value kept on update; null clears it',
+    ),
   })
   .strict();
 
 export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
   const declared = new Set<string>();
   w.variables.forEach((v, i) => {
-    if (declared.has(v.name)) ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `variable ${v.name} is declared twice` });
+    if (declared.has(v.name))
+      ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `variable ${v.name} is declared twice` });
     declared.add(v.name);
   });
   w.flow.steps.forEach((step, i) => {
@@ -399,7 +454,9 @@ export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
       if (name === undefined) continue;
       const [top, index, field] = path;
       const step = top === 'steps' && typeof index === 'number' ? w.flow.steps[index] : undefined;
-      const where = step ? `step ${(index as number) + 1} (${step.type === 'customStep' ? step.name : step.type}) uses {{${placeholder}}} in ${path.slice(2).join('.')}` : `{{${placeholder}}} is in ${path.join('.')}`;
+      const where = step
+        ? `step ${(index as number) + 1} (${step.type === 'customStep' ? step.name : step.type}) uses {{${placeholder}}} in ${path.slice(2).join('.')}`
+        : `{{${placeholder}}} is in ${path.join('.')}`;
       if (!(step?.type === 'change' && field === 'value' && path.length === 3)) {
         ctx.addIssue({
           code: 'custom',
@@ -424,7 +481,11 @@ export const Workflow = z.object({
   flow: Flow,
   variables: z.array(VariableAsSent),
   metadata: z.string().nullable().describe('Free text, null when none'),
-  structured_output: z.unknown().describe('As given: the output fields that type a run\'s structured_output, or other JSON kept for Simplex\'s clients; null when none'),
+  structured_output: z
+    .unknown()
+    .describe(
+      "As given: the output fields that type a run's structured_output, or other JSON kept for Simplex's clients; null when none",
+    ),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -459,8 +520,14 @@ export const SearchWorkflowsQuery = z.object({
     .max(200)
     .optional()
     .transform(emptyIsAbsent)
-    .describe('Part of the name, any case (Unicode case folding; %, _ and \\ are plain characters). Empty or absent: any name'),
-  metadata: z.string().optional().transform(emptyIsAbsent).describe('The whole metadata, exactly. Empty or absent: any metadata'),
+    .describe(
+      'Part of the name, any case (Unicode case folding; %, _ and \\ are plain characters). Empty or absent: any name',
+    ),
+  metadata: z
+    .string()
+    .optional()
+    .transform(emptyIsAbsent)
+    .describe('The whole metadata, exactly. Empty or absent: any metadata'),
 });
 
 export const WorkflowSearchHit = z.object({
@@ -496,7 +563,10 @@ export const UpdateWorkflowMetadataResponse = z.object({
  * after this (simplexWorkflow.ts), so each issue names its item rather than the whole union.
  */
 export const SimplexVariables = z.union([
-  z.array(z.unknown()).max(100).describe('Variables: [{name, type, required?, default?|defaultValue?, description?, enumValues?}]'),
+  z
+    .array(z.unknown())
+    .max(100)
+    .describe('Variables: [{name, type, required?, default?|defaultValue?, description?, enumValues?}]'),
   z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
 ]);
 export type SimplexVariables = z.infer<typeof SimplexVariables>;
@@ -504,13 +574,23 @@ export type SimplexVariables = z.infer<typeof SimplexVariables>;
 export const SimplexWorkflowCreate = z
   .object({
     name: WorkflowFields.shape.name,
-    url: z.string().min(1).nullish().describe('Where the flow starts: its first navigate step (on update: replaces the first navigate step\'s url, or adds one in front)'),
+    url: z
+      .string()
+      .min(1)
+      .nullish()
+      .describe(
+        "Where the flow starts: its first navigate step (on update: replaces the first navigate step's url, or adds one in front)",
+      ),
     actions: z
       .array(Step)
       .max(1000)
       .nullish()
-      .describe('Recorder steps after the start url (on update: replace every step after the first navigate step, or all steps when there is none)'),
-    variables: SimplexVariables.nullish().describe('A list of variables, or an object {name: default}; on update replaces them all'),
+      .describe(
+        'Recorder steps after the start url (on update: replace every step after the first navigate step, or all steps when there is none)',
+      ),
+    variables: SimplexVariables.nullish().describe(
+      'A list of variables, or an object {name: default}; on update replaces them all',
+    ),
     structured_output: WorkflowFields.shape.structured_output,
     metadata: WorkflowFields.shape.metadata,
   })
@@ -527,7 +607,8 @@ export const workflowOperations = defineOperations({
     operationId: 'listWorkflows',
     method: 'get',
     path: '/workflows',
-    summary: "Saved workflows, newest first; a workflow that a session's new workflow_name made is listed once it is saved (PUT) or given metadata",
+    summary:
+      "Saved workflows, newest first; a workflow that a session's new workflow_name made is listed once it is saved (PUT) or given metadata",
     tags: ['workflows'],
     query: PageQuery,
     responses: { 200: { description: 'A page of workflows', schema: WorkflowsPage } },
@@ -558,7 +639,7 @@ export const workflowOperations = defineOperations({
     method: 'put',
     path: '/workflows/{id}',
     summary:
-      'Replace a workflow\'s name, flow and variables. metadata and structured_output are kept when absent (so an editor that does not know them cannot wipe them) and cleared by null',
+      "Replace a workflow's name, flow and variables. metadata and structured_output are kept when absent (so an editor that does not know them cannot wipe them) and cleared by null",
     tags: ['workflows'],
     params: WorkflowParams,
     body: { contentTypes: ['application/json'], schema: WorkflowInput },
@@ -599,7 +680,7 @@ export const workflowOperations = defineOperations({
     operationId: 'simplexGetWorkflow',
     method: 'get',
     path: '/workflow/{id}',
-    summary: 'One workflow, wrapped as Simplex\'s Python client expects',
+    summary: "One workflow, wrapped as Simplex's Python client expects",
     tags: ['workflows'],
     params: WorkflowParams,
     responses: { 200: { description: 'The workflow', schema: SimplexWorkflowResponse } },
@@ -610,7 +691,7 @@ export const workflowOperations = defineOperations({
     method: 'post',
     path: '/workflow',
     summary:
-      'Create a workflow as Simplex\'s Python client does: `url` becomes a first navigate step and `actions` (Recorder steps) follow it. Answers 200, as Simplex does; the same rules as POST /workflows',
+      "Create a workflow as Simplex's Python client does: `url` becomes a first navigate step and `actions` (Recorder steps) follow it. Answers 200, as Simplex does; the same rules as POST /workflows",
     tags: ['workflows'],
     body: { contentTypes: ['application/json'], schema: SimplexWorkflowCreate },
     responses: { 200: { description: 'The created workflow', schema: SimplexWorkflowSaved } },
@@ -621,7 +702,7 @@ export const workflowOperations = defineOperations({
     method: 'patch',
     path: '/workflow/{id}',
     summary:
-      'Change some of a workflow\'s fields as Simplex\'s Python client does: `url` replaces the first navigate step\'s url (or adds one in front), `actions` replace the steps after it; fields left out are kept',
+      "Change some of a workflow's fields as Simplex's Python client does: `url` replaces the first navigate step's url (or adds one in front), `actions` replace the steps after it; fields left out are kept",
     tags: ['workflows'],
     params: WorkflowParams,
     body: { contentTypes: ['application/json'], schema: SimplexWorkflowUpdate },

@@ -79,7 +79,11 @@ export const writeOperations = defineOperations({
     tags: ['writing'],
     body: { contentTypes: ['application/json'], schema: WriteRequest },
     responses: {
-      200: { description: 'text/event-stream of WriteStreamEvent', schema: WriteStreamEvent, contentType: 'text/event-stream' },
+      200: {
+        description: 'text/event-stream of WriteStreamEvent',
+        schema: WriteStreamEvent,
+        contentType: 'text/event-stream',
+      },
     },
     errors: [400, 401, 413, 415, 422, 503],
   },

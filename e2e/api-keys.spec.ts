@@ -1,11 +1,20 @@
 import { expect, expectAccessible, keepScreenshot, signIn, test } from './support/fixtures.ts';
 
-const shot = async (page: import('@playwright/test').Page, testInfo: import('@playwright/test').TestInfo, name: string) => {
+const shot = async (
+  page: import('@playwright/test').Page,
+  testInfo: import('@playwright/test').TestInfo,
+  name: string,
+) => {
   await keepScreenshot(page, testInfo, name);
   await page.screenshot({ path: `/tmp/api-keys-${name}.png`, fullPage: true });
 };
 
-test('API keys in Settings: create (shown once, copied), list, revoke after a confirmation; 1280 and 390 px', async ({ authed: page, playwright, baseURL, context }, testInfo) => {
+test('API keys in Settings: create (shown once, copied), list, revoke after a confirmation; 1280 and 390 px', async ({
+  authed: page,
+  playwright,
+  baseURL,
+  context,
+}, testInfo) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const name = `e2e laptop ${Date.now()}`;
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -55,8 +64,14 @@ test('API keys in Settings: create (shown once, copied), list, revoke after a co
   await section.screenshot({ path: '/tmp/api-keys-390-section.png' });
 });
 
-test("revoking the dashboard's own key is warned about and forgets it; clearing the saved key asks first", async ({ page, api }, testInfo) => {
-  const made = (await (await api.post('/api/keys', { data: { name: `e2e own ${Date.now()}` } })).json()) as { key: string; name: string };
+test("revoking the dashboard's own key is warned about and forgets it; clearing the saved key asks first", async ({
+  page,
+  api,
+}, testInfo) => {
+  const made = (await (await api.post('/api/keys', { data: { name: `e2e own ${Date.now()}` } })).json()) as {
+    key: string;
+    name: string;
+  };
   await signIn(page, made.key);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/settings');

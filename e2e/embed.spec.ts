@@ -7,13 +7,21 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 async function customerSite(body: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(`<!doctype html><html lang="en"><title>Acme support</title><link rel="icon" href="data:,"><h1>Acme support</h1>${body}</html>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>Acme support</title><link rel="icon" href="data:,"><h1>Acme support</h1>${body}</html>`,
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
-test('the embed panel builds a URL and an iframe snippet that shows the live session on another origin', async ({ authed: page, api }, testInfo) => {
+test('the embed panel builds a URL and an iframe snippet that shows the live session on another origin', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const created = await api.post('/api/create_workflow_session', { data: { workflow_name: 'e2e embed' } });
   expect(created.status()).toBe(200);
   const { session_id: id } = (await created.json()) as { session_id: string };
@@ -70,7 +78,9 @@ test('the embed panel builds a URL and an iframe snippet that shows the live ses
     const remote = await chromium.connectOverCDP(connectUrl);
     try {
       const tab = remote.contexts()[0]!.pages()[0]!;
-      await tab.goto('data:text/html,<title>blue</title><style>html,body{margin:0;height:100%;background:rgb(0,128,255)}</style>');
+      await tab.goto(
+        'data:text/html,<title>blue</title><style>html,body{margin:0;height:100%;background:rgb(0,128,255)}</style>',
+      );
     } finally {
       await remote.close();
     }
@@ -89,10 +99,15 @@ test('the embed panel builds a URL and an iframe snippet that shows the live ses
       await expect
         .poll(
           () =>
-            frame.locator('.bd-viewer canvas').first().evaluate((c: HTMLCanvasElement) => {
-              const [r, g, b] = c.getContext('2d')!.getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data;
-              return Math.abs(r! - 0) + Math.abs(g! - 128) + Math.abs(b! - 255) < 30;
-            }),
+            frame
+              .locator('.bd-viewer canvas')
+              .first()
+              .evaluate((c: HTMLCanvasElement) => {
+                const [r, g, b] = c
+                  .getContext('2d')!
+                  .getImageData(Math.floor(c.width / 2), Math.floor(c.height / 2), 1, 1).data;
+                return Math.abs(r! - 0) + Math.abs(g! - 128) + Math.abs(b! - 255) < 30;
+              }),
           { message: "the customer's page shows the session's blue page" },
         )
         .toBe(true);
@@ -110,7 +125,10 @@ test('the embed panel builds a URL and an iframe snippet that shows the live ses
 
 test('an embed page opened on its own asks for no favicon', async ({ page, api }) => {
   const created = await api.post('/api/create_workflow_session', { data: { workflow_name: 'e2e embed favicon' } });
-  const { session_id: id, livestream_url: liveUrl } = (await created.json()) as { session_id: string; livestream_url: string };
+  const { session_id: id, livestream_url: liveUrl } = (await created.json()) as {
+    session_id: string;
+    livestream_url: string;
+  };
   try {
     const favicons: string[] = [];
     page.on('request', (r) => {

@@ -39,10 +39,16 @@ test('Download all (zip) and Download recording', async ({ authed: page, api }, 
       },
     });
     expect(created.status()).toBe(201);
-    const run = await api.post('/api/run_workflow', { form: { workflow_id: ((await created.json()) as { id: string }).id } });
+    const run = await api.post('/api/run_workflow', {
+      form: { workflow_id: ((await created.json()) as { id: string }).id },
+    });
     expect(run.status()).toBe(200);
     const { session_id: sessionId } = (await run.json()) as { session_id: string };
-    await expect.poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, { timeout: 45_000 }).toBe('ended');
+    await expect
+      .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
+        timeout: 45_000,
+      })
+      .toBe('ended');
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/sessions/${sessionId}`);

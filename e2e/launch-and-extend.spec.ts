@@ -5,7 +5,10 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 // Issue 26, item 7: a session launches with no name (named by when it starts) on a start URL with
 // a user agent of its own, and near its time limit its page warns calmly and extends it by 10
 // minutes (PATCH /api/sessions/{id}).
-test('launch with no name, a start URL and a user agent, then a warning near the time limit and Extend', async ({ authed: page, api }, testInfo) => {
+test('launch with no name, a start URL and a user agent, then a warning near the time limit and Extend', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const seen: { url: string; ua: string }[] = [];
   const site = http.createServer((req, res) => {
     seen.push({ url: req.url ?? '', ua: req.headers['user-agent'] ?? '' });

@@ -49,7 +49,10 @@ async function pressLeaveChord(page: Page): Promise<void> {
   await page.keyboard.up('Control');
 }
 
-test('keyboard only: Tab to the remote screen, type into the remote page, leave with Ctrl+Alt+Shift', async ({ authed: page, api }, testInfo) => {
+test('keyboard only: Tab to the remote screen, type into the remote page, leave with Ctrl+Alt+Shift', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const s = await sessionWithForm(api);
   try {
     await page.goto(`/sessions/${s.id}`);
@@ -68,14 +71,18 @@ test('keyboard only: Tab to the remote screen, type into the remote page, leave 
     expect(ring.width).toBeGreaterThanOrEqual(2);
     // The hint that says how to leave describes the screen.
     const hintId = await canvas.getAttribute('aria-describedby');
-    await expect(page.locator(`[id="${hintId}"]`)).toHaveText('Keys go to the remote browser. Press Ctrl+Alt+Shift to leave it.');
+    await expect(page.locator(`[id="${hintId}"]`)).toHaveText(
+      'Keys go to the remote browser. Press Ctrl+Alt+Shift to leave it.',
+    );
     await keepScreenshot(page, testInfo, 'session-remote-screen-focused');
 
     // Typed keys reach the remote page; Tab moves focus there, not out of the screen.
     await page.keyboard.type('typed by keyboard', { delay: 30 });
     await page.keyboard.press('Tab');
     await page.keyboard.type('then the second', { delay: 30 });
-    await expect.poll(() => s.tab.inputValue('#first'), { message: 'the remote page received the typing', timeout: 15_000 }).toBe('typed by keyboard');
+    await expect
+      .poll(() => s.tab.inputValue('#first'), { message: 'the remote page received the typing', timeout: 15_000 })
+      .toBe('typed by keyboard');
     await expect.poll(() => s.tab.inputValue('#second'), { timeout: 15_000 }).toBe('then the second');
     await expect(canvas).toBeFocused();
 
@@ -97,7 +104,10 @@ test('keyboard only: Tab to the remote screen, type into the remote page, leave 
   }
 });
 
-test('the live view tabs move focus with the arrow keys, and the embed viewer is reached and left by keyboard', async ({ authed: page, api }) => {
+test('the live view tabs move focus with the arrow keys, and the embed viewer is reached and left by keyboard', async ({
+  authed: page,
+  api,
+}) => {
   const s = await sessionWithForm(api);
   try {
     await page.goto(`/sessions/${s.id}`);
@@ -136,7 +146,10 @@ test('the live view tabs move focus with the arrow keys, and the embed viewer is
 });
 
 for (const width of [1280, 390]) {
-  test(`at ${width} px the 1:1 scale scrolls and there is no "resize the remote screen" mode`, async ({ authed: page, api }, testInfo) => {
+  test(`at ${width} px the 1:1 scale scrolls and there is no "resize the remote screen" mode`, async ({
+    authed: page,
+    api,
+  }, testInfo) => {
     await page.setViewportSize({ width, height: 900 });
     const s = await sessionWithForm(api);
     try {
@@ -150,8 +163,16 @@ for (const width of [1280, 390]) {
       await scale.selectOption('none');
       // noVNC's screen element holds the 1280x720 canvas at full size and scrolls to show all of it.
       const screen = page.locator('.bd-viewer__screen > div');
-      await expect.poll(() => page.locator('.bd-viewer canvas').evaluate((c: HTMLCanvasElement) => c.getBoundingClientRect().width)).toBe(1280);
-      const box = await screen.evaluate((el) => ({ overflow: getComputedStyle(el).overflow, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+      await expect
+        .poll(() =>
+          page.locator('.bd-viewer canvas').evaluate((c: HTMLCanvasElement) => c.getBoundingClientRect().width),
+        )
+        .toBe(1280);
+      const box = await screen.evaluate((el) => ({
+        overflow: getComputedStyle(el).overflow,
+        scrollWidth: el.scrollWidth,
+        clientWidth: el.clientWidth,
+      }));
       expect(box.overflow).toBe('auto');
       expect(box.scrollWidth).toBeGreaterThanOrEqual(1280);
       expect(box.scrollWidth).toBeGreaterThan(box.clientWidth);
@@ -167,9 +188,14 @@ for (const width of [1280, 390]) {
   });
 }
 
-test('the delete dialog opens focused on Cancel; Escape keeps the workflow and gives focus back', async ({ authed: page, api }) => {
+test('the delete dialog opens focused on Cancel; Escape keeps the workflow and gives focus back', async ({
+  authed: page,
+  api,
+}) => {
   const name = `e2e keep me ${Date.now()}`;
-  const created = await api.post('/api/workflows', { data: { name, flow: { title: 'Keep', steps: [] }, variables: [] } });
+  const created = await api.post('/api/workflows', {
+    data: { name, flow: { title: 'Keep', steps: [] }, variables: [] },
+  });
   expect(created.status()).toBe(201);
   await page.goto('/workflows');
   const remove = page.getByRole('button', { name: `Delete ${name}` });

@@ -1,7 +1,7 @@
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
 
 // Messages in words, at the field they concern, not the wire's field names.
-test('the launcher\'s refusals are sentences at their fields', async ({ authed: page }, testInfo) => {
+test("the launcher's refusals are sentences at their fields", async ({ authed: page }, testInfo) => {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/sessions');
@@ -23,7 +23,9 @@ test('the launcher\'s refusals are sentences at their fields', async ({ authed: 
   }
 });
 
-test('a session address with no session id says there is no such session, in words', async ({ authed: page }, testInfo) => {
+test('a session address with no session id says there is no such session, in words', async ({
+  authed: page,
+}, testInfo) => {
   await page.goto('/sessions/not-a-session');
   await expect(page.getByRole('alert')).toContainText('No such session.');
   await expect(page.getByText(/Invalid request|Invalid UUID/)).toHaveCount(0);

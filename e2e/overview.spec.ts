@@ -4,26 +4,43 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 /** Run a one-step workflow to its end through the API; `fail` clicks what is not there. */
 async function runToEnd(api: APIRequestContext, name: string, fail: boolean): Promise<void> {
   const steps = fail
-    ? [{ type: 'navigate', url: 'about:blank' }, { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 }]
+    ? [
+        { type: 'navigate', url: 'about:blank' },
+        { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 },
+      ]
     : [{ type: 'navigate', url: 'about:blank' }];
   const created = await api.post('/api/workflows', { data: { name, flow: { title: name, steps }, variables: [] } });
-  const started = await api.post('/api/run_workflow', { data: { workflow_id: ((await created.json()) as { id: string }).id } });
+  const started = await api.post('/api/run_workflow', {
+    data: { workflow_id: ((await created.json()) as { id: string }).id },
+  });
   const sessionId = ((await started.json()) as { session_id: string }).session_id;
   await expect
-    .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, { timeout: 45_000 })
+    .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
+      timeout: 45_000,
+    })
     .toBe('ended');
 }
 
-const shot = async (page: import('@playwright/test').Page, testInfo: import('@playwright/test').TestInfo, name: string) => {
+const shot = async (
+  page: import('@playwright/test').Page,
+  testInfo: import('@playwright/test').TestInfo,
+  name: string,
+) => {
   await keepScreenshot(page, testInfo, name);
   await page.screenshot({ path: `/tmp/overview-${name}.png`, fullPage: true });
 };
 
-test('the overview is the home: live sessions, capacity, runs today and the last 24 hours; 1280 and 390 px, light and dark', async ({ authed: page, api }, testInfo) => {
+test('the overview is the home: live sessions, capacity, runs today and the last 24 hours; 1280 and 390 px, light and dark', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   test.setTimeout(150_000);
   await runToEnd(api, `e2e overview ok ${Date.now()}`, false);
   await runToEnd(api, `e2e overview failing ${Date.now()}`, true);
-  const facts = (await (await api.get('/api/overview')).json()) as { runs: { succeeded: number; failed: number }; capacity: { max_sessions: number } };
+  const facts = (await (await api.get('/api/overview')).json()) as {
+    runs: { succeeded: number; failed: number };
+    capacity: { max_sessions: number };
+  };
   expect(facts.runs.succeeded).toBeGreaterThanOrEqual(1);
   expect(facts.runs.failed).toBeGreaterThanOrEqual(1);
 
@@ -39,7 +56,9 @@ test('the overview is the home: live sessions, capacity, runs today and the last
   await expect(runs.getByRole('link', { name: /Succeeded/ })).toHaveAttribute('href', '/runs?status=succeeded');
   await expect(runs.getByRole('link', { name: /Failed/ })).toContainText(String(facts.runs.failed));
   const activity = page.getByRole('region', { name: 'Last 24 hours' });
-  await expect(activity.getByRole('img', { name: /Last 24 hours: \d+ sessions? started, \d+ runs? succeeded, \d+ runs? failed/ })).toBeVisible();
+  await expect(
+    activity.getByRole('img', { name: /Last 24 hours: \d+ sessions? started, \d+ runs? succeeded, \d+ runs? failed/ }),
+  ).toBeVisible();
   await expect(activity.locator('canvas').first()).toBeVisible();
   await activity.getByText('Show the hours as a table').click();
   await expect(activity.getByRole('table')).toBeVisible();
@@ -50,7 +69,9 @@ test('the overview is the home: live sessions, capacity, runs today and the last
   // A session started elsewhere shows without a reload (the event stream), and goes when it ends.
   const live = page.getByRole('region', { name: 'Live sessions' });
   const before = Number(await live.locator('.overview-number').textContent());
-  const made = await api.post('/api/create_workflow_session', { data: { workflow_name: `e2e overview live ${Date.now()}` } });
+  const made = await api.post('/api/create_workflow_session', {
+    data: { workflow_name: `e2e overview live ${Date.now()}` },
+  });
   const sessionId = ((await made.json()) as { session_id: string }).session_id;
   await expect(live.locator('.overview-number')).toHaveText(String(before + 1), { timeout: 20_000 });
   await api.post('/api/close_workflow_session', { data: { session_id: sessionId } });

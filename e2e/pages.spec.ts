@@ -18,7 +18,9 @@ for (const width of [1280, 390]) {
       await page.goto(p.path);
       await expect(page.getByRole('heading', { level: 1, name: p.heading })).toBeVisible();
       await expect(page.getByText(/Loading/)).toHaveCount(0);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
       await expectAccessible(page);
       await keepScreenshot(page, testInfo, `${p.path.slice(1).replace(/\W+/g, '-')}-${width}`);
@@ -33,7 +35,9 @@ test('a workflow with a bad step shows the message at its line; delete asks firs
   const flow = page.getByRole('textbox', { name: 'Flow (Chrome Recorder JSON)' });
   await flow.click();
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText('{\n  "title": "t",\n  "steps": [\n    { "type": "navigate", "url": "https://example.com/{{who}}" }\n  ]\n}\n');
+  await page.keyboard.insertText(
+    '{\n  "title": "t",\n  "steps": [\n    { "type": "navigate", "url": "https://example.com/{{who}}" }\n  ]\n}\n',
+  );
   await page.getByRole('button', { name: 'Save workflow' }).click();
   await expect(page.getByText(/Line 4: Step 1 \(navigate\) uses \{\{who\}\}/)).toBeVisible();
   // The editor offers to declare what the flow's placeholders use.

@@ -3,7 +3,10 @@ import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './sup
 // Runs and their sessions, linked both ways; a paused run says where it stopped and what is to come.
 const PAGE = `<!doctype html><title>Form</title><input id="code" aria-label="Code"><p id="echo">echo</p>`;
 
-test('a paused run says which step it stopped at, lists the steps to come, and its session page names the run', async ({ authed: page, api }, testInfo) => {
+test('a paused run says which step it stopped at, lists the steps to come, and its session page names the run', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml(PAGE);
   const name = `e2e paused ${Date.now()}`;
   let sessionId = '';
@@ -23,11 +26,15 @@ test('a paused run says which step it stopped at, lists the steps to come, and i
       },
     });
     expect(created.status()).toBe(201);
-    const started = await api.post('/api/run_workflow', { data: { workflow_id: ((await created.json()) as { id: string }).id } });
+    const started = await api.post('/api/run_workflow', {
+      data: { workflow_id: ((await created.json()) as { id: string }).id },
+    });
     sessionId = ((await started.json()) as { session_id: string }).session_id;
 
     await page.goto(`/runs/${sessionId}`);
-    await expect(page.getByRole('heading', { name: 'Waiting for you: Check the form' })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: 'Waiting for you: Check the form' })).toBeVisible({
+      timeout: 45_000,
+    });
     await expect(page.getByText('Paused at step 2 of 3.')).toBeVisible();
     const steps = page.getByRole('list', { name: 'Steps' }).getByRole('listitem');
     await expect(steps).toHaveCount(3);
@@ -35,7 +42,9 @@ test('a paused run says which step it stopped at, lists the steps to come, and i
     await expect(steps.nth(1)).toContainText('(paused here)');
     await expect(steps.nth(2)).toContainText('extract');
     await expect(steps.nth(2)).toContainText('(to come)');
-    await expect(page.locator('.paused-run .bd-viewer[data-state="connected"] canvas')).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('.paused-run .bd-viewer[data-state="connected"] canvas')).toBeVisible({
+      timeout: 30_000,
+    });
     await expectAccessible(page);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -78,21 +87,34 @@ test('a paused run says which step it stopped at, lists the steps to come, and i
   }
 });
 
-test('a failed run\'s ended session says the run failed, and keeps its workflow after a reload', async ({ authed: page, api }, testInfo) => {
+test("a failed run's ended session says the run failed, and keeps its workflow after a reload", async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml(PAGE);
   const name = `e2e failing ${Date.now()}`;
   try {
     const created = await api.post('/api/workflows', {
       data: {
         name,
-        flow: { title: 'Click what is not there', steps: [{ type: 'navigate', url: `${site.origin}/form` }, { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 }] },
+        flow: {
+          title: 'Click what is not there',
+          steps: [
+            { type: 'navigate', url: `${site.origin}/form` },
+            { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 },
+          ],
+        },
         variables: [],
       },
     });
-    const started = await api.post('/api/run_workflow', { data: { workflow_id: ((await created.json()) as { id: string }).id } });
+    const started = await api.post('/api/run_workflow', {
+      data: { workflow_id: ((await created.json()) as { id: string }).id },
+    });
     const sessionId = ((await started.json()) as { session_id: string }).session_id;
     await expect
-      .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, { timeout: 45_000 })
+      .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
+        timeout: 45_000,
+      })
       .toBe('ended');
 
     await page.goto(`/sessions/${sessionId}`);

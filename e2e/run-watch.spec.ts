@@ -5,7 +5,10 @@ import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './sup
 // alone: the page asks the server for the run, its workflow's name and view tokens.
 const SLOW_PAGE = `<!doctype html><title>Slow</title><h1 style="font-size:64px">Working on it</h1>`;
 
-test('a run started through the API is watched live when its page is opened directly, at 1280 and 390 px', async ({ authed: page, api }, testInfo) => {
+test('a run started through the API is watched live when its page is opened directly, at 1280 and 390 px', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml(SLOW_PAGE);
   const name = `e2e watch ${Date.now()}`;
   let sessionId = '';
@@ -47,7 +50,9 @@ test('a run started through the API is watched live when its page is opened dire
   }
 });
 
-test('an unknown run id says there is no such run, not that the server cannot report progress', async ({ authed: page }, testInfo) => {
+test('an unknown run id says there is no such run, not that the server cannot report progress', async ({
+  authed: page,
+}, testInfo) => {
   for (const id of [randomUUID(), 'not-a-run']) {
     await page.goto(`/runs/${id}`);
     await expect(page.getByRole('alert')).toContainText('There is no run with this id on this server');

@@ -11,7 +11,10 @@ const FORM = `<!doctype html><title>Form</title>
   file.addEventListener('change', () => (fname.textContent = file.files[0].name + ':' + file.files[0].size));
 </script>`;
 
-test('run a workflow with a variable and a file, see each step and the outputs', async ({ authed: page, api }, testInfo) => {
+test('run a workflow with a variable and a file, see each step and the outputs', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   // The site the workflow works on, served by the test on loopback.
   const site = await serveHtml(FORM);
   const siteUrl = `${site.origin}/form`;
@@ -46,7 +49,9 @@ test('run a workflow with a variable and a file, see each step and the outputs',
     await expect(page.getByText('greeting is required')).toBeVisible();
 
     await greeting.fill('Hello from e2e');
-    await page.locator('input[type="file"][multiple]').setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('twelve bytes') });
+    await page
+      .locator('input[type="file"][multiple]')
+      .setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('twelve bytes') });
     await expect(page.getByRole('list', { name: 'Files to send' })).toContainText('report.txt');
     await page.getByLabel('Metadata', { exact: true }).fill('ticket-7');
     await keepScreenshot(page, testInfo, 'run');
@@ -75,7 +80,10 @@ const CODE_PAGE = `<!doctype html><title>Code</title>
 <p id="echo" style="position: fixed; top: 0; right: 0"></p>
 <script>code.addEventListener('input', () => (echo.textContent = code.value));</script>`;
 
-test('a paused run waits for the person, who types in the live view and resumes it', async ({ authed: page, api }, testInfo) => {
+test('a paused run waits for the person, who types in the live view and resumes it', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml(CODE_PAGE);
   const siteUrl = `${site.origin}/code`;
   try {
@@ -98,7 +106,9 @@ test('a paused run waits for the person, who types in the live view and resumes 
 
     await page.goto(`/run?workflow=${workflow.id}`);
     await page.getByRole('button', { name: 'Run workflow' }).click();
-    await expect(page.getByRole('heading', { name: 'Waiting for you: Type the code 4711 into the page' })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: 'Waiting for you: Type the code 4711 into the page' })).toBeVisible({
+      timeout: 45_000,
+    });
     const canvas = page.locator('.paused-run .bd-viewer canvas').first();
     await expect(canvas).toBeVisible({ timeout: 20_000 });
     // Wait for the first frame, then type through noVNC into the remote page's focused input.
@@ -122,9 +132,13 @@ test('a paused run waits for the person, who types in the live view and resumes 
 const DOWNLOAD_PAGE = `<!doctype html><title>Report</title>
 <a id="dl" href="/report.txt" download="report.txt">Get the report</a>`;
 
-test('an ended run\'s inspector plays its recording, seeks from the timeline and hands out its download', async ({ authed: page, api }, testInfo) => {
+test("an ended run's inspector plays its recording, seeks from the timeline and hands out its download", async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = http.createServer((req, res) => {
-    if (req.url === '/report.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly figures\n');
+    if (req.url === '/report.txt')
+      return res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly figures\n');
     res.writeHead(200, { 'content-type': 'text/html' }).end(DOWNLOAD_PAGE);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -153,9 +167,11 @@ test('an ended run\'s inspector plays its recording, seeks from the timeline and
 
     await page.goto(`/runs/${sessionId}`);
     await expect(page.getByTestId('outcome')).toContainText('Succeeded', { timeout: 45_000 });
-    const video = page.getByLabel('Recording of the session\'s screen');
+    const video = page.getByLabel("Recording of the session's screen");
     await expect(video).toBeVisible({ timeout: 20_000 });
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
     expect(await video.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(2);
     await video.evaluate((v: HTMLVideoElement) => v.play());
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
@@ -168,7 +184,10 @@ test('an ended run\'s inspector plays its recording, seeks from the timeline and
     expect(at).toBeGreaterThan(1);
     expect(at).toBeLessThan(5);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'report.txt' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'report.txt' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('report.txt');
     const body = await download.createReadStream().then(async (s) => {
       const chunks: Buffer[] = [];
@@ -185,7 +204,10 @@ test('an ended run\'s inspector plays its recording, seeks from the timeline and
   }
 });
 
-test('a failed step is named from 1 with its selector, and a 2000-character URL never widens the page', async ({ authed: page, api }, testInfo) => {
+test('a failed step is named from 1 with its selector, and a 2000-character URL never widens the page', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml('<!doctype html><title>Long</title><p>here</p>');
   const longUrl = `${site.origin}/${'a'.repeat(1960)}?q=${'b'.repeat(20)}`;
   expect(longUrl.length).toBeGreaterThanOrEqual(2000);
@@ -213,7 +235,9 @@ test('a failed step is named from 1 with its selector, and a 2000-character URL 
     await page.goto(`/runs/${session_id}`);
     const outcome = page.getByTestId('outcome');
     await expect(outcome).toContainText('Failed', { timeout: 45_000 });
-    await expect(outcome).toContainText('Step 2 (click #does-not-exist): no element matched within 1 s. Check the selector in the workflow editor.');
+    await expect(outcome).toContainText(
+      'Step 2 (click #does-not-exist): no element matched within 1 s. Check the selector in the workflow editor.',
+    );
     const steps = page.getByRole('list', { name: 'Steps' }).getByRole('listitem');
     await expect(steps.first()).toContainText('1.');
     await expect(steps.nth(1)).toContainText('2.');
@@ -221,17 +245,24 @@ test('a failed step is named from 1 with its selector, and a 2000-character URL 
     await expect(steps.nth(1)).toContainText('Timed out after waiting 1000ms');
     // The inspector below (timeline, log) shows the URL too: nothing may scroll sideways.
     await expect(page.getByRole('heading', { name: 'What happened' })).toBeVisible({ timeout: 20_000 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'run-failed-1280');
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'no sideways scrolling at 390 px').toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      'no sideways scrolling at 390 px',
+    ).toBeLessThanOrEqual(0);
     await keepScreenshot(page, testInfo, 'run-failed-390');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/runs');
     await expect(page.getByRole('row').filter({ hasText: 'e2e long' }).first()).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBeLessThanOrEqual(0);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'runs-1280');
   } finally {

@@ -5,7 +5,10 @@ import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './sup
 // inspector's filter; after a reload the session still names its workflow.
 const PAGE = `<!doctype html><title>Chatty</title><h1>Chatty</h1><script>console.log('hello from the page')</script>`;
 
-test('a live session streams its console, navigations and clients into its page, filtered like the inspector', async ({ authed: page, api }, testInfo) => {
+test('a live session streams its console, navigations and clients into its page, filtered like the inspector', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const site = await serveHtml(PAGE);
   const name = `e2e live log ${Date.now()}`;
   const created = await api.post('/api/create_workflow_session', { data: { workflow_name: name } });

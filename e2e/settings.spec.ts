@@ -18,7 +18,11 @@ test('a 401 leads to Settings, and a checked key goes back to the page it came f
   await expect(page.getByRole('heading', { level: 1, name: 'Workflows' })).toBeVisible();
 });
 
-test('the webhook signing secret: copied unseen, revealed, rotated after a confirmation; server facts; 1280 and 390 px', async ({ authed: page, api, context }, testInfo) => {
+test('the webhook signing secret: copied unseen, revealed, rotated after a confirmation; server facts; 1280 and 390 px', async ({
+  authed: page,
+  api,
+  context,
+}, testInfo) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const secretNow = async () => ((await (await api.get('/api/webhooks/secret')).json()) as { secret: string }).secret;
   const before = await secretNow();

@@ -10,15 +10,27 @@ async function typeFlow(page: Page, text: string): Promise<void> {
 }
 
 /** The editor's text, line by line as CodeMirror shows it (the flows here are short enough to be drawn whole). */
-const editorText = (page: Page) => page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
+const editorText = (page: Page) =>
+  page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
 
 // A Chrome Recorder export's layout: its keys in the Recorder's order ("type" first), which is not the schema's.
 const recorderText = `${JSON.stringify(
   {
     title: 'Key order',
     steps: [
-      { type: 'navigate', url: 'https://example.com/', assertedEvents: [{ type: 'navigation', url: 'https://example.com/', title: '' }] },
-      { type: 'click', target: 'main', selectors: [['aria/More information...'], ['a']], offsetY: 9, offsetX: 40, duration: 5 },
+      {
+        type: 'navigate',
+        url: 'https://example.com/',
+        assertedEvents: [{ type: 'navigation', url: 'https://example.com/', title: '' }],
+      },
+      {
+        type: 'click',
+        target: 'main',
+        selectors: [['aria/More information...'], ['a']],
+        offsetY: 9,
+        offsetX: 40,
+        duration: 5,
+      },
     ],
     selectorAttribute: 'data-test',
   },
@@ -26,11 +38,25 @@ const recorderText = `${JSON.stringify(
   2,
 )}\n`;
 
-test('the flow editor marks a bad step at its line, in words, with line numbers', async ({ authed: page }, testInfo) => {
+test('the flow editor marks a bad step at its line, in words, with line numbers', async ({
+  authed: page,
+}, testInfo) => {
   await page.goto('/workflows/new');
   await page.getByLabel('Name').fill(`e2e marker ${Date.now()}`);
   // Line 8 holds step 2's misspelt type.
-  const lines = ['{', '  "title": "t",', '  "steps": [', '    {', '      "type": "navigate", "url": "https://example.com/"', '    },', '    {', '      "type": "clik"', '    }', '  ]', '}'];
+  const lines = [
+    '{',
+    '  "title": "t",',
+    '  "steps": [',
+    '    {',
+    '      "type": "navigate", "url": "https://example.com/"',
+    '    },',
+    '    {',
+    '      "type": "clik"',
+    '    }',
+    '  ]',
+    '}',
+  ];
   await typeFlow(page, lines.join('\n'));
 
   const marked = page.locator('.cm-line:has(.cm-lintRange-error)');
@@ -83,7 +109,9 @@ test('the flow editor at 390 px: no sideways scrolling, accessible', async ({ au
   await page.goto('/workflows/new');
   await typeFlow(page, recorderText.replace('https://example.com/', `https://example.com/${'long-path/'.repeat(30)}`));
   await expect(page.locator('.cm-content')).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
   await expectAccessible(page);
   await keepScreenshot(page, testInfo, 'workflow-editor-390');

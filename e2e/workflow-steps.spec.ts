@@ -10,7 +10,8 @@ async function typeFlow(page: Page, text: string): Promise<void> {
 }
 
 /** The editor's text, line by line as CodeMirror shows it (the flow here is short enough to be drawn whole). */
-const editorText = (page: Page) => page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
+const editorText = (page: Page) =>
+  page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
 
 const shot = async (page: Page, testInfo: TestInfo, name: string) => {
   await keepScreenshot(page, testInfo, name);
@@ -36,7 +37,9 @@ const flowLines = [
 const flowText = flowLines.join('\n');
 const stepWords = (page: Page) => page.locator('.flow-step-words').allTextContents();
 
-test('the step list edits the JSON in place: a value, the order, a deletion (1280 px)', async ({ authed: page }, testInfo) => {
+test('the step list edits the JSON in place: a value, the order, a deletion (1280 px)', async ({
+  authed: page,
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/workflows/new');
   await page.getByLabel('Name').fill(`e2e steps ${Date.now()}`);
@@ -69,7 +72,9 @@ test('the step list edits the JSON in place: a value, the order, a deletion (128
   await list.getByRole('button', { name: 'Move step 3 up' }).focus();
   await page.keyboard.press('Enter');
   // The click's line now comes before the change's lines; the separators stay where they were.
-  expected = [...flowLines.slice(0, 4), flowLines[9], ...flowLines.slice(4, 9), ...flowLines.slice(10)].join('\n').replace('"value": "{{query}}"', '"value": "{{query}} near {{city}}"');
+  expected = [...flowLines.slice(0, 4), flowLines[9], ...flowLines.slice(4, 9), ...flowLines.slice(10)]
+    .join('\n')
+    .replace('"value": "{{query}}"', '"value": "{{query}} near {{city}}"');
   await expect.poll(() => editorText(page)).toBe(expected);
   await expect(list.getByRole('button', { name: 'Move step 2 up' })).toBeFocused();
   expect((await stepWords(page))[1]).toBe('Step 2: Click #submit');
@@ -79,7 +84,9 @@ test('the step list edits the JSON in place: a value, the order, a deletion (128
   // Delete with Undo: the text comes back exactly.
   const beforeDelete = await editorText(page);
   await list.getByRole('button', { name: 'Delete step 4' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Step 4 (Pause for a person: “Solve the puzzle”) deleted.' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Step 4 (Pause for a person: “Solve the puzzle”) deleted.' }),
+  ).toBeVisible();
   await expect(list.locator('ol.flow-steps > li')).toHaveCount(3);
   await expect(list.getByRole('heading', { name: 'Steps · 3' })).toBeVisible();
   expect(await editorText(page)).not.toContain('Solve the puzzle');
@@ -112,7 +119,10 @@ test('the step list stacks under the editor at 390 px, with no sideways scroll',
   await list.getByRole('textbox', { name: 'Step 1 URL' }).fill('https://example.org/start');
   await expect.poll(() => editorText(page)).toBe(flowText.replace('https://example.com/', 'https://example.org/start'));
   await list.getByRole('button', { name: 'Move step 1 down' }).click();
-  expect((await stepWords(page)).slice(0, 2)).toEqual(['Step 1: Type “{{query}}” into aria/Search (or 1 more)', 'Step 2: Go to https://example.org/start']);
+  expect((await stepWords(page)).slice(0, 2)).toEqual([
+    'Step 1: Type “{{query}}” into aria/Search (or 1 more)',
+    'Step 2: Go to https://example.org/start',
+  ]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectAccessible(page);
   await shot(page, testInfo, '390');
@@ -124,7 +134,10 @@ test('the step list stacks under the editor at 390 px, with no sideways scroll',
   await page.locator('.flow-panes > .card').first().screenshot({ path: '/tmp/workflow-steps-390-editor-dark.png' });
 });
 
-test('the run form says up front which files and credentials the workflow needs', async ({ authed: page, api }, testInfo) => {
+test('the run form says up front which files and credentials the workflow needs', async ({
+  authed: page,
+  api,
+}, testInfo) => {
   const stamp = Date.now();
   const stored = `e2e_stored_${stamp}`;
   const missing = `e2e_missing_${stamp}`;
@@ -157,9 +170,14 @@ test('the run form says up front which files and credentials the workflow needs'
     await expect(files).toHaveText('report.pdf not chosen yet');
     const credentials = needs.getByRole('list', { name: '2 stored credentials' });
     await expect(credentials.getByRole('listitem').first()).toHaveText(`${stored} ✓ stored`);
-    await expect(credentials.getByRole('link', { name: `add ${missing} in Settings` })).toHaveAttribute('href', '/settings#credentials-title');
+    await expect(credentials.getByRole('link', { name: `add ${missing} in Settings` })).toHaveAttribute(
+      'href',
+      '/settings#credentials-title',
+    );
     // It comes before the form's fields, and the chosen file ticks it off.
-    await page.locator('input[type="file"][multiple]').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await page
+      .locator('input[type="file"][multiple]')
+      .setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await expect(files).toHaveText('report.pdf ✓ chosen');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await expectAccessible(page);
@@ -173,12 +191,15 @@ test('the run form says up front which files and credentials the workflow needs'
   await api.post('/api/delete_credential', { data: { name: stored } });
 });
 
-test('the theme toggle switches, is applied before the first paint and persists over a reload', async ({ authed: page }, testInfo) => {
+test('the theme toggle switches, is applied before the first paint and persists over a reload', async ({
+  authed: page,
+}, testInfo) => {
   // What <html> says when <body> first appears: before any paint, and before the app's own script.
   await page.addInitScript(() => {
     new MutationObserver((_, observer) => {
       if (!document.body) return;
-      (window as unknown as { themeAtBody: string | null }).themeAtBody = document.documentElement.getAttribute('data-theme');
+      (window as unknown as { themeAtBody: string | null }).themeAtBody =
+        document.documentElement.getAttribute('data-theme');
       observer.disconnect();
     }).observe(document, { childList: true, subtree: true });
   });

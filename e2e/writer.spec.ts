@@ -4,7 +4,9 @@ import { expect, expectAccessible, keepScreenshot, test } from './support/fixtur
 const FIRST_WORDS = 'The harbour woke slowly that morning.';
 const WORDS = 40;
 
-test('write with the model: the prose streams in, then the word count and usage', async ({ authed: page }, testInfo) => {
+test('write with the model: the prose streams in, then the word count and usage', async ({
+  authed: page,
+}, testInfo) => {
   await page.goto('/writer');
   await expect(page.getByRole('heading', { level: 1, name: 'Writer' })).toBeVisible();
   await expectAccessible(page);
@@ -43,7 +45,9 @@ test('an empty prompt is refused at the field without a request', async ({ authe
   expect(posted).toBe(false);
 });
 
-test('Stop ends a write mid-stream and keeps what arrived, marked incomplete and copyable; Ctrl+Enter writes', async ({ authed: page }, testInfo) => {
+test('Stop ends a write mid-stream and keeps what arrived, marked incomplete and copyable; Ctrl+Enter writes', async ({
+  authed: page,
+}, testInfo) => {
   await page.goto('/writer');
   const prompt = page.getByLabel('Prompt');
   await prompt.fill('A scene to stop halfway');

@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' }, only: { type: 'string' } },
+});
 const minutes = Number(values.minutes);
 if (!(minutes > 0)) {
   console.error('--minutes must be a positive number');
@@ -24,7 +26,11 @@ const env = {
   ...(values.seed ? { FUZZ_SEED: values.seed } : {}),
   ...(values.only ? { FUZZ_ONLY: values.only } : {}),
 };
-const child = spawn('npx', ['vitest', 'run', 'test/fuzz.test.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const child = spawn('npx', ['vitest', 'run', 'test/fuzz.test.ts'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 child.on('exit', (code) => {
   let summary;
   try {

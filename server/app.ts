@@ -77,7 +77,13 @@ export const BODY_LIMIT = 1024 * 1024;
 /** Build the service without listening, so tests can start it on port 0. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   // maxParamLength: a kept file's name (up to 200 bytes, percent-encoded) is a path parameter of its download_url.
-  const app = Fastify({ logger: loggerOptions(config.LOG_LEVEL), bodyLimit: BODY_LIMIT, trustProxy: false, routerOptions: { maxParamLength: 1024 }, ...serverTimeouts(config) });
+  const app = Fastify({
+    logger: loggerOptions(config.LOG_LEVEL),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { maxParamLength: 1024 },
+    ...serverTimeouts(config),
+  });
   // Before any other hook or route: idle connections and connections per address are bounded.
   installConnectionLimits(app, config);
   // Before the database: a key we cannot use stops the start with nothing else opened.
@@ -106,7 +112,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     config,
     nodes: nodesRepo(db),
     load: () => app.sessions.active,
-    onBeat: (deadBefore) => reapDeadNodes({ nodeId: config.nodeId, db, bus: app.bus, log: app.log, runs: app.runs }, deadBefore),
+    onBeat: (deadBefore) =>
+      reapDeadNodes({ nodeId: config.nodeId, db, bus: app.bus, log: app.log, runs: app.runs }, deadBefore),
     log: app.log,
   });
   app.decorate('cluster', membership);
@@ -114,9 +121,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // A cluster's nodes tell each other what changed, for every node's /api/events (on SQLite or a
   // single node there is no one to tell). Its onClose runs after the plugins' (sessions ended and
   // told) and before the store closes.
-  const relay = db.engine === 'postgres' && config.NODE_URL && config.DATABASE_URL
-    ? new EventRelay({ databaseUrl: config.DATABASE_URL, nodeId: config.nodeId, db, bus: app.bus, serverEvents: app.serverEvents, log: app.log })
-    : null;
+  const relay =
+    db.engine === 'postgres' && config.NODE_URL && config.DATABASE_URL
+      ? new EventRelay({
+          databaseUrl: config.DATABASE_URL,
+          nodeId: config.nodeId,
+          db,
+          bus: app.bus,
+          serverEvents: app.serverEvents,
+          log: app.log,
+        })
+      : null;
   if (relay) app.addHook('onClose', () => relay.stop());
 
   const written = await bootstrapApiKey(app.store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
@@ -129,7 +144,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Simplex's clients send their "form" calls urlencoded; each operation still lists what it accepts (415 otherwise).
   await app.register(formbody);
   if (config.CORS_ORIGINS.length) {
-    await app.register(cors, { origin: config.CORS_ORIGINS, allowedHeaders: ['content-type', 'x-api-key'], methods: ['GET', 'POST', 'PUT', 'DELETE'] });
+    await app.register(cors, {
+      origin: config.CORS_ORIGINS,
+      allowedHeaders: ['content-type', 'x-api-key'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    });
   }
   await app.register(websocket, { options: { maxPayload: 4 * 1024 * 1024 } });
   installApiKeyAuth(app);

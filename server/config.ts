@@ -34,7 +34,10 @@ export const EnvSchema = z.object({
   NODE_URL: optionalUrl,
   BROWSERDESK_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 32 bytes, as 64 hex digits or base64: encrypts credentials and signs URLs. Unset: DATA_DIR/secret-key, created once. */
-  BROWSERDESK_SECRET_KEY: z.string().refine((v) => parseSecretKey(v) !== null, SECRET_KEY_FORMAT).optional(),
+  BROWSERDESK_SECRET_KEY: z
+    .string()
+    .refine((v) => parseSecretKey(v) !== null, SECRET_KEY_FORMAT)
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
   WRITER_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),
@@ -55,12 +58,24 @@ export const EnvSchema = z.object({
   PROXY_URL: optionalUrl,
 
   MAX_FILES: z.coerce.number().int().min(0).max(1000).default(10),
-  MAX_FILE_BYTES: z.coerce.number().int().min(1).default(25 * 1024 * 1024),
+  MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(25 * 1024 * 1024),
 
   /** Bytes of downloads one session may keep; a download that goes over is cancelled. */
-  MAX_DOWNLOAD_BYTES: z.coerce.number().int().min(0).default(500 * 1024 * 1024),
+  MAX_DOWNLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(500 * 1024 * 1024),
   /** Session artifacts (recordings, downloads, storage states) kept in all; the oldest ended sessions' go first. 0: no limit. */
-  ARTIFACTS_MAX_BYTES: z.coerce.number().int().min(0).default(10 * 1024 * 1024 * 1024),
+  ARTIFACTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 1024 * 1024 * 1024),
   /** Days a session's artifacts are kept after it ended. 0: no age limit. */
   ARTIFACTS_TTL_DAYS: z.coerce.number().min(0).max(36_500).default(7),
 
@@ -74,7 +89,10 @@ export const EnvSchema = z.object({
       const [first, last] = v.split('-').map(Number) as [number, number];
       return { first, last };
     })
-    .refine((r) => r.first >= 1000 && r.last >= r.first && r.last < 2 ** 31, 'must be a range of uids from 1000 up, FIRST no greater than LAST'),
+    .refine(
+      (r) => r.first >= 1000 && r.last >= r.first && r.last < 2 ** 31,
+      'must be a range of uids from 1000 up, FIRST no greater than LAST',
+    ),
   BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
   /** Screen recordings (README, Recording): every session, only the sessions of workflow runs, or none. */
   RECORD_SESSIONS: z.enum(['all', 'runs', 'off']).default('runs'),
@@ -88,7 +106,12 @@ export const EnvSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
 });
 
 export type Config = z.infer<typeof EnvSchema> & {
@@ -111,5 +134,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const first = parsed.error.issues[0]!;
     throw new ConfigError(`Invalid environment variable ${String(first.path[0])}: ${first.message}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR), nodeId: parsed.data.NODE_URL?.replace(/\/+$/, '') ?? 'local' };
+  return {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    nodeId: parsed.data.NODE_URL?.replace(/\/+$/, '') ?? 'local',
+  };
 }

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.discard());
 
-const list = async (key = server.apiKey) => ApiKeyList.parse(await (await server.api('/api/keys', { headers: { 'x-api-key': key } })).json()).items;
+const list = async (key = server.apiKey) =>
+  ApiKeyList.parse(await (await server.api('/api/keys', { headers: { 'x-api-key': key } })).json()).items;
 
 describe('API keys over the API', () => {
   it('lists the key the server was given, marked current and without a prefix (it is not one we made)', async () => {
@@ -48,13 +49,18 @@ describe('API keys over the API', () => {
 
   it('lets a key revoke itself (the dashboard warns first), but never the last active key', async () => {
     const other = CreatedApiKey.parse(await (await postJson(server, '/api/keys', { name: 'self' })).json());
-    const self = await fetch(`${server.url}/api/keys/${other.id}`, { method: 'DELETE', headers: { 'x-api-key': other.key } });
+    const self = await fetch(`${server.url}/api/keys/${other.id}`, {
+      method: 'DELETE',
+      headers: { 'x-api-key': other.key },
+    });
     expect(self.status).toBe(200);
     expect(((await self.json()) as { current: boolean }).current).toBe(true);
     expect((await fetch(`${server.url}/api/keys`, { headers: { 'x-api-key': other.key } })).status).toBe(401);
 
     // Revoke every other active key, then the last one is refused.
-    for (const k of await list()) if (!k.revoked_at && !k.current) expect((await server.api(`/api/keys/${k.id}`, { method: 'DELETE' })).status).toBe(200);
+    for (const k of await list())
+      if (!k.revoked_at && !k.current)
+        expect((await server.api(`/api/keys/${k.id}`, { method: 'DELETE' })).status).toBe(200);
     const [last] = (await list()).filter((k) => !k.revoked_at);
     const refused = await server.api(`/api/keys/${last!.id}`, { method: 'DELETE' });
     expect(refused.status).toBe(409);

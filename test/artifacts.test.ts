@@ -9,7 +9,14 @@ import { CreateWorkflowSessionRequest, StorageState } from '../contract/sessions
 import { artifactsDirOf } from '../server/artifacts/paths.ts';
 import { chooseExpired } from '../server/artifacts/retention.ts';
 import type { BusEvents } from '../server/events/bus.ts';
-import { BLOB_NAME, BLOB_TEXT, LINKED_BYTES, LINKED_NAME, startDownloadSite, type DownloadSite } from './fixtures/downloadSite.ts';
+import {
+  BLOB_NAME,
+  BLOB_TEXT,
+  LINKED_BYTES,
+  LINKED_NAME,
+  startDownloadSite,
+  type DownloadSite,
+} from './fixtures/downloadSite.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { openStoreOf } from './helpers/testDatabase.ts';
@@ -25,7 +32,11 @@ let hooks: Receiver;
 let client: SimplexClient;
 const downloads: BusEvents['session.download'][] = [];
 beforeAll(async () => {
-  [server, site, hooks] = await Promise.all([startServer({ RECORD_SESSIONS: 'off' }), startDownloadSite(), startReceiver([200])]);
+  [server, site, hooks] = await Promise.all([
+    startServer({ RECORD_SESSIONS: 'off' }),
+    startDownloadSite(),
+    startReceiver([200]),
+  ]);
   client = new SimplexClient({ apiKey: server.apiKey, baseURL: `${server.url}/api`, maxRetries: 0 });
   server.app.bus.on('session.download', (e) => downloads.push(e));
 });
@@ -35,14 +46,21 @@ afterAll(async () => {
   await hooks?.close();
 });
 
-async function createSession(s: TestServer, sessionData?: string): Promise<{ session_id: string; connect_url: string }> {
-  const body: CreateWorkflowSessionRequest = { workflow_name: 'artifacts', ...(sessionData ? { session_data: sessionData } : {}) };
+async function createSession(
+  s: TestServer,
+  sessionData?: string,
+): Promise<{ session_id: string; connect_url: string }> {
+  const body: CreateWorkflowSessionRequest = {
+    workflow_name: 'artifacts',
+    ...(sessionData ? { session_data: sessionData } : {}),
+  };
   const res = await postJson(s, '/api/create_workflow_session', body);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { session_id: string; connect_url: string };
 }
 
-const endSession = async (s: TestServer, id: string) => expect((await s.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
+const endSession = async (s: TestServer, id: string) =>
+  expect((await s.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
 
 async function bytesOf(res: Response): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
@@ -102,10 +120,14 @@ describe('downloads', () => {
     );
 
     // The run's final webhook lists the same files.
-    const final = await waitForAsync('run.completed webhook', () => hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')));
+    const final = await waitForAsync('run.completed webhook', () =>
+      hooks.received.slice(before).find((r) => r.body.includes('"run.completed"')),
+    );
     const event = WebhookEvent.parse(JSON.parse(final.body));
     if (event.type !== 'run.completed') throw new Error('not run.completed');
-    expect(event.file_metadata.map((f) => [f.filename, f.file_size]).sort()).toEqual(status.file_metadata.map((f) => [f.filename, f.file_size]).sort());
+    expect(event.file_metadata.map((f) => [f.filename, f.file_size]).sort()).toEqual(
+      status.file_metadata.map((f) => [f.filename, f.file_size]).sort(),
+    );
 
     // A zip of all, streamed; the same bytes through Simplex's client.
     const zipRes = await server.api(`/api/download_session_files?session_id=${sessionId}`);
@@ -120,7 +142,9 @@ describe('downloads', () => {
     for (const [name, bytes] of expected) expect(clientZip.get(name)!.equals(bytes)).toBe(true);
 
     // One file by name; a name it does not have is a 404 saying so.
-    const one = await server.api(`/api/download_session_files?session_id=${sessionId}&filename=${encodeURIComponent(LINKED_NAME)}`);
+    const one = await server.api(
+      `/api/download_session_files?session_id=${sessionId}&filename=${encodeURIComponent(LINKED_NAME)}`,
+    );
     expect(one.status).toBe(200);
     expect((await bytesOf(one)).equals(LINKED_BYTES)).toBe(true);
     const missing = await server.api(`/api/download_session_files?session_id=${sessionId}&filename=nope.txt`);
@@ -141,7 +165,7 @@ describe('downloads', () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/has no downloaded files/);
   });
 
-  it('a Playwright client\'s download lands in the session too, also after the client left', async () => {
+  it("a Playwright client's download lands in the session too, also after the client left", async () => {
     const s = await createSession(server);
     const browser = await chromium.connectOverCDP(s.connect_url);
     const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
@@ -157,13 +181,22 @@ describe('downloads', () => {
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
     const page2 = again.contexts()[0]!.pages()[0]!;
     await page2.click('#blob');
-    await waitForAsync('the second file to be kept', () => downloads.find((d) => d.session_id === s.session_id && d.filename === BLOB_NAME && d.ok));
+    await waitForAsync('the second file to be kept', () =>
+      downloads.find((d) => d.session_id === s.session_id && d.filename === BLOB_NAME && d.ok),
+    );
     // The browser names the next one the same (the first left its folder): kept beside it.
     await page2.click('#blob');
-    await waitForAsync('the third file to be kept', () => downloads.find((d) => d.session_id === s.session_id && d.filename === 'notes (2).txt' && d.ok));
+    await waitForAsync('the third file to be kept', () =>
+      downloads.find((d) => d.session_id === s.session_id && d.filename === 'notes (2).txt' && d.ok),
+    );
     await again.close();
     await endSession(server, s.session_id);
-    expect(server.app.artifacts.files(s.session_id).map((f) => f.filename).sort()).toEqual([BLOB_NAME, 'notes (2).txt', LINKED_NAME].sort());
+    expect(
+      server.app.artifacts
+        .files(s.session_id)
+        .map((f) => f.filename)
+        .sort(),
+    ).toEqual([BLOB_NAME, 'notes (2).txt', LINKED_NAME].sort());
   });
 });
 
@@ -190,11 +223,26 @@ describe('storage state out', () => {
     const res = await server.api(`/api/get_session_store/${first.session_id}`);
     expect(res.status).toBe(200);
     const stored = StorageState.parse(await res.json());
-    expect(stored.cookies).toContainEqual(expect.objectContaining({ name: 'sid', value: 's3cr3t-session', domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' }));
+    expect(stored.cookies).toContainEqual(
+      expect.objectContaining({
+        name: 'sid',
+        value: 's3cr3t-session',
+        domain: '127.0.0.1',
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax',
+      }),
+    );
     expect(stored.cookies.find((c) => c.name === 'sid')!.expires).toBeGreaterThan(Date.now() / 1000);
     expect(stored.cookies).toContainEqual(expect.objectContaining({ name: 'sid', domain: 'localhost' }));
     for (const origin of [site.origin, other]) {
-      expect(stored.origins).toContainEqual({ origin, localStorage: expect.arrayContaining([{ name: 'user', value: 'ada' }, { name: 'theme', value: 'dark' }]) });
+      expect(stored.origins).toContainEqual({
+        origin,
+        localStorage: expect.arrayContaining([
+          { name: 'user', value: 'ada' },
+          { name: 'theme', value: 'dark' },
+        ]),
+      });
     }
 
     // Its JSON, unchanged, is the next session's session_data.
@@ -215,21 +263,33 @@ describe('storage state out', () => {
 
 describe('retention', () => {
   const hour = 3_600_000;
-  const held = (sessionId: string, bytes: number, endedAgo: number | null) => ({ sessionId, bytes, endedAt: endedAgo === null ? null : new Date(Date.now() - endedAgo) });
+  const held = (sessionId: string, bytes: number, endedAgo: number | null) => ({
+    sessionId,
+    bytes,
+    endedAt: endedAgo === null ? null : new Date(Date.now() - endedAgo),
+  });
   const limits = { maxBytes: 100, ttlMs: 7 * 24 * hour, graceMs: 60_000 };
 
   it('chooses past the age limit first, then the oldest until under the cap; never live or just ended', () => {
-    expect(chooseExpired([held('old', 10, 8 * 24 * hour), held('a', 60, 3 * hour), held('b', 60, 2 * hour), held('c', 60, hour)], limits)).toEqual(['old', 'a', 'b']);
-    expect(chooseExpired([held('live', 500, null), held('fresh', 500, 1000), held('a', 10, hour)], limits)).toEqual(['a']);
+    expect(
+      chooseExpired(
+        [held('old', 10, 8 * 24 * hour), held('a', 60, 3 * hour), held('b', 60, 2 * hour), held('c', 60, hour)],
+        limits,
+      ),
+    ).toEqual(['old', 'a', 'b']);
+    expect(chooseExpired([held('live', 500, null), held('fresh', 500, 1000), held('a', 10, hour)], limits)).toEqual([
+      'a',
+    ]);
     expect(chooseExpired([held('a', 60, hour), held('b', 30, hour / 2)], limits)).toEqual([]);
     expect(chooseExpired([held('a', 1e12, 30 * 24 * hour)], { maxBytes: 0, ttlMs: 0, graceMs: 0 })).toEqual([]);
   });
 
-  it('over a small cap the oldest ended sessions\' artifacts go, a live one\'s stay; DELETE removes them at once (409 while live)', async () => {
+  it("over a small cap the oldest ended sessions' artifacts go, a live one's stay; DELETE removes them at once (409 while live)", async () => {
     const own = await startServer({ ARTIFACTS_MAX_BYTES: '1', RECORD_SESSIONS: 'off' });
     try {
       const db = own.app.db;
-      const backdate = (id: string, ago: number) => db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - ago).toISOString(), id]);
+      const backdate = (id: string, ago: number) =>
+        db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - ago).toISOString(), id]);
       const oldest = await createSession(own);
       await endSession(own, oldest.session_id);
       const older = await createSession(own);
@@ -241,8 +301,11 @@ describe('retention', () => {
       const page = browser.contexts()[0]!.pages()[0]!;
       await page.goto(`${site.origin}/downloads`);
       await page.click('#link');
-      await waitForAsync('the live session\'s file', () => (own.app.artifacts.files(live.session_id).length ? true : undefined));
-      for (const id of [oldest.session_id, older.session_id]) expect(fs.existsSync(path.join(artifactsDirOf(own.dataDir, id), 'storage-state.json'))).toBe(true);
+      await waitForAsync("the live session's file", () =>
+        own.app.artifacts.files(live.session_id).length ? true : undefined,
+      );
+      for (const id of [oldest.session_id, older.session_id])
+        expect(fs.existsSync(path.join(artifactsDirOf(own.dataDir, id), 'storage-state.json'))).toBe(true);
 
       expect((await own.app.artifacts.sweep()).sort()).toEqual([oldest.session_id, older.session_id].sort());
       expect(fs.existsSync(artifactsDirOf(own.dataDir, oldest.session_id))).toBe(false);
@@ -259,8 +322,12 @@ describe('retention', () => {
       const removed = await own.api(`/api/sessions/${live.session_id}/artifacts`, { method: 'DELETE' });
       expect(removed.status).toBe(204);
       expect(fs.existsSync(artifactsDirOf(own.dataDir, live.session_id))).toBe(false);
-      expect(SessionStatus.parse(await (await own.api(`/api/session/${live.session_id}/status`)).json()).file_metadata).toEqual([]);
-      expect((await own.api('/api/sessions/00000000-0000-4000-8000-000000000000/artifacts', { method: 'DELETE' })).status).toBe(404);
+      expect(
+        SessionStatus.parse(await (await own.api(`/api/session/${live.session_id}/status`)).json()).file_metadata,
+      ).toEqual([]);
+      expect(
+        (await own.api('/api/sessions/00000000-0000-4000-8000-000000000000/artifacts', { method: 'DELETE' })).status,
+      ).toBe(404);
     } finally {
       await own.close();
     }
@@ -275,8 +342,14 @@ describe('retention', () => {
     await endSession(own, recent.session_id);
     await own.close();
     const db = await openStoreOf(dataDir);
-    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - 8 * 24 * 3_600_000).toISOString(), stale.session_id]);
-    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [new Date(Date.now() - 3_600_000).toISOString(), recent.session_id]);
+    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [
+      new Date(Date.now() - 8 * 24 * 3_600_000).toISOString(),
+      stale.session_id,
+    ]);
+    await db.run('UPDATE sessions SET ended_at = ? WHERE id = ?', [
+      new Date(Date.now() - 3_600_000).toISOString(),
+      recent.session_id,
+    ]);
     await db.close();
     own = await startServer({ RECORD_SESSIONS: 'off', ARTIFACTS_TTL_DAYS: '7' }, dataDir);
     try {

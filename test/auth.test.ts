@@ -46,7 +46,12 @@ describe('API keys', () => {
 
   it('creates, lists and revokes keys from the CLI; a revoked key stops working', async () => {
     // The server's own store, on either engine (an empty DATABASE_URL counts as unset).
-    const env = { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.app.config.DATABASE_URL ?? '', BROWSERDESK_API_KEY: '' };
+    const env = {
+      ...process.env,
+      DATA_DIR: server.dataDir,
+      DATABASE_URL: server.app.config.DATABASE_URL ?? '',
+      BROWSERDESK_API_KEY: '',
+    };
     const tsx = path.resolve('node_modules/.bin/tsx');
     const out = execFileSync(tsx, ['server/cli/keys.ts', 'create', 'ci'], { env, encoding: 'utf8' });
     const key = out.trim().split('\n').pop()!;

@@ -51,7 +51,11 @@ async function workflowNames(): Promise<string[]> {
 
 describe('a workflow flow nested 5000 levels deep', () => {
   it('create: 422 naming flow, nothing saved', async () => {
-    const err = await expectErrorShape(await sendJson('POST', '/api/workflows', `{"name":"deep","flow":${deepFlow(5000)}}`), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await sendJson('POST', '/api/workflows', `{"name":"deep","flow":${deepFlow(5000)}}`),
+      422,
+      'invalid_request',
+    );
     expect(paths(err)).toEqual(['flow']);
     expect(err.message).toContain('more than 64 levels');
     expect(await workflowNames()).not.toContain('deep');
@@ -59,7 +63,11 @@ describe('a workflow flow nested 5000 levels deep', () => {
 
   it('update: 422 naming flow, the workflow unchanged', async () => {
     const before = await (await server.api(`/api/workflows/${workflowId}`)).json();
-    const err = await expectErrorShape(await sendJson('PUT', `/api/workflows/${workflowId}`, `{"name":"plain","flow":${deepFlow(5000)}}`), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await sendJson('PUT', `/api/workflows/${workflowId}`, `{"name":"plain","flow":${deepFlow(5000)}}`),
+      422,
+      'invalid_request',
+    );
     expect(paths(err)).toEqual(['flow']);
     expect(await (await server.api(`/api/workflows/${workflowId}`)).json()).toEqual(before);
   });
@@ -68,7 +76,9 @@ describe('a workflow flow nested 5000 levels deep', () => {
     // The flow object is level 1; deepJson(63) adds levels 2 to 64.
     const res = await sendJson('POST', '/api/workflows', `{"name":"deep-enough","flow":${deepFlow(63)}}`);
     expect(res.status).toBe(201);
-    expect((await sendJson('POST', '/api/workflows', `{"name":"one-too-deep","flow":${deepFlow(64)}}`)).status).toBe(422);
+    expect((await sendJson('POST', '/api/workflows', `{"name":"one-too-deep","flow":${deepFlow(64)}}`)).status).toBe(
+      422,
+    );
   });
 });
 
@@ -100,7 +110,7 @@ describe('POST /api/run_workflow with a malformed multipart body: 400', () => {
     await expectNothingStarted();
   });
 
-  it('a boundary that is not the body\'s', async () => {
+  it("a boundary that is not the body's", async () => {
     await expectErrorShape(await postRun(body, 'multipart/form-data; boundary=another-one'), 400, 'bad_request');
     await expectNothingStarted();
   });
@@ -130,7 +140,11 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
   const file = (filename: string) => ({ name: 'files', filename, value: 'hello', type: 'text/plain' });
 
   it('a NUL byte in a file name', async () => {
-    const err = await expectErrorShape(await postRun(multipartBody([{ name: 'workflow_id', value: workflowId }, file('a\0b.txt')])), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await postRun(multipartBody([{ name: 'workflow_id', value: workflowId }, file('a\0b.txt')])),
+      422,
+      'invalid_request',
+    );
     expect(paths(err)).toEqual(['files.0']);
     expect(err.message).toContain('NUL');
     await expectNothingStarted();
@@ -138,7 +152,11 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
 
   it('a file name over 255 bytes (UTF-8), while 255 bytes pass', async () => {
     const long = `${'é'.repeat(127)}ab`; // 256 bytes, 129 characters
-    const err = await expectErrorShape(await postRun(multipartBody([{ name: 'workflow_id', value: workflowId }, file(long)])), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await postRun(multipartBody([{ name: 'workflow_id', value: workflowId }, file(long)])),
+      422,
+      'invalid_request',
+    );
     expect(paths(err)).toEqual(['files.0']);
     expect(err.message).toContain('255 bytes');
     // 255 bytes is a valid name: the request gets as far as the (unknown) workflow.
@@ -149,7 +167,10 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
 
   it('variables nested 5000 levels, sent as text or as an application/json part', async () => {
     for (const type of [undefined, 'application/json']) {
-      const body = multipartBody([{ name: 'workflow_id', value: workflowId }, { name: 'variables', value: deepJson(5000), type }]);
+      const body = multipartBody([
+        { name: 'workflow_id', value: workflowId },
+        { name: 'variables', value: deepJson(5000), type },
+      ]);
       const err = await expectErrorShape(await postRun(body), 422, 'invalid_request');
       expect(paths(err)).toEqual(['variables']);
       expect(err.message).toContain('more than 64 levels');
@@ -158,7 +179,10 @@ describe('POST /api/run_workflow with bad names and deep JSON: 422 naming the fi
   });
 
   it('metadata nested 5000 levels', async () => {
-    const body = multipartBody([{ name: 'workflow_id', value: workflowId }, { name: 'metadata', value: deepJson(5000), type: 'application/json' }]);
+    const body = multipartBody([
+      { name: 'workflow_id', value: workflowId },
+      { name: 'metadata', value: deepJson(5000), type: 'application/json' },
+    ]);
     expect(paths(await expectErrorShape(await postRun(body), 422, 'invalid_request'))).toEqual(['metadata']);
     await expectNothingStarted();
   });
@@ -187,14 +211,22 @@ describe('text that cannot be stored as sent', () => {
   });
 
   it('a workflow name with a lone surrogate: 422 naming name', async () => {
-    const err = await expectErrorShape(await sendJson('POST', '/api/workflows', '{"name":"w\\udfff","flow":{"title":"t","steps":[]}}'), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await sendJson('POST', '/api/workflows', '{"name":"w\\udfff","flow":{"title":"t","steps":[]}}'),
+      422,
+      'invalid_request',
+    );
     expect(paths(err)).toEqual(['name']);
   });
 });
 
 describe('answers of the HTTP parser', () => {
   it('431 for headers over the limit, in the error shape', async () => {
-    const err = await expectErrorShape(await server.api('/api/writes', { headers: { 'x-padding': 'a'.repeat(20_000) } }), 431, 'headers_too_large');
+    const err = await expectErrorShape(
+      await server.api('/api/writes', { headers: { 'x-padding': 'a'.repeat(20_000) } }),
+      431,
+      'headers_too_large',
+    );
     expect(err.message).toContain('headers');
     // The server is still fine afterwards.
     expect((await server.api('/api/writes')).status).toBe(200);
@@ -211,7 +243,9 @@ describe('answers of the HTTP parser', () => {
         socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
         socket.on('error', (e) => (got ? resolve(got) : reject(e)));
         socket.on('close', () => resolve(got));
-        socket.write(`POST /api/write HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2200000\r\nX-Huge: ${'h'.repeat(20_000)}\r\n\r\n`);
+        socket.write(
+          `POST /api/write HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2200000\r\nX-Huge: ${'h'.repeat(20_000)}\r\n\r\n`,
+        );
         // Not read until the whole body is sent: the answer waits in the client's buffer when the reset comes.
         socket.pause();
         socket.write(Buffer.alloc(2_200_000, 0x61), () => socket.resume());

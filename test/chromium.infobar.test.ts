@@ -42,10 +42,14 @@ const RED = '<!doctype html><title>red</title><body style="margin:0;background:#
 const redUrl = `data:text/html,${encodeURIComponent(RED)}`;
 
 async function untilPainted(id: string, top: (t: number) => boolean) {
-  return waitForAsync('the red page on the display', () => {
-    const f = grabDisplay(displays.get(id));
-    return isRed(f, SCREEN.width / 2, SCREEN.height - 5) && top(pageTop(f)) ? f : undefined;
-  }, 20_000).catch(() => grabDisplay(displays.get(id)));
+  return waitForAsync(
+    'the red page on the display',
+    () => {
+      const f = grabDisplay(displays.get(id));
+      return isRed(f, SCREEN.width / 2, SCREEN.height - 5) && top(pageTop(f)) ? f : undefined;
+    },
+    20_000,
+  ).catch(() => grabDisplay(displays.get(id)));
 }
 
 async function createSession(body: Record<string, unknown>) {
@@ -87,19 +91,29 @@ describe('no automation infobar on the display', () => {
   it('a run (held at a pause step, so a person watches it) shows its page from the display top', async () => {
     const id = await createWorkflow(server, {
       name: 'infobar-run',
-      flow: { title: 'red', steps: [{ type: 'navigate', url: redUrl }, { type: 'customStep', name: 'pause', parameters: { message: 'look' } }] },
+      flow: {
+        title: 'red',
+        steps: [
+          { type: 'navigate', url: redUrl },
+          { type: 'customStep', name: 'pause', parameters: { message: 'look' } },
+        ],
+      },
       variables: [],
     });
     const { body } = await runWorkflow(server, { workflow_id: id });
     expect(body.succeeded).toBe(true);
     const sid = body.session_id!;
     try {
-      await waitForAsync('the navigate step', async () => {
-        const r = await server.api(`/api/run_workflow_status?session_id=${sid}`);
-        const st = (await r.json()) as { status?: string; completed?: boolean; results?: unknown[] };
-        if (st.completed) throw new Error(`run ended: ${JSON.stringify(st).slice(0, 600)}`);
-        return (st.results?.length ?? 0) > 0 ? true : undefined;
-      }, 30_000);
+      await waitForAsync(
+        'the navigate step',
+        async () => {
+          const r = await server.api(`/api/run_workflow_status?session_id=${sid}`);
+          const st = (await r.json()) as { status?: string; completed?: boolean; results?: unknown[] };
+          if (st.completed) throw new Error(`run ended: ${JSON.stringify(st).slice(0, 600)}`);
+          return (st.results?.length ?? 0) > 0 ? true : undefined;
+        },
+        30_000,
+      );
       // Past the next step's start too (the override is sent as each step begins).
       await new Promise((r) => setTimeout(r, 500));
       const f = await untilPainted(sid, (t) => t === 0);

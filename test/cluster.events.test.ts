@@ -26,7 +26,10 @@ const notified: RelayedEvent[] = [];
 const streams: AbortController[] = [];
 
 const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+  fetch(node.url + pathname, {
+    ...init,
+    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
+  });
 
 type Streamed = Record<string, unknown>;
 
@@ -55,7 +58,8 @@ async function openEvents(node: ChildServer): Promise<Streamed[]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ownerOf = async (sessionId: string) =>
-  (await queryOnce<{ node_id: string }>(databaseUrl, 'SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]?.node_id;
+  (await queryOnce<{ node_id: string }>(databaseUrl, 'SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]
+    ?.node_id;
 const notify = (payload: string) => queryOnce(databaseUrl, 'SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]);
 
 beforeAll(async () => {
@@ -93,7 +97,7 @@ describe('GET /api/events on two nodes of one Postgres', () => {
     // One LISTEN connection per node (and the test's own), none from the pool.
     const listening = await queryOnce<{ n: number }>(
       databaseUrl,
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = $1",
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = $1',
       [`LISTEN ${EVENTS_CHANNEL}`],
     );
     expect(listening[0]!.n).toBe(3);
@@ -115,7 +119,11 @@ describe('GET /api/events on two nodes of one Postgres', () => {
     /** Both streams caught up with what B published; then a pause in which a second copy would arrive. */
     const settle = async (atLeast: number) => {
       await waitForAsync('the events on both nodes', () =>
-        published().length >= atLeast && about(onA).length >= published().length && about(onB).length >= published().length ? true : undefined,
+        published().length >= atLeast &&
+        about(onA).length >= published().length &&
+        about(onB).length >= published().length
+          ? true
+          : undefined,
       );
       await sleep(1_500);
     };
@@ -128,7 +136,9 @@ describe('GET /api/events on two nodes of one Postgres', () => {
 
     // Not JSON; not a ServerEvent (the id is no UUID); no sender. Dropped, and the stream goes on.
     await notify('not json');
-    await notify(JSON.stringify({ node: 'http://elsewhere', event: { type: 'session.changed', session_id: 'not-a-uuid' } }));
+    await notify(
+      JSON.stringify({ node: 'http://elsewhere', event: { type: 'session.changed', session_id: 'not-a-uuid' } }),
+    );
     await notify(JSON.stringify({ event: { type: 'session.changed', session_id: randomUUID() } }));
 
     // Ended through A, which passes the request to B.

@@ -16,7 +16,10 @@ import { sseBlocks } from './helpers/sse.ts';
  * session by overriding its routing, which the membership fills in a real cluster.
  */
 
-const shared = { BROWSERDESK_API_KEY: `test_${randomBytes(16).toString('hex')}`, BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') };
+const shared = {
+  BROWSERDESK_API_KEY: `test_${randomBytes(16).toString('hex')}`,
+  BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex'),
+};
 
 let a: TestServer;
 let b: TestServer;
@@ -64,12 +67,16 @@ describe('a session of node B, used through node A', () => {
     const got = (await res.json()) as { id: string; state: string };
     expect(got).toMatchObject({ id: session.session_id, state: 'live' });
     // A's own store has never heard of it: the answer came from B.
-    expect((await a.api(`/api/sessions/${session.session_id}`, { headers: { 'x-browserdesk-forwarded': 'test' } })).status).toBe(404);
+    expect(
+      (await a.api(`/api/sessions/${session.session_id}`, { headers: { 'x-browserdesk-forwarded': 'test' } })).status,
+    ).toBe(404);
 
     const status = await a.api(`/api/session/${session.session_id}/status`);
     expect(status.status).toBe(200);
     // Its logs_url is signed and addressed by B (its PUBLIC_URL would be the balancer's).
-    expect(((await status.json()) as { logs_url: string }).logs_url).toMatch(new RegExp(`^${b.url}/api/session/${session.session_id}/stream\\?token=`));
+    expect(((await status.json()) as { logs_url: string }).logs_url).toMatch(
+      new RegExp(`^${b.url}/api/session/${session.session_id}/stream\\?token=`),
+    );
   });
 
   it('opens the logs stream through A; events arrive as B writes them', async () => {
@@ -88,7 +95,9 @@ describe('a session of node B, used through node A', () => {
     expect(await page.title()).toBe('through A');
     expect(await page.evaluate(() => document.getElementById('p')!.textContent)).toBe('hello');
     // The CDP client joined on B, and the log stream forwarded by A tells it live.
-    await waitForAsync('ClientConnected through the forwarded stream', async () => stream.events.find((e) => e.event === 'ClientConnected' && e.client === 'cdp'));
+    await waitForAsync('ClientConnected through the forwarded stream', async () =>
+      stream.events.find((e) => e.event === 'ClientConnected' && e.client === 'cdp'),
+    );
     await browser.close();
   });
 
@@ -139,8 +148,12 @@ describe('a session of node B, used through node A', () => {
     expect(await fromA.json()).toEqual(await fromB.json());
   });
 
-  it('extends the session on B with PATCH through A (the timer is B\'s)', async () => {
-    const res = await a.api(`/api/sessions/${session.session_id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ timeout: 1800 }) });
+  it("extends the session on B with PATCH through A (the timer is B's)", async () => {
+    const res = await a.api(`/api/sessions/${session.session_id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeout: 1800 }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: session.session_id, timeout: 1800, state: 'live' });
     expect(await (await b.api(`/api/sessions/${session.session_id}`)).json()).toMatchObject({ timeout: 1800 });

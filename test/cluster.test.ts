@@ -26,7 +26,8 @@ let hooks: Receiver;
 const dirs: string[] = [];
 const nodes: ChildServer[] = [];
 /** A refused answer's body and the end of every node's error log: why a start failed under CI's load. */
-const why = async (res: Response) => `${await res.clone().text()}\n${nodes.map((n) => `${n.url}:\n${n.output().slice(-4000)}`).join('\n')}`;
+const why = async (res: Response) =>
+  `${await res.clone().text()}\n${nodes.map((n) => `${n.url}:\n${n.output().slice(-4000)}`).join('\n')}`;
 
 /** A node on its own data folder; `again` restarts one on its folder and address. */
 async function startNode(again?: { dataDir: string; port: number }): Promise<ChildServer> {
@@ -36,12 +37,17 @@ async function startNode(again?: { dataDir: string; port: number }): Promise<Chi
 }
 
 const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+  fetch(node.url + pathname, {
+    ...init,
+    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
+  });
 const post = (node: ChildServer, pathname: string, body: unknown) =>
   api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => queryOnce<T>(databaseUrl, sql, params);
-const ownerOf = async (sessionId: string) => (await query<{ node_id: string }>('SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]?.node_id;
+const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
+  queryOnce<T>(databaseUrl, sql, params);
+const ownerOf = async (sessionId: string) =>
+  (await query<{ node_id: string }>('SELECT node_id FROM sessions WHERE id = $1', [sessionId]))[0]?.node_id;
 /** A node that does not hold the session. */
 const notOwner = async (sessionId: string) => {
   const owner = await ownerOf(sessionId);
@@ -145,22 +151,35 @@ describe('three nodes on one Postgres', () => {
       return RunWorkflowResponse.parse(await res.json()).session_id;
     };
     const statusOf = async (node: ChildServer, sessionId: string) =>
-      ((await (await api(node, `/api/run_workflow_status?session_id=${sessionId}`)).json()) as { status: string; message: string });
+      (await (await api(node, `/api/run_workflow_status?session_id=${sessionId}`)).json()) as {
+        status: string;
+        message: string;
+      };
 
     // All at once through one node: it keeps two, places four on the others (each place claimed in
     // the store, so they spread), and queues the last two when every node is full.
     const eight = await Promise.all(Array.from({ length: 8 }, () => run(first, quick)));
-    await waitForAsync('eight runs done', async () => {
-      const statuses = await Promise.all(eight.map((id) => statusOf(second, id)));
-      return statuses.every((s) => s.status === 'succeeded') ? true : undefined;
-    }, 120_000);
-    const runNodes = await query<{ node_id: string }>('SELECT DISTINCT node_id FROM runs WHERE session_id = ANY($1)', [eight]);
+    await waitForAsync(
+      'eight runs done',
+      async () => {
+        const statuses = await Promise.all(eight.map((id) => statusOf(second, id)));
+        return statuses.every((s) => s.status === 'succeeded') ? true : undefined;
+      },
+      120_000,
+    );
+    const runNodes = await query<{ node_id: string }>('SELECT DISTINCT node_id FROM runs WHERE session_id = ANY($1)', [
+      eight,
+    ]);
     expect(runNodes.map((r) => r.node_id).sort()).toEqual(nodes.map((n) => n.url).sort());
 
     // Two slow runs on the victim (placed locally first), then it dies.
     const doomed = [await run(victim, slow), await run(victim, slow)];
     for (const id of doomed) expect(await ownerOf(id)).toBe(victim.url);
-    await waitForAsync('the doomed runs running', async () => ((await Promise.all(doomed.map((id) => statusOf(first, id)))).every((s) => s.status === 'running') ? true : undefined));
+    await waitForAsync('the doomed runs running', async () =>
+      (await Promise.all(doomed.map((id) => statusOf(first, id)))).every((s) => s.status === 'running')
+        ? true
+        : undefined,
+    );
     // Every node full (four sessions hold the other two): two more runs sent to the victim wait in
     // the shared queue. One is marked taken by the victim, as if it died between taking the run and
     // starting its browser; the other no node has taken.
@@ -185,12 +204,16 @@ describe('three nodes on one Postgres', () => {
     expect(Session.parse(await firstRead.json())).toMatchObject({ state: 'ended', end_reason: 'crashed' });
     for (const id of doomed) {
       // Until the victim counts as dead its sessions are passed to it, and the answer is 503 node_unreachable.
-      const session = await waitForAsync(`session ${id} crashed`, async () => {
-        const res = await api(first, `/api/sessions/${id}`);
-        if (res.status === 503) return undefined;
-        const s = Session.parse(await res.json());
-        return s.state === 'ended' ? s : undefined;
-      }, 30_000);
+      const session = await waitForAsync(
+        `session ${id} crashed`,
+        async () => {
+          const res = await api(first, `/api/sessions/${id}`);
+          if (res.status === 503) return undefined;
+          const s = Session.parse(await res.json());
+          return s.state === 'ended' ? s : undefined;
+        },
+        30_000,
+      );
       expect(session.end_reason).toBe('crashed');
       const status = await statusOf(second, id);
       expect(status.status).toBe('failed');
@@ -204,26 +227,42 @@ describe('three nodes on one Postgres', () => {
     // Its unstarted runs were never its alone: once browsers free, the living nodes run both.
     for (const id of waiting) expect((await statusOf(second, id)).status).toBe('queued');
     for (const id of holders) expect((await api(first, `/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
-    await waitForAsync('the queued runs done', async () => ((await Promise.all(waiting.map((id) => statusOf(first, id)))).every((s) => s.status === 'succeeded') ? true : undefined), 60_000);
+    await waitForAsync(
+      'the queued runs done',
+      async () =>
+        (await Promise.all(waiting.map((id) => statusOf(first, id)))).every((s) => s.status === 'succeeded')
+          ? true
+          : undefined,
+      60_000,
+    );
     for (const id of waiting) expect([first.url, second.url]).toContain(await ownerOf(id));
     expect(await query('SELECT run_id FROM queued_runs')).toEqual([]);
 
     // Each run.completed of the doomed runs arrives once, whichever node noticed; no webhook twice.
     await waitForAsync('their webhooks', () => {
-      const done = hooks.received.map((r) => WebhookEvent.parse(JSON.parse(r.body))).filter((e) => e.type === 'run.completed' && doomed.includes(e.data.session_id));
+      const done = hooks.received
+        .map((r) => WebhookEvent.parse(JSON.parse(r.body)))
+        .filter((e) => e.type === 'run.completed' && doomed.includes(e.data.session_id));
       return done.length >= 2 ? done : undefined;
     });
     await new Promise((r) => setTimeout(r, 3_000)); // a second reaper would have sent its copy by now
     const ids = hooks.received.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
-    const completed = hooks.received.map((r) => WebhookEvent.parse(JSON.parse(r.body))).filter((e) => e.type === 'run.completed');
-    for (const id of [...eight, ...doomed, ...waiting]) expect(completed.filter((e) => e.data.session_id === id), id).toHaveLength(1);
+    const completed = hooks.received
+      .map((r) => WebhookEvent.parse(JSON.parse(r.body)))
+      .filter((e) => e.type === 'run.completed');
+    for (const id of [...eight, ...doomed, ...waiting])
+      expect(
+        completed.filter((e) => e.data.session_id === id),
+        id,
+      ).toHaveLength(1);
 
     // Back on its folder it reaps whatever of its trees outlived it (Chromium mostly exits with its
     // pipe, Xvfb and x11vnc may not; how a restart reaps them is sessions.lifecycle's crash test).
     const back = await startNode({ dataDir: victimDir, port: Number(new URL(victim.url).port) });
     nodes[nodes.indexOf(victim)] = back;
     expect(await waitForNoServiceProcesses(victimDir)).toEqual([]);
-    for (const id of doomed) expect(Session.parse(await (await api(back, `/api/sessions/${id}`)).json()).end_reason).toBe('crashed');
+    for (const id of doomed)
+      expect(Session.parse(await (await api(back, `/api/sessions/${id}`)).json()).end_reason).toBe('crashed');
   }, 240_000);
 });

@@ -26,7 +26,11 @@ const uniqName = (prefix = 'cred') => `${prefix}_${randomBytes(4).toString('hex'
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 const form = (s: TestServer, pathname: string, fields: Record<string, string>) =>
-  s.api(pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  s.api(pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 interface Info {
   id: string;
@@ -61,11 +65,22 @@ describe('store, list, replace, delete', () => {
     expect(stored.status).toBe(200);
     const storedText = await stored.text();
     expect(storedText).not.toContain(first);
-    const answer = JSON.parse(storedText) as { succeeded: boolean; name: string; credential_id: string; replaced: boolean };
+    const answer = JSON.parse(storedText) as {
+      succeeded: boolean;
+      name: string;
+      credential_id: string;
+      replaced: boolean;
+    };
     expect(answer).toMatchObject({ succeeded: true, name, replaced: false });
 
     const before = (await list()).credentials.find((c) => c.name === name)!;
-    expect(before).toEqual({ id: answer.credential_id, name, created_at: expect.any(String), updated_at: before.created_at, allowed_origins: [] });
+    expect(before).toEqual({
+      id: answer.credential_id,
+      name,
+      created_at: expect.any(String),
+      updated_at: before.created_at,
+      allowed_origins: [],
+    });
     expect(Object.keys(before).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'name', 'updated_at']);
     expect((await server.app.credentials.reveal([name])).get(name)).toBe(first);
 
@@ -102,7 +117,7 @@ describe('store, list, replace, delete', () => {
     expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
   });
 
-  it('through Simplex\'s own TypeScript client', async () => {
+  it("through Simplex's own TypeScript client", async () => {
     const client = new SimplexClient({ apiKey: server.apiKey, baseURL: `${server.url}/api`, maxRetries: 0 });
     const name = uniqName('sdk');
     const value = secret();
@@ -110,7 +125,10 @@ describe('store, list, replace, delete', () => {
     expect(stored).toMatchObject({ succeeded: true, name, credential_id: expect.any(String) });
     const listed = await client.listCredentials();
     // Simplex's clients never send allowed_origins: what they store may be typed into any page, as before.
-    expect(listed.credentials?.find((c) => c.name === name)).toMatchObject({ id: stored.credential_id, allowed_origins: [] });
+    expect(listed.credentials?.find((c) => c.name === name)).toMatchObject({
+      id: stored.credential_id,
+      allowed_origins: [],
+    });
     expect(JSON.stringify(listed)).not.toContain(value);
     expect(await client.deleteCredential(name)).toEqual({ succeeded: true });
   });
@@ -125,12 +143,19 @@ describe('store, list, replace, delete', () => {
     const name = uniqName();
     await postJson(server, '/api/store_credential', { name, value: 'x' });
     expect(await server.app.credentials.missing([name, 'absent_one', 'absent_one'])).toEqual(['absent_one']);
-    await expect(server.app.credentials.reveal([name, 'absent_one'])).rejects.toThrow(/credential absent_one is no longer stored/);
+    await expect(server.app.credentials.reveal([name, 'absent_one'])).rejects.toThrow(
+      /credential absent_one is no longer stored/,
+    );
   });
 
   it('is listed in the OpenAPI document with both encodings', async () => {
-    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: { content: object } }>> };
-    expect(Object.keys(doc.paths['/store_credential']!.post!.requestBody!.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: { content: object } }>>;
+    };
+    expect(Object.keys(doc.paths['/store_credential']!.post!.requestBody!.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
     expect(doc.paths['/list_credentials']!.get).toBeDefined();
     expect(doc.paths['/delete_credential']!.post).toBeDefined();
   });
@@ -141,10 +166,16 @@ describe('allowed origins', () => {
 
   it('over JSON: stored normalised (case, default port, final slash) and de-duplicated, listed, and read with the value', async () => {
     const name = uniqName('origins');
-    const res = await postJson(server, '/api/store_credential', { name, value: 'v', allowed_origins: ['https://Bank.Example/', 'https://bank.example:443', 'http://127.0.0.1:8080'] });
+    const res = await postJson(server, '/api/store_credential', {
+      name,
+      value: 'v',
+      allowed_origins: ['https://Bank.Example/', 'https://bank.example:443', 'http://127.0.0.1:8080'],
+    });
     expect(res.status).toBe(200);
     expect(await originsOf(name)).toEqual(['https://bank.example', 'http://127.0.0.1:8080']);
-    expect((await server.app.credentials.revealForRun([name])).origins).toEqual(new Map([[name, ['https://bank.example', 'http://127.0.0.1:8080']]]));
+    expect((await server.app.credentials.revealForRun([name])).origins).toEqual(
+      new Map([[name, ['https://bank.example', 'http://127.0.0.1:8080']]]),
+    );
   });
 
   it('over urlencoded: one field separated by commas or new lines, the field repeated, or a JSON array as a string', async () => {
@@ -155,7 +186,11 @@ describe('allowed origins', () => {
       `allowed_origins=${encodeURIComponent('["https://a.example","https://b.example"]')}`,
     ]) {
       const name = uniqName('form_origins');
-      const res = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `name=${name}&value=v&${body}` });
+      const res = await server.api('/api/store_credential', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `name=${name}&value=v&${body}`,
+      });
       expect(res.status, body).toBe(200);
       expect(await originsOf(name)).toEqual(['https://a.example', 'https://b.example']);
     }
@@ -167,9 +202,19 @@ describe('allowed origins', () => {
     expect((await postJson(server, '/api/store_credential', { name, value: 'two' })).status).toBe(200);
     expect(await originsOf(name)).toEqual(['https://bank.example']);
     expect((await server.app.credentials.reveal([name])).get(name)).toBe('two');
-    expect((await postJson(server, '/api/store_credential', { name, value: 'three', allowed_origins: ['https://other.example'] })).status).toBe(200);
+    expect(
+      (
+        await postJson(server, '/api/store_credential', {
+          name,
+          value: 'three',
+          allowed_origins: ['https://other.example'],
+        })
+      ).status,
+    ).toBe(200);
     expect(await originsOf(name)).toEqual(['https://other.example']);
-    expect((await postJson(server, '/api/store_credential', { name, value: 'four', allowed_origins: [] })).status).toBe(200);
+    expect((await postJson(server, '/api/store_credential', { name, value: 'four', allowed_origins: [] })).status).toBe(
+      200,
+    );
     expect(await originsOf(name)).toEqual([]);
     await postJson(server, '/api/store_credential', { name, value: 'five', allowed_origins: ['https://bank.example'] });
     expect((await form(server, '/api/store_credential', { name, value: 'six', allowed_origins: '' })).status).toBe(200);
@@ -177,8 +222,18 @@ describe('allowed origins', () => {
   });
 
   const bad: [string, unknown, string, RegExp][] = [
-    ['a path', ['https://bank.example/login'], 'allowed_origins.0', /"https:\/\/bank.example\/login" is not an origin: give the scheme and host .* no path, query or wildcard/],
-    ['a query', ['https://bank.example', 'https://bank.example?x=1'], 'allowed_origins.1', /"https:\/\/bank.example\?x=1" is not an origin/],
+    [
+      'a path',
+      ['https://bank.example/login'],
+      'allowed_origins.0',
+      /"https:\/\/bank.example\/login" is not an origin: give the scheme and host .* no path, query or wildcard/,
+    ],
+    [
+      'a query',
+      ['https://bank.example', 'https://bank.example?x=1'],
+      'allowed_origins.1',
+      /"https:\/\/bank.example\?x=1" is not an origin/,
+    ],
     ['no scheme', ['bank.example'], 'allowed_origins.0', /"bank.example" is not an origin/],
     ['another scheme', ['ftp://bank.example'], 'allowed_origins.0', /is not an origin/],
     ['a wildcard', ['https://*.bank.example'], 'allowed_origins.0', /is not an origin/],
@@ -186,30 +241,54 @@ describe('allowed origins', () => {
     ['a javascript: URL', ['javascript:alert(1)'], 'allowed_origins.0', /is not an origin/],
     ['a number', [443], 'allowed_origins', /must be a list of origins/],
     ['an object', { origin: 'https://bank.example' }, 'allowed_origins', /must be a list of origins/],
-    ['21 origins', Array.from({ length: 21 }, (_, i) => `https://a${i}.example`), 'allowed_origins', /at most 20 origins \(21 given\)/],
+    [
+      '21 origins',
+      Array.from({ length: 21 }, (_, i) => `https://a${i}.example`),
+      'allowed_origins',
+      /at most 20 origins \(21 given\)/,
+    ],
   ];
-  it.each(bad)('%s: 422 naming the origin, and nothing stored or changed', async (_what, allowed_origins, field, message) => {
-    const name = uniqName('bad_origins');
-    const issues = await expect422(await postJson(server, '/api/store_credential', { name, value: 'v', allowed_origins }));
-    expect(issues.find((i) => i.path === field)?.message).toMatch(message);
-    expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
-    // A replacement refused the same way leaves the value and the origins as they were.
-    await postJson(server, '/api/store_credential', { name, value: 'kept', allowed_origins: ['https://bank.example'] });
-    await expect422(await postJson(server, '/api/store_credential', { name, value: 'not kept', allowed_origins }));
-    expect(await originsOf(name)).toEqual(['https://bank.example']);
-    expect((await server.app.credentials.reveal([name])).get(name)).toBe('kept');
-  });
+  it.each(bad)(
+    '%s: 422 naming the origin, and nothing stored or changed',
+    async (_what, allowed_origins, field, message) => {
+      const name = uniqName('bad_origins');
+      const issues = await expect422(
+        await postJson(server, '/api/store_credential', { name, value: 'v', allowed_origins }),
+      );
+      expect(issues.find((i) => i.path === field)?.message).toMatch(message);
+      expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
+      // A replacement refused the same way leaves the value and the origins as they were.
+      await postJson(server, '/api/store_credential', {
+        name,
+        value: 'kept',
+        allowed_origins: ['https://bank.example'],
+      });
+      await expect422(await postJson(server, '/api/store_credential', { name, value: 'not kept', allowed_origins }));
+      expect(await originsOf(name)).toEqual(['https://bank.example']);
+      expect((await server.app.credentials.reveal([name])).get(name)).toBe('kept');
+    },
+  );
 
   it('a bad origin in a form body is refused the same way', async () => {
     const name = uniqName('bad_form');
-    const issues = await expect422(await form(server, '/api/store_credential', { name, value: 'v', allowed_origins: 'https://bank.example, https://bank.example/x' }));
-    expect(issues).toEqual([{ path: 'allowed_origins.1', message: expect.stringMatching(/"https:\/\/bank.example\/x" is not an origin/) }]);
+    const issues = await expect422(
+      await form(server, '/api/store_credential', {
+        name,
+        value: 'v',
+        allowed_origins: 'https://bank.example, https://bank.example/x',
+      }),
+    );
+    expect(issues).toEqual([
+      { path: 'allowed_origins.1', message: expect.stringMatching(/"https:\/\/bank.example\/x" is not an origin/) },
+    ]);
     expect((await list()).credentials.map((c) => c.name)).not.toContain(name);
   });
 
   it('is described in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Record<string, unknown>;
-    expect(JSON.stringify(doc)).toContain('Origins (scheme://host[:port], up to 20) of the pages the runner may type this credential into');
+    expect(JSON.stringify(doc)).toContain(
+      'Origins (scheme://host[:port], up to 20) of the pages the runner may type this credential into',
+    );
   });
 });
 
@@ -242,7 +321,9 @@ describe('bad requests store nothing', () => {
   it('messages say what a name may be', async () => {
     const issues = await expect422(await postJson(server, '/api/store_credential', { name: 'a.b', value: 'v' }));
     expect(issues[0]!.message).toMatch(/letters, digits, _ and -/);
-    expect((await expect422(await postJson(server, '/api/store_credential', { value: 'v' })))[0]!.message).toBe('name is required');
+    expect((await expect422(await postJson(server, '/api/store_credential', { value: 'v' })))[0]!.message).toBe(
+      'name is required',
+    );
   });
 
   it('a bad request never echoes the value', async () => {
@@ -253,16 +334,28 @@ describe('bad requests store nothing', () => {
   });
 
   it('another content type is a 415', async () => {
-    const res = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=x&value=y' });
+    const res = await server.api('/api/store_credential', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'name=x&value=y',
+    });
     expect(res.status).toBe(415);
   });
 
   it('without the API key: 401 on all three, and nothing stored', async () => {
     const name = uniqName('nokey');
     const calls = [
-      fetch(`${server.url}/api/store_credential`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, value: 'v' }) }),
+      fetch(`${server.url}/api/store_credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, value: 'v' }),
+      }),
       fetch(`${server.url}/api/list_credentials`),
-      fetch(`${server.url}/api/delete_credential`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'wrong_key_0123456789' }, body: JSON.stringify({ name }) }),
+      fetch(`${server.url}/api/delete_credential`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'wrong_key_0123456789' },
+        body: JSON.stringify({ name }),
+      }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(401);
@@ -289,7 +382,8 @@ describe('at rest', () => {
 
   it('the same value stored twice is sealed differently (a fresh IV each time)', async () => {
     const name = uniqName('iv');
-    const sealed = async () => (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
+    const sealed = async () =>
+      (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
     await postJson(server, '/api/store_credential', { name, value: 'same' });
     const first = await sealed();
     await postJson(server, '/api/store_credential', { name, value: 'same' });
@@ -349,7 +443,13 @@ describe('the secret key', () => {
   });
 
   it('a bad BROWSERDESK_SECRET_KEY is a one-line start error that does not repeat it', () => {
-    for (const bad of ['short', 'z'.repeat(64), randomBytes(31).toString('hex'), randomBytes(33).toString('base64'), `${randomBytes(32).toString('hex')}00`]) {
+    for (const bad of [
+      'short',
+      'z'.repeat(64),
+      randomBytes(31).toString('hex'),
+      randomBytes(33).toString('base64'),
+      `${randomBytes(32).toString('hex')}00`,
+    ]) {
       let message = '';
       try {
         loadConfig({ BROWSERDESK_SECRET_KEY: bad });

@@ -34,7 +34,13 @@ describe('GET /api/events', () => {
     // The stream is open once the first chunk arrived; emit after a tick.
     setTimeout(() => {
       server.app.bus.emit('session.changed', { session_id: id });
-      server.app.bus.emit('run.completed', { session_id: id, workflow_id: randomUUID(), succeeded: true, message: 'ok', outputs: {} });
+      server.app.bus.emit('run.completed', {
+        session_id: id,
+        workflow_id: randomUUID(),
+        succeeded: true,
+        message: 'ok',
+        outputs: {},
+      });
     }, 50);
     const text = await reading;
     expect(text).toContain(`event: session.changed\ndata: {"type":"session.changed","session_id":"${id}"}`);
@@ -46,7 +52,11 @@ describe('CORS', () => {
   it('allows a configured dashboard origin, with the key header', async () => {
     const res = await fetch(`${server.url}/api/writes`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://dash.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+      headers: {
+        origin: 'http://dash.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
     });
     expect(res.status).toBeLessThan(300);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://dash.example');

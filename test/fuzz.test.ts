@@ -64,7 +64,8 @@ afterAll(async () => {
 });
 
 type Property = fc.IAsyncPropertyWithHooks<[unknown]>;
-const property = <T>(arb: fc.Arbitrary<T>, run: (c: T) => Promise<void>): Property => fc.asyncProperty(arb, run) as unknown as Property;
+const property = <T>(arb: fc.Arbitrary<T>, run: (c: T) => Promise<void>): Property =>
+  fc.asyncProperty(arb, run) as unknown as Property;
 const properties: Record<Name, () => Property> = {
   flows: () => property(flowCaseArb, (c) => runFlowCase(c, flowWorld)),
   cdp: () => property(cdpCaseArb, (c) => runCdpCase(c, open)),
@@ -76,52 +77,71 @@ const names = (Object.keys(properties) as Name[]).filter((n) => !fuzzEnv.only ||
 if (!fuzzEnv.minutes) {
   describe('fuzz: nothing a caller sends ends the service', () => {
     for (const name of names) {
-      it(`${name}: ${CI_RUNS[name]} cases`, async () => {
-        console.log(`fuzz ${name}: seed ${fuzzEnv.seed}${fuzzEnv.path ? ` path ${fuzzEnv.path}` : ''} (replay: FUZZ_SEED=${fuzzEnv.seed} FUZZ_ONLY=${name} npx vitest run test/fuzz.test.ts)`);
-        await fc.assert(properties[name](), {
-          seed: fuzzEnv.seed,
-          ...(fuzzEnv.path ? { path: fuzzEnv.path } : {}),
-          numRuns: CI_RUNS[name],
-          verbose: fc.VerbosityLevel.Verbose,
-          // A failure's shrinking replays cases against a real browser: bounded, keeping the smallest found so far.
-          interruptAfterTimeLimit: 4 * 60_000,
-        });
-      }, 6 * 60_000);
+      it(
+        `${name}: ${CI_RUNS[name]} cases`,
+        async () => {
+          console.log(
+            `fuzz ${name}: seed ${fuzzEnv.seed}${fuzzEnv.path ? ` path ${fuzzEnv.path}` : ''} (replay: FUZZ_SEED=${fuzzEnv.seed} FUZZ_ONLY=${name} npx vitest run test/fuzz.test.ts)`,
+          );
+          await fc.assert(properties[name](), {
+            seed: fuzzEnv.seed,
+            ...(fuzzEnv.path ? { path: fuzzEnv.path } : {}),
+            numRuns: CI_RUNS[name],
+            verbose: fc.VerbosityLevel.Verbose,
+            // A failure's shrinking replays cases against a real browser: bounded, keeping the smallest found so far.
+            interruptAfterTimeLimit: 4 * 60_000,
+          });
+        },
+        6 * 60_000,
+      );
     }
   });
 } else {
   describe(`fuzz for ${fuzzEnv.minutes} minutes`, () => {
-    it('loops the properties until the time is up', async () => {
-      const deadline = Date.now() + fuzzEnv.minutes * 60_000;
-      const cases: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
-      const failures: Record<string, unknown>[] = [];
-      for (let round = 0; Date.now() < deadline; round++) {
-        for (const [i, name] of names.entries()) {
-          const left = deadline - Date.now();
-          if (left <= 0) break;
-          const seed = (fuzzEnv.seed + round * names.length + i) % 2 ** 31;
-          const details = await fc.check(properties[name](), { seed, numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4 }[name], interruptAfterTimeLimit: left + 3 * 60_000 });
-          cases[name]! += details.numRuns;
-          const line = `fuzz round ${round} ${name}: seed ${seed}, ${details.numRuns} cases${details.failed ? ' FAILED' : ''}`;
-          console.log(line);
-          if (details.failed) {
-            const failure = {
-              property: name,
+    it(
+      'loops the properties until the time is up',
+      async () => {
+        const deadline = Date.now() + fuzzEnv.minutes * 60_000;
+        const cases: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+        const failures: Record<string, unknown>[] = [];
+        for (let round = 0; Date.now() < deadline; round++) {
+          for (const [i, name] of names.entries()) {
+            const left = deadline - Date.now();
+            if (left <= 0) break;
+            const seed = (fuzzEnv.seed + round * names.length + i) % 2 ** 31;
+            const details = await fc.check(properties[name](), {
               seed,
-              path: details.counterexamplePath,
-              counterexample: details.counterexample ? fc.stringify(details.counterexample[0]) : null,
-              error: details.errorInstance instanceof Error ? details.errorInstance.message.slice(0, 4000) : String(details.errorInstance).slice(0, 4000),
-              shrinks: details.numShrinks,
-            };
-            console.log(JSON.stringify(failure));
-            failures.push(failure);
+              numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4 }[name],
+              interruptAfterTimeLimit: left + 3 * 60_000,
+            });
+            cases[name]! += details.numRuns;
+            const line = `fuzz round ${round} ${name}: seed ${seed}, ${details.numRuns} cases${details.failed ? ' FAILED' : ''}`;
+            console.log(line);
+            if (details.failed) {
+              const failure = {
+                property: name,
+                seed,
+                path: details.counterexamplePath,
+                counterexample: details.counterexample ? fc.stringify(details.counterexample[0]) : null,
+                error:
+                  details.errorInstance instanceof Error
+                    ? details.errorInstance.message.slice(0, 4000)
+                    : String(details.errorInstance).slice(0, 4000),
+                shrinks: details.numShrinks,
+              };
+              console.log(JSON.stringify(failure));
+              failures.push(failure);
+            }
           }
         }
-      }
-      const crashes = [open, ...(strict ? [strict] : [])].flatMap((s) => s.crashes.map((c) => ({ server: s.name, crash: c.slice(0, 4000) })));
-      const summary = { minutes: fuzzEnv.minutes, seed: fuzzEnv.seed, cases, failures, crashes };
-      if (fuzzEnv.summary) fs.writeFileSync(fuzzEnv.summary, JSON.stringify(summary));
-      else console.log(JSON.stringify(summary));
-    }, (fuzzEnv.minutes + 15) * 60_000);
+        const crashes = [open, ...(strict ? [strict] : [])].flatMap((s) =>
+          s.crashes.map((c) => ({ server: s.name, crash: c.slice(0, 4000) })),
+        );
+        const summary = { minutes: fuzzEnv.minutes, seed: fuzzEnv.seed, cases, failures, crashes };
+        if (fuzzEnv.summary) fs.writeFileSync(fuzzEnv.summary, JSON.stringify(summary));
+        else console.log(JSON.stringify(summary));
+      },
+      (fuzzEnv.minutes + 15) * 60_000,
+    );
   });
 }

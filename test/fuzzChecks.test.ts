@@ -24,27 +24,87 @@ const status = (over: Partial<RunStatusResponse>): RunStatusResponse => ({
   queue_position: null,
   ...over,
 });
-const result = (ok: boolean) => ({ action: 'click', params: {}, result: { ok }, timestamp: new Date().toISOString(), duration: 1 });
+const result = (ok: boolean) => ({
+  action: 'click',
+  params: {},
+  result: { ok },
+  timestamp: new Date().toISOString(),
+  duration: 1,
+});
 
 describe('checkRunOutcome', () => {
   it('passes what issue 23 asks for', () => {
-    checkRunOutcome(status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(true)] }), 2);
-    checkRunOutcome(status({ message: 'Step 2 (click #go): no element matched within 1 s.', results: [result(true), result(false)] }), 2);
+    checkRunOutcome(
+      status({
+        succeeded: true,
+        status: 'succeeded',
+        message: 'All 2 steps succeeded',
+        results: [result(true), result(true)],
+      }),
+      2,
+    );
+    checkRunOutcome(
+      status({ message: 'Step 2 (click #go): no element matched within 1 s.', results: [result(true), result(false)] }),
+      2,
+    );
     checkRunOutcome(status({ message: 'The run could not start: Chromium did not start: timed out' }), 2);
-    checkRunOutcome(status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] }), 2, { interrupted: true });
-    checkRunOutcome(status({ message: 'The run was stopped while paused, before step 2 (click #go): the session was closed', results: [result(true)] }), 2, { stopped: true });
+    checkRunOutcome(
+      status({
+        message: 'Interrupted through the API after 1 of 2 steps; the session stays live',
+        results: [result(true)],
+      }),
+      2,
+      { interrupted: true },
+    );
+    checkRunOutcome(
+      status({
+        message: 'The run was stopped while paused, before step 2 (click #go): the session was closed',
+        results: [result(true)],
+      }),
+      2,
+      { stopped: true },
+    );
   });
 
   it.each([
     ['a run still going', status({ completed: false, status: 'running', message: 'Running' })],
     ['a failure naming no step', status({ message: 'TypeError: x is undefined', results: [result(false)] })],
-    ['a failure naming another step', status({ message: 'Step 1 (click #go): x', results: [result(true), result(false)] })],
+    [
+      'a failure naming another step',
+      status({ message: 'Step 1 (click #go): x', results: [result(true), result(false)] }),
+    ],
     ['a failure at a step that succeeded', status({ message: 'Step 1 (click #go): x', results: [result(true)] })],
     ['no step run and no word of not starting', status({ message: 'Before its first step: the engine stopped' })],
-    ['an interruption nobody asked for', status({ message: 'Interrupted through the API after 1 of 2 steps; the session stays live', results: [result(true)] })],
-    ['a stop nobody asked for', status({ message: 'The run was stopped before step 2 (click #go): closed', results: [result(true)] })],
-    ['a success with a failed step', status({ succeeded: true, status: 'succeeded', message: 'All 2 steps succeeded', results: [result(true), result(false)] })],
-    ['a count that is not the flow\'s', status({ succeeded: true, status: 'succeeded', message: 'All 3 steps succeeded', total_actions: 3, results: [result(true), result(true), result(true)] })],
+    [
+      'an interruption nobody asked for',
+      status({
+        message: 'Interrupted through the API after 1 of 2 steps; the session stays live',
+        results: [result(true)],
+      }),
+    ],
+    [
+      'a stop nobody asked for',
+      status({ message: 'The run was stopped before step 2 (click #go): closed', results: [result(true)] }),
+    ],
+    [
+      'a success with a failed step',
+      status({
+        succeeded: true,
+        status: 'succeeded',
+        message: 'All 2 steps succeeded',
+        results: [result(true), result(false)],
+      }),
+    ],
+    [
+      "a count that is not the flow's",
+      status({
+        succeeded: true,
+        status: 'succeeded',
+        message: 'All 3 steps succeeded',
+        total_actions: 3,
+        results: [result(true), result(true), result(true)],
+      }),
+    ],
   ])('fails %s', (_, s) => {
     expect(() => checkRunOutcome(s, 2)).toThrow(FuzzFailure);
   });

@@ -46,7 +46,11 @@ describe('malformed requests to POST /api/write', () => {
   });
 
   it('422 naming an unknown field', async () => {
-    const err = await expectErrorShape(await post(JSON.stringify({ prompt: 'hi', temperature: 2 }), 'application/json'), 422, 'invalid_request');
+    const err = await expectErrorShape(
+      await post(JSON.stringify({ prompt: 'hi', temperature: 2 }), 'application/json'),
+      422,
+      'invalid_request',
+    );
     expect(err.issues).toEqual([{ path: 'temperature', message: expect.stringContaining('temperature') }]);
     expect(err.message).toContain('temperature');
   });
@@ -69,7 +73,8 @@ describe('malformed requests to POST /api/write', () => {
   });
 
   it('the stream endpoint answers the same errors the same way', async () => {
-    const s = (body: string, type: string) => server.api('/api/write/stream', { method: 'POST', body, headers: { 'content-type': type } });
+    const s = (body: string, type: string) =>
+      server.api('/api/write/stream', { method: 'POST', body, headers: { 'content-type': type } });
     await expectErrorShape(await s('{', 'application/json'), 400, 'bad_request');
     await expectErrorShape(await s('{"prompt":"hi"}', 'text/plain'), 415, 'unsupported_media_type');
     await expectErrorShape(await s('{"prompt":"hi","x":1}', 'application/json'), 422, 'invalid_request');

@@ -21,9 +21,17 @@ describe('System V shared memory of session uids', () => {
     expect(canMakeIpcNamespaces()).toBe(process.getuid?.() === 0);
   });
 
-  it('removes every segment a uid left in the host namespace, and no one else\'s (the fallback without namespaces)', () => {
-    for (let i = 0; i < 2; i++) execFileSync('setpriv', [`--reuid=${UID}`, `--regid=${UID}`, '--clear-groups', 'ipcmk', '-M', '4096']);
-    const other = execFileSync('setpriv', [`--reuid=${UID - 1}`, `--regid=${UID - 1}`, '--clear-groups', 'ipcmk', '-M', '4096']).toString();
+  it("removes every segment a uid left in the host namespace, and no one else's (the fallback without namespaces)", () => {
+    for (let i = 0; i < 2; i++)
+      execFileSync('setpriv', [`--reuid=${UID}`, `--regid=${UID}`, '--clear-groups', 'ipcmk', '-M', '4096']);
+    const other = execFileSync('setpriv', [
+      `--reuid=${UID - 1}`,
+      `--regid=${UID - 1}`,
+      '--clear-groups',
+      'ipcmk',
+      '-M',
+      '4096',
+    ]).toString();
     const otherId = /(\d+)\s*$/.exec(other.trim())![1]!;
     try {
       expect(segmentsOf(UID).length).toBe(2);

@@ -12,7 +12,7 @@ describe('a JSON column', () => {
     expect(column.read(text)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
-  it('fails as the server\'s fault, naming the column, on text that is not JSON or not of the schema', () => {
+  it("fails as the server's fault, naming the column, on text that is not JSON or not of the schema", () => {
     expect(() => column.read('[{"n":')).toThrow(StoredValueError);
     expect(() => column.read('[{"n":')).toThrow('things.list holds a value that cannot be read: it is not JSON');
     expect(() => column.read('[{"n":1.5}]')).toThrow(/^things\.list holds a value that cannot be read: 0\.n: /);

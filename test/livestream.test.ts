@@ -58,9 +58,13 @@ describe('livestream_url', () => {
     await page.goto(session.liveUrl);
     await waitForColour(page, [0x00, 0xaa, 0x44]);
 
-    const { targetId } = (await cdp.call('Target.createTarget', { url: `${pages.url}/solid/7722cc` })) as { targetId: string };
+    const { targetId } = (await cdp.call('Target.createTarget', { url: `${pages.url}/solid/7722cc` })) as {
+      targetId: string;
+    };
     await waitForColour(page, [0x77, 0x22, 0xcc]);
-    const { targetInfos } = (await cdp.call('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
+    const { targetInfos } = (await cdp.call('Target.getTargets')) as {
+      targetInfos: { targetId: string; type: string; url: string }[];
+    };
     const first = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/solid/00aa44'))!;
     await cdp.call('Target.activateTarget', { targetId: first.targetId });
     await waitForColour(page, [0x00, 0xaa, 0x44]);
@@ -73,11 +77,19 @@ describe('livestream_url', () => {
 
   it('streams frames while the page moves, and input sent by the viewer changes nothing', async () => {
     // A page that repaints every animation frame, so the screencast has something to send.
-    await cdp.call('Page.navigate', { url: `data:text/html,<body style="margin:0"><canvas id=c></canvas><script>window.clicks=[];addEventListener('mousedown',()=>clicks.push(1));const c=document.getElementById('c');c.width=innerWidth;c.height=innerHeight;const g=c.getContext('2d');(function f(t){g.fillStyle='hsl('+(t/4%25360)+',80%25,50%25)';g.fillRect(0,0,c.width,c.height);requestAnimationFrame(f)})(0)</script>` });
+    await cdp.call('Page.navigate', {
+      url: `data:text/html,<body style="margin:0"><canvas id=c></canvas><script>window.clicks=[];addEventListener('mousedown',()=>clicks.push(1));const c=document.getElementById('c');c.width=innerWidth;c.height=innerHeight;const g=c.getContext('2d');(function f(t){g.fillStyle='hsl('+(t/4%25360)+',80%25,50%25)';g.fillRect(0,0,c.width,c.height);requestAnimationFrame(f)})(0)</script>`,
+    });
     const ws = new WebSocket(session.liveUrl.replace(/^http/, 'ws'));
     // What a CDP client or an RFB client would send to click; the stream must ignore both.
     ws.on('open', () => {
-      ws.send(JSON.stringify({ id: 1, method: 'Input.dispatchMouseEvent', params: { type: 'mousePressed', x: 10, y: 10, button: 'left', clickCount: 1 } }));
+      ws.send(
+        JSON.stringify({
+          id: 1,
+          method: 'Input.dispatchMouseEvent',
+          params: { type: 'mousePressed', x: 10, y: 10, button: 'left', clickCount: 1 },
+        }),
+      );
       ws.send(Buffer.from([5, 1, 0, 10, 0, 10]));
     });
     const frames: Buffer[] = [];

@@ -16,7 +16,9 @@ describe('OpenAPI document', () => {
     expect(doc.info.title).toMatch(/browser automation, web scraping and workflow automation/);
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     expect(doc.paths['/write'].post.requestBody.content['application/json'].schema.required).toEqual(['prompt']);
-    expect(doc.paths['/write'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty('word_count');
+    expect(doc.paths['/write'].post.responses['200'].content['application/json'].schema.properties).toHaveProperty(
+      'word_count',
+    );
   });
 });
 

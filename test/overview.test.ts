@@ -17,11 +17,24 @@ async function addSession(state: 'starting' | 'live' | 'ended', createdAt: strin
   const id = randomUUID();
   await server.app.db.run(
     'INSERT INTO sessions (id, workflow_id, state, end_reason, timeout_seconds, created_at, expires_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [id, randomUUID(), state, state === 'ended' ? 'stopped' : null, 60, createdAt, createdAt, state === 'ended' ? createdAt : null],
+    [
+      id,
+      randomUUID(),
+      state,
+      state === 'ended' ? 'stopped' : null,
+      60,
+      createdAt,
+      createdAt,
+      state === 'ended' ? createdAt : null,
+    ],
   );
   return id;
 }
-async function addRun(status: 'queued' | 'running' | 'succeeded' | 'failed', createdAt: string, completedAt: string | null) {
+async function addRun(
+  status: 'queued' | 'running' | 'succeeded' | 'failed',
+  createdAt: string,
+  completedAt: string | null,
+) {
   await server.app.db.run(
     "INSERT INTO runs (id, session_id, workflow_id, status, message, results, total_actions, outputs, created_at, completed_at) VALUES (?, ?, ?, ?, '', '[]', 1, '{}', ?, ?)",
     [randomUUID(), randomUUID(), randomUUID(), status, createdAt, completedAt],
@@ -47,7 +60,11 @@ describe('GET /api/overview', () => {
     const body = Overview.parse(await res.json());
     expect(body.sessions.live).toBe(2);
     expect(body.runs).toEqual({ since, succeeded: 1, failed: 1, queued: 1, running: 1 });
-    expect(body.capacity).toEqual({ sessions: 0, max_sessions: 7, warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 3 } });
+    expect(body.capacity).toEqual({
+      sessions: 0,
+      max_sessions: 7,
+      warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 3 },
+    });
 
     const { buckets } = body.series;
     expect(buckets).toHaveLength(24);

@@ -102,7 +102,9 @@ describe('startPostgres', () => {
     expect(await query(a, "SELECT to_regclass('public.only_in_a') AS t")).toEqual([{ t: 'only_in_a' }]);
     expect(await query(b, "SELECT to_regclass('public.only_in_a') AS t")).toEqual([{ t: null }]);
     // Both show in the cluster's catalog; neither is the admin database.
-    const names = (await query<{ datname: string }>(postgres.adminUrl, 'SELECT datname FROM pg_database')).map((r) => r.datname);
+    const names = (await query<{ datname: string }>(postgres.adminUrl, 'SELECT datname FROM pg_database')).map(
+      (r) => r.datname,
+    );
     expect(names).toEqual(expect.arrayContaining([rowA!.db, rowB!.db, 'postgres']));
   });
 

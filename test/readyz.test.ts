@@ -48,7 +48,8 @@ describe('GET /api/readyz', () => {
       .flatMap((u) => [...new URL(u.replace(/^ws/, 'http')).searchParams.values()]);
     expect(tokens.length).toBeGreaterThan(0);
     const seen = `${full.text}\n${[...full.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n')}`;
-    for (const secret of [created.session_id, created.workflow_id, server.apiKey, ...tokens]) expect(seen).not.toContain(secret);
+    for (const secret of [created.session_id, created.workflow_id, server.apiKey, ...tokens])
+      expect(seen).not.toContain(secret);
 
     // What readiness says agrees with what a create gets: the node is full.
     expect((await postJson(server, '/api/create_workflow_session', { workflow_name: 'readyz-test' })).status).toBe(429);

@@ -24,10 +24,25 @@ interface Probe {
 }
 /** ffprobe's view of a file, every frame decoded (-count_frames): throws when it is not a playable video. */
 function probe(file: string): { duration: number; codec: string; pixFmt: string; width: number; frames: number } {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'format=duration,size:stream=codec_name,pix_fmt,width,height,nb_read_frames', '-of', 'json', file]);
+  const out = execFileSync('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_entries',
+    'format=duration,size:stream=codec_name,pix_fmt,width,height,nb_read_frames',
+    '-of',
+    'json',
+    file,
+  ]);
   const p = JSON.parse(out.toString()) as Probe;
   const s = p.streams[0]!;
-  return { duration: Number(p.format.duration), codec: s.codec_name, pixFmt: s.pix_fmt, width: s.width, frames: Number(s.nb_read_frames) };
+  return {
+    duration: Number(p.format.duration),
+    codec: s.codec_name,
+    pixFmt: s.pix_fmt,
+    width: s.width,
+    frames: Number(s.nb_read_frames),
+  };
 }
 
 /** Top-level MP4 boxes; a finished fragmented file ends with ffmpeg's index (`mfra`), a cut one without. */
@@ -50,7 +65,8 @@ const ffmpegs = (dataDir: string) => serviceProcesses(dataDir).filter((p) => p.n
  * after), which on a loaded host takes a while at niceness 10. Its first bytes in the file say
  * ffmpeg runs.
  */
-const recordingBegun = (s: TestServer, id: string) => waitForAsync('the recording to begin', () => s.app.recordings.fileOf(id) ?? undefined);
+const recordingBegun = (s: TestServer, id: string) =>
+  waitForAsync('the recording to begin', () => s.app.recordings.fileOf(id) ?? undefined);
 
 /** `sentAt`: before the request (the recorder starts as the session goes live, before the answer); `liveAt`: the answer. */
 async function create(s: TestServer) {
@@ -156,7 +172,9 @@ describe('a recorded session', () => {
     // runs), and the fragments before it still play, so the index is not asserted here.
     expect(boxes(recordingFileOf(server.dataDir, s.session_id)).slice(0, 3)).toEqual(['ftyp', 'moov', 'moof']);
     expect(p.frames).toBeGreaterThan(0);
-    expect((await statusOf(server, s.session_id)).recording_url).toMatch(/\/api\/session\/[0-9a-f-]+\/recording\?token=/);
+    expect((await statusOf(server, s.session_id)).recording_url).toMatch(
+      /\/api\/session\/[0-9a-f-]+\/recording\?token=/,
+    );
   }, 60_000);
 
   it('is served whole, and by byte ranges (206, Content-Range), 416 past its end', async () => {
@@ -178,7 +196,9 @@ describe('a recorded session', () => {
       expect(res.headers.get('content-range')).toBe(`bytes ${first}-${last}/${bytes.length}`);
       expect(Buffer.from(await res.arrayBuffer()).equals(bytes.subarray(first, last + 1)), range).toBe(true);
     }
-    const past = await server.api(`/api/retrieve_session_replay/${stopped.id}`, { headers: { range: `bytes=${bytes.length + 10}-` } });
+    const past = await server.api(`/api/retrieve_session_replay/${stopped.id}`, {
+      headers: { range: `bytes=${bytes.length + 10}-` },
+    });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
     expect(await past.json()).toMatchObject({ error: 'range_not_satisfiable' });
@@ -189,7 +209,11 @@ describe('a recorded session', () => {
     expect(url).toContain(`/api/session/${stopped.id}/recording?token=`);
     const res = await fetch(url, { headers: { range: 'bytes=0-7' } });
     expect(res.status).toBe(206);
-    expect(Buffer.from(await res.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
 
     const viewer = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
     try {
@@ -233,7 +257,7 @@ describe('every way a session ends', () => {
   it('timed out, and still live when the server closes: finished files as long as the sessions, no ffmpeg left', async () => {
     const own = await startServer({ RECORD_SESSIONS: 'all' });
     try {
-      const workflow = (await own.app.store.workflows.findOrCreateByName('ends'));
+      const workflow = await own.app.store.workflows.findOrCreateByName('ends');
       const shortLived = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 2, proxies: false });
       const timedOut = nextEnded(own, shortLived.session.id);
       const open = await own.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false });
@@ -256,13 +280,22 @@ describe('every way a session ends', () => {
 });
 
 describe('RECORD_SESSIONS', () => {
-  it('runs: a workflow run\'s session is recorded to its completion, a plain session is not, and the 404 says why', async () => {
+  it("runs: a workflow run's session is recorded to its completion, a plain session is not, and the 404 says why", async () => {
     const runsOnly = await startServer({ RECORD_SESSIONS: 'runs' });
     try {
       const plain = await create(runsOnly);
       expect(ffmpegs(runsOnly.dataDir)).toEqual([]);
       // A run that lasts a moment: its page shows #late after 1.5 s.
-      const flow = { title: 'late', steps: [{ type: 'navigate', url: 'data:text/html,<script>setTimeout(()=>document.body.innerHTML="<p id=late>late</p>",1500)</script>' }, { type: 'waitForElement', selectors: [['#late']] }] };
+      const flow = {
+        title: 'late',
+        steps: [
+          {
+            type: 'navigate',
+            url: 'data:text/html,<script>setTimeout(()=>document.body.innerHTML="<p id=late>late</p>",1500)</script>',
+          },
+          { type: 'waitForElement', selectors: [['#late']] },
+        ],
+      };
       const created = await postJson(runsOnly, '/api/workflows', { name: 'late', flow });
       const { id: workflowId } = (await created.json()) as { id: string };
       const form = new FormData();
@@ -272,7 +305,11 @@ describe('RECORD_SESSIONS', () => {
       const { session_id: runSession } = (await started.json()) as { session_id: string };
       await recordingBegun(runsOnly, runSession);
       expect(ffmpegs(runsOnly.dataDir).map((p) => p.tree)).toEqual([runSession]);
-      await waitForAsync('the run to complete', async () => ((await statusOf(runsOnly, runSession)).in_progress ? undefined : true), 30_000);
+      await waitForAsync(
+        'the run to complete',
+        async () => ((await statusOf(runsOnly, runSession)).in_progress ? undefined : true),
+        30_000,
+      );
       await waitForAsync('its recorder to finish', () => (ffmpegs(runsOnly.dataDir).length ? undefined : true), 10_000);
       expect((await statusOf(runsOnly, runSession)).success).toBe(true);
       expect(probe(recordingFileOf(runsOnly.dataDir, runSession)).duration).toBeGreaterThan(1);
@@ -321,7 +358,11 @@ describe('a server killed hard mid-session', () => {
   it('leaves a recording playable up to the cut, and no ffmpeg once restarted', async () => {
     child = await startChildServer({ dataDir, apiKey, env: { RECORD_SESSIONS: 'all' } });
     const { url } = child;
-    const res = await fetch(`${url}/api/create_workflow_session`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ workflow_name: 'cut' }) });
+    const res = await fetch(`${url}/api/create_workflow_session`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ workflow_name: 'cut' }),
+    });
     const { session_id: id } = CreateWorkflowSessionResponse.parse(await res.json());
     const liveAt = Date.now();
     await sleep(5000);

@@ -9,17 +9,41 @@ const i32 = (n: number) => {
   return b;
 };
 
-const setPixelFormat = Buffer.concat([Buffer.from([0, 0, 0, 0, 32, 24, 0, 1]), u16(255), u16(255), u16(255), Buffer.from([16, 8, 0, 0, 0, 0])]);
+const setPixelFormat = Buffer.concat([
+  Buffer.from([0, 0, 0, 0, 32, 24, 0, 1]),
+  u16(255),
+  u16(255),
+  u16(255),
+  Buffer.from([16, 8, 0, 0, 0, 0]),
+]);
 const setEncodings = (...encs: number[]) => Buffer.concat([Buffer.from([2, 0]), u16(encs.length), ...encs.map(i32)]);
 const fbUpdateRequest = Buffer.concat([Buffer.from([3, 1]), u16(0), u16(0), u16(1280), u16(800)]);
 const keyEvent = Buffer.concat([Buffer.from([4, 1, 0, 0]), i32(0x61)]);
 const pointerEvent = Buffer.concat([Buffer.from([5, 1]), u16(10), u16(20)]);
 const extendedPointerEvent = Buffer.concat([Buffer.from([5, 0x81]), u16(10), u16(20), Buffer.from([1])]);
-const cutText = (text: string) => Buffer.concat([Buffer.from([6, 0, 0, 0]), i32(text.length), Buffer.from(text, 'latin1')]);
+const cutText = (text: string) =>
+  Buffer.concat([Buffer.from([6, 0, 0, 0]), i32(text.length), Buffer.from(text, 'latin1')]);
 const extendedCutText = (payload: Buffer) => Buffer.concat([Buffer.from([6, 0, 0, 0]), i32(-payload.length), payload]);
 const enableContinuousUpdates = Buffer.concat([Buffer.from([150, 1]), u16(0), u16(0), u16(1280), u16(800)]);
-const clientFence = (payload: string) => Buffer.concat([Buffer.from([248, 0, 0, 0]), i32(-0x7fffffff), Buffer.from([payload.length]), Buffer.from(payload, 'latin1')]);
-const setDesktopSize = Buffer.concat([Buffer.from([251, 0]), u16(800), u16(600), Buffer.from([1, 0]), i32(0), u16(0), u16(0), u16(800), u16(600), i32(0)]);
+const clientFence = (payload: string) =>
+  Buffer.concat([
+    Buffer.from([248, 0, 0, 0]),
+    i32(-0x7fffffff),
+    Buffer.from([payload.length]),
+    Buffer.from(payload, 'latin1'),
+  ]);
+const setDesktopSize = Buffer.concat([
+  Buffer.from([251, 0]),
+  u16(800),
+  u16(600),
+  Buffer.from([1, 0]),
+  i32(0),
+  u16(0),
+  u16(0),
+  u16(800),
+  u16(600),
+  i32(0),
+]);
 const qemuKey = Buffer.concat([Buffer.from([255, 0]), u16(1), i32(0x61), i32(30)]);
 const xvp = Buffer.from([250, 0, 1, 2]);
 
@@ -47,28 +71,55 @@ describe('RFB view-only filter', () => {
 
   it('forwards viewing messages unchanged', () => {
     const f = connected();
-    const viewing = Buffer.concat([setPixelFormat, setEncodings(7, 16, 0, -223, -313), fbUpdateRequest, enableContinuousUpdates, clientFence('abc')]);
+    const viewing = Buffer.concat([
+      setPixelFormat,
+      setEncodings(7, 16, 0, -223, -313),
+      fbUpdateRequest,
+      enableContinuousUpdates,
+      clientFence('abc'),
+    ]);
     expect(f.push(viewing)).toEqual(viewing);
   });
 
   it('drops keys, pointer, clipboard, desktop resize, QEMU keys and XVP', () => {
     const f = connected();
-    const input = Buffer.concat([keyEvent, pointerEvent, cutText('secret'), extendedCutText(Buffer.alloc(12, 9)), setDesktopSize, qemuKey, xvp]);
+    const input = Buffer.concat([
+      keyEvent,
+      pointerEvent,
+      cutText('secret'),
+      extendedCutText(Buffer.alloc(12, 9)),
+      setDesktopSize,
+      qemuKey,
+      xvp,
+    ]);
     expect(f.push(Buffer.concat([input, fbUpdateRequest]))).toEqual(fbUpdateRequest);
   });
 
   it('frames extended pointer events once the client announced them', () => {
     const f = connected();
     const enc = setEncodings(-316);
-    expect(f.push(Buffer.concat([enc, extendedPointerEvent, fbUpdateRequest]))).toEqual(Buffer.concat([enc, fbUpdateRequest]));
+    expect(f.push(Buffer.concat([enc, extendedPointerEvent, fbUpdateRequest]))).toEqual(
+      Buffer.concat([enc, fbUpdateRequest]),
+    );
   });
 
   it('reassembles messages split across chunks, byte by byte', () => {
     const f = new RfbViewOnlyFilter();
-    const stream = Buffer.concat([version, Buffer.from([1, 1]), setEncodings(0, 7), keyEvent, pointerEvent, fbUpdateRequest, cutText('x'.repeat(300)), fbUpdateRequest]);
+    const stream = Buffer.concat([
+      version,
+      Buffer.from([1, 1]),
+      setEncodings(0, 7),
+      keyEvent,
+      pointerEvent,
+      fbUpdateRequest,
+      cutText('x'.repeat(300)),
+      fbUpdateRequest,
+    ]);
     const out: Buffer[] = [];
     for (const byte of stream) out.push(f.push(Buffer.from([byte])));
-    expect(Buffer.concat(out)).toEqual(Buffer.concat([version, Buffer.from([1, 1]), setEncodings(0, 7), fbUpdateRequest, fbUpdateRequest]));
+    expect(Buffer.concat(out)).toEqual(
+      Buffer.concat([version, Buffer.from([1, 1]), setEncodings(0, 7), fbUpdateRequest, fbUpdateRequest]),
+    );
   });
 
   it('skips a long clipboard text without holding it', () => {

@@ -30,13 +30,22 @@ afterAll(async () => {
 
 type Step = Record<string, unknown>;
 const nav = (url: string, extra: Step = {}): Step => ({ type: 'navigate', url, ...extra });
-const click = (selector: string, extra: Step = {}): Step => ({ type: 'click', selectors: [[selector]], offsetX: 2, offsetY: 2, ...extra });
+const click = (selector: string, extra: Step = {}): Step => ({
+  type: 'click',
+  selectors: [[selector]],
+  offsetX: 2,
+  offsetY: 2,
+  ...extra,
+});
 
 let made = 0;
 
 /** Run `steps` as a new workflow and wait for its end: its status and the session's log. */
 async function run(steps: Step[], timeout?: number) {
-  const workflowId = await createWorkflow(server, { name: `contained ${++made}`, flow: { title: 'contained', ...(timeout ? { timeout } : {}), steps } });
+  const workflowId = await createWorkflow(server, {
+    name: `contained ${++made}`,
+    flow: { title: 'contained', ...(timeout ? { timeout } : {}), steps },
+  });
   const { status, body } = await runWorkflow(server, { workflow_id: workflowId });
   expect(status).toBe(200);
   const done = await untilCompleted(server, body.session_id);
@@ -44,13 +53,35 @@ async function run(steps: Step[], timeout?: number) {
   return { done, log, sessionId: body.session_id };
 }
 
-const ofType = <E extends SessionEvent['event']>(log: SessionEvent[], event: E) => log.filter((e): e is Extract<SessionEvent, { event: E }> => e.event === event);
+const ofType = <E extends SessionEvent['event']>(log: SessionEvent[], event: E) =>
+  log.filter((e): e is Extract<SessionEvent, { event: E }> => e.event === event);
 
 /** An https site on loopback with a certificate it made itself (openssl), which no browser trusts. */
 async function startSelfSignedSite(): Promise<{ origin: string; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
-  const server = https.createServer({ key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) }, (_req, res) => res.end('<p>secret</p>'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-days',
+      '1',
+      '-keyout',
+      `${dir}/key.pem`,
+      '-out',
+      `${dir}/cert.pem`,
+    ],
+    { stdio: 'ignore' },
+  );
+  const server = https.createServer(
+    { key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) },
+    (_req, res) => res.end('<p>secret</p>'),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fs.rmSync(dir, { recursive: true, force: true });
   return {
@@ -65,9 +96,13 @@ async function healthy(): Promise<void> {
 
 describe('a run whose navigation fails ends, naming the step and the cause', () => {
   it("the issue's flow: port 1 with an asserted navigation (this ended the server)", async () => {
-    const { done, log } = await run([nav('http://127.0.0.1:1/', { assertedEvents: [{ type: 'navigation', url: 'http://127.0.0.1:1/', title: 'x' }] })]);
+    const { done, log } = await run([
+      nav('http://127.0.0.1:1/', { assertedEvents: [{ type: 'navigation', url: 'http://127.0.0.1:1/', title: 'x' }] }),
+    ]);
     expect(done.status).toBe('failed');
-    expect(done.message).toBe('Step 1 (navigate http://127.0.0.1:1/): browsers do not connect to that port (it is kept for another protocol) (ERR_UNSAFE_PORT)');
+    expect(done.message).toBe(
+      'Step 1 (navigate http://127.0.0.1:1/): browsers do not connect to that port (it is kept for another protocol) (ERR_UNSAFE_PORT)',
+    );
     expect(ofType(log, 'RunError')).toHaveLength(1);
     await healthy();
   }, 60_000);
@@ -75,41 +110,56 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
   it('a refused connection says so', async () => {
     const url = `http://127.0.0.1:${await freePort()}/`;
     const { done } = await run([nav(url, { assertedEvents: [{ type: 'navigation' }] })]);
-    expect(done.message).toBe(`Step 1 (navigate ${url}): the site refused the connection (nothing answers at that address and port) (ERR_CONNECTION_REFUSED)`);
+    expect(done.message).toBe(
+      `Step 1 (navigate ${url}): the site refused the connection (nothing answers at that address and port) (ERR_CONNECTION_REFUSED)`,
+    );
   }, 60_000);
 
   it('a name that does not resolve says DNS', async () => {
     const { done } = await run([nav('http://no-such-host.invalid/', { assertedEvents: [{ type: 'navigation' }] })]);
-    expect(done.message).toMatch(/^Step 1 \(navigate http:\/\/no-such-host\.invalid\/\): the site's name does not resolve \(DNS\)/);
+    expect(done.message).toMatch(
+      /^Step 1 \(navigate http:\/\/no-such-host\.invalid\/\): the site's name does not resolve \(DNS\)/,
+    );
   }, 60_000);
 
   it('a certificate the browser does not trust says TLS', async () => {
     const tls = await startSelfSignedSite();
     try {
       const { done } = await run([nav(`${tls.origin}/`)]);
-      expect(done.message).toMatch(new RegExp(`^Step 1 \\(navigate ${tls.origin}/\\): TLS error: the site's certificate or encryption was refused \\(ERR_CERT_`));
+      expect(done.message).toMatch(
+        new RegExp(
+          `^Step 1 \\(navigate ${tls.origin}/\\): TLS error: the site's certificate or encryption was refused \\(ERR_CERT_`,
+        ),
+      );
     } finally {
       await tls.close();
     }
   }, 60_000);
 
   it('a page slower than the step says so (this ended the server too)', async () => {
-    const { done } = await run([nav(`${site.origin}/slow`, { timeout: 1500, assertedEvents: [{ type: 'navigation' }] })]);
+    const { done } = await run([
+      nav(`${site.origin}/slow`, { timeout: 1500, assertedEvents: [{ type: 'navigation' }] }),
+    ]);
     expect(done.message).toBe(`Step 1 (navigate ${site.origin}/slow): the page did not finish loading within 1.5 s`);
     await healthy();
   }, 60_000);
 
   it('a click whose asserted navigation never comes fails at its timeout', async () => {
-    const { done } = await run([nav(`${site.origin}/`), click('#go', { timeout: 1500, assertedEvents: [{ type: 'navigation' }] })]);
+    const { done } = await run([
+      nav(`${site.origin}/`),
+      click('#go', { timeout: 1500, assertedEvents: [{ type: 'navigation' }] }),
+    ]);
     expect(done.status).toBe('failed');
     expect(done.message).toMatch(/^Step 2 \(click #go\): /);
   }, 60_000);
 });
 
 describe('a step recorded in a frame the page does not have', () => {
-  it('says which frame, not the library\'s TypeError (found by the fuzzer)', async () => {
+  it("says which frame, not the library's TypeError (found by the fuzzer)", async () => {
     const { done } = await run([nav(`${site.origin}/`), click('#go', { frame: [1] })]);
-    expect(done.message).toBe('Step 2 (click #go): the frame this step was recorded in (frame [1]) is not on the page now: the page loaded differently than when it was recorded');
+    expect(done.message).toBe(
+      'Step 2 (click #go): the frame this step was recorded in (frame [1]) is not on the page now: the page loaded differently than when it was recorded',
+    );
   }, 60_000);
 });
 
@@ -121,18 +171,31 @@ describe('a private address refused by the egress policy names the setting', () 
   afterAll(() => strict?.close());
 
   it('says BROWSER_ALLOW_PRIVATE_NETWORKS', async () => {
-    const workflowId = await createWorkflow(strict, { name: `private ${++made}`, flow: { title: 'private', steps: [nav(`${site.origin}/`)] } });
+    const workflowId = await createWorkflow(strict, {
+      name: `private ${++made}`,
+      flow: { title: 'private', steps: [nav(`${site.origin}/`)] },
+    });
     const { body } = await runWorkflow(strict, { workflow_id: workflowId });
     const done = await untilCompleted(strict, body.session_id);
-    expect(done.message).toMatch(new RegExp(`^Step 1 \\(navigate ${site.origin}/\\): the address is on a private network, loopback or this host, which sessions may not reach \\(set BROWSER_ALLOW_PRIVATE_NETWORKS=true`));
+    expect(done.message).toMatch(
+      new RegExp(
+        `^Step 1 \\(navigate ${site.origin}/\\): the address is on a private network, loopback or this host, which sessions may not reach \\(set BROWSER_ALLOW_PRIVATE_NETWORKS=true`,
+      ),
+    );
   }, 60_000);
 });
 
 describe('runs end whatever the page does', () => {
   it('answers an alert during a step, records it, and goes on', async () => {
-    const { done, log } = await run([nav(`${site.origin}/alert`), click('#go'), { type: 'waitForElement', selectors: [['#out']], properties: { textContent: 'after alert' } }]);
+    const { done, log } = await run([
+      nav(`${site.origin}/alert`),
+      click('#go'),
+      { type: 'waitForElement', selectors: [['#out']], properties: { textContent: 'after alert' } },
+    ]);
     expect(done.message).toBe('All 3 steps succeeded');
-    expect(ofType(log, 'Dialog')).toEqual([expect.objectContaining({ dialog_type: 'alert', message: 'boo', answer: 'accepted' })]);
+    expect(ofType(log, 'Dialog')).toEqual([
+      expect.objectContaining({ dialog_type: 'alert', message: 'boo', answer: 'accepted' }),
+    ]);
   }, 60_000);
 
   it('accepts confirm and prompt (with its default)', async () => {
@@ -148,9 +211,15 @@ describe('runs end whatever the page does', () => {
   }, 60_000);
 
   it('a script that never ends fails its step with a message instead of holding the run', async () => {
-    const { done } = await run([nav(`${site.origin}/loop`), click('#go', { timeout: 2000 }), click('#go', { timeout: 2000 })]);
+    const { done } = await run([
+      nav(`${site.origin}/loop`),
+      click('#go', { timeout: 2000 }),
+      click('#go', { timeout: 2000 }),
+    ]);
     expect(done.status).toBe('failed');
-    expect(done.message).toMatch(/^Step [23] \(click #go\): the page stopped answering \(a script that never ends, or a hung renderer\)$/);
+    expect(done.message).toMatch(
+      /^Step [23] \(click #go\): the page stopped answering \(a script that never ends, or a hung renderer\)$/,
+    );
     await healthy();
   }, 120_000);
 
@@ -179,9 +248,14 @@ describe('an engine that dies fails only its own run', () => {
     });
     server.app.runs.engineEntry = new URL(`file://${entry}`);
     try {
-      const { done, log, sessionId } = await run([nav(`${site.origin}/`), { type: 'waitForElement', selectors: [['#never']], timeout: 20_000 }]);
+      const { done, log, sessionId } = await run([
+        nav(`${site.origin}/`),
+        { type: 'waitForElement', selectors: [['#never']], timeout: 20_000 },
+      ]);
       expect(done.status).toBe('failed');
-      expect(done.message).toBe("Step 2 (waitForElement #never): the run's engine stopped unexpectedly: injected engine crash");
+      expect(done.message).toBe(
+        "Step 2 (waitForElement #never): the run's engine stopped unexpectedly: injected engine crash",
+      );
       expect(done.results.map((r) => r.result.ok)).toEqual([true, false]);
       expect(ofType(log, 'RunError')).toHaveLength(1);
       expect(ofType(log, 'SessionEnded')).toEqual([expect.objectContaining({ reason: 'completed' })]);
@@ -192,7 +266,10 @@ describe('an engine that dies fails only its own run', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     await healthy();
-    const next = await run([nav(`${site.origin}/`), { type: 'customStep', name: 'extract', parameters: { selectors: [['#out']], as: 'out' } }]);
+    const next = await run([
+      nav(`${site.origin}/`),
+      { type: 'customStep', name: 'extract', parameters: { selectors: [['#out']], as: 'out' } },
+    ]);
     expect(next.done).toMatchObject({ status: 'succeeded', outputs: { out: 'ready' } });
   }, 120_000);
 });

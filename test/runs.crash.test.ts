@@ -38,7 +38,8 @@ describe('a run interrupted by a crash', () => {
     site = await startDownloadSite();
     child = await startChildServer({ dataDir, apiKey, env: { WEBHOOK_ALLOW_PRIVATE: '1' } });
     const { url } = child;
-    const api = (p: string, init: RequestInit = {}) => fetch(url + p, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
+    const api = (p: string, init: RequestInit = {}) =>
+      fetch(url + p, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) } });
 
     // A run that downloads a file, then stays under way: its last step waits two minutes for an element that never comes.
     const flow = {
@@ -49,7 +50,11 @@ describe('a run interrupted by a crash', () => {
         { type: 'waitForElement', selectors: [['#never']], timeout: 120_000 },
       ],
     };
-    const created = await api('/api/workflows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'waits', flow }) });
+    const created = await api('/api/workflows', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'waits', flow }),
+    });
     const { id: workflowId } = (await created.json()) as { id: string };
     const form = new FormData();
     form.append('workflow_id', workflowId);
@@ -59,7 +64,9 @@ describe('a run interrupted by a crash', () => {
     expect(run.status).toBe(200);
     const { session_id: sessionId } = (await run.json()) as { session_id: string };
     await waitForAsync('run.started', () => events(receiver!).find((e) => e.type === 'run.started'), 30_000);
-    const status = RunStatusResponse.parse(await (await api(`/api/run_workflow_status?session_id=${sessionId}`)).json());
+    const status = RunStatusResponse.parse(
+      await (await api(`/api/run_workflow_status?session_id=${sessionId}`)).json(),
+    );
     expect(status.status).toBe('running');
     const kept = path.join(dataDir, 'artifacts', sessionId, 'files', LINKED_NAME);
     await waitForAsync('the download kept', () => (fs.existsSync(kept) ? true : undefined), 30_000);
@@ -69,22 +76,46 @@ describe('a run interrupted by a crash', () => {
     expect(serviceProcesses(dataDir).length).toBeGreaterThan(0); // its browser outlived it
 
     restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
-    const completed = await waitForAsync('run.completed', () => events(receiver!).find((e) => e.type === 'run.completed'), 30_000);
+    const completed = await waitForAsync(
+      'run.completed',
+      () => events(receiver!).find((e) => e.type === 'run.completed'),
+      30_000,
+    );
     expect(completed).toMatchObject({
       type: 'run.completed',
-      data: { session_id: sessionId, workflow_id: workflowId, outcome: 'failed', metadata: '{"order":42}', message: expect.stringContaining('interrupted') },
+      data: {
+        session_id: sessionId,
+        workflow_id: workflowId,
+        outcome: 'failed',
+        metadata: '{"order":42}',
+        message: expect.stringContaining('interrupted'),
+      },
     });
     // What it downloaded before the crash is in its webhook, with a link that serves the bytes.
     const files = completed.type === 'run.completed' ? completed.file_metadata : [];
     expect(files.map((f) => [f.filename, f.file_size])).toEqual([[LINKED_NAME, LINKED_BYTES.length]]);
     // (The restarted test server listens on a port of its own choosing: its PUBLIC_URL names none, so the path is asked of it.)
     const link = new URL(files[0]!.download_url);
-    expect(Buffer.from(await (await fetch(`${restarted.url}${link.pathname}${link.search}`)).arrayBuffer()).equals(LINKED_BYTES)).toBe(true);
-    const after = RunStatusResponse.parse(await (await restarted.api(`/api/run_workflow_status?session_id=${sessionId}`)).json());
-    expect(after).toMatchObject({ status: 'failed', completed: true, succeeded: false, message: completed.type === 'run.completed' ? completed.data.message : '' });
+    expect(
+      Buffer.from(await (await fetch(`${restarted.url}${link.pathname}${link.search}`)).arrayBuffer()).equals(
+        LINKED_BYTES,
+      ),
+    ).toBe(true);
+    const after = RunStatusResponse.parse(
+      await (await restarted.api(`/api/run_workflow_status?session_id=${sessionId}`)).json(),
+    );
+    expect(after).toMatchObject({
+      status: 'failed',
+      completed: true,
+      succeeded: false,
+      message: completed.type === 'run.completed' ? completed.data.message : '',
+    });
     expect(after.completed_at).not.toBeNull();
     // The session is ended as crashed and the dead process's browser is reaped.
-    const session = (await (await restarted.api(`/api/sessions/${sessionId}`)).json()) as { state: string; end_reason: string };
+    const session = (await (await restarted.api(`/api/sessions/${sessionId}`)).json()) as {
+      state: string;
+      end_reason: string;
+    };
     expect(session).toMatchObject({ state: 'ended', end_reason: 'crashed' });
     expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
 

@@ -28,29 +28,49 @@ afterAll(async () => {
 /** Queue a run behind the one session the node may hold; its session id. */
 async function queuedRun(workflowId: string): Promise<string> {
   const { body } = await runWorkflow(server, { workflow_id: workflowId });
-  const [row] = await queryOnce<{ status: string }>(databaseUrl, 'SELECT status FROM runs WHERE session_id = $1', [body.session_id]);
+  const [row] = await queryOnce<{ status: string }>(databaseUrl, 'SELECT status FROM runs WHERE session_id = $1', [
+    body.session_id,
+  ]);
   expect(row?.status).toBe('queued');
   return body.session_id;
 }
 
 /** What a node that took the run and died leaves in the store, `stops` times over. */
 async function takenByDeadNode(sessionId: string, stops: number): Promise<void> {
-  await queryOnce(databaseUrl, "INSERT INTO nodes (id, max_sessions, sessions, started_at, heartbeat_at) VALUES ('dead-node', 1, 1, 1, 1) ON CONFLICT (id) DO NOTHING");
-  await queryOnce(databaseUrl, "UPDATE queued_runs SET claimed_by = 'dead-node', stopped_takers = $2 WHERE session_id = $1", [sessionId, stops]);
+  await queryOnce(
+    databaseUrl,
+    "INSERT INTO nodes (id, max_sessions, sessions, started_at, heartbeat_at) VALUES ('dead-node', 1, 1, 1, 1) ON CONFLICT (id) DO NOTHING",
+  );
+  await queryOnce(
+    databaseUrl,
+    "UPDATE queued_runs SET claimed_by = 'dead-node', stopped_takers = $2 WHERE session_id = $1",
+    [sessionId, stops],
+  );
   await queryOnce(databaseUrl, "UPDATE runs SET node_id = 'dead-node' WHERE session_id = $1", [sessionId]);
 }
 
 describe('a queued run whose takers keep stopping', () => {
   it(`goes back to the queue until ${MAX_STOPPED_TAKERS} takers stopped, then fails saying why`, async () => {
-    const holder = CreateWorkflowSessionResponse.parse(await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json());
-    const workflowId = await createWorkflow(server, { name: 'poison', flow: { title: 'poison', steps: [{ type: 'navigate', url: 'about:blank' }] } });
+    const holder = CreateWorkflowSessionResponse.parse(
+      await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
+    );
+    const workflowId = await createWorkflow(server, {
+      name: 'poison',
+      flow: { title: 'poison', steps: [{ type: 'navigate', url: 'about:blank' }] },
+    });
     const queue = server.app.runs.queue as SharedRunQueue;
 
     // One taker stopped: the run goes back, first in line.
     const once = await queuedRun(workflowId);
     await takenByDeadNode(once, 0);
     await queue.requeueOfDeadNodes(Date.now());
-    expect(await queryOnce(databaseUrl, 'SELECT claimed_by, stopped_takers, put_back FROM queued_runs WHERE session_id = $1', [once])).toEqual([{ claimed_by: null, stopped_takers: 1, put_back: 1 }]);
+    expect(
+      await queryOnce(
+        databaseUrl,
+        'SELECT claimed_by, stopped_takers, put_back FROM queued_runs WHERE session_id = $1',
+        [once],
+      ),
+    ).toEqual([{ claimed_by: null, stopped_takers: 1, put_back: 1 }]);
 
     // Its second taker stopped too: failed, never handed to a third node.
     const twice = await queuedRun(workflowId);
@@ -58,7 +78,9 @@ describe('a queued run whose takers keep stopping', () => {
     await queue.requeueOfDeadNodes(Date.now());
     const failed = await untilCompleted(server, twice, 30_000);
     expect(failed.status).toBe('failed');
-    expect(failed.message).toBe(`The run did not start: ${MAX_STOPPED_TAKERS} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`);
+    expect(failed.message).toBe(
+      `The run did not start: ${MAX_STOPPED_TAKERS} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`,
+    );
     expect(await queryOnce(databaseUrl, 'SELECT run_id FROM queued_runs WHERE session_id = $1', [twice])).toEqual([]);
     expect((await sessionLog(server, twice)).filter((e) => e.event === 'RunError')).toHaveLength(1);
 

@@ -76,15 +76,38 @@ describe('POST /api/run_workflow', () => {
 
     const run = await untilCompleted(body.session_id);
     expect(run.message).toBe('All 12 steps succeeded');
-    expect(run).toMatchObject({ succeeded: true, completed: true, status: 'succeeded', total_actions: 12, session_id: body.session_id, workflow_id: workflowId });
+    expect(run).toMatchObject({
+      succeeded: true,
+      completed: true,
+      status: 'succeeded',
+      total_actions: 12,
+      session_id: body.session_id,
+      workflow_id: workflowId,
+    });
     // What the page showed, and what the site received.
     const sub = site.submissions[before]!;
     expect(sub).toMatchObject({ name: 'Ada Lovelace', email: 'nobody@example.org', size: 'large' });
     expect(sub.file!.bytes.equals(REPORT_BYTES)).toBe(true);
-    expect(run.outputs).toEqual({ name: 'Ada Lovelace', size: 'large', file: `report.txt (${REPORT_BYTES.length} bytes)`, link: `/orders/${before + 1}` });
+    expect(run.outputs).toEqual({
+      name: 'Ada Lovelace',
+      size: 'large',
+      file: `report.txt (${REPORT_BYTES.length} bytes)`,
+      link: `/orders/${before + 1}`,
+    });
     expect(run.results).toHaveLength(12);
     expect(run.results.map((r) => r.action)).toEqual([
-      'setViewport', 'navigate', 'change', 'change', 'change', 'uploadFile', 'click', 'waitForElement', 'extract', 'extract', 'extract', 'extract',
+      'setViewport',
+      'navigate',
+      'change',
+      'change',
+      'change',
+      'uploadFile',
+      'click',
+      'waitForElement',
+      'extract',
+      'extract',
+      'extract',
+      'extract',
     ]);
     expect(run.results[1]!.params).toMatchObject({ url: `${site.origin}/form` });
     for (const r of run.results) {
@@ -104,7 +127,9 @@ describe('POST /api/run_workflow', () => {
     // run.started and run.completed, signed, metadata unchanged.
     const got = await hooks.waitFor(2);
     const wh = new Webhook((await (await server.api('/api/webhooks/secret')).json()).secret);
-    const events = got.map((d) => WebhookEvent.parse(wh.verify(d.body, d.headers))).filter((e) => e.data.session_id === body.session_id);
+    const events = got
+      .map((d) => WebhookEvent.parse(wh.verify(d.body, d.headers)))
+      .filter((e) => e.data.session_id === body.session_id);
     expect(events.map((e) => e.type)).toEqual(['run.started', 'run.completed']);
     for (const e of events) expect(e.data.metadata).toBe(METADATA);
     expect(events[1]!.data).toMatchObject({ outcome: 'succeeded', outputs: run.outputs, workflow_id: workflowId });
@@ -112,13 +137,18 @@ describe('POST /api/run_workflow', () => {
 
   it('imports a Chrome Recorder export and replays it', async () => {
     const text = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8');
-    const workflowId = await createWorkflow({ name: 'recorded', flow: JSON.parse(text.replaceAll(RECORDED_ORIGIN, site.origin)) });
+    const workflowId = await createWorkflow({
+      name: 'recorded',
+      flow: JSON.parse(text.replaceAll(RECORDED_ORIGIN, site.origin)),
+    });
     const before = site.submissions.length;
     const { status, body } = await runWorkflow({ workflow_id: workflowId });
     expect(status).toBe(200);
     const run = await untilCompleted(body.session_id);
     expect(run.message).toBe(`All ${run.total_actions} steps succeeded`);
-    expect(site.submissions.slice(before)).toEqual([{ name: 'Grace Hopper', email: 'grace@example.org', size: 'large' }]);
+    expect(site.submissions.slice(before)).toEqual([
+      { name: 'Grace Hopper', email: 'grace@example.org', size: 'large' },
+    ]);
   });
 
   it('a failing selector fails the run naming the step; the session and its browser end', async () => {
@@ -138,8 +168,13 @@ describe('POST /api/run_workflow', () => {
     expect(status).toBe(200);
     const run = await untilCompleted(body.session_id);
     expect(run).toMatchObject({ succeeded: false, completed: true, status: 'failed', total_actions: 3 });
-    expect(run.message).toMatch(/^Step 2 \(click #no-such-button\): no element matched within 1.5 s\. Check the selector in the workflow editor\.$/);
-    expect(run.results.map((r) => [r.action, r.result.ok])).toEqual([['navigate', true], ['click', false]]);
+    expect(run.message).toMatch(
+      /^Step 2 \(click #no-such-button\): no element matched within 1.5 s\. Check the selector in the workflow editor\.$/,
+    );
+    expect(run.results.map((r) => [r.action, r.result.ok])).toEqual([
+      ['navigate', true],
+      ['click', false],
+    ]);
     expect(run.results[1]!.result.error).toEqual(expect.any(String));
     expect(await treeGone(server.dataDir, body.session_id)).toBe(true);
     expect(await sessionOf(body.session_id)).toMatchObject({ state: 'ended', end_reason: 'completed' });
@@ -168,15 +203,23 @@ describe('a run when the server closes', () => {
           title: 'slow',
           steps: [
             { type: 'navigate', url: `${site.origin}/form` },
-            { type: 'waitForExpression', expression: 'new Promise((r) => setTimeout(() => r(true), 60000))', timeout: 120000 },
+            {
+              type: 'waitForExpression',
+              expression: 'new Promise((r) => setTimeout(() => r(true), 60000))',
+              timeout: 120000,
+            },
           ],
         },
       });
       const fd = new FormData();
       fd.append('workflow_id', (await create.json()).id);
-      const started = RunWorkflowResponse.parse(await (await own.api('/api/run_workflow', { method: 'POST', body: fd })).json());
+      const started = RunWorkflowResponse.parse(
+        await (await own.api('/api/run_workflow', { method: 'POST', body: fd })).json(),
+      );
       for (;;) {
-        const s = RunStatusResponse.parse(await (await own.api(`/api/run_workflow_status?session_id=${started.session_id}`)).json());
+        const s = RunStatusResponse.parse(
+          await (await own.api(`/api/run_workflow_status?session_id=${started.session_id}`)).json(),
+        );
         if (s.results.length === 1) break;
         await new Promise((r) => setTimeout(r, 100));
       }

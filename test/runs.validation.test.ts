@@ -15,14 +15,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function form(fields: Record<string, string>, files: { name: string; bytes: Buffer | string; field?: string }[] = []): FormData {
+function form(
+  fields: Record<string, string>,
+  files: { name: string; bytes: Buffer | string; field?: string }[] = [],
+): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  for (const f of files) fd.append(f.field ?? 'files', new Blob([typeof f.bytes === 'string' ? f.bytes : new Uint8Array(f.bytes)]), f.name);
+  for (const f of files)
+    fd.append(f.field ?? 'files', new Blob([typeof f.bytes === 'string' ? f.bytes : new Uint8Array(f.bytes)]), f.name);
   return fd;
 }
 
-const good = () => ({ workflow_id: workflowId, variables: JSON.stringify({ site: 'http://127.0.0.1:9', name: 'Ada' }) });
+const good = () => ({
+  workflow_id: workflowId,
+  variables: JSON.stringify({ site: 'http://127.0.0.1:9', name: 'Ada' }),
+});
 const report = { name: 'report.txt', bytes: 'hello' };
 
 async function expectRefused(body: FormData | string, status: number, path?: string, contentType?: string) {
@@ -47,7 +54,9 @@ async function expectRefused(body: FormData | string, status: number, path?: str
 
 describe('POST /api/run_workflow refuses bad input before starting anything', () => {
   it('needs the key', async () => {
-    expect((await fetch(`${server.url}/api/run_workflow`, { method: 'POST', body: form(good(), [report]) })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/api/run_workflow`, { method: 'POST', body: form(good(), [report]) })).status,
+    ).toBe(401);
   });
 
   it('workflow_id missing or not a UUID: 422', async () => {
@@ -71,10 +80,22 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
   });
 
   it('a variable missing, of the wrong type or undeclared: 422 naming it', async () => {
-    await expectRefused(form({ ...good(), variables: JSON.stringify({ site: 'http://x' }) }, [report]), 422, 'variables.name');
-    const json = await expectRefused(form({ ...good(), variables: JSON.stringify({ site: 'http://x', name: 42 }) }, [report]), 422, 'variables.name');
+    await expectRefused(
+      form({ ...good(), variables: JSON.stringify({ site: 'http://x' }) }, [report]),
+      422,
+      'variables.name',
+    );
+    const json = await expectRefused(
+      form({ ...good(), variables: JSON.stringify({ site: 'http://x', name: 42 }) }, [report]),
+      422,
+      'variables.name',
+    );
     expect(json.message).toContain('name must be a string, got number');
-    await expectRefused(form({ ...good(), variables: JSON.stringify({ site: 'http://x', name: 'A', shoe: 1 }) }, [report]), 422, 'variables.shoe');
+    await expectRefused(
+      form({ ...good(), variables: JSON.stringify({ site: 'http://x', name: 'A', shoe: 1 }) }, [report]),
+      422,
+      'variables.shoe',
+    );
   });
 
   it('a file the flow uploads is missing: 422 naming files and the step', async () => {
@@ -84,7 +105,11 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
 
   it('webhook_url not a URL, or private without WEBHOOK_ALLOW_PRIVATE: 422', async () => {
     await expectRefused(form({ ...good(), webhook_url: 'not a url' }, [report]), 422, 'webhook_url');
-    const json = await expectRefused(form({ ...good(), webhook_url: 'http://127.0.0.1:9/hook' }, [report]), 422, 'webhook_url');
+    const json = await expectRefused(
+      form({ ...good(), webhook_url: 'http://127.0.0.1:9/hook' }, [report]),
+      422,
+      'webhook_url',
+    );
     expect(json.message).toContain('private, loopback or link-local');
   });
 
@@ -103,7 +128,10 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
   });
 
   it('a file over MAX_FILE_BYTES: 413, and the part already written is removed', async () => {
-    const json = await expectRefused(form(good(), [report, { name: 'big.bin', bytes: Buffer.alloc(64 * 1024, 7) }]), 413);
+    const json = await expectRefused(
+      form(good(), [report, { name: 'big.bin', bytes: Buffer.alloc(64 * 1024, 7) }]),
+      413,
+    );
     expect(json).toMatchObject({ error: 'payload_too_large', message: expect.stringContaining('MAX_FILE_BYTES') });
   });
 });

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe("a session's event log written by two nodes", () => {
-  it('puts an event whose counted index another node took after that node\'s, and loses none', async () => {
+  it("puts an event whose counted index another node took after that node's, and loses none", async () => {
     const errors: unknown[] = [];
     const owner = new SessionEventLog(sessionEventsRepo(sql), (e) => errors.push(e));
     const reaper = new SessionEventLog(sessionEventsRepo(sql), (e) => errors.push(e));

@@ -42,11 +42,17 @@ describe('the session log', () => {
     expect(kinds[0]).toBe('SessionStarted');
     expect(kinds.at(-1)).toBe('SessionEnded');
     expect(events).toContainEqual(expect.objectContaining({ event: 'Navigated', url: `${origin}/logged` }));
-    expect(events).toContainEqual(expect.objectContaining({ event: 'ConsoleMessage', level: 'log', text: 'hello from the page 42' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'ConsoleMessage', level: 'log', text: 'hello from the page 42' }),
+    );
     const warning = events.find((e) => e.event === 'ConsoleMessage' && e.level === 'warning');
     expect(warning && 'text' in warning ? warning.text.length : 0).toBe(1000);
-    expect(events.find((e) => e.event === 'PageError')).toMatchObject({ text: expect.stringContaining('boom in the page') });
-    const clients = events.filter((e) => e.event === 'ClientConnected' || e.event === 'ClientDisconnected').map((e) => `${e.event}:${'client' in e ? e.client : ''}`);
+    expect(events.find((e) => e.event === 'PageError')).toMatchObject({
+      text: expect.stringContaining('boom in the page'),
+    });
+    const clients = events
+      .filter((e) => e.event === 'ClientConnected' || e.event === 'ClientDisconnected')
+      .map((e) => `${e.event}:${'client' in e ? e.client : ''}`);
     expect(clients).toContain('ClientConnected:cdp');
     expect(clients).toContain('ClientDisconnected:cdp');
   });

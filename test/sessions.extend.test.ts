@@ -19,10 +19,15 @@ async function create(timeout: number) {
   return ((await res.json()) as { session_id: string; workflow_id: string }).session_id;
 }
 const get = async (id: string) => Session.parse(await (await server.api(`/api/sessions/${id}`)).json());
-const patch = (id: string, body: unknown) => server.api(`/api/sessions/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const patch = (id: string, body: unknown) =>
+  server.api(`/api/sessions/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('PATCH /api/sessions/{id}', () => {
-  it('moves a live session\'s end by the timeout it adds, tells session.changed, and the session outlives its first timeout', async () => {
+  it("moves a live session's end by the timeout it adds, tells session.changed, and the session outlives its first timeout", async () => {
     const id = await create(30);
     const before = await get(id);
     const changed: string[] = [];
@@ -58,7 +63,9 @@ describe('PATCH /api/sessions/{id}', () => {
     const max = await patch(id, { timeout: SESSION_TIMEOUT_MAX });
     expect(max.status).toBe(200);
     const s = await get(id);
-    expect(Date.parse(s.expires_at) - (Date.parse(s.created_at))).toBeLessThanOrEqual(SESSION_TIMEOUT_MAX * 1000 + 10_000);
+    expect(Date.parse(s.expires_at) - Date.parse(s.created_at)).toBeLessThanOrEqual(
+      SESSION_TIMEOUT_MAX * 1000 + 10_000,
+    );
     await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
   });
 
@@ -75,14 +82,29 @@ describe('PATCH /api/sessions/{id}', () => {
 });
 
 describe('the run of each session', () => {
-  it('is null for a plain session and the run\'s status for a run\'s session, in the list (one query) and one by one', async () => {
+  it("is null for a plain session and the run's status for a run's session, in the list (one query) and one by one", async () => {
     const plain = await create(60);
     const ran = await create(60);
     const repo = runsRepo(server.app.db, server.app.config.nodeId);
     const runId = randomUUID();
     const workflowId = (await get(ran)).workflow_id;
-    await repo.insert({ id: runId, session_id: ran, workflow_id: workflowId, status: 'running', message: 'r', total_actions: 1, metadata: null, webhook_url: null });
-    await repo.complete(runId, { status: 'failed', message: 'step 1 failed', results: [], outputs: {}, screenshot: null });
+    await repo.insert({
+      id: runId,
+      session_id: ran,
+      workflow_id: workflowId,
+      status: 'running',
+      message: 'r',
+      total_actions: 1,
+      metadata: null,
+      webhook_url: null,
+    });
+    await repo.complete(runId, {
+      status: 'failed',
+      message: 'step 1 failed',
+      results: [],
+      outputs: {},
+      screenshot: null,
+    });
     await server.api(`/api/sessions/${ran}`, { method: 'DELETE' });
 
     expect((await get(plain)).run).toBeNull();

@@ -53,7 +53,9 @@ describe('session lifecycle leaves no process behind', () => {
       const s = await createSession(server);
       expect(countByName(server.dataDir).Xvfb).toBe(1);
       // Chromium's own temp folder (its singleton socket) goes with the session too.
-      const singleton = path.dirname(fs.readlinkSync(path.join(sessionDirsOf(server.dataDir, s.session_id).profile, 'SingletonSocket')));
+      const singleton = path.dirname(
+        fs.readlinkSync(path.join(sessionDirsOf(server.dataDir, s.session_id).profile, 'SingletonSocket')),
+      );
       const res = await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
       expect(res.status).toBe(200);
       // Gone when DELETE answers, not some time later.
@@ -68,14 +70,22 @@ describe('session lifecycle leaves no process behind', () => {
     const s = await createSession(server, { webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
     const ended = nextEnded(server, s.session_id);
     process.kill(browserProcess(server.dataDir, s.session_id).pid, 'SIGKILL');
-    expect(await ended).toMatchObject({ reason: 'crashed', webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
+    expect(await ended).toMatchObject({
+      reason: 'crashed',
+      webhook_url: 'http://127.0.0.1:9/hook',
+      metadata: '{"k":"v"}',
+    });
     expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
     expect(await sessionOf(server, s.session_id)).toMatchObject({ state: 'ended', end_reason: 'crashed' });
   });
 
   it('after its timeout (a 1 s session made through the manager; HTTP allows 30 s at least)', async () => {
-    const workflow = (await server.app.store.workflows.findOrCreateByName('lifecycle'));
-    const { session } = await server.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 1, proxies: false });
+    const workflow = await server.app.store.workflows.findOrCreateByName('lifecycle');
+    const { session } = await server.app.sessions.create({
+      workflowId: workflow.id,
+      timeoutSeconds: 1,
+      proxies: false,
+    });
     const ended = nextEnded(server, session.id);
     expect(serviceProcesses(server.dataDir).length).toBeGreaterThan(0);
     expect((await ended).reason).toBe('timed_out');
@@ -101,8 +111,10 @@ describe('session lifecycle leaves no process behind', () => {
   it('after the server closes while sessions are still starting', async () => {
     const closing = await startServer();
     try {
-      const workflow = (await closing.app.store.workflows.findOrCreateByName('closing'));
-      const starts = [1, 2].map(() => closing.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false }));
+      const workflow = await closing.app.store.workflows.findOrCreateByName('closing');
+      const starts = [1, 2].map(() =>
+        closing.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false }),
+      );
       // Close as soon as the first display is up: the browsers are mid-start.
       for (let i = 0; i < 400 && !countByName(closing.dataDir).Xvfb; i++) await new Promise((r) => setTimeout(r, 10));
       expect(countByName(closing.dataDir).Xvfb).toBeGreaterThan(0);
@@ -149,7 +161,17 @@ describe('session lifecycle leaves no process behind', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
       cwd: ROOT,
       // Its store is the one the restart below opens (the Postgres pass: the folder's database).
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BROWSERDESK_API_KEY: apiKey, WARM_POOL_SIZE: '1', LOG_LEVEL: 'info', PUBLIC_URL: '', ...(await testDatabaseEnv({}, dataDir)) },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BROWSERDESK_API_KEY: apiKey,
+        WARM_POOL_SIZE: '1',
+        LOG_LEVEL: 'info',
+        PUBLIC_URL: '',
+        ...(await testDatabaseEnv({}, dataDir)),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

@@ -36,8 +36,10 @@ async function create(body: Record<string, unknown> = {}) {
   return CreateWorkflowSessionResponse.parse(await res.json());
 }
 
-const paintRed = (page: Page) => page.setContent('<!doctype html><title>red</title><body style="margin:0;background:#ff0000;height:100vh"></body>');
-const viewport = (page: Page) => page.evaluate(() => ({ width: innerWidth, height: innerHeight, outerWidth, outerHeight }));
+const paintRed = (page: Page) =>
+  page.setContent('<!doctype html><title>red</title><body style="margin:0;background:#ff0000;height:100vh"></body>');
+const viewport = (page: Page) =>
+  page.evaluate(() => ({ width: innerWidth, height: innerHeight, outerWidth, outerHeight }));
 
 /**
  * The page has the whole window (no chrome: inner size is outer size) and the window the whole
@@ -84,7 +86,7 @@ describe('presentation', () => {
     }
   });
 
-  it('browser: Chromium\'s whole window, with its tab strip and address bar above a smaller page', async () => {
+  it("browser: Chromium's whole window, with its tab strip and address bar above a smaller page", async () => {
     const s = await create({ presentation: 'browser' });
     const browser = await chromium.connectOverCDP(s.connect_url!);
     try {
@@ -96,7 +98,9 @@ describe('presentation', () => {
       // automated test software", which --enable-automation would add) would take some 40 more.
       expect(inner.outerHeight - inner.height).toBeGreaterThan(50);
       expect(inner.outerHeight - inner.height).toBeLessThan(110);
-      await waitForAsync('the page to be painted', () => (isRed(grabDisplay(displays.get(s.session_id)), SCREEN.width / 2, SCREEN.height - 5) ? true : undefined));
+      await waitForAsync('the page to be painted', () =>
+        isRed(grabDisplay(displays.get(s.session_id)), SCREEN.width / 2, SCREEN.height - 5) ? true : undefined,
+      );
       const frame = grabDisplay(displays.get(s.session_id));
       expect(isRed(frame, SCREEN.width / 2, 2)).toBe(false);
       expect(isRed(frame, SCREEN.width / 2, inner.outerHeight - inner.height + 2)).toBe(true);
@@ -110,7 +114,10 @@ describe('presentation', () => {
     const pooled = await startServer({ WARM_POOL_SIZE: '1' });
     try {
       await (pooled.app.sessions as unknown as BrowserSessionManager).whenWarm(30_000);
-      const res = await postJson(pooled, '/api/create_workflow_session', { workflow_name: 'presentation-test', presentation: 'browser' });
+      const res = await postJson(pooled, '/api/create_workflow_session', {
+        workflow_name: 'presentation-test',
+        presentation: 'browser',
+      });
       expect(res.status).toBe(200);
       const s = CreateWorkflowSessionResponse.parse(await res.json());
       const browser = await chromium.connectOverCDP(s.connect_url!);
@@ -127,7 +134,10 @@ describe('presentation', () => {
   });
 
   it('refuses a presentation it does not know, naming the field', async () => {
-    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'presentation-test', presentation: 'fullscreen' });
+    const res = await postJson(server, '/api/create_workflow_session', {
+      workflow_name: 'presentation-test',
+      presentation: 'fullscreen',
+    });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { issues?: { path: string }[] };
     expect(body.issues?.map((i) => i.path)).toEqual(['presentation']);

@@ -43,7 +43,8 @@ async function expectRefused(body: Record<string, unknown>, status: number, fiel
   return err;
 }
 
-const cookie = (c: Record<string, unknown>) => JSON.stringify({ cookies: [{ name: 'n', value: 'v', domain: 'example.com', ...c }] });
+const cookie = (c: Record<string, unknown>) =>
+  JSON.stringify({ cookies: [{ name: 'n', value: 'v', domain: 'example.com', ...c }] });
 
 describe('create_workflow_session refused before anything is created', () => {
   it('422 proxies without PROXY_URL', async () => {
@@ -52,7 +53,13 @@ describe('create_workflow_session refused before anything is created', () => {
   });
 
   it('422 webhook_url on a private, loopback or link-local address (checked now, not when the first event is sent)', async () => {
-    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x']) {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost:8080/hook',
+      'http://[::1]/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.1.2.3/x',
+    ]) {
       const err = await expectRefused({ workflow_name: 'refused-webhook', webhook_url: url }, 422, 'webhook_url');
       expect(err.message).toContain('private, loopback or link-local');
     }
@@ -81,7 +88,11 @@ describe('create_workflow_session refused before anything is created', () => {
   });
 
   it('429 over MAX_SESSIONS', async () => {
-    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'holds-the-slot', timeout: 60, session_data: cookie({ secure: true, sameSite: 'None' }) });
+    const res = await postJson(server, '/api/create_workflow_session', {
+      workflow_name: 'holds-the-slot',
+      timeout: 60,
+      session_data: cookie({ secure: true, sameSite: 'None' }),
+    });
     expect(res.status).toBe(200);
     const first = CreateWorkflowSessionResponse.parse(await res.json());
     const over = await expectRefused({ workflow_name: 'refused-over-limit' }, 429);

@@ -16,7 +16,9 @@ beforeAll(async () => {
   server = await startServer();
   site = http.createServer((req, res) => {
     seen.push({ url: req.url ?? '', ua: req.headers['user-agent'] ?? '' });
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Start ${req.url}</title><p>start page</p>`);
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(`<!doctype html><title>Start ${req.url}</title><p>start page</p>`);
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -38,7 +40,10 @@ describe('start_url and user_agent', () => {
     const s = await create({ start_url: `${origin}/first?x=1`, user_agent: ua });
     const browser = await chromium.connectOverCDP(s.connect_url!);
     try {
-      const page = browser.contexts()[0]!.pages().find((p) => p.url().startsWith(origin));
+      const page = browser
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(origin));
       expect(page?.url()).toBe(`${origin}/first?x=1`);
       expect(seen.find((r) => r.url === '/first?x=1')?.ua).toBe(ua);
       expect(await page!.evaluate(() => navigator.userAgent)).toBe(ua);
@@ -53,7 +58,9 @@ describe('start_url and user_agent', () => {
 
   it('a start URL that does not load still hands the session out', async () => {
     const s = await create({ start_url: 'http://127.0.0.1:1/nothing-here' });
-    expect((await (await server.api(`/api/sessions/${s.session_id}`)).json()) as { state: string }).toMatchObject({ state: 'live' });
+    expect((await (await server.api(`/api/sessions/${s.session_id}`)).json()) as { state: string }).toMatchObject({
+      state: 'live',
+    });
     await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });
   });
 

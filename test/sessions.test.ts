@@ -85,7 +85,9 @@ describe('live browser sessions', () => {
     const s = await create({ metadata: '{"order":42}' });
     expect(s.connect_url).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/cdp\\?token=[\\w-]{43}$`));
     expect(s.vnc_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/vnc\\?token=[\\w-]{43}$`));
-    expect(s.livestream_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/live\\?token=[\\w-]{43}$`));
+    expect(s.livestream_url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:\\d+/s/${s.session_id}/live\\?token=[\\w-]{43}$`),
+    );
     // One tree: a display, a VNC server, and Chromium (with its helpers).
     const counts = countByName(server.dataDir);
     expect(counts.Xvfb).toBe(1);
@@ -94,18 +96,46 @@ describe('live browser sessions', () => {
 
     // The display takes only clients holding its cookie: another local user cannot open it.
     const xvfb = serviceProcesses(server.dataDir).find((p) => p.name === 'Xvfb')!;
-    const display = fs.readFileSync(`/proc/${serviceProcesses(server.dataDir).find((p) => p.name === 'x11vnc')!.pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('DISPLAY='))!.slice(8);
+    const display = fs
+      .readFileSync(`/proc/${serviceProcesses(server.dataDir).find((p) => p.name === 'x11vnc')!.pid}/environ`, 'utf8')
+      .split('\0')
+      .find((e) => e.startsWith('DISPLAY='))!
+      .slice(8);
     expect(xvfb.cmdline).toContain('-auth');
-    const intruder = spawnSync('x11vnc', ['-display', display, '-rfbport', '0', '-unixsock', path.join(server.dataDir, 'intruder.sock'), '-quiet', '-nopw', '-norc', '-once', '-timeout', '1'], {
-      env: { PATH: process.env.PATH },
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const intruder = spawnSync(
+      'x11vnc',
+      [
+        '-display',
+        display,
+        '-rfbport',
+        '0',
+        '-unixsock',
+        path.join(server.dataDir, 'intruder.sock'),
+        '-quiet',
+        '-nopw',
+        '-norc',
+        '-once',
+        '-timeout',
+        '1',
+      ],
+      {
+        env: { PATH: process.env.PATH },
+        encoding: 'utf8',
+        timeout: 10_000,
+      },
+    );
     expect(intruder.status).not.toBe(0);
     expect(intruder.stderr).toContain('XOpenDisplay failed');
 
     const got = Session.parse(await (await server.api(`/api/sessions/${s.session_id}`)).json());
-    expect(got).toMatchObject({ id: s.session_id, workflow_id: s.workflow_id, state: 'live', end_reason: null, timeout: 1200, metadata: '{"order":42}' });
+    expect(got).toMatchObject({
+      id: s.session_id,
+      workflow_id: s.workflow_id,
+      state: 'live',
+      end_reason: null,
+      timeout: 1200,
+      metadata: '{"order":42}',
+    });
 
     const browser = await chromium.connectOverCDP(s.connect_url!);
     const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
@@ -145,7 +175,18 @@ describe('live browser sessions', () => {
   it('applies session_data (cookies and localStorage) before handing out the URLs', async () => {
     const origin = siteUrl;
     const state = {
-      cookies: [{ name: 'sid', value: 'abc123', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }],
+      cookies: [
+        {
+          name: 'sid',
+          value: 'abc123',
+          domain: '127.0.0.1',
+          path: '/',
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
       origins: [{ origin, localStorage: [{ name: 'theme', value: 'dark' }] }],
     };
     const s = await create({ session_data: JSON.stringify(state) });
@@ -172,7 +213,10 @@ describe('live browser sessions', () => {
 
   it('answers 422 naming session_data when the browser refuses it, and leaves nothing running', async () => {
     const bad = { cookies: [{ name: 'a', value: 'b', domain: 'bad domain with spaces', path: '/' }], origins: [] };
-    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'sessions-test', session_data: JSON.stringify(bad) });
+    const res = await postJson(server, '/api/create_workflow_session', {
+      workflow_name: 'sessions-test',
+      session_data: JSON.stringify(bad),
+    });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['session_data']);
     expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
@@ -199,7 +243,10 @@ describe('live browser sessions', () => {
     const name = `made by a session ${crypto.randomUUID()}`;
     const s = await create({ workflow_name: name });
     const listed = SessionsPage.parse(await (await server.api('/api/sessions?state=live')).json());
-    expect(listed.items.find((i) => i.id === s.session_id)).toMatchObject({ workflow_id: s.workflow_id, workflow_name: name });
+    expect(listed.items.find((i) => i.id === s.session_id)).toMatchObject({
+      workflow_id: s.workflow_id,
+      workflow_name: name,
+    });
     const workflows = (await (await server.api('/api/workflows?limit=100')).json()) as { items: { id: string }[] };
     expect(workflows.items.map((w) => w.id)).not.toContain(s.workflow_id);
     // Still there by id, and reused by the next session of that name.
@@ -225,7 +272,9 @@ describe('live browser sessions', () => {
 
     const httpBase = `http://${url.host}${url.pathname}`;
     expect((await fetch(`${httpBase}/json/version?token=${controlToken}`)).status).toBe(401);
-    const version = (await (await fetch(`${httpBase}/json/version?token=${url.searchParams.get('token')}`)).json()) as { webSocketDebuggerUrl: string };
+    const version = (await (await fetch(`${httpBase}/json/version?token=${url.searchParams.get('token')}`)).json()) as {
+      webSocketDebuggerUrl: string;
+    };
     expect(version.webSocketDebuggerUrl).toBe(a.connect_url);
 
     // An unknown session answers exactly like a wrong token.
@@ -236,7 +285,11 @@ describe('live browser sessions', () => {
     // Stored as sha256 hashes only: no token appears anywhere in the row.
     const row = () => server.app.db.get<Record<string, unknown>>('SELECT * FROM sessions WHERE id = ?', [a.session_id]);
     const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-    expect(await row()).toMatchObject({ view_hash: sha(viewToken), control_hash: sha(controlToken), cdp_hash: sha(url.searchParams.get('token')!) });
+    expect(await row()).toMatchObject({
+      view_hash: sha(viewToken),
+      control_hash: sha(controlToken),
+      cdp_hash: sha(url.searchParams.get('token')!),
+    });
     expect(JSON.stringify(await row())).not.toContain(controlToken);
 
     // authorize(): capabilities as the seam describes them.

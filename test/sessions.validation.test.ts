@@ -37,9 +37,24 @@ const BAD: [string, unknown, string][] = [
   ['metadata not a string', { workflow_name: 'w', metadata: { a: 1 } }, 'metadata'],
   ['session_data not JSON', { workflow_name: 'w', session_data: 'cookies=1' }, 'session_data'],
   ['session_data not a string', { workflow_name: 'w', session_data: goodState }, 'session_data'],
-  ['session_data wrong shape', { workflow_name: 'w', session_data: JSON.stringify({ cookies: 'all' }) }, 'session_data'],
-  ['session_data cookie without name', { workflow_name: 'w', session_data: JSON.stringify({ cookies: [{ value: 'v', domain: 'a.com' }] }) }, 'session_data'],
-  ['session_data origin with a path', { workflow_name: 'w', session_data: JSON.stringify({ origins: [{ origin: 'https://a.com/x', localStorage: [] }] }) }, 'session_data'],
+  [
+    'session_data wrong shape',
+    { workflow_name: 'w', session_data: JSON.stringify({ cookies: 'all' }) },
+    'session_data',
+  ],
+  [
+    'session_data cookie without name',
+    { workflow_name: 'w', session_data: JSON.stringify({ cookies: [{ value: 'v', domain: 'a.com' }] }) },
+    'session_data',
+  ],
+  [
+    'session_data origin with a path',
+    {
+      workflow_name: 'w',
+      session_data: JSON.stringify({ origins: [{ origin: 'https://a.com/x', localStorage: [] }] }),
+    },
+    'session_data',
+  ],
   ['session_data JSON array', { workflow_name: 'w', session_data: '[]' }, 'session_data'],
   ['unknown field', { workflow_name: 'w', colour: 'red' }, 'colour'],
   ['proxies without PROXY_URL', { workflow_name: 'w', proxies: true }, 'proxies'],
@@ -61,13 +76,23 @@ describe('POST /api/create_workflow_session input', () => {
   });
 
   it('answers 401 without an API key, before anything starts', async () => {
-    const res = await fetch(`${server.url}/api/create_workflow_session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"workflow_name":"w"}' });
+    const res = await fetch(`${server.url}/api/create_workflow_session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"workflow_name":"w"}',
+    });
     expect(res.status).toBe(401);
     expect(serviceProcesses(server.dataDir)).toEqual([]);
   });
 
   it('finds or creates the workflow by name, and answers 429 with Retry-After above MAX_SESSIONS', async () => {
-    const res = await create({ workflow_name: 'limits', timeout: 30, webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"a":1}', session_data: JSON.stringify(goodState) });
+    const res = await create({
+      workflow_name: 'limits',
+      timeout: 30,
+      webhook_url: 'http://127.0.0.1:9/hook',
+      metadata: '{"a":1}',
+      session_data: JSON.stringify(goodState),
+    });
     expect(res.status).toBe(200);
     const first = (await res.json()) as { session_id: string; workflow_id: string };
     expect((await server.app.store.workflows.getByName('limits'))?.id).toBe(first.workflow_id);

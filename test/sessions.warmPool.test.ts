@@ -32,7 +32,8 @@ const create = async () => {
   expect(res.status).toBe(200);
   return ((await res.json()) as { session_id: string }).session_id;
 };
-const end = async (id: string) => expect((await server.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
+const end = async (id: string) =>
+  expect((await server.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
 
 describe('adaptive warm pool', () => {
   it('grows with the create rate, within WARM_POOL_MAX, and every browser belongs to a session or the pool', async () => {
@@ -57,11 +58,16 @@ describe('adaptive warm pool', () => {
     expect(mostStarting).toBeGreaterThanOrEqual(Math.min(2, atOnce));
     expect(mostStarting).toBeLessThanOrEqual(atOnce);
     // No session is live: every Chromium left is a ready one.
-    await waitForAsync('ended sessions to be reaped', () => (countByName(server.dataDir).Xvfb === manager.warm ? true : undefined), 15_000);
+    await waitForAsync(
+      'ended sessions to be reaped',
+      () => (countByName(server.dataDir).Xvfb === manager.warm ? true : undefined),
+      15_000,
+    );
   }, 120_000);
 
   it('a browser start cut short (the pool closing) ends at once and leaves nothing running', async () => {
-    const treeOptions = (id: string) => (manager as unknown as { treeOptions(id: string): TreeOptions }).treeOptions(id);
+    const treeOptions = (id: string) =>
+      (manager as unknown as { treeOptions(id: string): TreeOptions }).treeOptions(id);
     const before = new AbortController();
     before.abort();
     const first = randomUUID();

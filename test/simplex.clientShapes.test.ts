@@ -39,7 +39,11 @@ afterAll(async () => {
 
 /** The Python client's `post` (and so its CLI's run, close, …): urlencoded, null values dropped. */
 const pyForm = (pathname: string, fields: Record<string, string>) =>
-  server.api(pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  server.api(pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 /** The Python client's `post_json` / `patch_json` (create_workflow, update_workflow: the CLI's set-vars and set-outputs). */
 const pyJson = (method: 'POST' | 'PATCH', pathname: string, body: unknown) =>
   server.api(pathname, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -58,7 +62,11 @@ async function eventsOf(sessionId: string): Promise<SessionEvent[]> {
 }
 
 const finalHook = (sessionId: string) =>
-  waitForAsync('run.completed webhook', () => hooks.received.find((r) => r.body.includes('"run.completed"') && r.body.includes(sessionId)), 30_000);
+  waitForAsync(
+    'run.completed webhook',
+    () => hooks.received.find((r) => r.body.includes('"run.completed"') && r.body.includes(sessionId)),
+    30_000,
+  );
 
 /** Submit the order form with a name and a size; read back what the result page shows. */
 const orderFlow = (title: string) => ({
@@ -67,11 +75,21 @@ const orderFlow = (title: string) => ({
     { type: 'navigate', url: '{{site}}/form' },
     { type: 'change', selectors: [['#name']], value: '{{name}}' },
     { type: 'change', selectors: [['#size']], value: '{{size}}' },
-    { type: 'click', selectors: [['#send']], offsetX: 5, offsetY: 5, assertedEvents: [{ type: 'navigation', title: 'Order received' }] },
+    {
+      type: 'click',
+      selectors: [['#send']],
+      offsetX: 5,
+      offsetY: 5,
+      assertedEvents: [{ type: 'navigation', title: 'Order received' }],
+    },
     { type: 'waitForElement', selectors: [['#result-name']] },
     { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-name']], as: 'total' } },
     { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-size']], as: 'size' } },
-    { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-link']], as: 'link', attribute: 'href' } },
+    {
+      type: 'customStep',
+      name: 'extract',
+      parameters: { selectors: [['#result-link']], as: 'link', attribute: 'href' },
+    },
   ],
 });
 const siteVar = { name: 'site', type: 'string', required: true };
@@ -81,16 +99,29 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
     const id = await createWorkflow(server, {
       name: uniq('free metadata'),
       flow: orderFlow('free metadata'),
-      variables: [siteVar, { name: 'name', type: 'string', required: false, default: 'Ada' }, { name: 'size', type: 'string', required: false, default: 'small' }],
+      variables: [
+        siteVar,
+        { name: 'name', type: 'string', required: false, default: 'Ada' },
+        { name: 'size', type: 'string', required: false, default: 'small' },
+      ],
     });
-    const run = await client.workflows.run(id, { variables: { site: site.origin }, webhookUrl: hooks.url, metadata: 'req-789' });
+    const run = await client.workflows.run(id, {
+      variables: { site: site.origin },
+      webhookUrl: hooks.url,
+      metadata: 'req-789',
+    });
     expect(run.succeeded).toBe(true);
     const status = await untilDone(client, run.session_id);
     expect(status).toMatchObject({ success: true, metadata: 'req-789', session_metadata: 'req-789' });
 
     const hook = await finalHook(run.session_id);
     const event = WebhookEvent.parse(JSON.parse(hook.body));
-    expect(event).toMatchObject({ type: 'run.completed', metadata: 'req-789', session_metadata: 'req-789', data: { metadata: 'req-789' } });
+    expect(event).toMatchObject({
+      type: 'run.completed',
+      metadata: 'req-789',
+      session_metadata: 'req-789',
+      data: { metadata: 'req-789' },
+    });
     const started = hooks.received.find((r) => r.body.includes('"run.started"') && r.body.includes(run.session_id))!;
     expect(JSON.parse(started.body).data.metadata).toBe('req-789');
   });
@@ -103,7 +134,9 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
       const { session_id } = (await res.json()) as { session_id: string };
       const status = await untilDone(client, session_id);
       expect(status.metadata).toBe(metadata);
-      expect((status as unknown as { session_metadata: unknown }).session_metadata).toEqual(metadata.startsWith('{') ? { order: 7, tags: ['a'] } : metadata);
+      expect((status as unknown as { session_metadata: unknown }).session_metadata).toEqual(
+        metadata.startsWith('{') ? { order: 7, tags: ['a'] } : metadata,
+      );
     }
   });
 
@@ -118,7 +151,10 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
     const fd = new FormData();
     fd.append('workflow_id', id);
     fd.append('metadata', `${longest}x`);
-    expect((await expect422(await server.api('/api/run_workflow', { method: 'POST', body: fd })))[0]).toMatchObject({ path: 'metadata', message: expect.stringContaining(String(CALLER_METADATA_MAX_CHARS)) });
+    expect((await expect422(await server.api('/api/run_workflow', { method: 'POST', body: fd })))[0]).toMatchObject({
+      path: 'metadata',
+      message: expect.stringContaining(String(CALLER_METADATA_MAX_CHARS)),
+    });
     const runs = (await (await server.api(`/api/runs?workflow_id=${id}`)).json()) as { items: unknown[] };
     expect(runs.items).toEqual([]);
     // The longest allowed one is taken, byte for byte.
@@ -127,18 +163,30 @@ describe('1. run metadata is any string, handed back byte for byte', () => {
     expect((await untilDone(client, ((await ok.json()) as { session_id: string }).session_id)).metadata).toBe(longest);
   });
 
-  it("create_workflow_session takes any metadata string and gives it back", async () => {
-    const res = await postJson(server, '/api/create_workflow_session', { workflow_name: uniq('free session metadata'), metadata: 'customer 42' });
+  it('create_workflow_session takes any metadata string and gives it back', async () => {
+    const res = await postJson(server, '/api/create_workflow_session', {
+      workflow_name: uniq('free session metadata'),
+      metadata: 'customer 42',
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const { session_id } = (await res.json()) as { session_id: string };
     try {
-      expect(((await (await server.api(`/api/sessions/${session_id}`)).json()) as { metadata: string }).metadata).toBe('customer 42');
+      expect(((await (await server.api(`/api/sessions/${session_id}`)).json()) as { metadata: string }).metadata).toBe(
+        'customer 42',
+      );
       const status = await client.getSessionStatus(session_id);
-      expect(SessionStatus.parse(status)).toMatchObject({ in_progress: true, metadata: 'customer 42', session_metadata: 'customer 42', paused_key: '' });
+      expect(SessionStatus.parse(status)).toMatchObject({
+        in_progress: true,
+        metadata: 'customer 42',
+        session_metadata: 'customer 42',
+        paused_key: '',
+      });
     } finally {
       await pyForm('/api/close_workflow_session', { session_id });
     }
-    const issues = await expect422(await postJson(server, '/api/create_workflow_session', { workflow_name: uniq('x'), metadata: 'a\u0000' }));
+    const issues = await expect422(
+      await postJson(server, '/api/create_workflow_session', { workflow_name: uniq('x'), metadata: 'a\u0000' }),
+    );
     expect(issues.map((i) => i.path)).toEqual(['metadata']);
   });
 });
@@ -156,7 +204,9 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
     const { id } = ((await created.json()) as { workflow: { id: string } }).workflow;
     const set = await pyJson('PATCH', `/api/workflow/${id}`, { variables: cliFields });
     expect(set.status, await set.clone().text()).toBe(200);
-    const got = ((await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: Record<string, unknown>[] } }).workflow;
+    const got = (
+      (await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: Record<string, unknown>[] } }
+    ).workflow;
     expect(got.variables).toEqual(cliFields);
 
     // A --file schema in Simplex's own words: defaultValue. The Default column reads defaultValue.
@@ -166,14 +216,18 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
       { ...cliFields[2], default: 3 },
     ];
     expect((await pyJson('PATCH', `/api/workflow/${id}`, { variables: withDefaults })).status).toBe(200);
-    const read = ((await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: Record<string, unknown>[] } }).workflow.variables;
+    const read = (
+      (await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: Record<string, unknown>[] } }
+    ).workflow.variables;
     expect(read).toEqual([
       { ...cliFields[0], default: 'Ada', defaultValue: 'Ada' },
       { ...cliFields[1], default: 'pending', defaultValue: 'pending' },
       { ...cliFields[2], default: 3, defaultValue: 3 },
     ]);
     // search_workflows lists them the same way.
-    const found = (await (await server.api(`/api/search_workflows?workflow_name=${encodeURIComponent('cli vars')}`)).json()) as { workflows: { workflow_id: string; variables: unknown }[] };
+    const found = (await (
+      await server.api(`/api/search_workflows?workflow_name=${encodeURIComponent('cli vars')}`)
+    ).json()) as { workflows: { workflow_id: string; variables: unknown }[] };
     expect(found.workflows.find((w) => w.workflow_id === id)?.variables).toEqual(read);
     // What vars --json printed goes back unchanged (both names, equal).
     expect((await pyJson('PATCH', `/api/workflow/${id}`, { variables: read })).status).toBe(200);
@@ -193,9 +247,13 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
     ];
     for (const [variable, path] of refused) {
       const issues = await expect422(await pyJson('PATCH', `/api/workflow/${id}`, { variables: [variable] }));
-      expect(issues.map((i) => i.path), JSON.stringify(variable)).toEqual([path]);
+      expect(
+        issues.map((i) => i.path),
+        JSON.stringify(variable),
+      ).toEqual([path]);
     }
-    const after = ((await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: unknown } }).workflow.variables;
+    const after = ((await (await server.api(`/api/workflow/${id}`)).json()) as { workflow: { variables: unknown } })
+      .workflow.variables;
     expect(after).toEqual(read);
   });
 
@@ -205,9 +263,15 @@ describe('2. workflow variables as the Python CLI writes and reads them', () => 
       flow: { title: 'nothing', steps: [] },
       variables: [{ name: 'status', type: 'enum', enumValues: ['pending', 'active'], required: true }],
     });
-    const issues = await expect422(await pyForm('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ status: 'closed' }) }));
-    expect(issues).toEqual([{ path: 'variables.status', message: 'status must be one of: pending, active (got "closed")' }]);
-    const issues2 = await expect422(await pyForm('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ status: 1 }) }));
+    const issues = await expect422(
+      await pyForm('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ status: 'closed' }) }),
+    );
+    expect(issues).toEqual([
+      { path: 'variables.status', message: 'status must be one of: pending, active (got "closed")' },
+    ]);
+    const issues2 = await expect422(
+      await pyForm('/api/run_workflow', { workflow_id: id, variables: JSON.stringify({ status: 1 }) }),
+    );
     expect(issues2[0]!.path).toBe('variables.status');
   });
 });
@@ -233,7 +297,10 @@ describe('3 and 4. outputs typed by structured_output; status fields typed as th
     });
     expect(outputs.status, await outputs.clone().text()).toBe(200);
 
-    const run = await client.workflows.run(id, { variables: { site: site.origin, name: '42.50', size: 'large' }, webhookUrl: hooks.url });
+    const run = await client.workflows.run(id, {
+      variables: { site: site.origin, name: '42.50', size: 'large' },
+      webhookUrl: hooks.url,
+    });
     const seen: SessionStatusResponse[] = [];
     const status = await untilDone(client, run.session_id, seen);
     expect(seen[0]).toMatchObject({ paused: false, paused_key: '' });
@@ -249,7 +316,12 @@ describe('3 and 4. outputs typed by structured_output; status fields typed as th
     expect(status.structured_output).toEqual({ total: 42.5, size: 'large', link: status.scraper_outputs!.link });
     expect(site.submissions.at(-1)).toMatchObject({ name: '42.50', size: 'large' });
 
-    const event = WebhookEvent.parse(new Webhook(((await (await server.api('/api/webhooks/secret')).json()) as { secret: string }).secret).verify((await finalHook(run.session_id)).body, (await finalHook(run.session_id)).headers));
+    const event = WebhookEvent.parse(
+      new Webhook(((await (await server.api('/api/webhooks/secret')).json()) as { secret: string }).secret).verify(
+        (await finalHook(run.session_id)).body,
+        (await finalHook(run.session_id)).headers,
+      ),
+    );
     expect(event).toMatchObject({
       scraper_outputs: { total: '42.50', size: 'large' },
       structured_output: { total: 42.5, size: 'large' },
@@ -258,7 +330,11 @@ describe('3 and 4. outputs typed by structured_output; status fields typed as th
     });
 
     // workflow_metadata that is not a JSON object is the string as stored; none is null.
-    for (const [metadata, expected] of [['team-b', 'team-b'], ['[1,2]', '[1,2]'], ['', null]] as const) {
+    for (const [metadata, expected] of [
+      ['team-b', 'team-b'],
+      ['[1,2]', '[1,2]'],
+      ['', null],
+    ] as const) {
       expect((await pyForm('/api/update_workflow_metadata', { workflow_id: id, metadata })).status).toBe(200);
       expect((await client.getSessionStatus(run.session_id)).workflow_metadata).toEqual(expected);
     }
@@ -292,35 +368,59 @@ describe('5. closing a run mid-step', () => {
       variables: [siteVar],
     });
     const run = await client.workflows.run(id, { variables: { site: site.origin }, webhookUrl: hooks.url });
-    await waitForAsync('step 2 under way', async () => ((await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 30_000);
+    await waitForAsync(
+      'step 2 under way',
+      async () =>
+        (await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined,
+      30_000,
+    );
     // Let the wait settle in the page.
     await new Promise((r) => setTimeout(r, 500));
     const closed = await pyForm('/api/close_workflow_session', { session_id: run.session_id });
     expect(closed.status).toBe(200);
     const status = await untilDone(client, run.session_id);
     expect(status.success).toBe(false);
-    expect(status.final_message).toBe('Step 2 (waitForElement #never-there): the session was closed while this step ran');
+    expect(status.final_message).toBe(
+      'Step 2 (waitForElement #never-there): the session was closed while this step ran',
+    );
     const event = WebhookEvent.parse(JSON.parse((await finalHook(run.session_id)).body));
     expect(event).toMatchObject({ agent_response: status.final_message });
     const logs = JSON.stringify(await eventsOf(run.session_id));
     expect(logs).not.toMatch(/detached|waitForFunction/);
   });
 
-  it('closed as the run starts, or ended by its timeout: the message says which, never the library\'s error', async () => {
+  it("closed as the run starts, or ended by its timeout: the message says which, never the library's error", async () => {
     const id = await createWorkflow(server, {
       name: uniq('closed early'),
-      flow: { title: 'waits', steps: [{ type: 'navigate', url: '{{site}}/form' }, { type: 'waitForElement', selectors: [['#never-there']], timeout: 60_000 }] },
+      flow: {
+        title: 'waits',
+        steps: [
+          { type: 'navigate', url: '{{site}}/form' },
+          { type: 'waitForElement', selectors: [['#never-there']], timeout: 60_000 },
+        ],
+      },
       variables: [siteVar],
     });
     const early = await client.workflows.run(id, { variables: { site: site.origin } });
     expect((await pyForm('/api/close_workflow_session', { session_id: early.session_id })).status).toBe(200);
     const closed = await untilDone(client, early.session_id);
-    expect(closed.final_message).toMatch(/^(The run was stopped before its first step: the session was closed|Step [12] \(.*\): the session was closed while this step ran|The run was stopped before step 2 \(.*\): the session was closed)$/);
+    expect(closed.final_message).toMatch(
+      /^(The run was stopped before its first step: the session was closed|Step [12] \(.*\): the session was closed while this step ran|The run was stopped before step 2 \(.*\): the session was closed)$/,
+    );
 
     const timed = await client.workflows.run(id, { variables: { site: site.origin } });
-    await waitForAsync('step 2 under way', async () => ((await eventsOf(timed.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined), 30_000);
+    await waitForAsync(
+      'step 2 under way',
+      async () =>
+        (await eventsOf(timed.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2)
+          ? true
+          : undefined,
+      30_000,
+    );
     // What the session's timer does when its timeout runs out.
     await server.app.sessions.end(timed.session_id, 'timed_out');
-    expect((await untilDone(client, timed.session_id)).final_message).toBe('Step 2 (waitForElement #never-there): the session reached its timeout while this step ran');
+    expect((await untilDone(client, timed.session_id)).final_message).toBe(
+      'Step 2 (waitForElement #never-there): the session reached its timeout while this step ran',
+    );
   });
 });

@@ -27,7 +27,9 @@ function withEnv(entry: string): number[] {
 }
 
 /** Everything this test started: the npm tree (it carries DATA_DIR) and the browsers (they carry the marker). */
-const leftovers = () => [...new Set([...withEnv(`DATA_DIR=${dataDir}`), ...serviceProcesses(dataDir).map((p) => p.pid)])];
+const leftovers = () => [
+  ...new Set([...withEnv(`DATA_DIR=${dataDir}`), ...serviceProcesses(dataDir).map((p) => p.pid)]),
+];
 
 afterAll(() => {
   for (const pid of leftovers()) process.kill(pid, 'SIGKILL');
@@ -45,7 +47,15 @@ async function until(what: string, ok: () => Promise<boolean> | boolean, timeout
 describe('npm start', () => {
   it('shuts the service and its browsers down when npm gets SIGTERM', async () => {
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WARM_POOL_SIZE: '1', LOG_LEVEL: 'info', BROWSERDESK_API_KEY: 'test_start_sigterm_0123456789' };
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WARM_POOL_SIZE: '1',
+      LOG_LEVEL: 'info',
+      BROWSERDESK_API_KEY: 'test_start_sigterm_0123456789',
+    };
     npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -54,7 +64,11 @@ describe('npm start', () => {
     npm.once('exit', () => (exited = true));
 
     // Up (a first start may build the dashboard), with its warm-pool browser running.
-    await until('/api/healthz', async () => (await fetch(`http://127.0.0.1:${port}/api/healthz`).catch(() => null))?.ok === true, 90_000);
+    await until(
+      '/api/healthz',
+      async () => (await fetch(`http://127.0.0.1:${port}/api/healthz`).catch(() => null))?.ok === true,
+      90_000,
+    );
     await until('the warm-pool browser', () => serviceProcesses(dataDir).some((p) => p.name === 'chromium'), 30_000);
     expect(withEnv(`DATA_DIR=${dataDir}`)).not.toEqual([]);
 

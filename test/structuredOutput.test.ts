@@ -3,7 +3,7 @@ import { sessionMetadataOf, workflowMetadataOf } from '../server/workflows/simpl
 import { structuredOutputOf } from '../server/workflows/structuredOutput.ts';
 
 // The typed views Simplex's clients read: structured_output from the extract texts, and the metadata fields.
-describe('structured_output typed by the workflow\'s declaration', () => {
+describe("structured_output typed by the workflow's declaration", () => {
   const fields = [
     { name: 'total', type: 'number' },
     { name: 'paid', type: 'boolean' },
@@ -13,27 +13,58 @@ describe('structured_output typed by the workflow\'s declaration', () => {
     { name: 'note', type: 'string' },
   ];
 
-  it('reads each text as its field\'s type; undeclared values keep their text, undeclared fields stay absent', () => {
-    const outputs = { total: ' 42.50\n', paid: 'TRUE', status: ' active ', tags: '["a", 1]', address: '{"city":"Oslo"}', note: ' as is ', extra: '7' };
-    expect(structuredOutputOf(outputs, fields)).toEqual({ total: 42.5, paid: true, status: 'active', tags: ['a', 1], address: { city: 'Oslo' }, note: ' as is ', extra: '7' });
+  it("reads each text as its field's type; undeclared values keep their text, undeclared fields stay absent", () => {
+    const outputs = {
+      total: ' 42.50\n',
+      paid: 'TRUE',
+      status: ' active ',
+      tags: '["a", 1]',
+      address: '{"city":"Oslo"}',
+      note: ' as is ',
+      extra: '7',
+    };
+    expect(structuredOutputOf(outputs, fields)).toEqual({
+      total: 42.5,
+      paid: true,
+      status: 'active',
+      tags: ['a', 1],
+      address: { city: 'Oslo' },
+      note: ' as is ',
+      extra: '7',
+    });
   });
 
   it('a text that is not its type is null (scraper_outputs keeps it)', () => {
     const outputs = { total: '$42.50', paid: 'yes', status: 'closed', tags: '{"a":1}', address: '[1]', note: '' };
-    expect(structuredOutputOf(outputs, fields)).toEqual({ total: null, paid: null, status: null, tags: null, address: null, note: '' });
+    expect(structuredOutputOf(outputs, fields)).toEqual({
+      total: null,
+      paid: null,
+      status: null,
+      tags: null,
+      address: null,
+      note: '',
+    });
     expect(structuredOutputOf({ total: '1,234.50' }, fields)).toEqual({ total: null });
     expect(structuredOutputOf({ total: '-1e3' }, fields)).toEqual({ total: -1000 });
     expect(structuredOutputOf({ total: '1e999' }, fields)).toEqual({ total: null });
   });
 
   it('a JSON Schema object types by its properties (integer must be whole, enum by its list)', () => {
-    const schema = { type: 'object', properties: { count: { type: 'integer' }, price: { type: 'number' }, size: { enum: ['s', 'm'] } } };
-    expect(structuredOutputOf({ count: '3', price: '3.5', size: 'm' }, schema)).toEqual({ count: 3, price: 3.5, size: 'm' });
+    const schema = {
+      type: 'object',
+      properties: { count: { type: 'integer' }, price: { type: 'number' }, size: { enum: ['s', 'm'] } },
+    };
+    expect(structuredOutputOf({ count: '3', price: '3.5', size: 'm' }, schema)).toEqual({
+      count: 3,
+      price: 3.5,
+      size: 'm',
+    });
     expect(structuredOutputOf({ count: '3.5' }, schema)).toEqual({ count: null });
   });
 
   it('without a declaration every value keeps its text', () => {
-    for (const declaration of [null, { keep: true }, 'text', 42]) expect(structuredOutputOf({ total: '42.50' }, declaration)).toEqual({ total: '42.50' });
+    for (const declaration of [null, { keep: true }, 'text', 42])
+      expect(structuredOutputOf({ total: '42.50' }, declaration)).toEqual({ total: '42.50' });
   });
 });
 

@@ -57,7 +57,9 @@ describe('vnc_url', () => {
     expect(res.headers.get('content-security-policy') ?? '').not.toContain('frame-ancestors');
 
     const page = await openViewer(session.vncUrl);
-    await waitForAsync('session colour on the canvas', async () => (near(await centrePixel(page), RGB) ? true : undefined));
+    await waitForAsync('session colour on the canvas', async () =>
+      near(await centrePixel(page), RGB) ? true : undefined,
+    );
     await page.close();
   });
 
@@ -84,7 +86,10 @@ describe('vnc_url', () => {
     await marked.close();
     const viewer = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await viewer.addInitScript(() => {
-      new MutationObserver(() => document.querySelector('meta[name="browserdesk-view-only"]')?.remove()).observe(document, { childList: true, subtree: true });
+      new MutationObserver(() => document.querySelector('meta[name="browserdesk-view-only"]')?.remove()).observe(
+        document,
+        { childList: true, subtree: true },
+      );
     });
     await viewer.goto(viewUrl);
     await viewer.locator('[role="status"]', { hasText: 'Connected' }).waitFor();
@@ -108,7 +113,9 @@ describe('vnc_url', () => {
     // Only clicks on the right half (the control page's) reached the page.
     expect(xs.every((x) => x > 640)).toBe(true);
     // The view-token page still sees the screen.
-    await waitForAsync('session colour in the view-only viewer', async () => (near(await centrePixel(viewer), RGB) ? true : undefined));
+    await waitForAsync('session colour in the view-only viewer', async () =>
+      near(await centrePixel(viewer), RGB) ? true : undefined,
+    );
     await viewer.close();
     await driver.close();
   });

@@ -43,7 +43,14 @@ describe('session view tokens', () => {
 
   it('answers 401 to a wrong, missing or CDP-only token, the same whether the session exists or not', async () => {
     const bodies: string[] = [];
-    for (const path of [`/s/${session.id}/vnc?token=wrong`, `/s/${session.id}/vnc`, `/s/${session.id}/live?token=`, `/s/${session.id}/vnc?token=${session.cdpToken}`, `/s/not-a-session/vnc?token=${session.controlToken}`, `/s/${session.id}/vnc?token=a&token=b`]) {
+    for (const path of [
+      `/s/${session.id}/vnc?token=wrong`,
+      `/s/${session.id}/vnc`,
+      `/s/${session.id}/live?token=`,
+      `/s/${session.id}/vnc?token=${session.cdpToken}`,
+      `/s/not-a-session/vnc?token=${session.controlToken}`,
+      `/s/${session.id}/vnc?token=a&token=b`,
+    ]) {
       const res = await fetch(server.url + path);
       expect(res.status, path).toBe(401);
       bodies.push(await res.text());
@@ -53,7 +60,12 @@ describe('session view tokens', () => {
   });
 
   it('closes a WebSocket with a wrong or missing token before any RFB byte', async () => {
-    for (const path of [`/s/${session.id}/vnc?token=wrong`, `/s/${session.id}/vnc`, `/s/other/vnc?token=${session.controlToken}`, `/s/${session.id}/live?token=nope`]) {
+    for (const path of [
+      `/s/${session.id}/vnc?token=wrong`,
+      `/s/${session.id}/vnc`,
+      `/s/other/vnc?token=${session.controlToken}`,
+      `/s/${session.id}/live?token=nope`,
+    ]) {
       const { data, code } = await firstMessageOrClose(wsUrl(server.url + path));
       expect(data, path).toBeUndefined();
       expect(code, path).toBe(1008);

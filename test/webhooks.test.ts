@@ -71,7 +71,12 @@ describe('webhooks', () => {
     expect(await secretOf(s)).toBe(secret);
 
     const r = await receiver([200]);
-    s.app.bus.emit('session.started', { session_id: randomUUID(), workflow_id: randomUUID(), webhook_url: r.url, metadata: METADATA });
+    s.app.bus.emit('session.started', {
+      session_id: randomUUID(),
+      workflow_id: randomUUID(),
+      webhook_url: r.url,
+      metadata: METADATA,
+    });
     const [d] = await r.waitFor(1);
     expect(WebhookEvent.parse(new Webhook(secret).verify(d!.body, d!.headers)).type).toBe('session.started');
     expect(() => new Webhook(old).verify(d!.body, d!.headers)).toThrow();
@@ -82,12 +87,20 @@ describe('webhooks', () => {
     const r = await receiver([500, 500, 200]);
     const sessionId = randomUUID();
     const workflowId = randomUUID();
-    s.app.bus.emit('session.started', { session_id: sessionId, workflow_id: workflowId, webhook_url: r.url, metadata: METADATA });
+    s.app.bus.emit('session.started', {
+      session_id: sessionId,
+      workflow_id: workflowId,
+      webhook_url: r.url,
+      metadata: METADATA,
+    });
     const got = await r.waitFor(3);
     const wh = new Webhook(await secretOf(s));
     for (const d of got) {
       const event = WebhookEvent.parse(wh.verify(d.body, d.headers));
-      expect(event).toMatchObject({ type: 'session.started', data: { session_id: sessionId, workflow_id: workflowId, metadata: METADATA } });
+      expect(event).toMatchObject({
+        type: 'session.started',
+        data: { session_id: sessionId, workflow_id: workflowId, metadata: METADATA },
+      });
     }
     // The same message each time (one webhook-id), each attempt signed afresh.
     expect(new Set(got.map((d) => d.headers['webhook-id'])).size).toBe(1);
@@ -101,10 +114,18 @@ describe('webhooks', () => {
   it('a tampered body fails verification', async () => {
     const s = await server();
     const r = await receiver([200]);
-    s.app.bus.emit('session.ended', { session_id: randomUUID(), workflow_id: randomUUID(), reason: 'stopped', webhook_url: r.url });
+    s.app.bus.emit('session.ended', {
+      session_id: randomUUID(),
+      workflow_id: randomUUID(),
+      reason: 'stopped',
+      webhook_url: r.url,
+    });
     const [d] = await r.waitFor(1);
     const wh = new Webhook(await secretOf(s));
-    expect(WebhookEvent.parse(wh.verify(d!.body, d!.headers))).toMatchObject({ type: 'session.ended', data: { outcome: 'stopped', metadata: null } });
+    expect(WebhookEvent.parse(wh.verify(d!.body, d!.headers))).toMatchObject({
+      type: 'session.ended',
+      data: { outcome: 'stopped', metadata: null },
+    });
     expect(() => wh.verify(d!.body.replace('stopped', 'crashed'), d!.headers)).toThrow();
   });
 
@@ -112,7 +133,13 @@ describe('webhooks', () => {
     const s1 = await server();
     const r = await receiver([500, 200]);
     s1.app.webhooks.retryDelaysMs = [1500];
-    s1.app.bus.emit('run.started', { session_id: randomUUID(), workflow_id: randomUUID(), total_actions: 3, webhook_url: r.url, metadata: METADATA });
+    s1.app.bus.emit('run.started', {
+      session_id: randomUUID(),
+      workflow_id: randomUUID(),
+      total_actions: 3,
+      webhook_url: r.url,
+      metadata: METADATA,
+    });
     const [first] = await r.waitFor(1);
     const id = first!.headers['webhook-id']!;
     await untilRow(s1, id, (st, attempts) => st === 'pending' && attempts === 1);
@@ -122,7 +149,10 @@ describe('webhooks', () => {
     const s2 = await server({}, s1.dataDir);
     const got = await r.waitFor(2);
     expect(got[1]!.headers['webhook-id']).toBe(id);
-    expect(new Webhook(secret).verify(got[1]!.body, got[1]!.headers)).toMatchObject({ type: 'run.started', data: { metadata: METADATA } });
+    expect(new Webhook(secret).verify(got[1]!.body, got[1]!.headers)).toMatchObject({
+      type: 'run.started',
+      data: { metadata: METADATA },
+    });
     expect((await untilRow(s2, id, (st) => st === 'delivered')).attempts).toBe(2);
   });
 
@@ -143,7 +173,11 @@ describe('webhooks', () => {
     const [d] = await r.waitFor(1);
     const row = await untilRow(s, d!.headers['webhook-id']!, (st) => st !== 'pending');
     expect(row.status).toBe('disabled');
-    const later = await s.app.webhooks.enqueue(r.url, { type: 'run.started', timestamp: new Date().toISOString(), data: { session_id: randomUUID(), workflow_id: randomUUID(), metadata: null } });
+    const later = await s.app.webhooks.enqueue(r.url, {
+      type: 'run.started',
+      timestamp: new Date().toISOString(),
+      data: { session_id: randomUUID(), workflow_id: randomUUID(), metadata: null },
+    });
     expect(later.status).toBe('disabled');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(r.received).toHaveLength(1);
@@ -152,10 +186,23 @@ describe('webhooks', () => {
 
 describe('webhook destinations (SSRF)', () => {
   it('classifies private, loopback and link-local addresses', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
-    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(a), a).toBe(false);
   });
 
   it('refuses names and literals that resolve to private addresses', async () => {
@@ -168,7 +215,11 @@ describe('webhook destinations (SSRF)', () => {
   it('without WEBHOOK_ALLOW_PRIVATE, a loopback destination is refused when queued and nothing is sent', async () => {
     const s = await server({ WEBHOOK_ALLOW_PRIVATE: '0' });
     const r = await receiver([200]);
-    const row = await s.app.webhooks.enqueue(r.url, { type: 'run.started', timestamp: new Date().toISOString(), data: { session_id: randomUUID(), workflow_id: randomUUID(), metadata: null } });
+    const row = await s.app.webhooks.enqueue(r.url, {
+      type: 'run.started',
+      timestamp: new Date().toISOString(),
+      data: { session_id: randomUUID(), workflow_id: randomUUID(), metadata: null },
+    });
     expect(row.status).toBe('refused');
     expect(row.last_error).toMatch(/loopback/);
   });
@@ -177,7 +228,12 @@ describe('webhook destinations (SSRF)', () => {
     const s = await server({ WEBHOOK_ALLOW_PRIVATE: '0' });
     const r = await receiver([200]);
     // As if the URL had passed the check when queued and its DNS changed since.
-    const row = await outboxRepo(s.app.db).insert({ url: r.url, type: 'run.started', payload: '{}', status: 'pending' });
+    const row = await outboxRepo(s.app.db).insert({
+      url: r.url,
+      type: 'run.started',
+      payload: '{}',
+      status: 'pending',
+    });
     s.app.webhooks.kick();
     const after = await untilRow(s, row.id, (_st, attempts) => attempts >= 1);
     expect(after.last_error).toMatch(/loopback/);

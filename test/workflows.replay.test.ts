@@ -28,9 +28,17 @@ afterAll(async () => {
 describe('replay engine', () => {
   it('fills the form from variables, uploads a file, submits and extracts', async () => {
     const wf = WorkflowInput.parse(formWorkflow());
-    const { values, issues } = resolveVariables(wf.variables, { site: site.origin, name: 'Ada Lovelace', size: 'large' });
+    const { values, issues } = resolveVariables(wf.variables, {
+      site: site.origin,
+      name: 'Ada Lovelace',
+      size: 'large',
+    });
     expect(issues).toEqual([]);
-    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow: fillPlaceholders(wf.flow, values), filesDir });
+    const outcome = await replayFlow({
+      connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }),
+      flow: fillPlaceholders(wf.flow, values),
+      filesDir,
+    });
     expect(outcome.message).toBe('All 12 steps succeeded');
     expect(outcome.succeeded).toBe(true);
     const sub = site.submissions.at(-1)!;
@@ -44,7 +52,11 @@ describe('replay engine', () => {
       link: `/orders/${site.submissions.length}`,
     });
     expect(outcome.results).toHaveLength(12);
-    expect(outcome.results[2]).toMatchObject({ action: 'change', params: { value: 'Ada Lovelace' }, result: { ok: true } });
+    expect(outcome.results[2]).toMatchObject({
+      action: 'change',
+      params: { value: 'Ada Lovelace' },
+      result: { ok: true },
+    });
     expect(outcome.results[5]!.action).toBe('uploadFile');
     expect(outcome.screenshot!.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))).toBe(true);
   });
@@ -53,9 +65,15 @@ describe('replay engine', () => {
     const text = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8');
     const flow = Flow.parse(JSON.parse(text.replaceAll(RECORDED_ORIGIN, site.origin)));
     const before = site.submissions.length;
-    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
+    const outcome = await replayFlow({
+      connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }),
+      flow,
+      filesDir,
+    });
     expect(outcome.message).toBe(`All ${flow.steps.length} steps succeeded`);
-    expect(site.submissions.slice(before)).toEqual([{ name: 'Grace Hopper', email: 'grace@example.org', size: 'large' }]);
+    expect(site.submissions.slice(before)).toEqual([
+      { name: 'Grace Hopper', email: 'grace@example.org', size: 'large' },
+    ]);
   });
 
   it('a failing selector fails the run naming the step and the cause', async () => {
@@ -68,9 +86,15 @@ describe('replay engine', () => {
         { type: 'close' },
       ],
     });
-    const outcome = await replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
+    const outcome = await replayFlow({
+      connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }),
+      flow,
+      filesDir,
+    });
     expect(outcome.succeeded).toBe(false);
-    expect(outcome.message).toMatch(/^Step 2 \(click #no-such-button\): no element matched within 1 s\. Check the selector in the workflow editor\.$/);
+    expect(outcome.message).toMatch(
+      /^Step 2 \(click #no-such-button\): no element matched within 1 s\. Check the selector in the workflow editor\.$/,
+    );
     expect(outcome.results.map((r) => r.result.ok)).toEqual([true, false]);
     expect(browser.connected).toBe(true);
   });

@@ -25,17 +25,31 @@ const uniq = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 async function create(name: string, extra: Record<string, unknown> = {}) {
   const res = await postJson(server, '/api/workflows', { name, flow: emptyFlow, ...extra });
   expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; name: string; metadata: string | null; updated_at: string; structured_output: unknown };
+  return (await res.json()) as {
+    id: string;
+    name: string;
+    metadata: string | null;
+    updated_at: string;
+    structured_output: unknown;
+  };
 }
 
 const search = async (params: Record<string, string>) => {
   const res = await server.api(`/api/search_workflows?${new URLSearchParams(params)}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as { succeeded: boolean; workflows: { workflow_id: string; workflow_name: string; variables: unknown; metadata: string | null }[]; count: number };
+  return (await res.json()) as {
+    succeeded: boolean;
+    workflows: { workflow_id: string; workflow_name: string; variables: unknown; metadata: string | null }[];
+    count: number;
+  };
 };
 
 const form = (pathname: string, fields: Record<string, string>) =>
-  server.api(pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  server.api(pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 const jsonCall = (method: string, pathname: string, body: unknown) =>
   server.api(pathname, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -60,16 +74,24 @@ describe('workflow metadata', () => {
     expect(put.status).toBe(200);
     expect((await put.json()).metadata).toBe(meta);
 
-    const cleared = await jsonCall('PUT', `/api/workflows/${created.id}`, { name: created.name, flow: emptyFlow, metadata: '' });
+    const cleared = await jsonCall('PUT', `/api/workflows/${created.id}`, {
+      name: created.name,
+      flow: emptyFlow,
+      metadata: '',
+    });
     expect((await cleared.json()).metadata).toBeNull();
     expect((await create(uniq('none'))).metadata).toBeNull();
   });
 
   it('refuses metadata over 10,000 characters, counting code points, and lone surrogates', async () => {
     expect((await create(uniq('long'), { metadata: '𝄞'.repeat(10_000) })).metadata).toHaveLength(20_000);
-    const issues = await expect422(await postJson(server, '/api/workflows', { name: uniq('x'), flow: emptyFlow, metadata: 'a'.repeat(10_001) }));
+    const issues = await expect422(
+      await postJson(server, '/api/workflows', { name: uniq('x'), flow: emptyFlow, metadata: 'a'.repeat(10_001) }),
+    );
     expect(issues).toEqual([{ path: 'metadata', message: expect.stringContaining('10000') }]);
-    const lone = await expect422(await postJson(server, '/api/workflows', { name: uniq('x'), flow: emptyFlow, metadata: 'a\ud800' }));
+    const lone = await expect422(
+      await postJson(server, '/api/workflows', { name: uniq('x'), flow: emptyFlow, metadata: 'a\ud800' }),
+    );
     expect(lone[0]!.path).toBe('metadata');
   });
 });
@@ -98,7 +120,12 @@ describe('GET /search_workflows', () => {
     const mine = r.workflows.filter((w) => w.workflow_name.endsWith(tag));
     expect(mine.map((w) => w.workflow_id)).toEqual([ids.beta, ids.alpha]);
     expect(r).toMatchObject({ succeeded: true, count: r.workflows.length });
-    expect(mine[0]).toEqual({ workflow_id: ids.beta, workflow_name: `invoice export ${tag}`, variables: [], metadata: 'team-b' });
+    expect(mine[0]).toEqual({
+      workflow_id: ids.beta,
+      workflow_name: `invoice export ${tag}`,
+      variables: [],
+      metadata: 'team-b',
+    });
   });
 
   it('folds case beyond ASCII', async () => {
@@ -108,7 +135,9 @@ describe('GET /search_workflows', () => {
 
   it('treats %, _ and \\ as plain characters', async () => {
     expect(idsOf(await search({ workflow_name: `100% done_ok ${tag}` }))).toEqual([ids.pct]);
-    expect(idsOf(await search({ workflow_name: `% done_` })).filter((id) => Object.values(ids).includes(id))).toEqual([ids.pct]);
+    expect(idsOf(await search({ workflow_name: `% done_` })).filter((id) => Object.values(ids).includes(id))).toEqual([
+      ids.pct,
+    ]);
     expect(idsOf(await search({ workflow_name: `back\\slash ${tag}` }))).toEqual([ids.slash]);
     expect(idsOf(await search({ workflow_name: `k\\s` }))).toEqual([ids.slash]);
   });
@@ -120,13 +149,24 @@ describe('GET /search_workflows', () => {
     const teamA = idsOf(await search({ metadata: 'team-a', workflow_name: tag }));
     expect(teamA).toEqual([ids.gamma, ids.alpha]);
     expect(idsOf(await search({ metadata: 'team-b', workflow_name: `invoice ${tag}` }))).toEqual([]);
-    expect(idsOf(await search({ metadata: 'team-b', workflow_name: `invoice` })).filter((id) => Object.values(ids).includes(id))).toEqual([ids.beta]);
+    expect(
+      idsOf(await search({ metadata: 'team-b', workflow_name: `invoice` })).filter((id) =>
+        Object.values(ids).includes(id),
+      ),
+    ).toEqual([ids.beta]);
   });
 
   it('lists everything when both are omitted or empty', async () => {
     const all = await search({});
     expect(all.count).toBe(all.workflows.length);
-    expect(idsOf(all).filter((id) => Object.values(ids).includes(id))).toEqual([ids.slash, ids.plain, ids.pct, ids.gamma, ids.beta, ids.alpha]);
+    expect(idsOf(all).filter((id) => Object.values(ids).includes(id))).toEqual([
+      ids.slash,
+      ids.plain,
+      ids.pct,
+      ids.gamma,
+      ids.beta,
+      ids.alpha,
+    ]);
     expect(idsOf(await search({ workflow_name: '', metadata: '' }))).toEqual(idsOf(all));
   });
 
@@ -144,7 +184,12 @@ describe('POST /update_workflow_metadata', () => {
     const meta = `{"owner": "ops", "n": ${Date.now()}}`;
     const res = await form('/api/update_workflow_metadata', { workflow_id: w.id, metadata: meta });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ succeeded: true, message: expect.any(String), workflow_id: w.id, metadata: meta });
+    expect(await res.json()).toEqual({
+      succeeded: true,
+      message: expect.any(String),
+      workflow_id: w.id,
+      metadata: meta,
+    });
     const got = await (await server.api(`/api/workflows/${w.id}`)).json();
     expect(got.metadata).toBe(meta);
     expect(got.updated_at > w.updated_at).toBe(true);
@@ -165,13 +210,29 @@ describe('POST /update_workflow_metadata', () => {
   it('404s an unknown workflow, 422s bad fields, 415s other encodings', async () => {
     const missing = await form('/api/update_workflow_metadata', { workflow_id: randomUUID(), metadata: 'x' });
     expect(missing.status).toBe(404);
-    expect((await expect422(await form('/api/update_workflow_metadata', { workflow_id: 'nope', metadata: 'x' })))[0]!.path).toBe('workflow_id');
+    expect(
+      (await expect422(await form('/api/update_workflow_metadata', { workflow_id: 'nope', metadata: 'x' })))[0]!.path,
+    ).toBe('workflow_id');
     const w = await create(uniq('bad meta'));
-    expect((await expect422(await form('/api/update_workflow_metadata', { workflow_id: w.id })))[0]!.path).toBe('metadata');
-    expect((await expect422(await form('/api/update_workflow_metadata', { workflow_id: w.id, metadata: 'a'.repeat(10_001) })))[0]!.path).toBe('metadata');
-    const extra = await expect422(await form('/api/update_workflow_metadata', { workflow_id: w.id, metadata: 'x', colour: 'red' }));
+    expect((await expect422(await form('/api/update_workflow_metadata', { workflow_id: w.id })))[0]!.path).toBe(
+      'metadata',
+    );
+    expect(
+      (
+        await expect422(
+          await form('/api/update_workflow_metadata', { workflow_id: w.id, metadata: 'a'.repeat(10_001) }),
+        )
+      )[0]!.path,
+    ).toBe('metadata');
+    const extra = await expect422(
+      await form('/api/update_workflow_metadata', { workflow_id: w.id, metadata: 'x', colour: 'red' }),
+    );
     expect(extra[0]!.path).toBe('colour');
-    const text = await server.api('/api/update_workflow_metadata', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const text = await server.api('/api/update_workflow_metadata', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(text.status).toBe(415);
   });
 });
@@ -187,7 +248,11 @@ describe("simplex-ts's own workflow calls", () => {
     expect(updated).toEqual({ succeeded: true, message: expect.any(String), workflow_id: w.id, metadata: meta });
 
     const byMeta = await client().workflows.search({ metadata: meta });
-    expect(byMeta).toEqual({ succeeded: true, count: 1, workflows: [{ workflow_id: w.id, workflow_name: name, variables: [], metadata: meta }] });
+    expect(byMeta).toEqual({
+      succeeded: true,
+      count: 1,
+      workflows: [{ workflow_id: w.id, workflow_name: name, variables: [], metadata: meta }],
+    });
     const byName = await client().workflows.search({ workflowName: name.slice(4).toUpperCase() });
     expect(byName.workflows.map((x) => x.workflow_id)).toEqual([w.id]);
     const both = await client().workflows.search({ workflowName: 'sdk workflow', metadata: meta });
@@ -220,9 +285,21 @@ describe("the Python client's /workflow calls", () => {
     const body = await res.json();
     expect(body).toMatchObject({ succeeded: true, message: expect.any(String) });
     const w = body.workflow;
-    expect(Object.keys(w).sort()).toEqual(['created_at', 'flow', 'id', 'metadata', 'name', 'structured_output', 'updated_at', 'variables']);
+    expect(Object.keys(w).sort()).toEqual([
+      'created_at',
+      'flow',
+      'id',
+      'metadata',
+      'name',
+      'structured_output',
+      'updated_at',
+      'variables',
+    ]);
     expect(w).toMatchObject({ name, metadata: 'py', structured_output: structured });
-    expect(w.flow).toEqual({ title: name, steps: [{ type: 'navigate', url: 'https://shop.example/{{city}}' }, ...actions] });
+    expect(w.flow).toEqual({
+      title: name,
+      steps: [{ type: 'navigate', url: 'https://shop.example/{{city}}' }, ...actions],
+    });
     // defaultValue beside default: the name Simplex's CLI reads.
     expect(w.variables).toEqual([
       { name: 'city', type: 'string', required: false, default: 'Paris', defaultValue: 'Paris' },
@@ -240,7 +317,12 @@ describe("the Python client's /workflow calls", () => {
 
   it('creates with just a name, and with a variables list', async () => {
     const bare = await (await jsonCall('POST', '/api/workflow', { name: uniq('bare') })).json();
-    expect(bare.workflow).toMatchObject({ flow: { steps: [] }, variables: [], metadata: null, structured_output: null });
+    expect(bare.workflow).toMatchObject({
+      flow: { steps: [] },
+      variables: [],
+      metadata: null,
+      structured_output: null,
+    });
     const listed = await jsonCall('POST', '/api/workflow', {
       name: uniq('listed'),
       actions: [{ type: 'change', selectors: ['#q'], value: '{{q}}' }],
@@ -256,7 +338,15 @@ describe("the Python client's /workflow calls", () => {
     const recorded = {
       title: 'recorded',
       steps: [
-        { type: 'setViewport', width: 800, height: 600, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: false },
+        {
+          type: 'setViewport',
+          width: 800,
+          height: 600,
+          deviceScaleFactor: 1,
+          isMobile: false,
+          hasTouch: false,
+          isLandscape: false,
+        },
         { type: 'navigate', url: 'https://old.example/' },
         { type: 'click', selectors: [['#old']], offsetX: 1, offsetY: 1 },
       ],
@@ -278,15 +368,29 @@ describe("the Python client's /workflow calls", () => {
     });
     expect(r.status).toBe(200);
     const two = (await r.json()).workflow;
-    expect(two.flow).toEqual({ title: 'recorded', steps: [recorded.steps[0], { type: 'navigate', url: 'https://new.example/{{city}}' }, ...actions] });
-    expect(two).toMatchObject({ name, metadata: 'changed', structured_output: null, variables: [{ name: 'city', type: 'string', default: 'Oslo' }] });
+    expect(two.flow).toEqual({
+      title: 'recorded',
+      steps: [recorded.steps[0], { type: 'navigate', url: 'https://new.example/{{city}}' }, ...actions],
+    });
+    expect(two).toMatchObject({
+      name,
+      metadata: 'changed',
+      structured_output: null,
+      variables: [{ name: 'city', type: 'string', default: 'Oslo' }],
+    });
 
     const renamed = await jsonCall('PATCH', `/api/workflow/${w.id}`, { name: `${name} v2` });
-    expect((await renamed.json()).workflow).toMatchObject({ name: `${name} v2`, flow: two.flow, variables: two.variables });
+    expect((await renamed.json()).workflow).toMatchObject({
+      name: `${name} v2`,
+      flow: two.flow,
+      variables: two.variables,
+    });
   });
 
   it('patching a url into a flow without a navigate puts one in front', async () => {
-    const w = await create(uniq('no nav'), { flow: { title: 'x', steps: [{ type: 'click', selectors: [['#a']], offsetX: 0, offsetY: 0 }] } });
+    const w = await create(uniq('no nav'), {
+      flow: { title: 'x', steps: [{ type: 'click', selectors: [['#a']], offsetX: 0, offsetY: 0 }] },
+    });
     const r = await (await jsonCall('PATCH', `/api/workflow/${w.id}`, { url: 'https://start.example/' })).json();
     expect(r.workflow.flow.steps.map((s: { type: string }) => s.type)).toEqual(['navigate', 'click']);
     const a = await (await jsonCall('PATCH', `/api/workflow/${w.id}`, { actions: [{ type: 'close' }] })).json();
@@ -305,19 +409,30 @@ describe("the Python client's /workflow calls", () => {
     const other = await create(uniq('other'));
     expect((await jsonCall('PATCH', `/api/workflow/${other.id}`, { name: taken.name })).status).toBe(409);
 
-    const paths = async (method: string, pathname: string, body: unknown) => (await expect422(await jsonCall(method, pathname, body))).map((i) => i.path).sort();
+    const paths = async (method: string, pathname: string, body: unknown) =>
+      (await expect422(await jsonCall(method, pathname, body))).map((i) => i.path).sort();
     expect(await paths('POST', '/api/workflow', { url: 'https://x.example/' })).toEqual(['name']);
     // Undeclared placeholders: in the url, in the second action, in a variable's default type.
-    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), url: 'https://x.example/{{who}}', actions })).toEqual(['actions.0.value', 'url']);
-    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), actions: [{ type: 'teleport' }] })).toEqual(['actions.0.type']);
-    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), variables: { '1st': 'x' } })).toEqual(['variables.1st.name']);
-    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), variables: { list: [1] } })).toEqual(['variables']);
+    expect(
+      await paths('POST', '/api/workflow', { name: uniq('bad'), url: 'https://x.example/{{who}}', actions }),
+    ).toEqual(['actions.0.value', 'url']);
+    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), actions: [{ type: 'teleport' }] })).toEqual([
+      'actions.0.type',
+    ]);
+    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), variables: { '1st': 'x' } })).toEqual([
+      'variables.1st.name',
+    ]);
+    expect(await paths('POST', '/api/workflow', { name: uniq('bad'), variables: { list: [1] } })).toEqual([
+      'variables',
+    ]);
     expect(await paths('POST', '/api/workflow', { name: uniq('bad'), flow: emptyFlow })).toEqual(['flow']);
     expect(await paths('PATCH', `/api/workflow/${other.id}`, { actions })).toEqual(['actions.0.value']);
     expect(await paths('PATCH', `/api/workflow/${other.id}`, { metadata: 'a'.repeat(10_001) })).toEqual(['metadata']);
     let deep: unknown = 1;
     for (let i = 0; i < 100; i++) deep = [deep];
-    expect(await paths('POST', '/api/workflow', { name: uniq('deep'), structured_output: deep })).toEqual(['structured_output']);
+    expect(await paths('POST', '/api/workflow', { name: uniq('deep'), structured_output: deep })).toEqual([
+      'structured_output',
+    ]);
     // Nothing was changed by the refused patches.
     expect((await (await server.api(`/api/workflow/${other.id}`)).json()).workflow.flow).toEqual(emptyFlow);
   });
@@ -329,16 +444,30 @@ describe("the Python client's /workflow calls", () => {
 });
 
 describe('pause steps and credential placeholders', () => {
-  const withSteps = (steps: unknown[], variables: unknown[] = []) => ({ name: uniq('steps'), flow: { title: 't', steps }, variables });
+  const withSteps = (steps: unknown[], variables: unknown[] = []) => ({
+    name: uniq('steps'),
+    flow: { title: 't', steps },
+    variables,
+  });
   const navigate = { type: 'navigate', url: 'https://login.example/' };
 
   it('accepts a pause step and refuses one without a good message', async () => {
-    const pause = { type: 'customStep', name: 'pause', parameters: { message: 'Type the code sent to your phone, then resume' } };
+    const pause = {
+      type: 'customStep',
+      name: 'pause',
+      parameters: { message: 'Type the code sent to your phone, then resume' },
+    };
     const ok = await postJson(server, '/api/workflows', withSteps([navigate, pause]));
     expect(ok.status).toBe(201);
     expect((await ok.json()).flow.steps[1]).toEqual(pause);
     for (const parameters of [{}, { message: '' }, { message: 'x'.repeat(501) }, { message: 3 }]) {
-      const issues = await expect422(await postJson(server, '/api/workflows', withSteps([navigate, { type: 'customStep', name: 'pause', parameters }])));
+      const issues = await expect422(
+        await postJson(
+          server,
+          '/api/workflows',
+          withSteps([navigate, { type: 'customStep', name: 'pause', parameters }]),
+        ),
+      );
       expect(issues).toEqual([{ path: 'flow.steps.1.parameters.message', message: expect.any(String) }]);
     }
   });
@@ -350,21 +479,41 @@ describe('pause steps and credential placeholders', () => {
       { type: 'change', selectors: [['#pass']], value: '{{ credentials.bank-password }}' },
       { type: 'change', selectors: [['#otp']], value: 'x{{credentials._otp}}y{{credentials.bank-password}}' },
     ];
-    const res = await postJson(server, '/api/workflows', withSteps(steps, [{ name: 'user', type: 'string', required: true }]));
+    const res = await postJson(
+      server,
+      '/api/workflows',
+      withSteps(steps, [{ name: 'user', type: 'string', required: true }]),
+    );
     expect(res.status).toBe(201);
     const w = await res.json();
     expect(credentialNamesOf(w.flow as Flow)).toEqual(['bank-password', '_otp']);
     // Filling variables leaves credentials for the runner.
     const filled = fillPlaceholders(w.flow as Flow, { user: 'ada' });
-    expect(filled.steps.slice(1).map((s) => (s as { value: string }).value)).toEqual(['ada', '{{ credentials.bank-password }}', 'x{{credentials._otp}}y{{credentials.bank-password}}']);
+    expect(filled.steps.slice(1).map((s) => (s as { value: string }).value)).toEqual([
+      'ada',
+      '{{ credentials.bank-password }}',
+      'x{{credentials._otp}}y{{credentials.bank-password}}',
+    ]);
   });
 
   it('refuses credentials in a url, anywhere else, and with a bad name', async () => {
     const cases: [unknown, string, RegExp][] = [
       [{ type: 'navigate', url: 'https://x.example/?p={{credentials.pw}}' }, 'flow.steps.1.url', /never put in a URL/],
-      [{ type: 'waitForExpression', expression: '"{{credentials.pw}}"' }, 'flow.steps.1.expression', /change step's value/],
-      [{ type: 'click', selectors: [['#a'], ['aria/{{credentials.pw}}']], offsetX: 0, offsetY: 0 }, 'flow.steps.1.selectors.1.0', /change step's value/],
-      [{ type: 'customStep', name: 'pause', parameters: { message: 'your password is {{credentials.pw}}' } }, 'flow.steps.1.parameters.message', /pause/],
+      [
+        { type: 'waitForExpression', expression: '"{{credentials.pw}}"' },
+        'flow.steps.1.expression',
+        /change step's value/,
+      ],
+      [
+        { type: 'click', selectors: [['#a'], ['aria/{{credentials.pw}}']], offsetX: 0, offsetY: 0 },
+        'flow.steps.1.selectors.1.0',
+        /change step's value/,
+      ],
+      [
+        { type: 'customStep', name: 'pause', parameters: { message: 'your password is {{credentials.pw}}' } },
+        'flow.steps.1.parameters.message',
+        /pause/,
+      ],
       [{ type: 'change', selectors: [['#a']], value: '{{credentials.1pw}}' }, 'flow.steps.1.value', /credential name/],
       [{ type: 'change', selectors: [['#a']], value: '{{credentials.}}' }, 'flow.steps.1.value', /credential name/],
     ];
@@ -372,14 +521,21 @@ describe('pause steps and credential placeholders', () => {
       const issues = await expect422(await postJson(server, '/api/workflows', withSteps([navigate, step])));
       expect(issues).toEqual([{ path, message: expect.stringMatching(message) }]);
     }
-    const title = await expect422(await postJson(server, '/api/workflows', { name: uniq('t'), flow: { title: '{{credentials.pw}}', steps: [] } }));
+    const title = await expect422(
+      await postJson(server, '/api/workflows', { name: uniq('t'), flow: { title: '{{credentials.pw}}', steps: [] } }),
+    );
     expect(title).toEqual([{ path: 'flow.title', message: expect.stringContaining('change step') }]);
   });
 
-  it('refuses a credential in the Python client\'s url, naming url', async () => {
-    const issues = await expect422(await jsonCall('POST', '/api/workflow', { name: uniq('py cred'), url: 'https://x.example/{{credentials.pw}}' }));
+  it("refuses a credential in the Python client's url, naming url", async () => {
+    const issues = await expect422(
+      await jsonCall('POST', '/api/workflow', { name: uniq('py cred'), url: 'https://x.example/{{credentials.pw}}' }),
+    );
     expect(issues).toEqual([{ path: 'url', message: expect.stringContaining('URL') }]);
-    const ok = await jsonCall('POST', '/api/workflow', { name: uniq('py cred ok'), actions: [{ type: 'change', selectors: ['#p'], value: '{{credentials.pw}}' }] });
+    const ok = await jsonCall('POST', '/api/workflow', {
+      name: uniq('py cred ok'),
+      actions: [{ type: 'change', selectors: ['#p'], value: '{{credentials.pw}}' }],
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -389,10 +545,18 @@ describe('OpenAPI', () => {
     const doc = await (await fetch(`${server.url}/api/openapi.json`)).json();
     expect(Object.keys(doc.paths['/search_workflows'])).toEqual(['get']);
     expect(Object.keys(doc.paths['/update_workflow_metadata'])).toEqual(['post']);
-    expect(Object.keys(doc.paths['/update_workflow_metadata'].post.requestBody.content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+    expect(Object.keys(doc.paths['/update_workflow_metadata'].post.requestBody.content)).toEqual([
+      'application/x-www-form-urlencoded',
+      'application/json',
+    ]);
     expect(Object.keys(doc.paths['/workflow'])).toEqual(['post']);
     expect(Object.keys(doc.paths['/workflow/{id}']).sort()).toEqual(['get', 'patch']);
-    expect(doc.paths['/search_workflows'].get.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([
+    expect(
+      doc.paths['/search_workflows'].get.parameters.map((p: { name: string; required: boolean }) => [
+        p.name,
+        p.required,
+      ]),
+    ).toEqual([
       ['workflow_name', false],
       ['metadata', false],
     ]);

@@ -10,7 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const recorderExport = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8'));
+const recorderExport = JSON.parse(
+  fs.readFileSync(path.join(import.meta.dirname, 'fixtures/recorder-export.json'), 'utf8'),
+);
 
 const formFlow = {
   title: 'Fill the form',
@@ -38,12 +40,15 @@ describe('workflow CRUD', () => {
     expect(got).toEqual(created);
   });
 
-  it('keeps the flow\'s keys in the order they were sent, on create, update and read', async () => {
+  it("keeps the flow's keys in the order they were sent, on create, update and read", async () => {
     // toEqual ignores key order; the text does not. The Recorder puts "type" first, the schema does not.
     const text = (flow: unknown) => JSON.stringify(flow, null, 2);
     const created = await (await postJson(server, '/api/workflows', { name: 'in order', flow: recorderExport })).json();
     expect(text(created.flow)).toBe(text(recorderExport));
-    const reordered = { steps: [{ offsetY: 1, offsetX: 2, selectors: [['#b']], type: 'click', zz: true }], title: 'last' };
+    const reordered = {
+      steps: [{ offsetY: 1, offsetX: 2, selectors: [['#b']], type: 'click', zz: true }],
+      title: 'last',
+    };
     const put = await server.api(`/api/workflows/${created.id}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -55,7 +60,9 @@ describe('workflow CRUD', () => {
   });
 
   it('creates, lists, updates and deletes', async () => {
-    const created = await (await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })).json();
+    const created = await (
+      await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })
+    ).json();
     // Answered with defaultValue beside default, for Simplex's CLI.
     expect(created.variables).toEqual([formVariables[0], { ...formVariables[1], defaultValue: 'Ada' }]);
     expect(created.flow.steps[2]).toEqual(formFlow.steps[2]);
@@ -74,7 +81,12 @@ describe('workflow CRUD', () => {
     });
     expect(put.status).toBe(200);
     const updated = await put.json();
-    expect(updated).toMatchObject({ id: created.id, name: 'form v2', flow: { title: 'empty', steps: [] }, variables: [] });
+    expect(updated).toMatchObject({
+      id: created.id,
+      name: 'form v2',
+      flow: { title: 'empty', steps: [] },
+      variables: [],
+    });
     expect(updated.created_at).toBe(created.created_at);
 
     expect((await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' })).status).toBe(204);
@@ -107,7 +119,10 @@ describe('workflow validation: 422 naming the step and field', () => {
   }
   const withStep = (step: unknown, variables: unknown[] = []) => ({
     name: `bad ${randomUUID()}`,
-    flow: { title: 'bad', steps: [{ type: 'navigate', url: 'http://example.org' }, { type: 'close' }, { type: 'close' }, step] },
+    flow: {
+      title: 'bad',
+      steps: [{ type: 'navigate', url: 'http://example.org' }, { type: 'close' }, { type: 'close' }, step],
+    },
     variables,
   });
 
@@ -122,7 +137,9 @@ describe('workflow validation: 422 naming the step and field', () => {
   });
 
   it('a placeholder with no variable', async () => {
-    const issues = await issuesFor(withStep({ type: 'change', selectors: ['#q'], value: 'hello {{who}}' }, [{ name: 'other', type: 'string' }]));
+    const issues = await issuesFor(
+      withStep({ type: 'change', selectors: ['#q'], value: 'hello {{who}}' }, [{ name: 'other', type: 'string' }]),
+    );
     expect(issues).toEqual([{ path: 'flow.steps.3.value', message: expect.stringContaining('{{who}}') }]);
     expect(issues[0]!.message).toContain('step 4 (change)');
   });
@@ -154,10 +171,17 @@ describe('workflow validation: 422 naming the step and field', () => {
 // Last: it adds workflows that the exact lists above do not expect.
 describe('workflows made by sessions', () => {
   it("lists a workflow a session's workflow_name made only once it is saved or given metadata", async () => {
-    const listed = async () => ((await (await server.api('/api/workflows?limit=100')).json()) as { items: { id: string }[] }).items.map((w) => w.id);
+    const listed = async () =>
+      ((await (await server.api('/api/workflows?limit=100')).json()) as { items: { id: string }[] }).items.map(
+        (w) => w.id,
+      );
     const made = (await server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`)).row;
     const other = (await server.app.store.workflows.ensureByName(`by a session ${randomUUID()}`)).row;
-    const deliberate = await postJson(server, '/api/workflows', { name: `on purpose ${randomUUID()}`, flow: { title: 'empty on purpose', steps: [] }, variables: [] });
+    const deliberate = await postJson(server, '/api/workflows', {
+      name: `on purpose ${randomUUID()}`,
+      flow: { title: 'empty on purpose', steps: [] },
+      variables: [],
+    });
     expect(deliberate.status).toBe(201);
     const deliberateId = ((await deliberate.json()) as { id: string }).id;
     let ids = await listed();

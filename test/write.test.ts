@@ -9,7 +9,9 @@ let server: TestServer;
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '1', WRITER_MAX_OUTPUT_TOKENS: '321' }));
+  server = await startServer(
+    fake.env('openai-compatible', { WRITER_MAX_RETRIES: '1', WRITER_MAX_OUTPUT_TOKENS: '321' }),
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -39,7 +41,11 @@ async function closedPort(): Promise<number> {
 
 describe('POST /api/write on an OpenAI-compatible model', () => {
   it('answers 200 with the text, its word count, error null and the model’s own usage', async () => {
-    fake.enqueue({ kind: 'reply', text: 'Rain fell on the quiet town.', usage: { input_tokens: 57, output_tokens: 8 } });
+    fake.enqueue({
+      kind: 'reply',
+      text: 'Rain fell on the quiet town.',
+      usage: { input_tokens: 57, output_tokens: 8 },
+    });
     const { status, body } = await write(server, 'Write one sentence about rain.');
     expect(status).toBe(200);
     expect(WriteResponse.parse(body)).toEqual({
@@ -76,7 +82,12 @@ describe('POST /api/write on an OpenAI-compatible model', () => {
   });
 
   it('turns finish_reason length into a 200 with the text so far and "generation limit reached"', async () => {
-    fake.enqueue({ kind: 'reply', text: 'It was the best of times, it was the', finish: 'length', usage: { input_tokens: 5, output_tokens: 10 } });
+    fake.enqueue({
+      kind: 'reply',
+      text: 'It was the best of times, it was the',
+      finish: 'length',
+      usage: { input_tokens: 5, output_tokens: 10 },
+    });
     const { status, body } = await write(server, 'Write a long novel.');
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -86,7 +97,11 @@ describe('POST /api/write on an OpenAI-compatible model', () => {
       error: 'generation limit reached',
       usage: { input_tokens: 5, output_tokens: 10 },
     });
-    expect((await listAll(server))[0]).toMatchObject({ text: 'It was the best of times, it was the', error: 'generation limit reached', finish_reason: 'length' });
+    expect((await listAll(server))[0]).toMatchObject({
+      text: 'It was the best of times, it was the',
+      error: 'generation limit reached',
+      finish_reason: 'length',
+    });
   });
 
   it('retries a 5xx and answers 200 when the retry succeeds', async () => {
@@ -100,10 +115,19 @@ describe('POST /api/write on an OpenAI-compatible model', () => {
 
 describe('POST /api/write statuses', () => {
   it('401 without a key or with a wrong one, and the model is never called', async () => {
-    const missing = await fetch(`${server.url}/api/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"hi"}' });
+    const missing = await fetch(`${server.url}/api/write`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"prompt":"hi"}',
+    });
     expect(missing.status).toBe(401);
     expect(ErrorBody.parse(await missing.json()).error).toBe('unauthorized');
-    const wrong = await postJson(server, '/api/write', { prompt: 'hi' }, { 'x-api-key': 'bd_wrong_key_wrong_key_wrong_key' });
+    const wrong = await postJson(
+      server,
+      '/api/write',
+      { prompt: 'hi' },
+      { 'x-api-key': 'bd_wrong_key_wrong_key_wrong_key' },
+    );
     expect(wrong.status).toBe(401);
     expect(fake.requests).toHaveLength(0);
   });
@@ -152,11 +176,18 @@ describe('POST /api/write statuses', () => {
 
   it('502 when the model cannot be reached (connection refused)', async () => {
     const port = await closedPort();
-    const s = await startServer({ WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`, WRITER_MODEL: 'm', WRITER_MAX_RETRIES: '1' });
+    const s = await startServer({
+      WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      WRITER_MODEL: 'm',
+      WRITER_MAX_RETRIES: '1',
+    });
     try {
       const { status, body } = await write(s, 'anyone there?');
       expect(status).toBe(502);
-      expect(ErrorBody.parse(body)).toEqual({ error: 'model_failed', message: expect.stringMatching(/connection refused.*2 attempts/) });
+      expect(ErrorBody.parse(body)).toEqual({
+        error: 'model_failed',
+        message: expect.stringMatching(/connection refused.*2 attempts/),
+      });
       expect(await listAll(s)).toEqual([]);
     } finally {
       await s.close();
@@ -185,7 +216,8 @@ describe('POST /api/write statuses', () => {
       expect(status).toBe(503);
       const err = ErrorBody.parse(body);
       expect(err.error).toBe('not_configured');
-      for (const name of ['WRITER_PROVIDER', 'WRITER_BASE_URL', 'WRITER_MODEL', 'WRITER_API_KEY']) expect(err.message).toContain(name);
+      for (const name of ['WRITER_PROVIDER', 'WRITER_BASE_URL', 'WRITER_MODEL', 'WRITER_API_KEY'])
+        expect(err.message).toContain(name);
     } finally {
       await s.close();
     }
@@ -229,11 +261,23 @@ describe('other providers', () => {
       );
       expect(await write(s, 'sea')).toEqual({
         status: 200,
-        body: { succeeded: true, text: 'Waves break.', word_count: 2, error: null, usage: { input_tokens: 20, output_tokens: 4 } },
+        body: {
+          succeeded: true,
+          text: 'Waves break.',
+          word_count: 2,
+          error: null,
+          usage: { input_tokens: 20, output_tokens: 4 },
+        },
       });
       expect(await write(s, 'sea')).toEqual({
         status: 200,
-        body: { succeeded: true, text: 'Waves break and', word_count: 3, error: 'generation limit reached', usage: { input_tokens: 20, output_tokens: 3 } },
+        body: {
+          succeeded: true,
+          text: 'Waves break and',
+          word_count: 3,
+          error: 'generation limit reached',
+          usage: { input_tokens: 20, output_tokens: 3 },
+        },
       });
       const req = fake.requests[0]!;
       expect(req.path).toBe('/v1/messages');
@@ -250,7 +294,10 @@ describe('other providers', () => {
     const s = await startServer(fake.env('openai'));
     try {
       fake.enqueue({ kind: 'reply', text: 'Hi there.', usage: { input_tokens: 3, output_tokens: 2 } });
-      expect((await write(s, 'greet')).body).toMatchObject({ text: 'Hi there.', usage: { input_tokens: 3, output_tokens: 2 } });
+      expect((await write(s, 'greet')).body).toMatchObject({
+        text: 'Hi there.',
+        usage: { input_tokens: 3, output_tokens: 2 },
+      });
       expect(fake.requests[0]).toMatchObject({ protocol: 'openai', path: '/v1/chat/completions' });
       expect(fake.requests[0]!.headers.authorization).toBe('Bearer sk-fake-writer-key');
     } finally {

@@ -24,7 +24,8 @@ interface SseEvent {
 
 /** Read server-sent events one at a time as they arrive; each data line must be a WriteStreamEvent. */
 async function* events(res: Response): AsyncGenerator<SseEvent> {
-  for await (const e of sseBlocks(res)) if (e.data !== undefined) yield { event: e.event, data: WriteStreamEvent.parse(JSON.parse(e.data)) };
+  for await (const e of sseBlocks(res))
+    if (e.data !== undefined) yield { event: e.event, data: WriteStreamEvent.parse(JSON.parse(e.data)) };
 }
 
 async function collect(res: Response): Promise<SseEvent[]> {
@@ -43,7 +44,12 @@ describe('POST /api/write/stream', () => {
   it('sends delta events as the model produces text, then one done event', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    fake.enqueue({ kind: 'reply', text: ['Morning ', 'light on ', 'the hills.'], gate, usage: { input_tokens: 11, output_tokens: 6 } });
+    fake.enqueue({
+      kind: 'reply',
+      text: ['Morning ', 'light on ', 'the hills.'],
+      gate,
+      usage: { input_tokens: 11, output_tokens: 6 },
+    });
     const res = await stream(server, 'A line about morning.');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -63,41 +69,82 @@ describe('POST /api/write/stream', () => {
     ]);
     expect(rest[2]!.data).toEqual({
       type: 'done',
-      response: { succeeded: true, text: 'Morning light on the hills.', word_count: 5, error: null, usage: { input_tokens: 11, output_tokens: 6 } },
+      response: {
+        succeeded: true,
+        text: 'Morning light on the hills.',
+        word_count: 5,
+        error: null,
+        usage: { input_tokens: 11, output_tokens: 6 },
+      },
     });
     expect(fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('ends with a done event carrying exactly the body POST /write answers for the same reply', async () => {
-    const reply = { kind: 'reply' as const, text: ['Two ', 'roads ', 'diverged.'], usage: { input_tokens: 9, output_tokens: 3 } };
+    const reply = {
+      kind: 'reply' as const,
+      text: ['Two ', 'roads ', 'diverged.'],
+      usage: { input_tokens: 9, output_tokens: 3 },
+    };
     fake.enqueue(reply, reply);
     const whole = await (await postJson(server, '/api/write', { prompt: 'roads' })).json();
     const all = await collect(await stream(server, 'roads'));
     const done = all.at(-1)!;
     expect(done.event).toBe('done');
     expect(done.data).toEqual({ type: 'done', response: whole });
-    expect(all.filter((e) => e.data.type === 'delta').map((e) => (e.data as { text: string }).text).join('')).toBe(whole.text);
+    expect(
+      all
+        .filter((e) => e.data.type === 'delta')
+        .map((e) => (e.data as { text: string }).text)
+        .join(''),
+    ).toBe(whole.text);
   });
 
   it('marks a stream cut at the output limit as generation limit reached, and keeps it', async () => {
-    fake.enqueue({ kind: 'reply', text: ['Once upon ', 'a time'], finish: 'length', usage: { input_tokens: 4, output_tokens: 2 } });
+    fake.enqueue({
+      kind: 'reply',
+      text: ['Once upon ', 'a time'],
+      finish: 'length',
+      usage: { input_tokens: 4, output_tokens: 2 },
+    });
     const done = (await collect(await stream(server, 'a tale'))).at(-1)!;
     expect(done.data).toEqual({
       type: 'done',
-      response: { succeeded: true, text: 'Once upon a time', word_count: 4, error: 'generation limit reached', usage: { input_tokens: 4, output_tokens: 2 } },
+      response: {
+        succeeded: true,
+        text: 'Once upon a time',
+        word_count: 4,
+        error: 'generation limit reached',
+        usage: { input_tokens: 4, output_tokens: 2 },
+      },
     });
-    expect((await listAll(server))[0]).toMatchObject({ prompt: 'a tale', text: 'Once upon a time', finish_reason: 'length' });
+    expect((await listAll(server))[0]).toMatchObject({
+      prompt: 'a tale',
+      text: 'Once upon a time',
+      finish_reason: 'length',
+    });
   });
 
   it('streams from Anthropic messages too (text_delta events, max_tokens)', async () => {
     const s = await startServer(fake.env('anthropic'));
     try {
-      fake.enqueue({ kind: 'reply', text: ['Salt ', 'and ', 'wind'], finish: 'length', usage: { input_tokens: 7, output_tokens: 3 } });
+      fake.enqueue({
+        kind: 'reply',
+        text: ['Salt ', 'and ', 'wind'],
+        finish: 'length',
+        usage: { input_tokens: 7, output_tokens: 3 },
+      });
       const all = await collect(await stream(s, 'sea'));
       expect(all.map((e) => e.event)).toEqual(['delta', 'delta', 'delta', 'done']);
       expect(all.at(-1)!.data).toEqual({
         type: 'done',
-        response: { succeeded: true, text: 'Salt and wind', word_count: 3, error: 'generation limit reached', usage: { input_tokens: 7, output_tokens: 3 } },
+        response: {
+          succeeded: true,
+          text: 'Salt and wind',
+          word_count: 3,
+          error: 'generation limit reached',
+          usage: { input_tokens: 7, output_tokens: 3 },
+        },
       });
       expect(fake.requests[0]).toMatchObject({ protocol: 'anthropic', stream: true });
     } finally {
@@ -128,7 +175,12 @@ describe('POST /api/write/stream', () => {
     fake.enqueue({ kind: 'status', status: 500 }, { kind: 'status', status: 500 });
     const all = await collect(await stream(server, 'nothing comes'));
     expect(all).toHaveLength(1);
-    expect(all[0]!.data).toEqual({ type: 'error', status: 502, error: 'model_failed', message: expect.stringMatching(/HTTP 500.*2 attempts/) });
+    expect(all[0]!.data).toEqual({
+      type: 'error',
+      status: 502,
+      error: 'model_failed',
+      message: expect.stringMatching(/HTTP 500.*2 attempts/),
+    });
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -154,7 +206,11 @@ describe('POST /api/write/stream', () => {
   });
 
   it('answers errors found before streaming as plain JSON: 401, 422, 503', async () => {
-    const noKey = await fetch(`${server.url}/api/write/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"prompt":"x"}' });
+    const noKey = await fetch(`${server.url}/api/write/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"prompt":"x"}',
+    });
     expect(noKey.status).toBe(401);
     expect(noKey.headers.get('content-type')).toMatch(/^application\/json/);
 
@@ -167,7 +223,10 @@ describe('POST /api/write/stream', () => {
       const res = await stream(s, 'hello');
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(ErrorBody.parse(await res.json())).toMatchObject({ error: 'not_configured', message: expect.stringContaining('WRITER_MODEL') });
+      expect(ErrorBody.parse(await res.json())).toMatchObject({
+        error: 'not_configured',
+        message: expect.stringContaining('WRITER_MODEL'),
+      });
     } finally {
       await s.close();
     }

@@ -23,7 +23,10 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
 export async function serveHtml(html: string): Promise<{ origin: string; close(): Promise<void> }> {
   const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** axe finds no serious or critical violation. */

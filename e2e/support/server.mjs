@@ -24,7 +24,9 @@ const cleanup = () => {
   rmSync(dataDir, { recursive: true, force: true });
 };
 const vite = path.resolve('node_modules/vite/bin/vite.js');
-const built = spawnSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { stdio: 'inherit' });
+const built = spawnSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+  stdio: 'inherit',
+});
 if (built.status !== 0) {
   cleanup();
   process.exit(built.status ?? 1);
@@ -52,15 +54,34 @@ const api = spawn(process.execPath, ['scripts/start.mjs'], {
 });
 // Serve the dashboard only once the service answers, so the readiness check sees both.
 for (let i = 0; api.exitCode === null; i++) {
-  const up = await fetch(`http://127.0.0.1:${apiPort}/api/healthz`).then((r) => r.ok, () => false);
+  const up = await fetch(`http://127.0.0.1:${apiPort}/api/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (up) break;
   if (i > 600) break; // 60 s: let Playwright's own timeout report it
   await new Promise((r) => setTimeout(r, 100));
 }
-const web = spawn(process.execPath, [vite, 'preview', '--config', 'e2e/support/preview.config.ts', '--outDir', outDir, '--port', webPort, '--strictPort', '--host', '127.0.0.1'], {
-  stdio: 'inherit',
-  env: { ...process.env, BROWSERDESK_URL: `http://127.0.0.1:${apiPort}` },
-});
+const web = spawn(
+  process.execPath,
+  [
+    vite,
+    'preview',
+    '--config',
+    'e2e/support/preview.config.ts',
+    '--outDir',
+    outDir,
+    '--port',
+    webPort,
+    '--strictPort',
+    '--host',
+    '127.0.0.1',
+  ],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, BROWSERDESK_URL: `http://127.0.0.1:${apiPort}` },
+  },
+);
 
 let exiting = false;
 function stop(code) {

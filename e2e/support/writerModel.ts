@@ -11,6 +11,11 @@ const WORDS = FAKE_TEXT.split(' ');
 export function startWriterModel(port: number): Promise<FakeModel> {
   return startFakeModel({
     port,
-    fallback: { kind: 'reply', text: WORDS.map((w, i) => (i ? ` ${w}` : w)), chunkDelayMs: 60, usage: { input_tokens: 12, output_tokens: WORDS.length } },
+    fallback: {
+      kind: 'reply',
+      text: WORDS.map((w, i) => (i ? ` ${w}` : w)),
+      chunkDelayMs: 60,
+      usage: { input_tokens: 12, output_tokens: WORDS.length },
+    },
   });
 }

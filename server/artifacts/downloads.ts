@@ -104,7 +104,11 @@ export class DownloadTracker {
     cdp.on('Target.targetDestroyed', (p) => this.contexts.delete(p.targetId as string));
     // allowAndName: each file is saved under its guid, so a file is matched to its download
     // exactly, whatever name the page suggested. The policy fixes the folder.
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allowAndName', downloadPath: this.opts.session.folders.downloads, eventsEnabled: true });
+    await cdp.send('Browser.setDownloadBehavior', {
+      behavior: 'allowAndName',
+      downloadPath: this.opts.session.folders.downloads,
+      eventsEnabled: true,
+    });
   }
 
   private willBegin(p: Record<string, unknown>): void {
@@ -112,7 +116,13 @@ export class DownloadTracker {
     const guid = typeof p.guid === 'string' ? p.guid : undefined;
     if (!guid || this.downloads.has(guid)) return;
     const frameId = typeof p.frameId === 'string' ? p.frameId : '';
-    this.downloads.set(guid, { guid, filename: safeFileName(p.suggestedFilename), browserContextId: this.contexts.get(frameId), received: 0, state: 'inProgress' });
+    this.downloads.set(guid, {
+      guid,
+      filename: safeFileName(p.suggestedFilename),
+      browserContextId: this.contexts.get(frameId),
+      received: 0,
+      state: 'inProgress',
+    });
   }
 
   private progress(p: Record<string, unknown>): void {
@@ -122,13 +132,16 @@ export class DownloadTracker {
     // The cancel's own event says 0 bytes: keep the most the download reached.
     if (typeof p.receivedBytes === 'number') d.received = Math.max(d.received, p.receivedBytes);
     if (p.state === 'inProgress') {
-      if (this.keptFiles >= MAX_FILES_PER_SESSION) return this.cut(d, `the session already kept ${MAX_FILES_PER_SESSION} files`);
-      if (this.keptBytes + this.inFlightBytes() > this.opts.maxBytes) return this.cut(d, `over the session's download limit of ${this.opts.maxBytes} bytes`);
+      if (this.keptFiles >= MAX_FILES_PER_SESSION)
+        return this.cut(d, `the session already kept ${MAX_FILES_PER_SESSION} files`);
+      if (this.keptBytes + this.inFlightBytes() > this.opts.maxBytes)
+        return this.cut(d, `over the session's download limit of ${this.opts.maxBytes} bytes`);
     } else if (p.state === 'completed') {
       d.state = 'completed';
       const filePath = typeof p.filePath === 'string' ? p.filePath : undefined;
       // Only a file in the session's downloads folder; the browser names it, we never follow its path elsewhere.
-      const onDisk = filePath && path.dirname(filePath) === this.opts.session.folders.downloads ? path.basename(filePath) : d.guid;
+      const onDisk =
+        filePath && path.dirname(filePath) === this.opts.session.folders.downloads ? path.basename(filePath) : d.guid;
       // A new file, even under a name dealt with before (the browser reuses a name once we removed its file).
       this.handled.delete(onDisk);
       this.enqueue(() => this.keep(onDisk, d.filename));
@@ -160,7 +173,9 @@ export class DownloadTracker {
     if (d.cutReason) return;
     d.cutReason = reason;
     const params = { guid: d.guid, ...(d.browserContextId ? { browserContextId: d.browserContextId } : {}) };
-    this.cdp?.send('Browser.cancelDownload', params).catch((err: unknown) => this.opts.warn(err, 'a download over the limit could not be cancelled'));
+    this.cdp
+      ?.send('Browser.cancelDownload', params)
+      .catch((err: unknown) => this.opts.warn(err, 'a download over the limit could not be cancelled'));
   }
 
   private enqueue(job: () => Promise<void>): void {
@@ -187,7 +202,8 @@ export class DownloadTracker {
       this.report({ filename: suggested, file_size: size, ok: false, reason });
     };
     try {
-      if (this.keptFiles >= MAX_FILES_PER_SESSION) return refuse(`the session already kept ${MAX_FILES_PER_SESSION} files`);
+      if (this.keptFiles >= MAX_FILES_PER_SESSION)
+        return refuse(`the session already kept ${MAX_FILES_PER_SESSION} files`);
       const room = this.opts.maxBytes - this.keptBytes;
       const filename = uniqueName(suggested, this.names);
       const dest = path.join(this.opts.filesDir, filename);
@@ -196,7 +212,8 @@ export class DownloadTracker {
         size = await dir.copyOut(onDisk, dest, Math.max(0, room));
       } catch (err) {
         this.names.delete(filename.toLowerCase());
-        if (err instanceof TooLarge) return refuse(`over the session's download limit of ${this.opts.maxBytes} bytes`, err.size);
+        if (err instanceof TooLarge)
+          return refuse(`over the session's download limit of ${this.opts.maxBytes} bytes`, err.size);
         if (err instanceof Refused) return refuse(`not copied: ${err.message}`);
         throw err;
       }
@@ -242,7 +259,13 @@ export class DownloadTracker {
     }
     await this.queue;
     for (const d of this.downloads.values()) {
-      if (d.state === 'inProgress') this.report({ filename: d.filename, file_size: d.received, ok: false, reason: d.cutReason ?? 'the session ended before the download finished' });
+      if (d.state === 'inProgress')
+        this.report({
+          filename: d.filename,
+          file_size: d.received,
+          ok: false,
+          reason: d.cutReason ?? 'the session ended before the download finished',
+        });
     }
     this.close();
   }

@@ -35,7 +35,14 @@ export class TooLarge extends Refused {
 
 /** A name that can only mean an entry of the folder itself. */
 export function isPlainComponent(name: string): boolean {
-  return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0');
+  return (
+    name.length > 0 &&
+    name.length <= 255 &&
+    name !== '.' &&
+    name !== '..' &&
+    !name.includes('/') &&
+    !name.includes('\0')
+  );
 }
 
 /** One open, checked folder of a session. Close it when done. */
@@ -98,8 +105,11 @@ export class HostileDir {
     const part = path.join(path.dirname(dest), `.${randomUUID()}.part`);
     try {
       const st = fs.fstatSync(fd);
-      if (!st.isFile()) throw new Refused(st.isFIFO() ? 'it is a FIFO' : st.isDirectory() ? 'it is a folder' : 'it is not a regular file');
-      if (st.uid !== this.uid) throw new Refused('it is not the session user\'s own file');
+      if (!st.isFile())
+        throw new Refused(
+          st.isFIFO() ? 'it is a FIFO' : st.isDirectory() ? 'it is a folder' : 'it is not a regular file',
+        );
+      if (st.uid !== this.uid) throw new Refused("it is not the session user's own file");
       if (st.nlink !== 1) throw new Refused('it has other hard links');
       if (st.size > maxBytes) throw new TooLarge(st.size);
       out = fs.openSync(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);

@@ -36,7 +36,8 @@ export const FIRST_FRAME_WAIT_MS = 2_000;
 
 export const RECORDING_FILE = 'recording.mp4';
 
-export const recordingFileOf = (dataDir: string, sessionId: string) => path.join(artifactsDirOf(dataDir, sessionId), RECORDING_FILE);
+export const recordingFileOf = (dataDir: string, sessionId: string) =>
+  path.join(artifactsDirOf(dataDir, sessionId), RECORDING_FILE);
 
 /**
  * ffmpeg grabs the display and writes fragmented MP4 to its stdout: H.264 in yuv420p (what browsers
@@ -50,12 +51,43 @@ export const recordingFileOf = (dataDir: string, sessionId: string) => path.join
 export function ffmpegArgs(display: string, startedAt: number): string[] {
   const { fps, crf, preset, keyframeSeconds } = RECORDING;
   return [
-    '-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-copyts',
-    '-f', 'x11grab', '-framerate', String(fps), '-draw_mouse', '1', '-i', display,
-    '-vf', `fps=${fps}:start_time=${(startedAt / 1000).toFixed(3)}`,
-    '-an', '-c:v', 'libx264', '-preset', preset, '-tune', 'zerolatency', '-crf', String(crf),
-    '-pix_fmt', 'yuv420p', '-g', String(fps * keyframeSeconds), '-threads', '1',
-    '-f', 'mp4', '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-flush_packets', '1',
+    '-hide_banner',
+    '-nostdin',
+    '-nostats',
+    '-loglevel',
+    'error',
+    '-copyts',
+    '-f',
+    'x11grab',
+    '-framerate',
+    String(fps),
+    '-draw_mouse',
+    '1',
+    '-i',
+    display,
+    '-vf',
+    `fps=${fps}:start_time=${(startedAt / 1000).toFixed(3)}`,
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    preset,
+    '-tune',
+    'zerolatency',
+    '-crf',
+    String(crf),
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(fps * keyframeSeconds),
+    '-threads',
+    '1',
+    '-f',
+    'mp4',
+    '-movflags',
+    '+frag_keyframe+empty_moov+default_base_moof',
+    '-flush_packets',
+    '1',
     'pipe:1',
   ];
 }
@@ -68,7 +100,7 @@ export function hasFragment(file: string): boolean {
     const size = fs.fstatSync(fd).size;
     const head = Buffer.alloc(16);
     let fragment = false;
-    for (let at = 0; at + 8 <= size; ) {
+    for (let at = 0; at + 8 <= size;) {
       fs.readSync(fd, head, 0, 16, at);
       const type = head.toString('latin1', 4, 8);
       let length = head.readUInt32BE(0);
@@ -142,12 +174,17 @@ export class Recording {
     child.stderr!.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-2000);
     });
-    const written = pipeline(child.stdout!, cap, out).catch((err: unknown) => opts.onProblem?.(`the recording was not written: ${(err as Error).message}`));
+    const written = pipeline(child.stdout!, cap, out).catch((err: unknown) =>
+      opts.onProblem?.(`the recording was not written: ${(err as Error).message}`),
+    );
     const exited = new Promise<void>((resolve) => {
       child.once('error', (err) => opts.onProblem?.(`ffmpeg did not start: ${err.message}`));
       child.once('close', (code, signal) => {
         // Asked to stop: 255 is ffmpeg's status after SIGINT, and Xvfb going first ends the grab with an error.
-        if (!this.stopRequested && code !== 0) opts.onProblem?.(`ffmpeg ended on its own (${code ?? signal}): ${this.stderr.trim().slice(-500) || 'no message'}`);
+        if (!this.stopRequested && code !== 0)
+          opts.onProblem?.(
+            `ffmpeg ended on its own (${code ?? signal}): ${this.stderr.trim().slice(-500) || 'no message'}`,
+          );
         resolve();
       });
     });
@@ -164,7 +201,17 @@ export class Recording {
     const child = spawnDetached(
       'ffmpeg',
       ffmpegArgs(opts.display, startedAt),
-      { dataDir: opts.dataDir, treeId: opts.sessionId, display: opts.display, xauthority: opts.xauthority, home: dirs.home, tmp: dirs.tmp, user: opts.user, ...(opts.ipc ? { ipc: opts.ipc } : {}), niceness: RECORDING.niceness },
+      {
+        dataDir: opts.dataDir,
+        treeId: opts.sessionId,
+        display: opts.display,
+        xauthority: opts.xauthority,
+        home: dirs.home,
+        tmp: dirs.tmp,
+        user: opts.user,
+        ...(opts.ipc ? { ipc: opts.ipc } : {}),
+        niceness: RECORDING.niceness,
+      },
       ['ignore', 'pipe', 'pipe'],
     );
     return new Recording(opts, child, file, out, startedAt);
@@ -185,7 +232,8 @@ export class Recording {
    * on a starved ffmpeg, nor does the tree's sweep SIGKILL it before its file is finished.
    */
   hurry(): void {
-    if (this.hurried || this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined) return;
+    if (this.hurried || this.child.exitCode !== null || this.child.signalCode !== null || this.child.pid === undefined)
+      return;
     this.hurried = true;
     renice([this.child.pid], RECORDING.niceness);
   }
@@ -199,13 +247,17 @@ export class Recording {
     this.stopRequested = true;
     this.stopping ??= (async () => {
       // Node reaps the child itself: while exitCode and signalCode are null the pid is still ours.
-      const running = () => this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
+      const running = () =>
+        this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
       if (running()) {
         this.hurry();
         if (this.bytes === 0) {
           // Nothing written yet: let it reach its first frame (at the browser's priority now) rather than leave none.
           let waited: NodeJS.Timeout | undefined;
-          await Promise.race([this.begun, new Promise<void>((resolve) => (waited = setTimeout(resolve, FIRST_FRAME_WAIT_MS)))]);
+          await Promise.race([
+            this.begun,
+            new Promise<void>((resolve) => (waited = setTimeout(resolve, FIRST_FRAME_WAIT_MS))),
+          ]);
           clearTimeout(waited);
         }
         if (running()) this.child.kill('SIGINT');

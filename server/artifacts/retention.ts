@@ -35,7 +35,10 @@ export function folderBytes(dir: string): number {
 }
 
 /** Every session folder under `root` with its size and end, `endOf` telling live (null) from ended. */
-export async function heldUnder(root: string, endOf: (sessionId: string) => Promise<Date | null | undefined>): Promise<Held[]> {
+export async function heldUnder(
+  root: string,
+  endOf: (sessionId: string) => Promise<Date | null | undefined>,
+): Promise<Held[]> {
   let names: string[];
   try {
     names = fs.readdirSync(root);
@@ -64,7 +67,11 @@ export async function heldUnder(root: string, endOf: (sessionId: string) => Prom
  * the rest fit under the byte limit. Never a live session's, nor one that ended within `graceMs`
  * (its recording may still be being finished). A limit of 0 is no limit.
  */
-export function chooseExpired(held: Held[], limits: { maxBytes: number; ttlMs: number; graceMs: number }, now = Date.now()): string[] {
+export function chooseExpired(
+  held: Held[],
+  limits: { maxBytes: number; ttlMs: number; graceMs: number },
+  now = Date.now(),
+): string[] {
   const removable = held
     .filter((h): h is Held & { endedAt: Date } => h.endedAt !== null && now - h.endedAt.getTime() >= limits.graceMs)
     .sort((a, b) => a.endedAt.getTime() - b.endedAt.getTime() || a.sessionId.localeCompare(b.sessionId));

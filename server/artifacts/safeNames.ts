@@ -11,8 +11,9 @@ const MAX_EXTENSION_BYTES = 24;
 export const FALLBACK_NAME = 'download';
 
 /** C0 and C1 controls, DEL, and the format characters that reorder or hide text (bidi overrides, zero-width). */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** Characters Windows and some zip tools refuse in a name. */
 const RESERVED = /[<>:"|?*]/g;

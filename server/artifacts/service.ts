@@ -77,7 +77,11 @@ export class Artifacts {
       maxBytes: this.opts.maxDownloadBytes,
       emit: (o) => {
         this.opts.bus.emit('session.download', { session_id: session.id, ...o });
-        if (!o.ok) this.opts.log.warn({ session_id: session.id, filename: o.filename, reason: o.reason }, 'a download was not kept');
+        if (!o.ok)
+          this.opts.log.warn(
+            { session_id: session.id, filename: o.filename, reason: o.reason },
+            'a download was not kept',
+          );
       },
       warn: (err, message) => this.opts.log.warn({ err, session_id: session.id }, message),
     });
@@ -104,7 +108,9 @@ export class Artifacts {
       }
     };
     const results = await Promise.allSettled([watch?.downloads.finish(), storage()]);
-    for (const r of results) if (r.status === 'rejected') this.opts.log.warn({ err: r.reason, session_id: session.id }, 'a session artifact was not kept');
+    for (const r of results)
+      if (r.status === 'rejected')
+        this.opts.log.warn({ err: r.reason, session_id: session.id }, 'a session artifact was not kept');
     watch?.cdp?.close();
   }
 
@@ -138,7 +144,8 @@ export class Artifacts {
       if (filename.startsWith('.')) continue;
       try {
         const st = fs.lstatSync(path.join(dir, filename));
-        if (st.isFile()) files.push({ filename, file_size: st.size, download_timestamp: st.mtime.toISOString(), at: st.mtimeMs });
+        if (st.isFile())
+          files.push({ filename, file_size: st.size, download_timestamp: st.mtime.toISOString(), at: st.mtimeMs });
       } catch {
         // removed meanwhile
       }
@@ -191,12 +198,17 @@ export class Artifacts {
       const ended = (await this.opts.sessionRow(id))?.ended_at;
       return ended ? new Date(ended) : undefined;
     });
-    const gone = chooseExpired(held, { maxBytes: this.opts.maxBytes, ttlMs: this.opts.ttlDays * 86_400_000, graceMs: RETENTION_GRACE_MS }, now);
+    const gone = chooseExpired(
+      held,
+      { maxBytes: this.opts.maxBytes, ttlMs: this.opts.ttlDays * 86_400_000, graceMs: RETENTION_GRACE_MS },
+      now,
+    );
     for (const id of gone) {
       // Checked again: a session may have gone live under this id since the listing (never today: ids are new).
       if (!(await this.isLive(id))) await this.remove(id);
     }
-    if (gone.length) this.opts.log.info({ sessions: gone.length }, 'removed session artifacts over the retention limits');
+    if (gone.length)
+      this.opts.log.info({ sessions: gone.length }, 'removed session artifacts over the retention limits');
     return gone;
   }
 }

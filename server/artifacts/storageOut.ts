@@ -44,7 +44,10 @@ export class OriginTracker {
 
   /** Origins shown in `contextId`, first seen first, at most MAX_ORIGINS. */
   originsIn(contextId: string): string[] {
-    return [...this.seen].filter(([, contexts]) => contexts.has(contextId)).map(([origin]) => origin).slice(0, MAX_ORIGINS);
+    return [...this.seen]
+      .filter(([, contexts]) => contexts.has(contextId))
+      .map(([origin]) => origin)
+      .slice(0, MAX_ORIGINS);
   }
 }
 
@@ -100,27 +103,60 @@ type Items = StorageState['origins'][number]['localStorage'];
 type Read = { origin: string; items: Items };
 
 /** One page's read; undefined when it threw (an opaque origin, storage disabled) or did not answer in time. */
-async function evaluateRead(cdp: CdpClient, sessionId: string, extra: Record<string, unknown>, timeoutMs: number): Promise<Read | undefined> {
+async function evaluateRead(
+  cdp: CdpClient,
+  sessionId: string,
+  extra: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<Read | undefined> {
   const r = await cdp
-    .send<{ result?: { value?: Read }; exceptionDetails?: unknown }>('Runtime.evaluate', { expression: READ_LOCAL_STORAGE, returnByValue: true, ...extra }, sessionId, timeoutMs)
+    .send<{ result?: { value?: Read }; exceptionDetails?: unknown }>(
+      'Runtime.evaluate',
+      { expression: READ_LOCAL_STORAGE, returnByValue: true, ...extra },
+      sessionId,
+      timeoutMs,
+    )
     .catch(() => undefined);
   const v = r && !r.exceptionDetails ? r.result?.value : undefined;
   return v && typeof v.origin === 'string' && Array.isArray(v.items) ? v : undefined;
 }
 
 /** Pages of the context still open at one of the wanted origins: read in an isolated world (the page's own scripts cannot tamper with it), without navigating anything. */
-async function fromOpenPages(cdp: CdpClient, contextId: string, wanted: string[], found: Map<string, Items>, deadline: number): Promise<void> {
+async function fromOpenPages(
+  cdp: CdpClient,
+  contextId: string,
+  wanted: string[],
+  found: Map<string, Items>,
+  deadline: number,
+): Promise<void> {
   const budget = () => Math.max(1, Math.min(1000, deadline - Date.now()));
-  const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string; browserContextId?: string }[] }>('Target.getTargets', {}, undefined, budget());
+  const { targetInfos } = await cdp.send<{
+    targetInfos: { targetId: string; type: string; url: string; browserContextId?: string }[];
+  }>('Target.getTargets', {}, undefined, budget());
   for (const t of targetInfos) {
     if (Date.now() >= deadline) return;
     const origin = t.type === 'page' && t.browserContextId === contextId ? originOf(t.url) : undefined;
     if (!origin || !wanted.includes(origin) || found.has(origin)) continue;
     let sessionId: string | undefined;
     try {
-      ({ sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: t.targetId, flatten: true }, undefined, budget()));
-      const { frameTree } = await cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree', {}, sessionId, budget());
-      const { executionContextId } = await cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'browserdesk-storage-state' }, sessionId, budget());
+      ({ sessionId } = await cdp.send<{ sessionId: string }>(
+        'Target.attachToTarget',
+        { targetId: t.targetId, flatten: true },
+        undefined,
+        budget(),
+      ));
+      const { frameTree } = await cdp.send<{ frameTree: { frame: { id: string } } }>(
+        'Page.getFrameTree',
+        {},
+        sessionId,
+        budget(),
+      );
+      const { executionContextId } = await cdp.send<{ executionContextId: number }>(
+        'Page.createIsolatedWorld',
+        { frameId: frameTree.frame.id, worldName: 'browserdesk-storage-state' },
+        sessionId,
+        budget(),
+      );
       const read = await evaluateRead(cdp, sessionId, { contextId: executionContextId }, budget());
       if (read?.origin === origin) found.set(origin, read.items);
     } catch {
@@ -136,23 +172,47 @@ async function fromOpenPages(cdp: CdpClient, contextId: string, wanted: string[]
  * tab opens each origin with every request answered locally (Fetch interception: our own blank
  * page, no request reaches the network, no page script runs, service workers bypassed).
  */
-async function fromReaderTab(cdp: CdpClient, origins: string[], found: Map<string, Items>, deadline: number): Promise<void> {
+async function fromReaderTab(
+  cdp: CdpClient,
+  origins: string[],
+  found: Map<string, Items>,
+  deadline: number,
+): Promise<void> {
   if (!origins.length) return;
   const left = () => Math.max(1, deadline - Date.now());
   // hidden: not in the tab strip a person (or the recording) sees; older browsers want a background tab.
   const { targetId } = await cdp
-    .send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true, hidden: true }, undefined, left())
-    .catch(() => cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true }, undefined, left()));
+    .send<{ targetId: string }>(
+      'Target.createTarget',
+      { url: 'about:blank', background: true, hidden: true },
+      undefined,
+      left(),
+    )
+    .catch(() =>
+      cdp.send<{ targetId: string }>(
+        'Target.createTarget',
+        { url: 'about:blank', background: true },
+        undefined,
+        left(),
+      ),
+    );
   let off: () => unknown = () => undefined;
   try {
-    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true }, undefined, left());
+    const { sessionId } = await cdp.send<{ sessionId: string }>(
+      'Target.attachToTarget',
+      { targetId, flatten: true },
+      undefined,
+      left(),
+    );
     off = answerLocally(cdp, sessionId);
     await cdp.send('Network.setBypassServiceWorker', { bypass: true }, sessionId, left()).catch(() => undefined);
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId, left());
     for (const origin of origins) {
       if (Date.now() >= deadline) break;
       // Page.navigate answers once the document has committed, which is when localStorage is there.
-      const nav = await cdp.send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` }, sessionId, left()).catch(() => ({ errorText: 'no answer' }));
+      const nav = await cdp
+        .send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` }, sessionId, left())
+        .catch(() => ({ errorText: 'no answer' }));
       if (nav.errorText) continue;
       // The answer names the origin it was read in: one read in the page before (a race with the commit) is read again.
       let read: Read | undefined;
@@ -169,13 +229,24 @@ async function fromReaderTab(cdp: CdpClient, origins: string[], found: Map<strin
 }
 
 /** localStorage of the default context's origins, in the order first seen; stops at `deadline` (epoch ms), and at MAX_LOCAL_STORAGE_CHARS. */
-async function localStorageOf(cdp: CdpClient, tracker: OriginTracker | undefined, deadline: number): Promise<StorageState['origins']> {
-  const { defaultBrowserContextId: contextId } = await cdp.send<{ defaultBrowserContextId?: string }>('Target.getBrowserContexts');
+async function localStorageOf(
+  cdp: CdpClient,
+  tracker: OriginTracker | undefined,
+  deadline: number,
+): Promise<StorageState['origins']> {
+  const { defaultBrowserContextId: contextId } = await cdp.send<{ defaultBrowserContextId?: string }>(
+    'Target.getBrowserContexts',
+  );
   const origins = contextId && tracker ? tracker.originsIn(contextId) : [];
   if (!contextId || !origins.length) return [];
   const found = new Map<string, Items>();
   await fromOpenPages(cdp, contextId, origins, found, deadline).catch(() => undefined);
-  await fromReaderTab(cdp, origins.filter((o) => !found.has(o)), found, deadline).catch(() => undefined);
+  await fromReaderTab(
+    cdp,
+    origins.filter((o) => !found.has(o)),
+    found,
+    deadline,
+  ).catch(() => undefined);
   const out: StorageState['origins'] = [];
   let chars = 0;
   for (const origin of origins) {
@@ -193,7 +264,11 @@ async function localStorageOf(cdp: CdpClient, tracker: OriginTracker | undefined
  * contract's StorageState, so that its JSON is accepted unchanged as the next session's
  * session_data. Only the default browser context (contexts a client created die with their client).
  */
-export async function readStorageState(cdp: CdpClient, tracker: OriginTracker | undefined, deadline: number): Promise<StorageState> {
+export async function readStorageState(
+  cdp: CdpClient,
+  tracker: OriginTracker | undefined,
+  deadline: number,
+): Promise<StorageState> {
   const cookies = await cookiesOf(cdp);
   const withStorage = await localStorageOf(cdp, tracker, deadline).catch(() => []);
   return StorageState.parse({ cookies, origins: withStorage });

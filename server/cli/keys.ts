@@ -20,7 +20,15 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'list':
         for (const k of await repo.list()) {
-          console.log([k.id, k.prefix + '…', k.name, k.revoked_at ? `revoked ${k.revoked_at}` : 'active', `created ${k.created_at}`].join('\t'));
+          console.log(
+            [
+              k.id,
+              k.prefix + '…',
+              k.name,
+              k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
+              `created ${k.created_at}`,
+            ].join('\t'),
+          );
         }
         return 0;
       case 'revoke': {

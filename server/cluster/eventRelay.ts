@@ -95,7 +95,11 @@ export class EventRelay {
   private async connect(): Promise<void> {
     if (this.stopped) return;
     // keepAlive: a silently dropped TCP connection is noticed; the timeout: a black hole is not waited on forever.
-    const client = new pg.Client({ connectionString: this.opts.databaseUrl, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.opts.databaseUrl,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
     this.client = client;
     let lost = false;
     const onLost = (err?: unknown) => {
@@ -129,7 +133,10 @@ export class EventRelay {
     try {
       parsed = RelayedEvent.parse(JSON.parse(msg.payload ?? ''));
     } catch (err) {
-      this.opts.log.debug({ err, payload: msg.payload?.slice(0, 200) }, 'event relay: dropped a malformed notification');
+      this.opts.log.debug(
+        { err, payload: msg.payload?.slice(0, 200) },
+        'event relay: dropped a malformed notification',
+      );
       return;
     }
     // Our own came to our streams straight from the bus.

@@ -50,7 +50,9 @@ export class Membership implements ClusterRouting {
     this.stopped = true;
     clearInterval(this.timer);
     await this.beating;
-    await this.opts.nodes.stopped(this.nodeId).catch((err: unknown) => this.opts.log.warn({ err }, 'could not mark this node stopped'));
+    await this.opts.nodes
+      .stopped(this.nodeId)
+      .catch((err: unknown) => this.opts.log.warn({ err }, 'could not mark this node stopped'));
   }
 
   /** Say this node's load now (a session began or ended), so placement elsewhere does not wait for the next beat. */
@@ -63,7 +65,15 @@ export class Membership implements ClusterRouting {
     if (this.stopped) return;
     try {
       const now = this.now();
-      await this.opts.nodes.beat({ id: this.nodeId, max_sessions: this.opts.config.MAX_SESSIONS, sessions: this.opts.load(), started_at: this.startedAt }, now);
+      await this.opts.nodes.beat(
+        {
+          id: this.nodeId,
+          max_sessions: this.opts.config.MAX_SESSIONS,
+          sessions: this.opts.load(),
+          started_at: this.startedAt,
+        },
+        now,
+      );
       if (reap) await this.opts.onBeat(now - DEAD_AFTER_MS);
     } catch (err) {
       this.opts.log.warn({ err }, 'cluster heartbeat failed');

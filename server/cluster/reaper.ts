@@ -26,7 +26,10 @@ export async function reapDeadNodes(deps: ReaperDeps, deadBefore: number): Promi
   const runs = await deps.runs.failOfDeadNodes(deadBefore);
   const sessions = await repo.endCrashed({ deadBefore });
   announceCrashed(deps.bus, sessions);
-  if (runs || sessions.length) deps.log.warn(`a node stopped answering: ${sessions.length} of its session(s) marked crashed, ${runs} of its run(s) failed`);
+  if (runs || sessions.length)
+    deps.log.warn(
+      `a node stopped answering: ${sessions.length} of its session(s) marked crashed, ${runs} of its run(s) failed`,
+    );
   const trees = await endTreesOnThisHost(await repo.processesOfDeadNodes(deadBefore));
   for (const id of trees) await repo.dropTree(id);
   if (trees.length) deps.log.warn(`ended ${trees.length} browser tree(s) a dead node left on this host`);

@@ -22,7 +22,6 @@ import { credentialOf, placeholdersOf } from '../../contract/workflows.ts';
 /** Where each credential may be typed, by name: its allowed_origins ([]: any page). */
 export type CredentialOrigins = ReadonlyMap<string, readonly string[]>;
 
-
 /** The origin of a document's URL as the browser computes it; 'null' for opaque ones (about:blank, data:, file:). */
 export function originOfUrl(url: string): string {
   return URL.canParse(url) ? new URL(url).origin : 'null';
@@ -34,7 +33,8 @@ const shown = (url: string) => {
   const origin = originOfUrl(url);
   return origin === 'null' ? `${cut(url || 'about:blank')} (no origin of its own)` : origin;
 };
-const listed = (items: readonly string[], last: 'or' | 'and') => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`);
+const listed = (items: readonly string[], last: 'or' | 'and') =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`;
 
 /** Where a change step's field is, as the browser reports it. */
 export interface Placement {
@@ -68,16 +68,22 @@ export function keptNames(values: ReadonlyMap<string, string>, origins: Credenti
  * Why `names` may not be typed into the field at `placement`, or undefined when they may. The
  * message follows "Step N (change #field): " in the run's result.
  */
-export function placementRefusal(names: readonly string[], origins: CredentialOrigins | undefined, placement: Placement): string | undefined {
+export function placementRefusal(
+  names: readonly string[],
+  origins: CredentialOrigins | undefined,
+  placement: Placement,
+): string | undefined {
   for (const name of names) {
     const allowed = origins?.get(name);
-    if (!allowed) return `the runner was not told where the credential "${name}" may be typed (its allowed_origins), so it types it nowhere`;
+    if (!allowed)
+      return `the runner was not told where the credential "${name}" may be typed (its allowed_origins), so it types it nowhere`;
     if (allowed.length === 0) continue;
     const only = `the credential "${name}" may only be typed into ${listed(allowed, 'or')}`;
     const ok = (url: string) => allowed.includes(originOfUrl(url));
     if (!ok(placement.frame)) return `${only}; this page is ${shown(placement.frame)}`;
     const outside = placement.parents.find((url) => !ok(url));
-    if (outside !== undefined) return `${only}; this field is in a frame of ${shown(placement.frame)} inside ${shown(outside)}, which can navigate it`;
+    if (outside !== undefined)
+      return `${only}; this field is in a frame of ${shown(placement.frame)} inside ${shown(outside)}, which can navigate it`;
     if (placement.opener !== undefined && !ok(placement.opener)) {
       return `${only}; this page of ${shown(placement.frame)} was opened by ${shown(placement.opener)}, which can navigate it`;
     }
@@ -86,7 +92,21 @@ export function placementRefusal(names: readonly string[], origins: CredentialOr
 }
 
 /** Keys a key step may press in a run that types a kept credential: none of them moves text out of a field. */
-const SAFE_KEYS = new Set(['Enter', 'Tab', 'Escape', 'Backspace', 'Shift', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+const SAFE_KEYS = new Set([
+  'Enter',
+  'Tab',
+  'Escape',
+  'Backspace',
+  'Shift',
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+]);
 const isSafeKey = (key: string) => SAFE_KEYS.has(key) || ([...key].length === 1 && !/\p{Cc}/u.test(key));
 
 /** The parts of a step stepRefusal looks at (a Recorder step; loose, so plain objects test it). */
@@ -103,7 +123,10 @@ export interface StepLike {
  */
 export function stepRefusal(step: StepLike, kept: readonly string[]): string | undefined {
   if (!kept.length) return undefined;
-  const because = `this run types ${kept.length === 1 ? 'the credential' : 'the credentials'} ${listed(kept.map((n) => `"${n}"`), 'and')}, kept to ${kept.length === 1 ? 'its' : 'their'} allowed origins`;
+  const because = `this run types ${kept.length === 1 ? 'the credential' : 'the credentials'} ${listed(
+    kept.map((n) => `"${n}"`),
+    'and',
+  )}, kept to ${kept.length === 1 ? 'its' : 'their'} allowed origins`;
   switch (step.type) {
     case 'waitForExpression':
       return `${because}, so the flow may not run its own script in a page (it could read the field or send it anywhere): wait with waitForElement instead`;

@@ -25,7 +25,11 @@ export class CredentialsService {
    * `allowedOrigins` (normalised by the contract): the pages it may be typed into, [] any; left
    * undefined, a new credential may go anywhere and a replaced one keeps its origins.
    */
-  async store(name: string, value: string, allowedOrigins?: readonly string[]): Promise<CredentialMeta & { replaced: boolean }> {
+  async store(
+    name: string,
+    value: string,
+    allowedOrigins?: readonly string[],
+  ): Promise<CredentialMeta & { replaced: boolean }> {
     // The route has checked all three against the contract; this guards other callers.
     if (!CredentialName.safeParse(name).success) throw new Error('not a credential name');
     if (allowedOrigins?.some((o) => originOfSpec(o) !== o)) throw new Error('not a list of origins');
@@ -60,7 +64,9 @@ export class CredentialsService {
   }
 
   /** reveal()'s values and, read from the same rows, where each may be typed (allowed_origins; []: any page). */
-  async revealForRun(names: readonly string[]): Promise<{ values: Map<string, string>; origins: Map<string, string[]> }> {
+  async revealForRun(
+    names: readonly string[],
+  ): Promise<{ values: Map<string, string>; origins: Map<string, string[]> }> {
     const values = new Map<string, string>();
     const origins = new Map<string, string[]>();
     for (const name of names) {

@@ -39,7 +39,10 @@ export class Invalid extends DomainFailure {
 /** The thing exists but its state forbids the action (not paused, not live, ended meanwhile). */
 export class Conflict extends DomainFailure {
   readonly kind = 'conflict';
-  constructor(message: string, readonly issues?: Issue[]) {
+  constructor(
+    message: string,
+    readonly issues?: Issue[],
+  ) {
     super(message);
   }
 }
@@ -47,7 +50,10 @@ export class Conflict extends DomainFailure {
 /** A limit is reached (sessions, queued runs); trying again after a while can work. */
 export class AtCapacity extends DomainFailure {
   readonly kind = 'atCapacity';
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
   }
 }
@@ -58,7 +64,11 @@ export type UnavailableReason = (typeof ErrorCode)['shuttingDown' | 'browserUnav
 /** The service cannot serve the request now: shutting down, no browser, not configured. */
 export class Unavailable extends DomainFailure {
   readonly kind = 'unavailable';
-  constructor(readonly reason: UnavailableReason, message: string, readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly reason: UnavailableReason,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
   }
 }
@@ -78,6 +88,7 @@ export class Malformed extends DomainFailure {
   readonly kind = 'malformed';
 }
 
-export type DomainError = NotFound | Invalid | Conflict | AtCapacity | Unavailable | UpstreamFailed | TooLarge | Malformed;
+export type DomainError =
+  NotFound | Invalid | Conflict | AtCapacity | Unavailable | UpstreamFailed | TooLarge | Malformed;
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainFailure;

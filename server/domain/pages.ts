@@ -13,7 +13,8 @@ export interface Page<T> {
 }
 
 /** The opaque next_cursor handed to clients for lists ordered by (created_at, id). */
-export const encodeCursor = (key: PageKey) => Buffer.from(JSON.stringify([key.created_at, key.id])).toString('base64url');
+export const encodeCursor = (key: PageKey) =>
+  Buffer.from(JSON.stringify([key.created_at, key.id])).toString('base64url');
 
 /** Reads back a cursor of encodeCursor(); anything else is a 422 on the cursor field. */
 export function decodeCursor(cursor: string): PageKey {

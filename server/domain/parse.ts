@@ -7,7 +7,10 @@ export function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.map((i) => {
     const p = i.path.map(String);
     if (i.code === 'unrecognized_keys') {
-      return { path: [...p, ...i.keys].join('.'), message: `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}` };
+      return {
+        path: [...p, ...i.keys].join('.'),
+        message: `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}`,
+      };
     }
     return { path: p.join('.') || '(body)', message: i.message };
   });

@@ -11,25 +11,54 @@ import type { DialogSeen, WorkflowRunFacts } from '../domain/runFacts.ts';
  */
 export interface BusEvents {
   'session.started': { session_id: string; workflow_id: string; webhook_url?: string; metadata?: string };
-  'session.ended': { session_id: string; workflow_id: string; reason: EndReason; webhook_url?: string; metadata?: string };
+  'session.ended': {
+    session_id: string;
+    workflow_id: string;
+    reason: EndReason;
+    webhook_url?: string;
+    metadata?: string;
+  };
   'session.changed': { session_id: string };
   /** A CDP client or a live-view viewer connected to a session (`joined`) or left it. */
   'session.client': { session_id: string; client: SessionClient; joined: boolean };
   /** What the session's pages did: main-frame navigations, console messages, uncaught errors (texts already truncated). */
-  'session.page': { session_id: string } & ({ kind: 'navigated'; url: string } | { kind: 'console'; level: string; text: string } | { kind: 'error'; text: string });
+  'session.page': { session_id: string } & (
+    | { kind: 'navigated'; url: string }
+    | { kind: 'console'; level: string; text: string }
+    | { kind: 'error'; text: string }
+  );
   /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */
   'session.download': { session_id: string; filename: string; file_size: number; ok: boolean; reason?: string };
   /** A run waits for a browser on a full host; `position` 1 starts next. */
   'run.queued': { session_id: string; workflow_id: string; position: number };
-  'run.started': { session_id: string; workflow_id: string; total_actions: number; webhook_url?: string; metadata?: string };
+  'run.started': {
+    session_id: string;
+    workflow_id: string;
+    total_actions: number;
+    webhook_url?: string;
+    metadata?: string;
+  };
   /** A step is about to run (index from 0); params as replayed, credentials still placeholders. */
   /** A page opened a dialog during a run, and the run answered it (engine/dialogs.ts). */
   'run.dialog': { session_id: string } & DialogSeen;
   'run.stepStarted': { session_id: string; index: number; action: string; params: Record<string, unknown> };
   /** A step finished; `outputs` are all the extract values so far. */
   'run.step': { session_id: string; index: number; result?: StepResult; outputs?: Record<string, string> };
-  'run.paused': { session_id: string; workflow_id: string; pause: PauseState; vnc_url: string; webhook_url?: string; metadata?: string };
-  'run.resumed': { session_id: string; workflow_id: string; pause: PauseState; webhook_url?: string; metadata?: string };
+  'run.paused': {
+    session_id: string;
+    workflow_id: string;
+    pause: PauseState;
+    vnc_url: string;
+    webhook_url?: string;
+    metadata?: string;
+  };
+  'run.resumed': {
+    session_id: string;
+    workflow_id: string;
+    pause: PauseState;
+    webhook_url?: string;
+    metadata?: string;
+  };
   'run.completed': {
     session_id: string;
     workflow_id: string;

@@ -35,7 +35,8 @@ function bearerOf(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-const authOf = (route: Pick<RouteOptions, 'config'>): RouteAuth => (route.config as { auth?: RouteAuth } | undefined)?.auth ?? 'apiKey';
+const authOf = (route: Pick<RouteOptions, 'config'>): RouteAuth =>
+  (route.config as { auth?: RouteAuth } | undefined)?.auth ?? 'apiKey';
 
 /** Mark every route registered in `app`'s scope from now on as `auth` (for plugins whose routes we do not write). */
 export function markRoutes(app: FastifyInstance, auth: RouteAuth): void {
@@ -54,7 +55,9 @@ export function installApiKeyAuth(app: FastifyInstance): void {
   // The options objects themselves: hooks of inner scopes (markRoutes) run after this one.
   const routes: RouteOptions[] = [];
   app.decorateRequest('apiKeyId', null);
-  app.decorate('routeTable', () => routes.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: authOf(r) }))));
+  app.decorate('routeTable', () =>
+    routes.flatMap((r) => [r.method].flat().map((method) => ({ method, url: r.url, auth: authOf(r) }))),
+  );
   app.addHook('onRoute', (route) => {
     // @fastify/cors answers preflights on OPTIONS *: browsers send those without credentials.
     if (route.method === 'OPTIONS' && route.url === '*') route.config = { ...(route.config as object), auth: 'public' };
@@ -77,8 +80,18 @@ export function installApiKeyAuth(app: FastifyInstance): void {
       const token = (req.query as { token?: unknown }).token;
       const sessionId = (req.params as { id?: unknown }).id;
       const scope = req.routeOptions.config.tokenScope;
-      if (scope && typeof token === 'string' && typeof sessionId === 'string' && verifyToken(app.urlSigningKey, token, scope, sessionId)) return;
-      throw new AppError(401, ErrorCode.unauthorized, 'API key or token missing or invalid: send X-API-Key, or open the URL the API handed out before its token expired');
+      if (
+        scope &&
+        typeof token === 'string' &&
+        typeof sessionId === 'string' &&
+        verifyToken(app.urlSigningKey, token, scope, sessionId)
+      )
+        return;
+      throw new AppError(
+        401,
+        ErrorCode.unauthorized,
+        'API key or token missing or invalid: send X-API-Key, or open the URL the API handed out before its token expired',
+      );
     }
     throw unauthorized();
   });

@@ -10,7 +10,13 @@ import { ErrorCode, type ErrorBody } from '../../contract/errors.ts';
 function answerFor(err: NodeJS.ErrnoException): [number, ErrorBody] {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, { error: ErrorCode.headersTooLarge, message: `Request headers are larger than the ${http.maxHeaderSize}-byte limit: send fewer or shorter headers` }];
+      return [
+        431,
+        {
+          error: ErrorCode.headersTooLarge,
+          message: `Request headers are larger than the ${http.maxHeaderSize}-byte limit: send fewer or shorter headers`,
+        },
+      ];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return [408, { error: ErrorCode.requestTimeout, message: 'The request did not arrive in time; send it again' }];
     default:

@@ -76,13 +76,20 @@ export function raiseFileLimit(): RaisedFileLimit {
   const before = fileLimit();
   if (!before) return { limit: null, notRaised: 'no /proc/self/limits' };
   if (before.soft >= WANTED_FILE_LIMIT) return { limit: before };
-  const prlimit = (value: string) => spawnSync('prlimit', ['--pid', String(process.pid), `--nofile=${value}`], { encoding: 'utf8', timeout: 5_000 });
-  const run = prlimit(before.hard >= WANTED_FILE_LIMIT ? `${WANTED_FILE_LIMIT}:` : `${WANTED_FILE_LIMIT}:${WANTED_FILE_LIMIT}`);
+  const prlimit = (value: string) =>
+    spawnSync('prlimit', ['--pid', String(process.pid), `--nofile=${value}`], { encoding: 'utf8', timeout: 5_000 });
+  const run = prlimit(
+    before.hard >= WANTED_FILE_LIMIT ? `${WANTED_FILE_LIMIT}:` : `${WANTED_FILE_LIMIT}:${WANTED_FILE_LIMIT}`,
+  );
   if (run.status !== 0 && before.soft < before.hard) prlimit(`${before.hard}:`);
   const after = fileLimit() ?? before;
   const raised = after.soft > before.soft ? { raisedFrom: before.soft } : {};
   if (after.soft >= WANTED_FILE_LIMIT) return { limit: after, ...raised };
-  return { limit: after, ...raised, notRaised: run.error ? run.error.message : run.stderr.trim() || `prlimit exited with ${run.status}` };
+  return {
+    limit: after,
+    ...raised,
+    notRaised: run.error ? run.error.message : run.stderr.trim() || `prlimit exited with ${run.status}`,
+  };
 }
 
 /** One log line for raiseFileLimit's outcome; a warning when the limit is low. */
@@ -118,7 +125,10 @@ export function addressKey(address: string | undefined): string {
   const front = head ? head.split(':') : [];
   const back = bare.includes('::') && tail ? tail.split(':') : [];
   const groups = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** A warning at most once a minute, with how many times it happened since the last one. */
@@ -172,7 +182,10 @@ export function installConnectionLimits(app: FastifyInstance, config: Config): v
 
   if (perAddress > 0) {
     const open = new Map<string, number>();
-    const overCap = throttled(app.log, 'a client address is at MAX_CONNECTIONS_PER_ADDRESS: its new connections are closed');
+    const overCap = throttled(
+      app.log,
+      'a client address is at MAX_CONNECTIONS_PER_ADDRESS: its new connections are closed',
+    );
     // After Node's own 'connection' listener: a socket destroyed here is cleaned up as any closed one.
     server.on('connection', (socket: Socket) => {
       const key = addressKey(socket.remoteAddress);

@@ -17,11 +17,24 @@ export async function serveDashboard(app: FastifyInstance): Promise<void> {
   // public, as the dashboard asks for the key itself.
   await app.register(async (scope) => {
     markRoutes(scope, 'public');
-    if (hasBuild) await scope.register(fastifyStatic, { root: DIST_DIR, wildcard: false, index: 'index.html', maxAge: '1h', immutable: false });
+    if (hasBuild)
+      await scope.register(fastifyStatic, {
+        root: DIST_DIR,
+        wildcard: false,
+        index: 'index.html',
+        maxAge: '1h',
+        immutable: false,
+      });
     scope.setNotFoundHandler((req, reply) => {
       const pathname = req.url.split('?')[0]!;
       const wantsHtml = (req.headers.accept ?? '').includes('text/html');
-      if (hasBuild && req.method === 'GET' && wantsHtml && !pathname.startsWith('/api/') && !pathname.startsWith('/s/')) {
+      if (
+        hasBuild &&
+        req.method === 'GET' &&
+        wantsHtml &&
+        !pathname.startsWith('/api/') &&
+        !pathname.startsWith('/s/')
+      ) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }
       sendRouteNotFound(req, reply);

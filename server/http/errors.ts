@@ -25,7 +25,8 @@ export class AppError extends Error {
 export const unauthorized = () =>
   new AppError(401, ErrorCode.unauthorized, 'API key missing or invalid: send it in the X-API-Key header');
 
-const retryAfter = (seconds: number | undefined) => (seconds === undefined ? undefined : { 'retry-after': String(seconds) });
+const retryAfter = (seconds: number | undefined) =>
+  seconds === undefined ? undefined : { 'retry-after': String(seconds) };
 
 /** The one place a domain error gets its HTTP status, error code and headers. */
 function httpErrorOf(err: DomainError): AppError {
@@ -56,7 +57,11 @@ export function clientFacing(err: unknown): AppError | undefined {
 }
 
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, ErrorCode.unsupportedMediaType, 'Unsupported content type: send application/json'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    ErrorCode.unsupportedMediaType,
+    'Unsupported content type: send application/json',
+  ],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, ErrorCode.tooLarge, 'Request body is larger than the 1 MiB limit'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, ErrorCode.badRequest, 'Request body is empty: send a JSON object'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, ErrorCode.badRequest, 'Request body is not valid JSON'],
@@ -66,8 +71,16 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_PARTS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart parts'],
   FST_FIELDS_LIMIT: [413, ErrorCode.tooLarge, 'Too many multipart fields'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, ErrorCode.unsupportedMediaType, 'Send multipart/form-data'],
-  FST_INVALID_JSON_FIELD_ERROR: [400, ErrorCode.badRequest, 'A multipart field sent as application/json is not valid JSON'],
-  FST_PROTO_VIOLATION: [400, ErrorCode.badRequest, 'A multipart field name is not allowed (__proto__, constructor, ...)'],
+  FST_INVALID_JSON_FIELD_ERROR: [
+    400,
+    ErrorCode.badRequest,
+    'A multipart field sent as application/json is not valid JSON',
+  ],
+  FST_PROTO_VIOLATION: [
+    400,
+    ErrorCode.badRequest,
+    'A multipart field name is not allowed (__proto__, constructor, ...)',
+  ],
   FST_MP_PREMATURE_CLOSE: [400, ErrorCode.badRequest, 'The request ended before the multipart body was complete'],
 };
 

@@ -9,7 +9,11 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     level,
     redact: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
     serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
     },
   };
 }

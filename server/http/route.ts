@@ -25,8 +25,13 @@ export interface RouteInput<O extends Operation> {
  * handler cannot drift from it), or nothing when it sent the reply itself (streams, files, other
  * statuses through reply.status().send()).
  */
-type JsonBody<R> = R extends { contentType: string } ? never : R extends { schema: infer S } ? z.input<S & z.ZodType> : never;
-export type RouteResult<O extends Operation> = { [K in keyof O['responses']]: JsonBody<O['responses'][K]> }[keyof O['responses']] | FastifyReply | void;
+type JsonBody<R> = R extends { contentType: string }
+  ? never
+  : R extends { schema: infer S }
+    ? z.input<S & z.ZodType>
+    : never;
+export type RouteResult<O extends Operation> =
+  { [K in keyof O['responses']]: JsonBody<O['responses'][K]> }[keyof O['responses']] | FastifyReply | void;
 
 /** The media type of a request, without parameters (`multipart/form-data; boundary=…` → `multipart/form-data`). */
 export function mediaTypeOf(req: FastifyRequest): string {
@@ -50,14 +55,22 @@ export function addRoute<O extends Operation>(
     method: op.method.toUpperCase() as 'GET',
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
     config: {
-      ...(op.auth === false ? { auth: 'public' } : op.auth ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken } : { auth: 'apiKey' }),
+      ...(op.auth === false
+        ? { auth: 'public' }
+        : op.auth
+          ? { auth: 'apiKeyOrToken', tokenScope: op.auth.orToken }
+          : { auth: 'apiKey' }),
       // Read by server/http/forwarding/forward.ts: a session's own node answers for it.
       ...(op.session ? { session: op.session } : {}),
       ...(op.startsBrowser ? { startsBrowser: true } : {}),
     },
     handler: async (req, reply) => {
       if (op.body && !accepted.includes(mediaTypeOf(req) as BodyContentType)) {
-        throw new AppError(415, ErrorCode.unsupportedMediaType, `Unsupported content type: send ${accepted.join(' or ')}`);
+        throw new AppError(
+          415,
+          ErrorCode.unsupportedMediaType,
+          `Unsupported content type: send ${accepted.join(' or ')}`,
+        );
       }
       const input = {
         params: op.params ? parseOrInvalid(op.params, req.params) : undefined,

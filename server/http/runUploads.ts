@@ -33,7 +33,13 @@ function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string
       throw new Invalid([{ path: name, message: `${name} was sent more than once` }]);
     }
     if (typeof value !== 'string' && (typeof value !== 'object' || name === 'files')) {
-      throw new Invalid([{ path: name, message: name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string` }]);
+      throw new Invalid([
+        {
+          path: name,
+          message:
+            name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string`,
+        },
+      ]);
     }
     fields[name] = fieldText(name, value);
   }
@@ -43,7 +49,11 @@ function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string
 /**
  * Read a run_workflow body: multipart with files, or urlencoded or JSON fields without.
  */
-export async function receiveRunRequest(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
+export async function receiveRunRequest(
+  req: FastifyRequest,
+  dir: string,
+  limits: { maxFiles: number; maxFileBytes: number },
+): Promise<RunForm> {
   if (req.isMultipart()) return receiveRunForm(req, dir, limits);
   return { fields: fieldsOfBody(req.body, mediaTypeOf(req) === 'application/x-www-form-urlencoded'), files: [] };
 }
@@ -54,14 +64,19 @@ export async function receiveRunRequest(req: FastifyRequest, dir: string, limits
  * it streams (413); a body that is not well-formed multipart is a 400. On any error the folder is
  * removed and nothing is kept.
  */
-async function receiveRunForm(req: FastifyRequest, dir: string, limits: { maxFiles: number; maxFileBytes: number }): Promise<RunForm> {
+async function receiveRunForm(
+  req: FastifyRequest,
+  dir: string,
+  limits: { maxFiles: number; maxFileBytes: number },
+): Promise<RunForm> {
   const fields: Record<string, string> = {};
   const files: string[] = [];
   try {
     const parts: AsyncIterableIterator<Multipart> = req.parts();
     for await (const part of parts) {
       if (part.type === 'field') {
-        if (part.fieldname in fields) throw new Invalid([{ path: part.fieldname, message: `${part.fieldname} was sent more than once` }]);
+        if (part.fieldname in fields)
+          throw new Invalid([{ path: part.fieldname, message: `${part.fieldname} was sent more than once` }]);
         fields[part.fieldname] = fieldText(part.fieldname, part.value);
         continue;
       }

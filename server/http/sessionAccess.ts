@@ -18,7 +18,11 @@ export function sessionTokenOf(req: FastifyRequest): { id: string; token: string
 }
 
 /** The live session the request's token opens for `capability` (a control token also opens view), or null. */
-export function authorizeSession(app: FastifyInstance, req: FastifyRequest, capability: Capability): LiveSession | null {
+export function authorizeSession(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  capability: Capability,
+): LiveSession | null {
   const named = sessionTokenOf(req);
   return named ? app.sessions.authorize(named.id, named.token, capability) : null;
 }
@@ -27,5 +31,8 @@ export const SESSION_TOKEN_REFUSED = 'Session token missing or invalid';
 
 /** The 401 of a session URL, never cached (the token is in the URL). */
 export function refuseSessionToken(reply: FastifyReply): FastifyReply {
-  return reply.status(401).header('cache-control', 'no-store').send({ error: ErrorCode.unauthorized, message: SESSION_TOKEN_REFUSED });
+  return reply
+    .status(401)
+    .header('cache-control', 'no-store')
+    .send({ error: ErrorCode.unauthorized, message: SESSION_TOKEN_REFUSED });
 }

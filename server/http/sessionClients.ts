@@ -7,7 +7,12 @@ import type { LiveSession } from '../sessions/types.ts';
  * the session's log it joined. The returned function, for the socket's close, unsubscribes and
  * tells the log it left.
  */
-export function joinSession(app: FastifyInstance, session: LiveSession, client: SessionClient, close: () => void): () => void {
+export function joinSession(
+  app: FastifyInstance,
+  session: LiveSession,
+  client: SessionClient,
+  close: () => void,
+): () => void {
   const off = app.sessions.onEnd(session.id, close);
   app.bus.emit('session.client', { session_id: session.id, client, joined: true });
   return () => {

@@ -5,7 +5,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * calls `onClose` once when the client goes away. Headers disable proxy buffering so events arrive
  * as they are written.
  */
-export function openSse(reply: FastifyReply, onClose: () => void): { send(data: unknown, event?: string, id?: string): void; comment(text: string): void; end(): void } {
+export function openSse(
+  reply: FastifyReply,
+  onClose: () => void,
+): { send(data: unknown, event?: string, id?: string): void; comment(text: string): void; end(): void } {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
@@ -43,7 +46,10 @@ export type SseStream = ReturnType<typeof openSse>;
  * proxies do not drop it while idle, and all are ended when the server closes, so app.close() does
  * not wait on clients that never hang up. Returns the opener; `onClose` runs once per stream.
  */
-export function longLivedStreams(app: FastifyInstance, keepAliveMs = 15_000): (reply: FastifyReply, onClose: () => void) => SseStream {
+export function longLivedStreams(
+  app: FastifyInstance,
+  keepAliveMs = 15_000,
+): (reply: FastifyReply, onClose: () => void) => SseStream {
   const open = new Set<() => void>();
   app.addHook('onClose', async () => {
     for (const end of [...open]) end();

@@ -13,7 +13,8 @@ export interface OverviewDeps {
 }
 
 /** Midnight UTC of `now`: the day the run counts cover when the caller names none. */
-export const utcMidnight = (now: Date): string => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+export const utcMidnight = (now: Date): string =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
 
 /**
  * The dashboard's home at a glance: live sessions, this node's capacity, runs today and the last
@@ -60,7 +61,13 @@ export class OverviewService {
       capacity: {
         sessions,
         max_sessions: MAX_SESSIONS,
-        warm_pool: { ready: pool.ready, starting: pool.starting, target: pool.target, size: WARM_POOL_SIZE, max: WARM_POOL_MAX },
+        warm_pool: {
+          ready: pool.ready,
+          starting: pool.starting,
+          target: pool.target,
+          size: WARM_POOL_SIZE,
+          max: WARM_POOL_MAX,
+        },
       },
       runs: { since: opts.since ?? since, ...runs },
       series: { from, buckets: [...buckets.values()] },

@@ -32,13 +32,20 @@ function sendFile(reply: FastifyReply, file: string, filename: string): FastifyR
 }
 
 const noFile = (sessionId: string, filename: string) =>
-  new NotFound({ message: `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names` });
+  new NotFound({
+    message: `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names`,
+  });
 
 /**
  * GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one
  * named. Registered with the other Simplex calls in runControl.ts.
  */
-export async function sendSessionFiles(app: FastifyInstance, reply: FastifyReply, sessionId: string, filename: string | undefined): Promise<FastifyReply> {
+export async function sendSessionFiles(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  sessionId: string,
+  filename: string | undefined,
+): Promise<FastifyReply> {
   await app.sessionRecords.assertExists(sessionId);
   if (filename !== undefined) {
     const file = app.artifacts.fileOf(sessionId, filename);
@@ -47,7 +54,9 @@ export async function sendSessionFiles(app: FastifyInstance, reply: FastifyReply
   }
   const files = app.artifacts.files(sessionId);
   if (!files.length) {
-    throw new NotFound({ message: `Session ${sessionId} has no downloaded files (none were downloaded, or retention has removed them)` });
+    throw new NotFound({
+      message: `Session ${sessionId} has no downloaded files (none were downloaded, or retention has removed them)`,
+    });
   }
   const entries = files.flatMap((f) => {
     const path = app.artifacts.fileOf(sessionId, f.filename);
@@ -71,7 +80,10 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
     const session = await sessionRecords.get(params.id);
     const state = app.artifacts.storageState(params.id);
     if (!state) {
-      const why = session.state === 'ended' ? 'none was kept (the session never went live, or retention has removed it)' : 'it is written when the session ends';
+      const why =
+        session.state === 'ended'
+          ? 'none was kept (the session never went live, or retention has removed it)'
+          : 'it is written when the session ends';
       throw new NotFound({ message: `Session ${params.id} has no storage state: ${why}` });
     }
     return state;
@@ -80,7 +92,9 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.deleteSessionArtifacts, async ({ params }, _req, reply) => {
     await sessionRecords.assertExists(params.id);
     if (await app.artifacts.isLive(params.id)) {
-      throw new Conflict('The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})');
+      throw new Conflict(
+        'The session is live and still writing its artifacts: end it first (DELETE /api/sessions/{id})',
+      );
     }
     await app.artifacts.remove(params.id);
     return reply.status(204).send();

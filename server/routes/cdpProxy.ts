@@ -13,8 +13,20 @@ async function versionOf(session: LiveSession): Promise<Record<string, unknown>>
   const cdp = await CdpClient.open(session.hub).catch(() => null);
   if (!cdp) return {};
   try {
-    const v = await cdp.send<{ product: string; protocolVersion: string; userAgent: string; jsVersion: string; revision: string }>('Browser.getVersion', {}, undefined, 5_000);
-    return { Browser: v.product, 'Protocol-Version': v.protocolVersion, 'User-Agent': v.userAgent, 'V8-Version': v.jsVersion, 'WebKit-Version': v.revision };
+    const v = await cdp.send<{
+      product: string;
+      protocolVersion: string;
+      userAgent: string;
+      jsVersion: string;
+      revision: string;
+    }>('Browser.getVersion', {}, undefined, 5_000);
+    return {
+      Browser: v.product,
+      'Protocol-Version': v.protocolVersion,
+      'User-Agent': v.userAgent,
+      'V8-Version': v.jsVersion,
+      'WebKit-Version': v.revision,
+    };
   } catch {
     return {};
   } finally {
@@ -38,29 +50,44 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
       authorized.set(req, session);
     },
     handler: async (_req, reply) =>
-      reply.status(426).header('upgrade', 'websocket').send({ error: 'upgrade_required', message: 'connect_url is a WebSocket: use a CDP client such as Playwright connectOverCDP or Puppeteer connect' }),
+      reply.status(426).header('upgrade', 'websocket').send({
+        error: 'upgrade_required',
+        message: 'connect_url is a WebSocket: use a CDP client such as Playwright connectOverCDP or Puppeteer connect',
+      }),
     wsHandler: (socket, req) => {
       const session = authorized.get(req);
       if (!session) return socket.close(1008, 'unauthorized');
       const close = bridgeCdp(socket, session.hub, {
         onError: (err: Error) => req.log.debug({ err: err.message, session: session.id }, 'cdp proxy'),
       });
-      socket.once('close', joinSession(app, session, 'cdp', () => close(1001, 'session ended')));
+      socket.once(
+        'close',
+        joinSession(app, session, 'cdp', () => close(1001, 'session ended')),
+      );
     },
   });
 
   // An http(s) connect_url makes Playwright's connectOverCDP and Puppeteer's browserURL ask
   // /json/version first: answer with Chromium's own, pointing back at this proxy.
-  app.get('/s/:id/cdp/json/version', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
-  app.get('/s/:id/cdp/json/version/', { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } }, jsonVersion);
+  app.get(
+    '/s/:id/cdp/json/version',
+    { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } },
+    jsonVersion,
+  );
+  app.get(
+    '/s/:id/cdp/json/version/',
+    { exposeHeadRoute: false, config: { auth: 'token', session: 'params.id' } },
+    jsonVersion,
+  );
   async function jsonVersion(req: FastifyRequest, reply: FastifyReply) {
     const named = sessionTokenOf(req);
     const session = authorizeSession(app, req, 'cdp');
     if (!named || !session) return refuseSessionToken(reply);
     const info = await versionOf(session);
     const wsBase = app.publicUrl().replace(/^http/, 'ws');
-    return reply
-      .header('cache-control', 'no-store')
-      .send({ ...info, webSocketDebuggerUrl: `${wsBase}/s/${session.id}/cdp?token=${encodeURIComponent(named.token)}` });
+    return reply.header('cache-control', 'no-store').send({
+      ...info,
+      webSocketDebuggerUrl: `${wsBase}/s/${session.id}/cdp?token=${encodeURIComponent(named.token)}`,
+    });
   }
 }

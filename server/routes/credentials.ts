@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { credentialOperations as ops, type ListCredentialsResponse, type StoreCredentialResponse } from '../../contract/credentials.ts';
+import {
+  credentialOperations as ops,
+  type ListCredentialsResponse,
+  type StoreCredentialResponse,
+} from '../../contract/credentials.ts';
 import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 
@@ -12,7 +16,13 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.listCredentials, async (): Promise<ListCredentialsResponse> => ({
     succeeded: true,
-    credentials: (await app.credentials.list()).map(({ id, name, created_at, updated_at, allowed_origins }) => ({ id, name, created_at, updated_at, allowed_origins })),
+    credentials: (await app.credentials.list()).map(({ id, name, created_at, updated_at, allowed_origins }) => ({
+      id,
+      name,
+      created_at,
+      updated_at,
+      allowed_origins,
+    })),
   }));
 
   addRoute(app, ops.deleteCredential, async ({ body }) => {

@@ -21,7 +21,8 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
     writer_configured: Boolean(app.config.WRITER_PROVIDER && app.config.WRITER_MODEL),
     proxy_configured: Boolean(app.config.PROXY_URL),
     max_sessions: app.config.MAX_SESSIONS,
-    api_key_file: 'DATA_DIR/api-key (created on first start when BROWSERDESK_API_KEY is unset); manage keys with npm run keys',
+    api_key_file:
+      'DATA_DIR/api-key (created on first start when BROWSERDESK_API_KEY is unset); manage keys with npm run keys',
   }));
   addRoute(app, metaOperations.openapi, () => (doc ??= buildOpenApiDocument(`${app.publicUrl()}/api`)));
 }

@@ -24,7 +24,10 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     if ((err as { statusCode?: number }).statusCode !== 416) throw err;
     const range = (err as { headers?: Record<string, string> }).headers?.['Content-Range'];
     if (range) reply.header('content-range', range);
-    return reply.status(416).send({ error: ErrorCode.rangeNotSatisfiable, message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}` });
+    return reply.status(416).send({
+      error: ErrorCode.rangeNotSatisfiable,
+      message: `The Range asked for is not within the recording${range ? ` (${range.replace('bytes */', '')} bytes)` : ''}`,
+    });
   });
 
   const noRecording = async (id: string): Promise<NotFound> => {
@@ -43,8 +46,15 @@ export async function recordingRoutes(app: FastifyInstance): Promise<void> {
     if (!file) throw await noRecording(id);
     // A session's recording may still be growing: revalidate rather than cache. Its bytes come from a
     // process the session's user could tamper with: never sniffed, never a document of our origin.
-    reply.header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "sandbox; default-src 'none'");
-    return reply.sendFile(RECORDING_FILE, path.dirname(file), { acceptRanges: true, cacheControl: false, dotfiles: 'deny' });
+    reply
+      .header('cache-control', 'private, no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "sandbox; default-src 'none'");
+    return reply.sendFile(RECORDING_FILE, path.dirname(file), {
+      acceptRanges: true,
+      cacheControl: false,
+      dotfiles: 'deny',
+    });
   };
 
   addRoute(app, ops.retrieveSessionReplay, ({ params }, _req, reply) => serve(params.id, reply));

@@ -18,7 +18,12 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
 
-  addRoute(app, ops.pause, async ({ body }) => ({ succeeded: true, action: 'pause', pause_key: (await app.runs.pause(body.session_id)).key }) as const);
+  addRoute(
+    app,
+    ops.pause,
+    async ({ body }) =>
+      ({ succeeded: true, action: 'pause', pause_key: (await app.runs.pause(body.session_id)).key }) as const,
+  );
 
   addRoute(app, ops.resume, async ({ body }) => {
     const lifted = await app.runs.resume(body.session_id);
@@ -27,7 +32,11 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.interrupt, async ({ body }) => {
     await app.runs.interrupt(body.session_id);
-    return { succeeded: true, message: 'The run was stopped; the session stays live until it is closed or times out', session_id: body.session_id } as const;
+    return {
+      succeeded: true,
+      message: 'The run was stopped; the session stays live until it is closed or times out',
+      session_id: body.session_id,
+    } as const;
   });
 
   addRoute(app, ops.closeSession, async ({ body }) => {
@@ -51,9 +60,12 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, ops.sessionScreenshot, async ({ params }, _req, reply) => {
     const shot = await sessionRecords.finalScreenshot(params.id);
-    if (!shot) throw new NotFound({ message: 'No final screenshot: the session has no finished run, or its page was gone' });
+    if (!shot)
+      throw new NotFound({ message: 'No final screenshot: the session has no finished run, or its page was gone' });
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
   });
 
-  addRoute(app, ops.downloadSessionFiles, ({ query }, _req, reply) => sendSessionFiles(app, reply, query.session_id, query.filename));
+  addRoute(app, ops.downloadSessionFiles, ({ query }, _req, reply) =>
+    sendSessionFiles(app, reply, query.session_id, query.filename),
+  );
 }

@@ -20,7 +20,10 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, runOperations.runWorkflow, async (_input, req, reply) => {
     const runId = randomUUID();
-    const form = await receiveRunRequest(req, runs.runDir(runId), { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES });
+    const form = await receiveRunRequest(req, runs.runDir(runId), {
+      maxFiles: MAX_FILES,
+      maxFileBytes: MAX_FILE_BYTES,
+    });
     let prepared;
     try {
       prepared = await runs.prepare(runId, form);
@@ -33,7 +36,9 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(outcome === 'not_started' ? 503 : 200).send(response);
   });
 
-  addRoute(app, runOperations.listRuns, ({ query }) => runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }));
+  addRoute(app, runOperations.listRuns, ({ query }) =>
+    runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }),
+  );
 
   addRoute(app, runOperations.runWorkflowStatus, async ({ query }) => {
     const status = await runs.status(query.session_id);

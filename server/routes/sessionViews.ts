@@ -31,7 +31,9 @@ function sendUnauthorized(req: FastifyRequest, reply: FastifyReply) {
     .status(401)
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
-    .send(`<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`);
+    .send(
+      `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Not available</title><p style="font:16px system-ui;margin:2rem">This session link is invalid or the session has ended.</p>`,
+    );
 }
 
 /**
@@ -50,8 +52,13 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
       throw new Unavailable(ErrorCode.notConfigured, 'The viewer is not built: run npm run build');
     }
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
-    if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null) html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
-    return reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8').send(html);
+    if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null)
+      html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(html);
   };
 }
 
@@ -77,7 +84,10 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
       });
-      socket.on('close', joinSession(app, session, 'vnc', () => end(ViewCloseCode.sessionEnded, 'session ended')));
+      socket.on(
+        'close',
+        joinSession(app, session, 'vnc', () => end(ViewCloseCode.sessionEnded, 'session ended')),
+      );
     },
   });
 
@@ -94,7 +104,10 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
       });
       // Input from a livestream viewer is never read; drop anything it sends.
       socket.on('message', () => {});
-      socket.on('close', joinSession(app, session, 'livestream', () => end(ViewCloseCode.sessionEnded, 'session ended')));
+      socket.on(
+        'close',
+        joinSession(app, session, 'livestream', () => end(ViewCloseCode.sessionEnded, 'session ended')),
+      );
     },
   });
 }

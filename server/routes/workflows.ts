@@ -13,11 +13,15 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, workflowOperations.listWorkflows, ({ query }) => workflows.list(query));
 
-  addRoute(app, workflowOperations.createWorkflow, async ({ body }, req, reply) => reply.status(201).send(await workflows.create(body, storedFlowOf(req.body))));
+  addRoute(app, workflowOperations.createWorkflow, async ({ body }, req, reply) =>
+    reply.status(201).send(await workflows.create(body, storedFlowOf(req.body))),
+  );
 
   addRoute(app, workflowOperations.getWorkflow, ({ params }) => workflows.get(params.id));
 
-  addRoute(app, workflowOperations.updateWorkflow, ({ params, body }, req) => workflows.update(params.id, body, storedFlowOf(req.body)));
+  addRoute(app, workflowOperations.updateWorkflow, ({ params, body }, req) =>
+    workflows.update(params.id, body, storedFlowOf(req.body)),
+  );
 
   addRoute(app, workflowOperations.deleteWorkflow, async ({ params }, _req, reply) => {
     await workflows.delete(params.id);
@@ -31,10 +35,18 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
 
   addRoute(app, workflowOperations.updateWorkflowMetadata, async ({ body }) => {
     const workflow = await workflows.setMetadata(body.workflow_id, body.metadata);
-    return { succeeded: true as const, message: 'Workflow metadata updated', workflow_id: workflow.id, metadata: workflow.metadata };
+    return {
+      succeeded: true as const,
+      message: 'Workflow metadata updated',
+      workflow_id: workflow.id,
+      metadata: workflow.metadata,
+    };
   });
 
-  addRoute(app, workflowOperations.simplexGetWorkflow, async ({ params }) => ({ succeeded: true as const, workflow: await workflows.get(params.id) }));
+  addRoute(app, workflowOperations.simplexGetWorkflow, async ({ params }) => ({
+    succeeded: true as const,
+    workflow: await workflows.get(params.id),
+  }));
 
   addRoute(app, workflowOperations.simplexCreateWorkflow, async ({ body }) => ({
     succeeded: true as const,

@@ -1,6 +1,14 @@
 import { selectorToPElementSelector, type ChangeStep, type Step as ReplayStep } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
-import { credentialsIn, keptNames, placementRefusal, stepRefusal, type CredentialOrigins, type Placement, type StepLike } from '../credentials/credentialOrigins.ts';
+import {
+  credentialsIn,
+  keptNames,
+  placementRefusal,
+  stepRefusal,
+  type CredentialOrigins,
+  type Placement,
+  type StepLike,
+} from '../credentials/credentialOrigins.ts';
 
 // allowed_origins in the browser: what RunExtension asks before each step. The decisions are
 // credentialOrigins.ts's; this finds the element a change step types into and where it is.
@@ -67,7 +75,9 @@ export class CredentialOriginGuard {
       // the milliseconds the keys take (see SECURITY.md).
       const refusal = placementRefusal(names, this.origins, placementOf(handle));
       if (refusal) throw new Error(refusal);
-      const navigation = step.assertedEvents?.some((e) => e.type === 'navigation') ? frame.waitForNavigation({ timeout }) : undefined;
+      const navigation = step.assertedEvents?.some((e) => e.type === 'navigation')
+        ? frame.waitForNavigation({ timeout })
+        : undefined;
       await Promise.all([handle.asLocator().setTimeout(timeout).fill(fill(step.value)), navigation]);
     } finally {
       await handle.dispose().catch(() => undefined);

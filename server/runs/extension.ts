@@ -62,11 +62,20 @@ export class RunExtension extends PuppeteerRunnerExtension {
     this.lastOutput = undefined;
     // The library's goto waits for the page's default (30 s) whatever timeout the step or flow sets:
     // one they set bounds the navigation itself; without one a page has Puppeteer's 30 s to load.
-    if (step.type === 'navigate') (this.page as Page).setDefaultNavigationTimeout(step.timeout ?? flow?.timeout ?? this.flowTimeout ?? NAVIGATION_TIMEOUT_MS);
+    if (step.type === 'navigate')
+      (this.page as Page).setDefaultNavigationTimeout(
+        step.timeout ?? flow?.timeout ?? this.flowTimeout ?? NAVIGATION_TIMEOUT_MS,
+      );
     // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialGuard.ts).
-    if (await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) => fillCredentials(value, this.credentials))) return;
+    if (
+      await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) =>
+        fillCredentials(value, this.credentials),
+      )
+    )
+      return;
     // The value is typed, never written back into the step: results and events show the placeholder.
-    if (step.type === 'change') return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
+    if (step.type === 'change')
+      return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
     if (step.type !== 'customStep') return super.runStep(step, flow);
     if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
     const timeout = step.timeout ?? flow?.timeout ?? this.timeout;
@@ -75,7 +84,9 @@ export class RunExtension extends PuppeteerRunnerExtension {
     try {
       if (step.name === 'uploadFile') {
         // path.basename: the contract allows plain names only; this keeps it inside the run's folder regardless.
-        await (handle as ElementHandle<HTMLInputElement>).uploadFile(path.join(this.filesDir, path.basename(params.file!)));
+        await (handle as ElementHandle<HTMLInputElement>).uploadFile(
+          path.join(this.filesDir, path.basename(params.file!)),
+        );
       } else if (step.name === 'extract') {
         const value = params.attribute
           ? await handle.evaluate((el, name) => el.getAttribute(name), params.attribute)

@@ -27,7 +27,10 @@ export interface InterruptedRunsDeps {
  * outbox. Marked first, in one statement: when several nodes notice a dead one at once, exactly
  * one of them tells each run. Returns the runs.
  */
-export async function failInterruptedRuns({ claim, enqueue, runDir, record, files }: InterruptedRunsDeps, message: string): Promise<RunRow[]> {
+export async function failInterruptedRuns(
+  { claim, enqueue, runDir, record, files }: InterruptedRunsDeps,
+  message: string,
+): Promise<RunRow[]> {
   const rows = await claim(message);
   for (const row of rows) {
     const outputs = outputsOf(row);

@@ -14,4 +14,9 @@ export interface PreparedRun {
 }
 
 /** The session a run asks for. */
-export const sessionOf = (run: PreparedRun) => ({ workflowId: run.workflowId, timeoutSeconds: 1200, proxies: false, forRun: true });
+export const sessionOf = (run: PreparedRun) => ({
+  workflowId: run.workflowId,
+  timeoutSeconds: 1200,
+  proxies: false,
+  forRun: true,
+});

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { isUnfinished, RunWorkflowFields, type RunStatus, type RunStatusResponse, type RunSummary, type RunWorkflowResponse, type StepResult } from '../../contract/runs.ts';
+import {
+  isUnfinished,
+  RunWorkflowFields,
+  type RunStatus,
+  type RunStatusResponse,
+  type RunSummary,
+  type RunWorkflowResponse,
+  type StepResult,
+} from '../../contract/runs.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
 import type { LiveSession } from '../sessions/types.ts';
 import type { Config } from '../config.ts';
@@ -24,7 +32,12 @@ import { workflowFieldsOf } from '../webhooks/fromBus.ts';
 import { runContained } from './engine/containedRun.ts';
 import type { FlowOutcome } from './engine/replay.ts';
 import { PauseGate, type PauseState } from './pauseGate.ts';
-import { failInterruptedRuns, INTERRUPTED_MESSAGE, NODE_LOST_MESSAGE, type InterruptedRunsDeps } from './interruptedRuns.ts';
+import {
+  failInterruptedRuns,
+  INTERRUPTED_MESSAGE,
+  NODE_LOST_MESSAGE,
+  type InterruptedRunsDeps,
+} from './interruptedRuns.ts';
 import { LocalRunQueue } from './queue/localRunQueue.ts';
 import type { RunQueue, RunQueueDeps, RunQueueHost } from './queue/runQueue.ts';
 import { sessionOf, type PreparedRun } from './preparedRun.ts';
@@ -33,7 +46,6 @@ import { toWorkflow } from '../workflows/records.ts';
 import type { RunForm } from './uploads.ts';
 import type { StopReason } from './stepFailure.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
-
 
 /** A run under way, by its session. */
 interface ActiveRun {
@@ -52,7 +64,8 @@ interface ActiveRun {
 
 /** What runs are built from: each service only for what a run does with it. */
 export interface RunServiceDeps extends RunQueueDeps {
-  config: RunQueueDeps['config'] & Pick<Config, 'dataDir' | 'DATABASE_URL' | 'BROWSER_ALLOW_PRIVATE_NETWORKS' | 'WEBHOOK_ALLOW_PRIVATE'>;
+  config: RunQueueDeps['config'] &
+    Pick<Config, 'dataDir' | 'DATABASE_URL' | 'BROWSER_ALLOW_PRIVATE_NETWORKS' | 'WEBHOOK_ALLOW_PRIVATE'>;
   /** Saved workflows' rows, read when a run is prepared. */
   workflowRows: Pick<WorkflowsRepo, 'get'>;
   workflows: Pick<WorkflowService, 'runFactsOf'>;
@@ -69,7 +82,8 @@ export interface RunStart {
 }
 
 /** Refusals of the run-control calls: the session has no run under way, or it is not paused. */
-const noRun = () => new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
+const noRun = () =>
+  new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
 
 /** The response and status of a run_workflow call; starts and finishes runs in the background. */
 export class RunService implements RunQueueHost {
@@ -85,7 +99,9 @@ export class RunService implements RunQueueHost {
   constructor(private readonly deps: RunServiceDeps) {
     this.repo = runsRepo(deps.db, deps.config.nodeId);
     this.sessionRows = sessionsRepo(deps.db, deps.config.nodeId);
-    this.queue = deps.config.DATABASE_URL ? new SharedRunQueue(deps, this, deps.config.DATABASE_URL) : new LocalRunQueue(deps, this);
+    this.queue = deps.config.DATABASE_URL
+      ? new SharedRunQueue(deps, this, deps.config.DATABASE_URL)
+      : new LocalRunQueue(deps, this);
   }
 
   /**
@@ -96,8 +112,14 @@ export class RunService implements RunQueueHost {
    */
   async recoverInterrupted(): Promise<number> {
     await this.queue.start();
-    const rows = await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)), INTERRUPTED_MESSAGE);
-    if (rows.length) this.deps.log.warn(`${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`);
+    const rows = await failInterruptedRuns(
+      this.interruptedDeps((message) => this.repo.failUnfinished({ node: 'self' }, message)),
+      INTERRUPTED_MESSAGE,
+    );
+    if (rows.length)
+      this.deps.log.warn(
+        `${rows.length} run(s) were interrupted when the previous process stopped; they are marked failed`,
+      );
     await this.queue.forgetFinished();
     return rows.length;
   }
@@ -105,7 +127,12 @@ export class RunService implements RunQueueHost {
   /** Put back the runs nodes silent since `deadBefore` took but never started, and fail their other unfinished runs, with their webhooks (cluster/reaper.ts). */
   async failOfDeadNodes(deadBefore: number): Promise<number> {
     await this.queue.requeueOfDeadNodes(deadBefore);
-    const failed = (await failInterruptedRuns(this.interruptedDeps((message) => this.repo.failUnfinished({ deadBefore }, message)), NODE_LOST_MESSAGE)).length;
+    const failed = (
+      await failInterruptedRuns(
+        this.interruptedDeps((message) => this.repo.failUnfinished({ deadBefore }, message)),
+        NODE_LOST_MESSAGE,
+      )
+    ).length;
     await this.queue.forgetFinished();
     return failed;
   }
@@ -115,9 +142,18 @@ export class RunService implements RunQueueHost {
       claim,
       // The run's workflow fields (typed outputs, its metadata) are added here: interruptedRuns.ts builds the event from the run row alone.
       enqueue: async (url, event) =>
-        this.deps.webhooks.enqueue(url, event.type === 'run.completed' ? { ...event, ...workflowFieldsOf(event.scraper_outputs, await this.deps.workflows.runFactsOf(event.workflow_id)) } : event),
+        this.deps.webhooks.enqueue(
+          url,
+          event.type === 'run.completed'
+            ? {
+                ...event,
+                ...workflowFieldsOf(event.scraper_outputs, await this.deps.workflows.runFactsOf(event.workflow_id)),
+              }
+            : event,
+        ),
       runDir: (id) => this.runDir(id),
-      record: (sessionId, message, outputs) => this.deps.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
+      record: (sessionId, message, outputs) =>
+        this.deps.sessionEvents.append(sessionId, { event: 'RunError', message, outputs }),
       // On a dead node's runs, only what reached this node's disk (its own artifacts are on its host).
       files: (sessionId) => this.deps.urls.fileMetadata(sessionId, this.deps.artifacts.files(sessionId)),
     };
@@ -132,7 +168,9 @@ export class RunService implements RunQueueHost {
     const fields = parseOrInvalid(RunWorkflowFields, form.fields);
     const row = await this.deps.workflowRows.get(fields.workflow_id);
     if (!row) {
-      throw new NotFound('Workflow', 'no saved workflow has this workflow_id', [{ path: 'workflow_id', message: 'no workflow with this id' }]);
+      throw new NotFound('Workflow', 'no saved workflow has this workflow_id', [
+        { path: 'workflow_id', message: 'no workflow with this id' },
+      ]);
     }
     const workflow = toWorkflow(row);
     const given = fields.variables ? (JSON.parse(fields.variables) as Record<string, unknown>) : {};
@@ -144,9 +182,14 @@ export class RunService implements RunQueueHost {
     }
     const credentials = credentialNamesOf(workflow.flow);
     for (const name of await this.deps.credentials.missing(credentials)) {
-      issues.push({ path: 'workflow_id', message: `the workflow types {{credentials.${name}}} but no credential ${name} is stored: add it in Settings or with store_credential` });
+      issues.push({
+        path: 'workflow_id',
+        message: `the workflow types {{credentials.${name}}} but no credential ${name} is stored: add it in Settings or with store_credential`,
+      });
     }
-    const webhookIssue = fields.webhook_url ? await webhookUrlIssue(fields.webhook_url, this.deps.config.WEBHOOK_ALLOW_PRIVATE) : null;
+    const webhookIssue = fields.webhook_url
+      ? await webhookUrlIssue(fields.webhook_url, this.deps.config.WEBHOOK_ALLOW_PRIVATE)
+      : null;
     if (webhookIssue) issues.push(webhookIssue);
     if (issues.length) throw new Invalid(issues);
     return {
@@ -167,7 +210,8 @@ export class RunService implements RunQueueHost {
    * A session that cannot start is a failed run (503, succeeded false).
    */
   async start(run: PreparedRun): Promise<RunStart> {
-    if (this.deps.sessions.active >= this.deps.config.MAX_SESSIONS) return { outcome: 'queued', response: await this.queue.enqueue(run) };
+    if (this.deps.sessions.active >= this.deps.config.MAX_SESSIONS)
+      return { outcome: 'queued', response: await this.queue.enqueue(run) };
     let created;
     try {
       created = await this.deps.sessions.create(sessionOf(run));
@@ -177,21 +221,61 @@ export class RunService implements RunQueueHost {
       this.removeFiles(run);
       const message = `The run could not start: ${err instanceof Error ? err.message : 'the browser did not start'}`;
       const sessionId = randomUUID();
-      await this.repo.insert({ id: run.runId, session_id: sessionId, workflow_id: run.workflowId, status: 'failed', message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
-      return { outcome: 'not_started', response: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' } };
+      await this.repo.insert({
+        id: run.runId,
+        session_id: sessionId,
+        workflow_id: run.workflowId,
+        status: 'failed',
+        message,
+        total_actions: run.totalActions,
+        metadata: run.metadata ?? null,
+        webhook_url: run.webhookUrl ?? null,
+      });
+      return {
+        outcome: 'not_started',
+        response: { succeeded: false, message, session_id: sessionId, vnc_url: '', logs_url: '' },
+      };
     }
     const { session, tokens } = created;
-    await this.repo.insert({ id: run.runId, session_id: session.id, workflow_id: run.workflowId, status: 'running', message: 'Running', total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null });
+    await this.repo.insert({
+      id: run.runId,
+      session_id: session.id,
+      workflow_id: run.workflowId,
+      status: 'running',
+      message: 'Running',
+      total_actions: run.totalActions,
+      metadata: run.metadata ?? null,
+      webhook_url: run.webhookUrl ?? null,
+    });
     const vncUrl = this.deps.urls.vnc(session.id, tokens.control);
     this.replay(run, session, vncUrl);
     return {
       outcome: 'started',
-      response: { succeeded: true, message: `Run started: ${run.totalActions} steps`, session_id: session.id, vnc_url: vncUrl, logs_url: this.deps.urls.logs(session.id) },
+      response: {
+        succeeded: true,
+        message: `Run started: ${run.totalActions} steps`,
+        session_id: session.id,
+        vnc_url: vncUrl,
+        logs_url: this.deps.urls.logs(session.id),
+      },
     };
   }
 
-  async recordQueued(run: PreparedRun, queued: { sessionId: string; position: number; message: string; owner?: string }, sql: Sql = this.deps.db): Promise<void> {
-    const row = { id: run.runId, session_id: queued.sessionId, workflow_id: run.workflowId, status: 'queued' as const, message: queued.message, total_actions: run.totalActions, metadata: run.metadata ?? null, webhook_url: run.webhookUrl ?? null };
+  async recordQueued(
+    run: PreparedRun,
+    queued: { sessionId: string; position: number; message: string; owner?: string },
+    sql: Sql = this.deps.db,
+  ): Promise<void> {
+    const row = {
+      id: run.runId,
+      session_id: queued.sessionId,
+      workflow_id: run.workflowId,
+      status: 'queued' as const,
+      message: queued.message,
+      total_actions: run.totalActions,
+      metadata: run.metadata ?? null,
+      webhook_url: run.webhookUrl ?? null,
+    };
     await runsRepo(sql, this.deps.config.nodeId).insert(row, queued.owner);
   }
 
@@ -199,7 +283,10 @@ export class RunService implements RunQueueHost {
   async begin(run: PreparedRun, session: LiveSession, vncUrl: string): Promise<void> {
     if (!(await this.repo.markStarted(run.runId))) {
       // No longer queued: failed meanwhile (a node that counted this one dead reaped it). It stays failed.
-      this.deps.log.warn({ session_id: session.id }, 'a queued run was failed while its browser started; its session ends');
+      this.deps.log.warn(
+        { session_id: session.id },
+        'a queued run was failed while its browser started; its session ends',
+      );
       this.removeFiles(run);
       await this.deps.sessions.end(session.id, 'stopped');
       return;
@@ -212,20 +299,46 @@ export class RunService implements RunQueueHost {
     this.removeFiles(run);
     const message = `The run did not start: ${err instanceof Error ? err.message : 'its browser did not start'}`;
     await this.repo.complete(run.runId, { status: 'failed', message, results: [], outputs: {}, screenshot: null });
-    await this.tellCompleted(run, sessionId, { succeeded: false, message, outputs: {}, steps_run: 0, screenshot_url: null, file_metadata: [] });
+    await this.tellCompleted(run, sessionId, {
+      succeeded: false,
+      message,
+      outputs: {},
+      steps_run: 0,
+      screenshot_url: null,
+      file_metadata: [],
+    });
     // A session that never existed has no SessionEnded of its own; its log ends here.
-    if (!(await this.sessionRows.get(sessionId))) this.deps.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
+    if (!(await this.sessionRows.get(sessionId)))
+      this.deps.sessionEvents.append(sessionId, { event: 'SessionEnded', reason: 'stopped' });
   }
 
   /** Run the flow in a live session, in the background. */
   private replay(run: PreparedRun, session: LiveSession, vncUrl: string): void {
     const abort = new AbortController();
-    const active: ActiveRun = { runId: run.runId, workflowId: run.workflowId, abort, done: Promise.resolve(), gate: new PauseGate(), vncUrl, webhookUrl: run.webhookUrl, metadata: run.metadata, interrupted: false };
+    const active: ActiveRun = {
+      runId: run.runId,
+      workflowId: run.workflowId,
+      abort,
+      done: Promise.resolve(),
+      gate: new PauseGate(),
+      vncUrl,
+      webhookUrl: run.webhookUrl,
+      metadata: run.metadata,
+      interrupted: false,
+    };
     this.active.set(session.id, active);
-    this.deps.bus.emit('run.started', { session_id: session.id, workflow_id: run.workflowId, total_actions: run.totalActions, webhook_url: run.webhookUrl, metadata: run.metadata });
+    this.deps.bus.emit('run.started', {
+      session_id: session.id,
+      workflow_id: run.workflowId,
+      total_actions: run.totalActions,
+      webhook_url: run.webhookUrl,
+      metadata: run.metadata,
+    });
     this.deps.bus.emit('session.changed', { session_id: session.id });
 
-    const offEnd = this.deps.sessions.onEnd(session.id, (reason) => abort.abort(reason satisfies StopReason | undefined));
+    const offEnd = this.deps.sessions.onEnd(session.id, (reason) =>
+      abort.abort(reason satisfies StopReason | undefined),
+    );
     active.done = this.execute(run, session, active, offEnd).finally(() => this.active.delete(session.id));
   }
 
@@ -246,27 +359,47 @@ export class RunService implements RunQueueHost {
         ...(await this.credentialsOf(run)),
         onPause: (pause) => this.tellPaused(sessionId, active, pause),
         onDialog: (dialog) => this.deps.bus.emit('run.dialog', { session_id: sessionId, ...dialog }),
-        onStepStart: (index, action, params) => this.deps.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
+        onStepStart: (index, action, params) =>
+          this.deps.bus.emit('run.stepStarted', { session_id: sessionId, index, action, params }),
         onStep: (index, result, outputs) => {
           results.push(result);
           // Not awaited: the flow does not wait on the store. A late write cannot undo the end (it
           // only touches a running row).
-          this.repo.progress(run.runId, results, outputs).catch((err: unknown) => this.deps.log.warn({ err }, 'run progress not recorded'));
+          this.repo
+            .progress(run.runId, results, outputs)
+            .catch((err: unknown) => this.deps.log.warn({ err }, 'run progress not recorded'));
           this.deps.bus.emit('run.step', { session_id: sessionId, index, result, outputs });
         },
       });
     } catch (err) {
       // reveal() failed (a credential no longer decrypts): nothing ran.
-      outcome = { succeeded: false, message: `The run could not start: ${err instanceof Error ? err.message : 'its credentials could not be read'}`, results: [], outputs: {}, screenshot: null };
+      outcome = {
+        succeeded: false,
+        message: `The run could not start: ${err instanceof Error ? err.message : 'its credentials could not be read'}`,
+        results: [],
+        outputs: {},
+        screenshot: null,
+      };
     }
     offEnd();
     this.removeFiles(run);
-    const message = active.interrupted ? `Interrupted through the API after ${outcome.results.filter((r) => r.result.ok).length} of ${run.totalActions} steps; the session stays live` : outcome.message;
+    const message = active.interrupted
+      ? `Interrupted through the API after ${outcome.results.filter((r) => r.result.ok).length} of ${run.totalActions} steps; the session stays live`
+      : outcome.message;
     // The session ends before the run reads as completed, so a caller polling status sees both;
     // an interrupted run leaves it live for a person.
-    if (!active.interrupted) await this.deps.sessions.end(sessionId, 'completed').catch((err: unknown) => this.deps.log.error({ err }, 'ending a run\'s session failed'));
+    if (!active.interrupted)
+      await this.deps.sessions
+        .end(sessionId, 'completed')
+        .catch((err: unknown) => this.deps.log.error({ err }, "ending a run's session failed"));
     const succeeded = outcome.succeeded && !active.interrupted;
-    await this.repo.complete(run.runId, { status: succeeded ? 'succeeded' : 'failed', message, results: outcome.results, outputs: outcome.outputs, screenshot: outcome.screenshot });
+    await this.repo.complete(run.runId, {
+      status: succeeded ? 'succeeded' : 'failed',
+      message,
+      results: outcome.results,
+      outputs: outcome.outputs,
+      screenshot: outcome.screenshot,
+    });
     await this.tellCompleted(run, sessionId, {
       succeeded,
       message,
@@ -280,7 +413,9 @@ export class RunService implements RunQueueHost {
   }
 
   /** The run's credential values and where each may be typed, for its engine. */
-  private async credentialsOf(run: PreparedRun): Promise<{ credentials: Map<string, string>; credentialOrigins: Map<string, string[]> }> {
+  private async credentialsOf(
+    run: PreparedRun,
+  ): Promise<{ credentials: Map<string, string>; credentialOrigins: Map<string, string[]> }> {
     const { values, origins } = await this.deps.credentials.revealForRun(run.credentials);
     return { credentials: values, credentialOrigins: origins };
   }
@@ -289,7 +424,10 @@ export class RunService implements RunQueueHost {
   private async tellCompleted(
     run: PreparedRun,
     sessionId: string,
-    outcome: Pick<BusEvents['run.completed'], 'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'>,
+    outcome: Pick<
+      BusEvents['run.completed'],
+      'succeeded' | 'message' | 'outputs' | 'steps_run' | 'screenshot_url' | 'file_metadata'
+    >,
   ): Promise<void> {
     const workflow = await this.deps.workflows.runFactsOf(run.workflowId);
     this.deps.bus.emit('run.completed', {
@@ -304,7 +442,14 @@ export class RunService implements RunQueueHost {
   }
 
   private tellPaused(sessionId: string, active: ActiveRun, pause: PauseState): void {
-    this.deps.bus.emit('run.paused', { session_id: sessionId, workflow_id: active.workflowId, pause, vnc_url: active.vncUrl, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.deps.bus.emit('run.paused', {
+      session_id: sessionId,
+      workflow_id: active.workflowId,
+      pause,
+      vnc_url: active.vncUrl,
+      webhook_url: active.webhookUrl,
+      metadata: active.metadata,
+    });
     this.deps.bus.emit('session.changed', { session_id: sessionId });
   }
 
@@ -331,7 +476,13 @@ export class RunService implements RunQueueHost {
     const active = await this.activeRun(sessionId);
     const lifted = active.gate.resume();
     if (!lifted) throw new Conflict('The run is not paused: there is nothing to resume');
-    this.deps.bus.emit('run.resumed', { session_id: sessionId, workflow_id: active.workflowId, pause: lifted, webhook_url: active.webhookUrl, metadata: active.metadata });
+    this.deps.bus.emit('run.resumed', {
+      session_id: sessionId,
+      workflow_id: active.workflowId,
+      pause: lifted,
+      webhook_url: active.webhookUrl,
+      metadata: active.metadata,
+    });
     this.deps.bus.emit('session.changed', { session_id: sessionId });
     return lifted;
   }
@@ -358,8 +509,17 @@ export class RunService implements RunQueueHost {
   }
 
   /** Newest first, of one status and/or one workflow, or all. */
-  list(request: { status?: RunStatus; workflowId?: string; limit: number; cursor?: string }): Promise<Page<RunSummary>> {
-    return pageOf(request, (limit, before) => this.repo.page({ status: request.status, workflowId: request.workflowId, limit, before }), toSummary);
+  list(request: {
+    status?: RunStatus;
+    workflowId?: string;
+    limit: number;
+    cursor?: string;
+  }): Promise<Page<RunSummary>> {
+    return pageOf(
+      request,
+      (limit, before) => this.repo.page({ status: request.status, workflowId: request.workflowId, limit, before }),
+      toSummary,
+    );
   }
 
   async status(sessionId: string): Promise<RunStatusResponse | undefined> {

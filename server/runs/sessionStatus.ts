@@ -8,7 +8,11 @@ import { sessionMetadataOf, workflowMetadataOf } from '../workflows/simplexMetad
 import { structuredOutputOf } from '../workflows/structuredOutput.ts';
 import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 
-const NORMAL_ENDS: ReadonlySet<EndReason | null | undefined> = new Set<EndReason>(['stopped', 'completed', 'timed_out']);
+const NORMAL_ENDS: ReadonlySet<EndReason | null | undefined> = new Set<EndReason>([
+  'stopped',
+  'completed',
+  'timed_out',
+]);
 
 /**
  * Simplex's session status, from what we keep: the run when there is one (a paused run is in

@@ -45,9 +45,12 @@ export function stepLabel(step: Step, index: number): string {
  * so, with the time and where to look; anything else is the library's first line.
  */
 export function failureMessage(step: Step, index: number, cause: string, flowTimeout?: number): string {
-  const waitedForElement = targetOf(step) !== undefined && step.type !== 'navigate' && /timed? ?out|timeout|waiting for/i.test(cause);
+  const waitedForElement =
+    targetOf(step) !== undefined && step.type !== 'navigate' && /timed? ?out|timeout|waiting for/i.test(cause);
   if (waitedForElement) {
-    const seconds = ((step.timeout ?? flowTimeout ?? DEFAULT_TIMEOUT_MS) / 1000).toLocaleString('en', { maximumFractionDigits: 1 });
+    const seconds = ((step.timeout ?? flowTimeout ?? DEFAULT_TIMEOUT_MS) / 1000).toLocaleString('en', {
+      maximumFractionDigits: 1,
+    });
     return `${stepLabel(step, index)}: no element matched within ${seconds} s. Check the selector in the workflow editor.`;
   }
   return `${stepLabel(step, index)}: ${cause}`;
@@ -55,7 +58,15 @@ export function failureMessage(step: Step, index: number, cause: string, flowTim
 
 /** Why a run was stopped from outside: its session ended (and how), an interrupt, the server closing. */
 export type StopReason = EndReason | 'interrupted' | 'server_closing';
-const STOP_REASONS: readonly string[] = ['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start', 'interrupted', 'server_closing'] satisfies StopReason[];
+const STOP_REASONS: readonly string[] = [
+  'stopped',
+  'timed_out',
+  'completed',
+  'crashed',
+  'failed_to_start',
+  'interrupted',
+  'server_closing',
+] satisfies StopReason[];
 
 /** The reason a run's AbortSignal was aborted with (AbortController.abort(reason)); undefined when it gave none. */
 export function stopReasonOf(signal: AbortSignal | undefined): StopReason | undefined {
@@ -74,7 +85,7 @@ export function stoppedBecause(reason: StopReason | undefined): string {
     case 'timed_out':
       return 'the session reached its timeout';
     case 'crashed':
-      return 'the session\'s browser stopped unexpectedly';
+      return "the session's browser stopped unexpectedly";
     case 'interrupted':
       return 'the run was interrupted through the API';
     case 'server_closing':

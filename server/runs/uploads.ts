@@ -16,6 +16,7 @@ export const MAX_FILE_NAME_BYTES = 255;
 export function badFileName(name: string): string | null {
   if (!name || name === '.' || name === '..') return 'each file needs a file name';
   if (name.includes('\0')) return 'a file name must not contain a NUL byte';
-  if (Buffer.byteLength(name) > MAX_FILE_NAME_BYTES) return `a file name must be at most ${MAX_FILE_NAME_BYTES} bytes (UTF-8)`;
+  if (Buffer.byteLength(name) > MAX_FILE_NAME_BYTES)
+    return `a file name must be at most ${MAX_FILE_NAME_BYTES} bytes (UTF-8)`;
   return null;
 }

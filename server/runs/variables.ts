@@ -8,12 +8,16 @@ export type VariableValues = Record<string, string | number | boolean>;
  * defaulted), each of its declared type (an enum's: one of its values), none undeclared. Issues
  * name `variables.<name>`.
  */
-export function resolveVariables(declared: Variable[], given: Record<string, unknown>): { values: VariableValues; issues: Issue[] } {
+export function resolveVariables(
+  declared: Variable[],
+  given: Record<string, unknown>,
+): { values: VariableValues; issues: Issue[] } {
   const values: VariableValues = {};
   const issues: Issue[] = [];
   const names = new Set(declared.map((v) => v.name));
   for (const name of Object.keys(given)) {
-    if (!names.has(name)) issues.push({ path: `variables.${name}`, message: `the workflow declares no variable ${name}` });
+    if (!names.has(name))
+      issues.push({ path: `variables.${name}`, message: `the workflow declares no variable ${name}` });
   }
   for (const v of declared) {
     const value = Object.hasOwn(given, v.name) ? given[v.name] : v.default;
@@ -24,11 +28,17 @@ export function resolveVariables(declared: Variable[], given: Record<string, unk
     if (v.type === 'enum') {
       const allowed = v.enumValues ?? [];
       if (typeof value !== 'string' || !allowed.includes(value)) {
-        issues.push({ path: `variables.${v.name}`, message: `${v.name} must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value).slice(0, 100)})` });
+        issues.push({
+          path: `variables.${v.name}`,
+          message: `${v.name} must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value).slice(0, 100)})`,
+        });
         continue;
       }
     } else if (typeof value !== v.type || (v.type === 'number' && !Number.isFinite(value))) {
-      issues.push({ path: `variables.${v.name}`, message: `${v.name} must be a ${v.type}, got ${Array.isArray(value) ? 'array' : typeof value}` });
+      issues.push({
+        path: `variables.${v.name}`,
+        message: `${v.name} must be a ${v.type}, got ${Array.isArray(value) ? 'array' : typeof value}`,
+      });
       continue;
     }
     values[v.name] = value as string | number | boolean;
@@ -42,7 +52,9 @@ export function resolveVariables(declared: Variable[], given: Record<string, unk
  */
 export function fillPlaceholders(flow: Flow, values: VariableValues): Flow {
   const fill = (text: string) =>
-    text.replace(PLACEHOLDER, (m, name: string) => (credentialOf(name) !== undefined ? m : values[name] === undefined ? '' : String(values[name])));
+    text.replace(PLACEHOLDER, (m, name: string) =>
+      credentialOf(name) !== undefined ? m : values[name] === undefined ? '' : String(values[name]),
+    );
   return {
     ...flow,
     steps: flow.steps.map((step) => {

@@ -47,7 +47,11 @@ export async function verifyApiKey(repo: ApiKeyStore, presented: string | undefi
  * First start: without BROWSERDESK_API_KEY and with no key yet, make one and write it once to
  * DATA_DIR/api-key (0600). Returns the file path when a key was written.
  */
-export async function bootstrapApiKey(repo: ApiKeyStore, dataDir: string, envKey: string | undefined): Promise<string | null> {
+export async function bootstrapApiKey(
+  repo: ApiKeyStore,
+  dataDir: string,
+  envKey: string | undefined,
+): Promise<string | null> {
   if (envKey) {
     await importApiKey(repo, envKey, 'BROWSERDESK_API_KEY');
     return null;
@@ -113,7 +117,10 @@ export class ApiKeyAdmin {
   async revoke(id: string, currentId: string | null): Promise<ApiKeyInfo> {
     const outcome = await this.repo.revokeUnlessLast(id);
     if (outcome === 'none') throw new NotFound('API key', 'no active key has this id');
-    if (outcome === 'last') throw new Conflict('This is the last active API key: create another before revoking it, or no one could call the API');
+    if (outcome === 'last')
+      throw new Conflict(
+        'This is the last active API key: create another before revoking it, or no one could call the API',
+      );
     const row = await this.repo.get(id);
     if (!row) throw new NotFound('API key');
     return this.view(row, currentId);

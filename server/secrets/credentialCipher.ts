@@ -38,11 +38,15 @@ export function credentialCipher(master: Buffer): CredentialCipher {
     open(name, sealed) {
       if (sealed.length < IV_BYTES + TAG_BYTES) throw new CredentialUnreadableError(name);
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
         decipher.setAAD(Buffer.from(name, 'utf8'));
         // Nothing is returned unless final() has checked the tag.
-        return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         throw new CredentialUnreadableError(name);
       }

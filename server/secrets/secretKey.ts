@@ -13,7 +13,8 @@ export const SECRET_KEY_FILE = 'secret-key';
 /** A key we cannot use: the server must not start (the message says what to do). */
 export class SecretKeyError extends Error {}
 
-export const SECRET_KEY_FORMAT = 'must be 32 bytes written as 64 hex characters or as base64 (e.g. the output of `openssl rand -hex 32`)';
+export const SECRET_KEY_FORMAT =
+  'must be 32 bytes written as 64 hex characters or as base64 (e.g. the output of `openssl rand -hex 32`)';
 
 /** 64 hex characters, or base64 / base64url (padding optional) of exactly 32 bytes; null for anything else. */
 export function parseSecretKey(text: string): Buffer | null {
@@ -42,7 +43,10 @@ export function loadSecretKey(dataDir: string, fromEnv: string | undefined, log?
   if (fromEnv !== undefined) {
     const key = parseSecretKey(fromEnv);
     if (!key) throw new SecretKeyError(`BROWSERDESK_SECRET_KEY ${SECRET_KEY_FORMAT}`);
-    if (fs.existsSync(file)) log?.warn(`BROWSERDESK_SECRET_KEY is set, so the key in ${file} is not used; secrets stored under that key cannot be read with this one`);
+    if (fs.existsSync(file))
+      log?.warn(
+        `BROWSERDESK_SECRET_KEY is set, so the key in ${file} is not used; secrets stored under that key cannot be read with this one`,
+      );
     return key;
   }
   return readKeyFile(file, log) ?? createKeyFile(dataDir, file, log);
@@ -61,7 +65,9 @@ function readKeyFile(file: string, log?: Log): Buffer | null {
     stat = fs.statSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new SecretKeyError(`Cannot read the secret key file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new SecretKeyError(
+      `Cannot read the secret key file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
   }
   if (!stat.isFile()) throw new SecretKeyError(`${file} is not a file: it must hold the server's 32-byte secret key`);
   if (stat.size !== SECRET_KEY_BYTES) {
@@ -73,9 +79,13 @@ function readKeyFile(file: string, log?: Log): Buffer | null {
   if (stat.mode & 0o077) {
     try {
       fs.chmodSync(file, 0o600);
-      log?.warn(`${file} was readable by other users (mode ${(stat.mode & 0o777).toString(8)}); its mode is now 0600. Whoever read it can decrypt stored credentials: consider a new key`);
+      log?.warn(
+        `${file} was readable by other users (mode ${(stat.mode & 0o777).toString(8)}); its mode is now 0600. Whoever read it can decrypt stored credentials: consider a new key`,
+      );
     } catch {
-      log?.warn(`${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)}) and its mode could not be changed: make it 0600`);
+      log?.warn(
+        `${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)}) and its mode could not be changed: make it 0600`,
+      );
     }
   }
   const key = fs.readFileSync(file);
@@ -106,7 +116,9 @@ function createKeyFile(dataDir: string, file: string, log?: Log): Buffer {
     fs.rmSync(tmp, { force: true });
   }
   syncDir(dataDir);
-  log?.warn(`Created the secret key in ${file} (readable by this user only). Back it up with the database: without it, stored credentials cannot be read`);
+  log?.warn(
+    `Created the secret key in ${file} (readable by this user only). Back it up with the database: without it, stored credentials cannot be read`,
+  );
   return key;
 }
 

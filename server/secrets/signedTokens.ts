@@ -20,13 +20,27 @@ interface Payload {
 
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest();
 
-export function signToken(key: Buffer, scope: TokenScope, sessionId: string, ttlSeconds: number, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ c: scope, s: sessionId, e: Math.floor(now / 1000) + ttlSeconds } satisfies Payload)).toString('base64url');
+export function signToken(
+  key: Buffer,
+  scope: TokenScope,
+  sessionId: string,
+  ttlSeconds: number,
+  now = Date.now(),
+): string {
+  const payload = Buffer.from(
+    JSON.stringify({ c: scope, s: sessionId, e: Math.floor(now / 1000) + ttlSeconds } satisfies Payload),
+  ).toString('base64url');
   return `${payload}.${mac(key, payload).toString('base64url')}`;
 }
 
 /** True when `token` was signed with `key` for this scope and session and has not expired. Constant-time in the mac. */
-export function verifyToken(key: Buffer, token: string | undefined, scope: TokenScope, sessionId: string, now = Date.now()): boolean {
+export function verifyToken(
+  key: Buffer,
+  token: string | undefined,
+  scope: TokenScope,
+  sessionId: string,
+  now = Date.now(),
+): boolean {
   if (typeof token !== 'string' || token.length > 1000) return false;
   const [payload, given, extra] = token.split('.');
   if (!payload || !given || extra !== undefined) return false;

@@ -44,7 +44,12 @@ export class SessionEventLog {
     const created_at = new Date().toISOString();
     const done = (this.writes.get(sessionId) ?? Promise.resolve())
       .then(async () => {
-        const event = await this.insert(sessionId, input, created_at, this.next.get(sessionId) ?? (await this.repo.count(sessionId)));
+        const event = await this.insert(
+          sessionId,
+          input,
+          created_at,
+          this.next.get(sessionId) ?? (await this.repo.count(sessionId)),
+        );
         this.next.set(sessionId, event.index + 1);
         this.emitter.emit(sessionId, event);
       })
@@ -63,7 +68,13 @@ export class SessionEventLog {
    * node meanwhile: one that reaped this session's node, thought dead, and logged the end of its
    * run. Then the event goes after what the store holds, once; any other failure is the caller's.
    */
-  private async insert(sessionId: string, input: SessionEventInput, created_at: string, index: number, retried = false): Promise<SessionEvent> {
+  private async insert(
+    sessionId: string,
+    input: SessionEventInput,
+    created_at: string,
+    index: number,
+    retried = false,
+  ): Promise<SessionEvent> {
     // The schema's order, which reading the store back gives: a live event and a stored one read alike.
     const event = { index, session_id: sessionId, created_at, ...input } as SessionEvent;
     try {

@@ -2,7 +2,11 @@ import type { BusEvents } from '../events/bus.ts';
 import type { CdpHub } from '../sessions/cdp/hub.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
 
-type PageEvent = BusEvents['session.page'] extends infer E ? (E extends { session_id: string } ? Omit<E, 'session_id'> : never) : never;
+type PageEvent = BusEvents['session.page'] extends infer E
+  ? E extends { session_id: string }
+    ? Omit<E, 'session_id'>
+    : never
+  : never;
 
 const MAX_TEXT = 1000;
 const MAX_URL = 2000;
@@ -18,7 +22,15 @@ interface RemoteObject {
 }
 
 function textOf(args: RemoteObject[]): string {
-  return args.map((a) => (a.value !== undefined ? (typeof a.value === 'string' ? a.value : JSON.stringify(a.value)) : (a.description ?? a.type))).join(' ');
+  return args
+    .map((a) =>
+      a.value !== undefined
+        ? typeof a.value === 'string'
+          ? a.value
+          : JSON.stringify(a.value)
+        : (a.description ?? a.type),
+    )
+    .join(' ');
 }
 
 /**
@@ -32,7 +44,12 @@ export async function observePages(hub: CdpHub, emit: (e: PageEvent) => void): P
   const message = (e: PageEvent) => {
     messages++;
     if (messages < MAX_PAGE_MESSAGES) emit(e);
-    else if (messages === MAX_PAGE_MESSAGES) emit({ kind: 'console', level: 'warning', text: `More than ${MAX_PAGE_MESSAGES} console messages and errors: the rest are not logged` });
+    else if (messages === MAX_PAGE_MESSAGES)
+      emit({
+        kind: 'console',
+        level: 'warning',
+        text: `More than ${MAX_PAGE_MESSAGES} console messages and errors: the rest are not logged`,
+      });
   };
   const ignore = () => undefined;
   cdp.on('Target.attachedToTarget', (params) => {

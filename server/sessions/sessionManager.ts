@@ -18,11 +18,31 @@ import { openStartUrl } from './browser/startUrl.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './browser/tree.ts';
-import type { Capability, CreateSessionInput, EndReason, LiveSession, Reservation, SessionLifecycleHooks, SessionManager, SessionTokens } from './types.ts';
+import type {
+  Capability,
+  CreateSessionInput,
+  EndReason,
+  LiveSession,
+  Reservation,
+  SessionLifecycleHooks,
+  SessionManager,
+  SessionTokens,
+} from './types.ts';
 import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
-  config: Pick<Config, 'dataDir' | 'CHROMIUM_PATH' | 'WARM_POOL_SIZE' | 'WARM_POOL_MAX' | 'MAX_SESSIONS' | 'MAX_QUEUED_RUNS' | 'PROXY_URL' | 'SESSION_UIDS' | 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'CHROMIUM_PATH'
+    | 'WARM_POOL_SIZE'
+    | 'WARM_POOL_MAX'
+    | 'MAX_SESSIONS'
+    | 'MAX_QUEUED_RUNS'
+    | 'PROXY_URL'
+    | 'SESSION_UIDS'
+    | 'BROWSER_ALLOW_PRIVATE_NETWORKS'
+  >;
   repo: SessionsRepo;
   bus: Bus;
   log: Log;
@@ -66,9 +86,15 @@ const RETRY_AFTER_SECONDS = 5;
 
 /** Why a session cannot ask for proxies on this server, or null when it can (or does not ask). */
 export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Issue | null =>
-  proxies && !proxyUrl ? { path: 'proxies', message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false' } : null;
+  proxies && !proxyUrl
+    ? {
+        path: 'proxies',
+        message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false',
+      }
+    : null;
 
-const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
+const shuttingDown = () =>
+  new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
 
 /**
  * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
@@ -77,7 +103,13 @@ const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server i
 /** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
 export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
   for (const s of sessions) {
-    bus.emit('session.ended', { session_id: s.id, workflow_id: s.workflow_id, reason: 'crashed', webhook_url: s.webhook_url ?? undefined, metadata: s.metadata ?? undefined });
+    bus.emit('session.ended', {
+      session_id: s.id,
+      workflow_id: s.workflow_id,
+      reason: 'crashed',
+      webhook_url: s.webhook_url ?? undefined,
+      metadata: s.metadata ?? undefined,
+    });
     bus.emit('session.changed', { session_id: s.id });
   }
 }
@@ -132,7 +164,12 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   /** Run one kind of hook on every registrant; failures and overruns are logged, never thrown. */
-  private async runHooks<K extends keyof SessionLifecycleHooks>(kind: K, id: string, call: (h: Required<SessionLifecycleHooks>[K]) => unknown, timeoutMs?: number): Promise<void> {
+  private async runHooks<K extends keyof SessionLifecycleHooks>(
+    kind: K,
+    id: string,
+    call: (h: Required<SessionLifecycleHooks>[K]) => unknown,
+    timeoutMs?: number,
+  ): Promise<void> {
     await Promise.all(
       this.hooks.map(async (h) => {
         const fn = h[kind];
@@ -140,7 +177,16 @@ export class BrowserSessionManager implements SessionManager {
         let timer: NodeJS.Timeout | undefined;
         try {
           const work = Promise.resolve(call(fn.bind(h) as Required<SessionLifecycleHooks>[K]));
-          const limit = timeoutMs === undefined ? work : Promise.race([work, new Promise((_r, reject) => (timer = setTimeout(() => reject(new Error(`${kind} took over ${timeoutMs} ms`)), timeoutMs)))]);
+          const limit =
+            timeoutMs === undefined
+              ? work
+              : Promise.race([
+                  work,
+                  new Promise(
+                    (_r, reject) =>
+                      (timer = setTimeout(() => reject(new Error(`${kind} took over ${timeoutMs} ms`)), timeoutMs)),
+                  ),
+                ]);
           await limit;
         } catch (err) {
           this.opts.log.warn({ err, session_id: id }, `session ${kind} hook failed`);
@@ -172,7 +218,10 @@ export class BrowserSessionManager implements SessionManager {
 
   assertRoom(): void {
     if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
-      throw new AtCapacity(`This server runs at most ${this.opts.config.MAX_SESSIONS} sessions at once; end one or retry later`, RETRY_AFTER_SECONDS);
+      throw new AtCapacity(
+        `This server runs at most ${this.opts.config.MAX_SESSIONS} sessions at once; end one or retry later`,
+        RETRY_AFTER_SECONDS,
+      );
     }
   }
 
@@ -199,7 +248,11 @@ export class BrowserSessionManager implements SessionManager {
     for (const dir of ['profiles', 'run', 'trash']) {
       await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
     }
-    this.isolation = await Isolation.start({ dataDir: config.dataDir, uids: config.SESSION_UIDS, allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS });
+    this.isolation = await Isolation.start({
+      dataDir: config.dataDir,
+      uids: config.SESSION_UIDS,
+      allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+    });
     for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
     announceCrashed(bus, orphans);
     if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
@@ -241,7 +294,15 @@ export class BrowserSessionManager implements SessionManager {
     const pooled = input.proxies || input.userAgent || reservedId ? undefined : this.pool.take();
     const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
-    const entry: Entry = { workflowId: input.workflowId, reserved: reservedId !== undefined, hashes, moreHashes: [], webhookUrl: input.webhookUrl, metadata: input.metadata, endListeners: new Set() };
+    const entry: Entry = {
+      workflowId: input.workflowId,
+      reserved: reservedId !== undefined,
+      hashes,
+      moreHashes: [],
+      webhookUrl: input.webhookUrl,
+      metadata: input.metadata,
+      endListeners: new Set(),
+    };
     // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
     this.entries.set(id, entry);
     try {
@@ -258,7 +319,10 @@ export class BrowserSessionManager implements SessionManager {
       });
     } catch (err) {
       this.entries.delete(id);
-      void pooled?.tree.then((t) => t.kill(), () => undefined);
+      void pooled?.tree.then(
+        (t) => t.kill(),
+        () => undefined,
+      );
       throw err;
     }
     bus.emit('session.changed', { session_id: id });
@@ -271,7 +335,11 @@ export class BrowserSessionManager implements SessionManager {
       let launchedAsAsked = false;
       const cold = () => {
         launchedAsAsked = true;
-        return BrowserTree.start({ ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined), kiosk: presentation === 'kiosk', userAgent: input.userAgent });
+        return BrowserTree.start({
+          ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined),
+          kiosk: presentation === 'kiosk',
+          userAgent: input.userAgent,
+        });
       };
       // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
       tree = pooled ? await pooled.tree.catch(cold) : await cold();
@@ -286,7 +354,8 @@ export class BrowserSessionManager implements SessionManager {
       if (!tree.alive) throw new Error('the browser died while starting');
       tree.onExit((what, clean) => {
         const closedByClient = what === 'chromium' && clean;
-        if (!closedByClient) this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
+        if (!closedByClient)
+          this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
         void this.end(id, closedByClient ? 'stopped' : 'crashed');
       });
     } catch (err) {
@@ -314,11 +383,19 @@ export class BrowserSessionManager implements SessionManager {
       forRun: input.forRun === true,
     };
     entry.session = session;
-    await this.runHooks('onLive', id, (onLive) => onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }));
-    if (entry.ending) throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
+    await this.runHooks('onLive', id, (onLive) =>
+      onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }),
+    );
+    if (entry.ending)
+      throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
     this.armTimer(id, entry, session.expiresAt);
     await repo.markLive(id, session.expiresAt.toISOString());
-    bus.emit('session.started', { session_id: id, workflow_id: input.workflowId, webhook_url: input.webhookUrl, metadata: input.metadata });
+    bus.emit('session.started', {
+      session_id: id,
+      workflow_id: input.workflowId,
+      webhook_url: input.webhookUrl,
+      metadata: input.metadata,
+    });
     bus.emit('session.changed', { session_id: id });
     return session;
   }
@@ -327,11 +404,16 @@ export class BrowserSessionManager implements SessionManager {
     const { config } = this.opts;
     if (this.closed) throw shuttingDown();
     if (this.reserved.size >= config.MAX_QUEUED_RUNS) {
-      throw new AtCapacity(`This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
+      throw new AtCapacity(
+        `This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`,
+        RETRY_AFTER_SECONDS,
+      );
     }
     const id = randomUUID();
     const { tokens, hashes } = mintTokens();
-    const started = new Promise<LiveSession>((resolve, reject) => this.reserved.set(id, { input, hashes, resolve, reject }));
+    const started = new Promise<LiveSession>((resolve, reject) =>
+      this.reserved.set(id, { input, hashes, resolve, reject }),
+    );
     // Nobody may be listening yet when a reservation fails; the caller's own handler still sees it.
     started.catch(() => undefined);
     const position = this.reserved.size;
@@ -376,7 +458,9 @@ export class BrowserSessionManager implements SessionManager {
     try {
       await applyStorageState(cdp, state);
     } catch (err) {
-      throw new Invalid([{ path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` }]);
+      throw new Invalid([
+        { path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` },
+      ]);
     } finally {
       cdp.close();
     }
@@ -418,7 +502,9 @@ export class BrowserSessionManager implements SessionManager {
     const expiresAt = new Date(live.liveAt.getTime() + timeoutSeconds * 1000);
     if (expiresAt.getTime() <= Date.now()) {
       const lived = Math.floor((Date.now() - live.liveAt.getTime()) / 1000);
-      throw new Invalid([{ path: 'timeout', message: `timeout must reach past now: the session has been live ${lived} seconds` }]);
+      throw new Invalid([
+        { path: 'timeout', message: `timeout must reach past now: the session has been live ${lived} seconds` },
+      ]);
     }
     if (!(await this.opts.repo.setTimeout(id, timeoutSeconds, expiresAt.toISOString())) || entry.ending) {
       throw new Conflict('The session is not live: only a live session can be extended');
@@ -444,7 +530,8 @@ export class BrowserSessionManager implements SessionManager {
       clearTimeout(entry.timer);
       // Before anything closes: the browser is still up for a last read (its storage state).
       const live = entry.session;
-      if (live && live.state === 'live' && entry.tree?.alive) await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
+      if (live && live.state === 'live' && entry.tree?.alive)
+        await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
       if (entry.session) entry.session.state = 'ended';
       await this.safely(() => repo.markEnded(id, reason));
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
@@ -456,7 +543,13 @@ export class BrowserSessionManager implements SessionManager {
         }
       }
       entry.endListeners.clear();
-      bus.emit('session.ended', { session_id: id, workflow_id: entry.workflowId, reason, webhook_url: entry.webhookUrl, metadata: entry.metadata });
+      bus.emit('session.ended', {
+        session_id: id,
+        workflow_id: entry.workflowId,
+        reason,
+        webhook_url: entry.webhookUrl,
+        metadata: entry.metadata,
+      });
       bus.emit('session.changed', { session_id: id });
       // A tree still starting is killed by create() when it notices `ending`; its processes carry
       // the marker, so a sweep by tree id catches them either way.
@@ -482,7 +575,8 @@ export class BrowserSessionManager implements SessionManager {
 
   async closeAll(): Promise<void> {
     this.closed = true;
-    for (const r of this.reserved.values()) r.reject(new Unavailable(ErrorCode.shuttingDown, 'The server stopped before a browser was free'));
+    for (const r of this.reserved.values())
+      r.reject(new Unavailable(ErrorCode.shuttingDown, 'The server stopped before a browser was free'));
     this.reserved.clear();
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);

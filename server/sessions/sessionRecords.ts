@@ -90,7 +90,9 @@ export class SessionRecords {
       request,
       async (limit, before) => {
         const rows = await this.opts.sessions.list({ state: request.state, limit, before });
-        runs = new Map((await this.opts.runs.statusesOfSessions(rows.map((r) => r.id))).map((r) => [r.session_id, r.status]));
+        runs = new Map(
+          (await this.opts.runs.statusesOfSessions(rows.map((r) => r.id))).map((r) => [r.session_id, r.status]),
+        );
         return rows;
       },
       (row) => this.toSession(row, runs.get(row.id) ?? null),
@@ -115,7 +117,9 @@ export class SessionRecords {
    * goes again when its session does not start (the manager checks the limit again: another request
    * may take the last slot in between).
    */
-  async create(request: z.output<typeof CreateWorkflowSessionRequest>): Promise<{ sessionId: string; workflowId: string; tokens: SessionTokens }> {
+  async create(
+    request: z.output<typeof CreateWorkflowSessionRequest>,
+  ): Promise<{ sessionId: string; workflowId: string; tokens: SessionTokens }> {
     await this.admit(request);
     const workflow = await this.opts.workflows.ensureByName(request.workflow_name);
     try {
@@ -142,7 +146,9 @@ export class SessionRecords {
     const issues: Issue[] = [];
     const proxies = proxiesIssue(request.proxies, config.PROXY_URL);
     if (proxies) issues.push(proxies);
-    const webhook = request.webhook_url ? await webhookUrlIssue(request.webhook_url, config.WEBHOOK_ALLOW_PRIVATE) : null;
+    const webhook = request.webhook_url
+      ? await webhookUrlIssue(request.webhook_url, config.WEBHOOK_ALLOW_PRIVATE)
+      : null;
     if (webhook) issues.push(webhook);
     if (issues.length) throw new Invalid(issues);
     this.opts.manager.assertRoom();

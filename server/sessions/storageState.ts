@@ -25,7 +25,9 @@ const bare = (domain: string) => domain.replace(/^\./, '').toLowerCase();
  */
 async function setCookies(cdp: CdpClient, cookies: StorageState['cookies']): Promise<void> {
   await cdp.send('Storage.setCookies', { cookies: cookies.map(cookieParam) });
-  const { cookies: stored } = await cdp.send<{ cookies: { name: string; domain: string; path: string }[] }>('Storage.getCookies');
+  const { cookies: stored } = await cdp.send<{ cookies: { name: string; domain: string; path: string }[] }>(
+    'Storage.getCookies',
+  );
   const now = Date.now() / 1000;
   for (const c of cookies) {
     if (c.expires > 0 && c.expires <= now) continue;
@@ -49,7 +51,14 @@ export function answerLocally(cdp: CdpClient, sessionId: string): () => void {
     void cdp
       .send(
         isDocument ? 'Fetch.fulfillRequest' : 'Fetch.failRequest',
-        isDocument ? { requestId, responseCode: 200, responseHeaders: [{ name: 'content-type', value: 'text/html' }], body: BLANK } : { requestId, errorReason: 'Aborted' },
+        isDocument
+          ? {
+              requestId,
+              responseCode: 200,
+              responseHeaders: [{ name: 'content-type', value: 'text/html' }],
+              body: BLANK,
+            }
+          : { requestId, errorReason: 'Aborted' },
         sessionId,
       )
       .catch(() => undefined);
@@ -66,7 +75,10 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
   if (state.cookies.length) await setCookies(cdp, state.cookies);
   const origins = state.origins.filter((o) => o.localStorage.length);
   if (!origins.length) return;
-  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });
+  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', {
+    url: 'about:blank',
+    background: true,
+  });
   const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
   const off = answerLocally(cdp, sessionId);
   try {
@@ -90,7 +102,11 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
       if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
       await loaded;
       const expression = `(() => { for (const [k, v] of ${JSON.stringify(localStorage.map((i) => [i.name, i.value]))}) localStorage.setItem(k, v); return location.origin; })()`;
-      const r = await cdp.send<{ exceptionDetails?: unknown }>('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+      const r = await cdp.send<{ exceptionDetails?: unknown }>(
+        'Runtime.evaluate',
+        { expression, returnByValue: true },
+        sessionId,
+      );
       if (r.exceptionDetails) throw new Error(`could not set localStorage of ${origin}`);
     }
   } finally {

@@ -25,7 +25,11 @@ export function mintTokens(): { tokens: SessionTokens; hashes: TokenHashes } {
 }
 
 /** The hashes as the store keeps them (a session's row, a queued run's row): hex columns. */
-export const hashColumns = (h: TokenHashes) => ({ view_hash: h.view.toString('hex'), control_hash: h.control.toString('hex'), cdp_hash: h.cdp.toString('hex') });
+export const hashColumns = (h: TokenHashes) => ({
+  view_hash: h.view.toString('hex'),
+  control_hash: h.control.toString('hex'),
+  cdp_hash: h.cdp.toString('hex'),
+});
 
 /** Back from those columns. */
 export const hashesFromColumns = (row: { view_hash: string; control_hash: string; cdp_hash: string }): TokenHashes => ({

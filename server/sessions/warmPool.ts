@@ -79,7 +79,13 @@ export class WarmPool {
 
   /** What the pool aims for now, and why (the benchmark reports it). */
   get stats(): { ready: number; starting: number; target: number; createsPerSecond: number; startMs: number } {
-    return { ready: this.ready.length, starting: this.starting.length, target: this.target(), createsPerSecond: this.demand.rate(), startMs: this.demand.averageStartMs };
+    return {
+      ready: this.ready.length,
+      starting: this.starting.length,
+      target: this.target(),
+      createsPerSecond: this.demand.rate(),
+      startMs: this.demand.averageStartMs,
+    };
   }
 
   private target(): number {
@@ -106,7 +112,10 @@ export class WarmPool {
       taken = { id: oldest.id, tree: oldest.promise };
     }
     // After the hand-out is answered: a few hundred /proc reads need not delay it.
-    void taken?.tree.then((t) => setImmediate(() => t.promote()), () => undefined);
+    void taken?.tree.then(
+      (t) => setImmediate(() => t.promote()),
+      () => undefined,
+    );
     // Likewise the refill: spawning blocks the event loop for a moment, so let the response (and
     // the client's first CDP message) through first.
     this.fill(REFILL_DELAY_MS);
@@ -135,7 +144,12 @@ export class WarmPool {
     const id = randomUUID();
     const began = Date.now();
     const abort = new AbortController();
-    const starting: Starting = { id, promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal }).then((t) => this.prepared(t)), claimed: false, abort };
+    const starting: Starting = {
+      id,
+      promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal }).then((t) => this.prepared(t)),
+      claimed: false,
+      abort,
+    };
     this.starting.push(starting);
     const done = () => this.starting.splice(this.starting.indexOf(starting), 1);
     // A claimer sees the failure through its own promise; this sees it below.

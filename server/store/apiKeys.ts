@@ -15,21 +15,31 @@ export interface ApiKeyRow {
 export function apiKeysRepo(sql: Sql) {
   return {
     async insert(name: string, prefix: string, hash: string): Promise<ApiKeyRow> {
-      const row: ApiKeyRow = { id: randomUUID(), name, prefix, hash, created_at: nowIso(), last_used_at: null, revoked_at: null };
-      await sql.run('INSERT INTO api_keys (id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET revoked_at = NULL', [
-        row.id,
+      const row: ApiKeyRow = {
+        id: randomUUID(),
         name,
         prefix,
         hash,
-        row.created_at,
-      ]);
+        created_at: nowIso(),
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await sql.run(
+        'INSERT INTO api_keys (id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET revoked_at = NULL',
+        [row.id, name, prefix, hash, row.created_at],
+      );
       return row;
     },
     active: () => sql.all<Pick<ApiKeyRow, 'id' | 'hash'>>('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL'),
     list: () => sql.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at'),
-    countActive: async () => (await sql.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL'))!.n,
+    countActive: async () =>
+      (await sql.get<{ n: number }>('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL'))!.n,
     revoke: (idOrPrefix: string) =>
-      sql.run('UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL AND (id = ? OR prefix = ?)', [nowIso(), idOrPrefix, idOrPrefix]),
+      sql.run('UPDATE api_keys SET revoked_at = ? WHERE revoked_at IS NULL AND (id = ? OR prefix = ?)', [
+        nowIso(),
+        idOrPrefix,
+        idOrPrefix,
+      ]),
     /**
      * Revoke the active key `id`, unless it is the last active one (no one could call the API after):
      * 'none' when no active key has that id. On Postgres the active rows are locked first, so two
@@ -37,7 +47,9 @@ export function apiKeysRepo(sql: Sql) {
      */
     revokeUnlessLast: (id: string) =>
       sql.tx(async (tx): Promise<'revoked' | 'last' | 'none'> => {
-        const active = await tx.all<{ id: string }>(`SELECT id FROM api_keys WHERE revoked_at IS NULL${tx.engine === 'postgres' ? ' FOR UPDATE' : ''}`);
+        const active = await tx.all<{ id: string }>(
+          `SELECT id FROM api_keys WHERE revoked_at IS NULL${tx.engine === 'postgres' ? ' FOR UPDATE' : ''}`,
+        );
         if (!active.some((k) => k.id === id)) return 'none';
         if (active.length <= 1) return 'last';
         await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [nowIso(), id]);

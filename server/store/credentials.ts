@@ -22,17 +22,29 @@ const originsColumn = jsonColumn('credentials.allowed_origins', z.array(z.string
 const originsOf = (json: string): string[] => originsColumn.readOr(json, ['null']);
 
 type Stored<T> = Omit<T, 'allowed_origins'> & { allowed_origins: string };
-const meta = (row: Stored<CredentialMeta>): CredentialMeta => ({ ...row, allowed_origins: originsOf(row.allowed_origins) });
+const meta = (row: Stored<CredentialMeta>): CredentialMeta => ({
+  ...row,
+  allowed_origins: originsOf(row.allowed_origins),
+});
 
 /** The credentials table. It holds sealed secrets only; sealing and opening is the caller's. */
 export function credentialsRepo(sql: Sql) {
   return {
-    list: async () => (await sql.all<Stored<CredentialMeta>>('SELECT id, name, created_at, updated_at, allowed_origins FROM credentials ORDER BY name')).map(meta),
+    list: async () =>
+      (
+        await sql.all<Stored<CredentialMeta>>(
+          'SELECT id, name, created_at, updated_at, allowed_origins FROM credentials ORDER BY name',
+        )
+      ).map(meta),
     /**
      * Insert, or replace the secret of the credential of that name (its id and created_at stay).
      * `allowedOrigins` undefined: a new credential may go anywhere, a replaced one keeps its origins.
      */
-    async put(name: string, secret: Buffer, allowedOrigins?: readonly string[]): Promise<{ row: CredentialMeta; replaced: boolean }> {
+    async put(
+      name: string,
+      secret: Buffer,
+      allowedOrigins?: readonly string[],
+    ): Promise<{ row: CredentialMeta; replaced: boolean }> {
       const id = randomUUID();
       const now = nowIso();
       const keepOrigins = allowedOrigins === undefined;
@@ -47,18 +59,25 @@ export function credentialsRepo(sql: Sql) {
     },
     /** The sealed secret and the origins of one credential, read together (what a run types and where). */
     sealedWithOrigins: async (name: string): Promise<{ secret: Buffer; allowed_origins: string[] } | undefined> => {
-      const row = await sql.get<{ secret: Buffer; allowed_origins: string }>('SELECT secret, allowed_origins FROM credentials WHERE name = ?', [name]);
+      const row = await sql.get<{ secret: Buffer; allowed_origins: string }>(
+        'SELECT secret, allowed_origins FROM credentials WHERE name = ?',
+        [name],
+      );
       return row && { secret: row.secret, allowed_origins: originsOf(row.allowed_origins) };
     },
     originsOf: async (name: string): Promise<string[] | undefined> => {
-      const row = await sql.get<{ allowed_origins: string }>('SELECT allowed_origins FROM credentials WHERE name = ?', [name]);
+      const row = await sql.get<{ allowed_origins: string }>('SELECT allowed_origins FROM credentials WHERE name = ?', [
+        name,
+      ]);
       return row && originsOf(row.allowed_origins);
     },
-    has: async (name: string): Promise<boolean> => (await sql.get('SELECT 1 AS one FROM credentials WHERE name = ?', [name])) !== undefined,
+    has: async (name: string): Promise<boolean> =>
+      (await sql.get('SELECT 1 AS one FROM credentials WHERE name = ?', [name])) !== undefined,
     /** Every name with its sealed secret (the start-up check that they still open). */
     sealedAll: () => sql.all<Pick<CredentialRow, 'name' | 'secret'>>('SELECT name, secret FROM credentials'),
     /** True when there was a credential of that name. */
-    delete: async (name: string): Promise<boolean> => (await sql.run('DELETE FROM credentials WHERE name = ?', [name])) > 0,
+    delete: async (name: string): Promise<boolean> =>
+      (await sql.run('DELETE FROM credentials WHERE name = ?', [name])) > 0,
   };
 }
 

@@ -30,7 +30,11 @@ export function jsonColumn<S extends z.ZodType>(column: string, schema: S): Json
     const parsed = schema.safeParse(json);
     if (parsed.success) return { value: parsed.data };
     const issue = parsed.error.issues[0];
-    return { why: issue ? `${issue.path.map(String).join('.') || '(value)'}: ${issue.message}` : 'it does not match its schema' };
+    return {
+      why: issue
+        ? `${issue.path.map(String).join('.') || '(value)'}: ${issue.message}`
+        : 'it does not match its schema',
+    };
   }
   return {
     read(text) {

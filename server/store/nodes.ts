@@ -23,7 +23,10 @@ export function nodesRepo(sql: Sql) {
      * (nothing listens where it served, so none of its sessions can be live). True when marked.
      */
     refused: async (id: string, silentBefore: number): Promise<boolean> =>
-      (await sql.get<{ id: string }>('UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ? AND heartbeat_at > 0 AND heartbeat_at < ? RETURNING id', [id, silentBefore])) !== undefined,
+      (await sql.get<{ id: string }>(
+        'UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ? AND heartbeat_at > 0 AND heartbeat_at < ? RETURNING id',
+        [id, silentBefore],
+      )) !== undefined,
     /** A node that stops in order says so: nothing is sent to it any more, and nothing of it is left to reap. */
     stopped: (id: string) => sql.run('UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ?', [id]),
     /**

@@ -30,7 +30,13 @@ export function outboxRepo(sql: Sql) {
   // Postgres: rows another node is claiming right now are skipped, not waited for. SQLite has one writer.
   const skipLocked = sql.engine === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
   return {
-    async insert(row: { url: string; type: string; payload: string; status: OutboxStatus; lastError?: string }): Promise<OutboxRow> {
+    async insert(row: {
+      url: string;
+      type: string;
+      payload: string;
+      status: OutboxStatus;
+      lastError?: string;
+    }): Promise<OutboxRow> {
       const full = {
         id: `msg_${randomUUID().replaceAll('-', '')}`,
         url: row.url,
@@ -41,16 +47,19 @@ export function outboxRepo(sql: Sql) {
         last_error: row.lastError ?? null,
         created_at: nowIso(),
       };
-      await sql.run('INSERT INTO webhook_outbox (id, url, type, payload, status, next_attempt_at, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-        full.id,
-        full.url,
-        full.type,
-        full.payload,
-        full.status,
-        full.next_attempt_at,
-        full.last_error,
-        full.created_at,
-      ]);
+      await sql.run(
+        'INSERT INTO webhook_outbox (id, url, type, payload, status, next_attempt_at, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          full.id,
+          full.url,
+          full.type,
+          full.payload,
+          full.status,
+          full.next_attempt_at,
+          full.last_error,
+          full.created_at,
+        ],
+      );
       return { ...full, attempts: 0, last_status: null, delivered_at: null };
     },
     get: (id: string) => sql.get<OutboxRow>('SELECT * FROM webhook_outbox WHERE id = ?', [id]),
@@ -66,36 +75,46 @@ export function outboxRepo(sql: Sql) {
       return rows.sort((a, b) => a.created_at.localeCompare(b.created_at));
     },
     /** Give a claimed row back unsent (this node is stopping): due again now, for any node. */
-    release: (id: string) => sql.run("UPDATE webhook_outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'", [Date.now(), id]),
-    nextDueAt: async () => (await sql.get<{ t: number | null }>("SELECT min(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'"))?.t ?? null,
+    release: (id: string) =>
+      sql.run("UPDATE webhook_outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'", [Date.now(), id]),
+    nextDueAt: async () =>
+      (
+        await sql.get<{ t: number | null }>(
+          "SELECT min(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'",
+        )
+      )?.t ?? null,
     delivered: (id: string, status: number, attempts: number) =>
-      sql.run("UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?", [
-        attempts,
-        status,
-        nowIso(),
-        id,
-      ]),
+      sql.run(
+        "UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?",
+        [attempts, status, nowIso(), id],
+      ),
     /** A failed attempt: retry at `nextAt`, or give up (status failed) when nextAt is null. */
     attemptFailed: (id: string, attempts: number, lastStatus: number | null, error: string, nextAt: number | null) =>
-      sql.run('UPDATE webhook_outbox SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?', [
-        nextAt === null ? 'failed' : 'pending',
-        attempts,
-        lastStatus,
-        error,
-        nextAt ?? Date.now(),
-        id,
-      ]),
+      sql.run(
+        'UPDATE webhook_outbox SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+        [nextAt === null ? 'failed' : 'pending', attempts, lastStatus, error, nextAt ?? Date.now(), id],
+      ),
     /** 410 Gone: remember the destination and stop everything still queued for it. */
     disable: (url: string, id: string, attempts: number) =>
       sql.tx(async (tx) => {
-        await tx.run('INSERT INTO webhook_disabled (url, disabled_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING', [url, nowIso()]);
+        await tx.run('INSERT INTO webhook_disabled (url, disabled_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING', [
+          url,
+          nowIso(),
+        ]);
         await tx.run('UPDATE webhook_outbox SET attempts = ?, last_status = 410 WHERE id = ?', [attempts, id]);
-        await tx.run("UPDATE webhook_outbox SET status = 'disabled', last_error = 'destination answered 410 Gone' WHERE url = ? AND status = 'pending'", [url]);
+        await tx.run(
+          "UPDATE webhook_outbox SET status = 'disabled', last_error = 'destination answered 410 Gone' WHERE url = ? AND status = 'pending'",
+          [url],
+        );
       }),
-    isDisabled: async (url: string) => (await sql.get('SELECT url FROM webhook_disabled WHERE url = ?', [url])) !== undefined,
+    isDisabled: async (url: string) =>
+      (await sql.get('SELECT url FROM webhook_disabled WHERE url = ?', [url])) !== undefined,
     /** The signing secret, created on first use (by whichever node asks first); changed only by rotateSecret. */
     async secret(): Promise<string> {
-      await sql.run('INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [newSecret(), nowIso()]);
+      await sql.run(
+        'INSERT INTO webhook_secret (id, secret, created_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING',
+        [newSecret(), nowIso()],
+      );
       return (await sql.get<{ secret: string }>('SELECT secret FROM webhook_secret WHERE id = 1'))!.secret;
     },
     /** A new signing secret in place of the old one (Settings' Rotate, after a leak). */

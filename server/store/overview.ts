@@ -15,7 +15,8 @@ export interface HourCount {
 export function overviewRepo(sql: Sql) {
   return {
     /** Sessions starting or live, on every node sharing the store. */
-    liveSessions: async () => (await sql.get<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE state IN ('starting', 'live')"))!.n,
+    liveSessions: async () =>
+      (await sql.get<{ n: number }>("SELECT count(*) AS n FROM sessions WHERE state IN ('starting', 'live')"))!.n,
     /** Unfinished runs (whatever their age), and finished ones that ended at or after `since`, by status. */
     runCounts: (since: string) =>
       sql.all<{ status: string; n: number }>(
@@ -24,7 +25,10 @@ export function overviewRepo(sql: Sql) {
       ),
     /** Sessions started per hour from `from` on. */
     sessionsStartedByHour: (from: string) =>
-      sql.all<HourCount>(`SELECT ${HOUR('created_at')} AS hour, count(*) AS n FROM sessions WHERE created_at >= ? GROUP BY ${HOUR('created_at')}`, [from]),
+      sql.all<HourCount>(
+        `SELECT ${HOUR('created_at')} AS hour, count(*) AS n FROM sessions WHERE created_at >= ? GROUP BY ${HOUR('created_at')}`,
+        [from],
+      ),
     /** Finished runs per hour of their end from `from` on, by outcome. */
     runsEndedByHour: (from: string) =>
       sql.all<HourCount & { status: string }>(

@@ -31,29 +31,34 @@ export interface QueuedFile {
  */
 export function queuedRunsRepo(sql: Sql, nodeId: string) {
   const unclaim = async (tx: Sql, runIds: string[]) => {
-    for (const id of runIds) await tx.run('UPDATE runs SET node_id = ? WHERE id = ? AND status = ?', [UNCLAIMED, id, 'queued']);
+    for (const id of runIds)
+      await tx.run('UPDATE runs SET node_id = ? WHERE id = ? AND status = ?', [UNCLAIMED, id, 'queued']);
     return runIds;
   };
   return {
-    insert: (row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'stopped_takers' | 'created_at'>, files: QueuedFile[]) =>
+    insert: (
+      row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'stopped_takers' | 'created_at'>,
+      files: QueuedFile[],
+    ) =>
       sql.tx(async (tx) => {
-        await tx.run('INSERT INTO queued_runs (run_id, session_id, prepared, view_hash, control_hash, cdp_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-          row.run_id,
-          row.session_id,
-          row.prepared,
-          row.view_hash,
-          row.control_hash,
-          row.cdp_hash,
-          nowIso(),
-        ]);
-        for (const f of files) await tx.run('INSERT INTO queued_run_files (run_id, name, data) VALUES (?, ?, ?)', [row.run_id, f.name, f.data]);
+        await tx.run(
+          'INSERT INTO queued_runs (run_id, session_id, prepared, view_hash, control_hash, cdp_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [row.run_id, row.session_id, row.prepared, row.view_hash, row.control_hash, row.cdp_hash, nowIso()],
+        );
+        for (const f of files)
+          await tx.run('INSERT INTO queued_run_files (run_id, name, data) VALUES (?, ?, ?)', [
+            row.run_id,
+            f.name,
+            f.data,
+          ]);
       }),
     /** How many wait, counted under a lock held to the end of the transaction, so that nodes queueing at once keep to the limit together. */
     async countLocked(): Promise<number> {
       await sql.get('SELECT pg_advisory_xact_lock(7415012)');
       return (await sql.get<{ n: number }>('SELECT count(*) AS n FROM queued_runs'))!.n;
     },
-    bySession: (sessionId: string) => sql.get<QueuedRunRow>('SELECT * FROM queued_runs WHERE session_id = ?', [sessionId]),
+    bySession: (sessionId: string) =>
+      sql.get<QueuedRunRow>('SELECT * FROM queued_runs WHERE session_id = ?', [sessionId]),
     /**
      * 1 starts next; a run whose browser is starting counts as first. Null when it is not queued.
      * The order is the one nodes take runs in: put-back runs first, then as they came (pg-boss hands
@@ -72,7 +77,10 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     /** Take the run for this node (and the runs row with it); undefined when another node has it or it left the queue. */
     claim: (runId: string) =>
       sql.tx(async (tx) => {
-        const row = await tx.get<QueuedRunRow>('UPDATE queued_runs SET claimed_by = ? WHERE run_id = ? AND claimed_by IS NULL RETURNING *', [nodeId, runId]);
+        const row = await tx.get<QueuedRunRow>(
+          'UPDATE queued_runs SET claimed_by = ? WHERE run_id = ? AND claimed_by IS NULL RETURNING *',
+          [nodeId, runId],
+        );
         if (!row) return undefined;
         await tx.run('UPDATE runs SET node_id = ? WHERE id = ?', [nodeId, runId]);
         const files = await tx.all<QueuedFile>('SELECT name, data FROM queued_run_files WHERE run_id = ?', [runId]);
@@ -81,13 +89,19 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
     /** Give a claimed run back to the queue (this node could not start it after all). */
     release: (runId: string) =>
       sql.tx(async (tx) => {
-        await tx.run('UPDATE queued_runs SET claimed_by = NULL, put_back = 1 WHERE run_id = ? AND claimed_by = ?', [runId, nodeId]);
+        await tx.run('UPDATE queued_runs SET claimed_by = NULL, put_back = 1 WHERE run_id = ? AND claimed_by = ?', [
+          runId,
+          nodeId,
+        ]);
         await unclaim(tx, [runId]);
       }),
     /** Its browser is live (or it failed): the run leaves the queue, if this node still holds it. */
     remove: (runId: string) =>
       sql.tx(async (tx) => {
-        await tx.run('DELETE FROM queued_run_files WHERE run_id = ? AND EXISTS (SELECT 1 FROM queued_runs WHERE run_id = ? AND claimed_by = ?)', [runId, runId, nodeId]);
+        await tx.run(
+          'DELETE FROM queued_run_files WHERE run_id = ? AND EXISTS (SELECT 1 FROM queued_runs WHERE run_id = ? AND claimed_by = ?)',
+          [runId, runId, nodeId],
+        );
         return (await tx.run('DELETE FROM queued_runs WHERE run_id = ? AND claimed_by = ?', [runId, nodeId])) > 0;
       }),
     /**
@@ -97,7 +111,10 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
      */
     withdraw: (sessionId: string) =>
       sql.tx(async (tx) => {
-        const row = await tx.get<QueuedRunRow>('DELETE FROM queued_runs WHERE session_id = ? AND claimed_by IS NULL RETURNING *', [sessionId]);
+        const row = await tx.get<QueuedRunRow>(
+          'DELETE FROM queued_runs WHERE session_id = ? AND claimed_by IS NULL RETURNING *',
+          [sessionId],
+        );
         if (!row) return undefined;
         await tx.run('DELETE FROM queued_run_files WHERE run_id = ?', [row.run_id]);
         await tx.run('UPDATE runs SET node_id = ? WHERE id = ?', [nodeId, row.run_id]);

@@ -30,7 +30,16 @@ const outputsColumn = jsonColumn('runs.outputs', z.record(z.string(), z.string()
 export const stepResultsOf = (row: Pick<RunRow, 'results'>): StepResult[] => resultsColumn.read(row.results);
 export const outputsOf = (row: Pick<RunRow, 'outputs'>): Record<string, string> => outputsColumn.read(row.outputs);
 
-const RUN_COLUMNS = ['id', 'session_id', 'workflow_id', 'status', 'message', 'total_actions', 'metadata', 'webhook_url'] as const;
+const RUN_COLUMNS = [
+  'id',
+  'session_id',
+  'workflow_id',
+  'status',
+  'message',
+  'total_actions',
+  'metadata',
+  'webhook_url',
+] as const;
 type FinalStatus = Exclude<RunStatus, (typeof UNFINISHED_RUN_STATUSES)[number]>;
 
 /** The runs table: one row per run_workflow call that got as far as a session (or failed trying); each marked with the node that took it. */
@@ -47,9 +56,17 @@ export function runsRepo(sql: Sql, nodeId: string) {
     statusesOfSessions: (sessionIds: readonly string[]) =>
       sessionIds.length === 0
         ? Promise.resolve([])
-        : sql.all<Pick<RunRow, 'session_id' | 'status'>>(`SELECT session_id, status FROM runs WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})`, [...sessionIds]),
+        : sql.all<Pick<RunRow, 'session_id' | 'status'>>(
+            `SELECT session_id, status FROM runs WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})`,
+            [...sessionIds],
+          ),
     /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
-    page(opts: { status?: RunStatus; workflowId?: string; limit: number; before?: { created_at: string; id: string } }) {
+    page(opts: {
+      status?: RunStatus;
+      workflowId?: string;
+      limit: number;
+      before?: { created_at: string; id: string };
+    }) {
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (opts.status) {
@@ -71,20 +88,37 @@ export function runsRepo(sql: Sql, nodeId: string) {
       );
     },
     /** A queued run got its browser. */
-    markStarted: (id: string) => sql.run("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'", [id]),
+    markStarted: (id: string) =>
+      sql.run("UPDATE runs SET status = 'running', message = 'Running' WHERE id = ? AND status = 'queued'", [id]),
     /** Progress while running: results and outputs so far. */
     progress: (id: string, results: StepResult[], outputs: Record<string, string>) =>
-      sql.run("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'", [resultsColumn.write(results), outputsColumn.write(outputs), id]),
-    complete: (id: string, r: { status: FinalStatus; message: string; results: StepResult[]; outputs: Record<string, string>; screenshot: Buffer | null }) =>
-      sql.run('UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?', [
-        r.status,
-        r.message,
-        resultsColumn.write(r.results),
-        outputsColumn.write(r.outputs),
-        r.screenshot,
-        nowIso(),
+      sql.run("UPDATE runs SET results = ?, outputs = ? WHERE id = ? AND status = 'running'", [
+        resultsColumn.write(results),
+        outputsColumn.write(outputs),
         id,
       ]),
+    complete: (
+      id: string,
+      r: {
+        status: FinalStatus;
+        message: string;
+        results: StepResult[];
+        outputs: Record<string, string>;
+        screenshot: Buffer | null;
+      },
+    ) =>
+      sql.run(
+        'UPDATE runs SET status = ?, message = ?, results = ?, outputs = ?, screenshot = ?, completed_at = ? WHERE id = ?',
+        [
+          r.status,
+          r.message,
+          resultsColumn.write(r.results),
+          outputsColumn.write(r.outputs),
+          r.screenshot,
+          nowIso(),
+          id,
+        ],
+      ),
     /**
      * Fail every unfinished run of the nodes `of` selects, keeping the steps each got through, and
      * return them: this node's after a restart (a previous process left them), or a dead node's.

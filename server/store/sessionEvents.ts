@@ -20,9 +20,12 @@ export function sessionEventsRepo(sql: Sql) {
       (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM session_events WHERE session_id = ?', [sessionId]))!.n,
     /** The events from `since`, at most `limit`. */
     from: async (sessionId: string, since: number, limit: number): Promise<SessionEvent[]> =>
-      (await sql.all<{ body: string }>('SELECT body FROM session_events WHERE session_id = ? AND idx >= ? ORDER BY idx LIMIT ?', [sessionId, since, limit])).map(
-        (r) => bodyColumn.read(r.body),
-      ),
+      (
+        await sql.all<{ body: string }>(
+          'SELECT body FROM session_events WHERE session_id = ? AND idx >= ? ORDER BY idx LIMIT ?',
+          [sessionId, since, limit],
+        )
+      ).map((r) => bodyColumn.read(r.body)),
   };
 }
 export type SessionEventsRepo = ReturnType<typeof sessionEventsRepo>;

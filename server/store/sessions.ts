@@ -34,7 +34,19 @@ export interface ProcessRow {
   pid: number;
 }
 
-const SESSION_COLUMNS = ['id', 'workflow_id', 'proxies', 'timeout_seconds', 'webhook_url', 'metadata', 'view_hash', 'control_hash', 'cdp_hash', 'created_at', 'expires_at'] as const;
+const SESSION_COLUMNS = [
+  'id',
+  'workflow_id',
+  'proxies',
+  'timeout_seconds',
+  'webhook_url',
+  'metadata',
+  'view_hash',
+  'control_hash',
+  'cdp_hash',
+  'created_at',
+  'expires_at',
+] as const;
 
 /** The sessions table and the pids of the browser trees; what a node writes is marked as its own (`nodeId`). */
 export function sessionsRepo(sql: Sql, nodeId: string) {
@@ -46,10 +58,17 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
       ),
     get: (id: string) => sql.get<NamedSessionRow>(`${NAMED} WHERE s.id = ?`, [id]),
     markLive: async (id: string, expiresAt: string) =>
-      (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [expiresAt, id])) > 0,
+      (await sql.run("UPDATE sessions SET state = 'live', expires_at = ? WHERE id = ? AND state = 'starting'", [
+        expiresAt,
+        id,
+      ])) > 0,
     /** A live session's new timeout and end; false when it is no longer live. */
     setTimeout: async (id: string, timeoutSeconds: number, expiresAt: string) =>
-      (await sql.run("UPDATE sessions SET timeout_seconds = ?, expires_at = ? WHERE id = ? AND state = 'live'", [timeoutSeconds, expiresAt, id])) > 0,
+      (await sql.run("UPDATE sessions SET timeout_seconds = ?, expires_at = ? WHERE id = ? AND state = 'live'", [
+        timeoutSeconds,
+        expiresAt,
+        id,
+      ])) > 0,
     /** Returns false when it had already ended (ending is idempotent). */
     markEnded: async (id: string, reason: EndReason) =>
       (await sql.run(
@@ -70,7 +89,11 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
         'node' in of ? [nowIso(), nodeId] : [nowIso(), of.deadBefore, nodeId],
       ),
     /** Newest first; `before` is the (created_at, id) of the previous page's last row. */
-    list(opts: { state?: SessionRow['state']; limit: number; before?: { created_at: string; id: string } }): Promise<NamedSessionRow[]> {
+    list(opts: {
+      state?: SessionRow['state'];
+      limit: number;
+      before?: { created_at: string; id: string };
+    }): Promise<NamedSessionRow[]> {
       const where: string[] = [];
       const args: (string | number)[] = [];
       if (opts.state) {
@@ -88,20 +111,25 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
     },
     /** A workflow's newest session that has not ended. */
     newestActiveOf: (workflowId: string) =>
-      sql.get<SessionRow>("SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1", [workflowId]),
+      sql.get<SessionRow>(
+        "SELECT * FROM sessions WHERE workflow_id = ? AND state != 'ended' ORDER BY created_at DESC, id DESC LIMIT 1",
+        [workflowId],
+      ),
     addPid: (treeId: string, kind: ProcessRow['kind'], pid: number) =>
-      sql.run('INSERT INTO browser_processes (tree_id, kind, pid, node_id) VALUES (?, ?, ?, ?) ON CONFLICT (tree_id, kind) DO UPDATE SET pid = excluded.pid', [
-        treeId,
-        kind,
-        pid,
-        nodeId,
-      ]),
+      sql.run(
+        'INSERT INTO browser_processes (tree_id, kind, pid, node_id) VALUES (?, ?, ?, ?) ON CONFLICT (tree_id, kind) DO UPDATE SET pid = excluded.pid',
+        [treeId, kind, pid, nodeId],
+      ),
     dropTree: (treeId: string) => sql.run('DELETE FROM browser_processes WHERE tree_id = ?', [treeId]),
     /** The recorded processes of nodes silent since `deadBefore` (they may be on this host: the markers tell). */
     processesOfDeadNodes: (deadBefore: number) =>
-      sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)', [deadBefore, nodeId]),
+      sql.all<ProcessRow>(
+        'SELECT tree_id, kind, pid FROM browser_processes WHERE node_id IN (SELECT id FROM nodes WHERE heartbeat_at < ? AND id != ?)',
+        [deadBefore, nodeId],
+      ),
     /** This node's recorded processes (pids mean nothing on another host). */
-    allProcesses: () => sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id = ?', [nodeId]),
+    allProcesses: () =>
+      sql.all<ProcessRow>('SELECT tree_id, kind, pid FROM browser_processes WHERE node_id = ?', [nodeId]),
   };
 }
 export type SessionsRepo = ReturnType<typeof sessionsRepo>;

@@ -35,7 +35,10 @@ export interface WorkflowFields {
  * clients keep there).
  */
 export const workflowColumns = {
-  flow: jsonColumn('workflows.flow', z.custom<Flow>((value) => Flow.safeParse(value).success, 'not a flow')),
+  flow: jsonColumn(
+    'workflows.flow',
+    z.custom<Flow>((value) => Flow.safeParse(value).success, 'not a flow'),
+  ),
   variables: jsonColumn('workflows.variables', z.array(Variable)),
   structuredOutput: jsonColumn('workflows.structured_output', z.unknown()),
 };
@@ -51,11 +54,20 @@ export function foldCase(text: string): string {
   return text.normalize('NFC').toUpperCase().toLowerCase().replace(/ς/g, 'σ');
 }
 
-
 /** Thrown when another workflow already has the name (the column is UNIQUE). */
 export class DuplicateNameError extends Error {}
 
-const COLUMNS = ['id', 'name', 'flow', 'variables', 'metadata', 'structured_output', 'made_by_session', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'name',
+  'flow',
+  'variables',
+  'metadata',
+  'structured_output',
+  'made_by_session',
+  'created_at',
+  'updated_at',
+] as const;
 const INSERT = `INSERT INTO workflows (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const values = (row: WorkflowRow) => COLUMNS.map((c) => row[c]);
 
@@ -149,7 +161,14 @@ export function workflowsRepo(sql: Sql) {
     },
     /** Set (null: clear) the metadata and move updated_at; the updated row, or undefined when there is no such workflow. */
     async setMetadata(id: string, metadata: string | null): Promise<WorkflowRow | undefined> {
-      if ((await sql.run('UPDATE workflows SET metadata = ?, made_by_session = 0, updated_at = ? WHERE id = ?', [metadata, nowIso(), id])) === 0) return undefined;
+      if (
+        (await sql.run('UPDATE workflows SET metadata = ?, made_by_session = 0, updated_at = ? WHERE id = ?', [
+          metadata,
+          nowIso(),
+          id,
+        ])) === 0
+      )
+        return undefined;
       return get(id);
     },
     /**
@@ -161,10 +180,13 @@ export function workflowsRepo(sql: Sql) {
       if (limit <= 0) return [];
       const rows =
         filter.metadata === undefined
-          ? await sql.all<WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC')
-          : await sql.all<WorkflowSearchRow>('SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC', [
-              filter.metadata,
-            ]);
+          ? await sql.all<WorkflowSearchRow>(
+              'SELECT id, name, variables, metadata FROM workflows ORDER BY created_at DESC, id DESC',
+            )
+          : await sql.all<WorkflowSearchRow>(
+              'SELECT id, name, variables, metadata FROM workflows WHERE metadata = ? ORDER BY created_at DESC, id DESC',
+              [filter.metadata],
+            );
       const needle = filter.name === undefined ? undefined : foldCase(filter.name);
       return rows.filter((row) => needle === undefined || foldCase(row.name).includes(needle)).slice(0, limit);
     },
@@ -176,7 +198,10 @@ export function workflowsRepo(sql: Sql) {
             'SELECT * FROM workflows WHERE made_by_session = 0 AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
             [after.created_at, after.created_at, after.id, limit],
           )
-        : sql.all<WorkflowRow>('SELECT * FROM workflows WHERE made_by_session = 0 ORDER BY created_at DESC, id DESC LIMIT ?', [limit]);
+        : sql.all<WorkflowRow>(
+            'SELECT * FROM workflows WHERE made_by_session = 0 ORDER BY created_at DESC, id DESC LIMIT ?',
+            [limit],
+          );
     },
   };
 }

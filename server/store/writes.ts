@@ -66,7 +66,10 @@ export function writesRepo(sql: Sql) {
       const rows =
         before === undefined
           ? await sql.all<WriteRow>('SELECT * FROM writes ORDER BY seq DESC LIMIT ?', [limit + 1])
-          : await sql.all<WriteRow>('SELECT * FROM writes WHERE seq < ? ORDER BY seq DESC LIMIT ?', [before, limit + 1]);
+          : await sql.all<WriteRow>('SELECT * FROM writes WHERE seq < ? ORDER BY seq DESC LIMIT ?', [
+              before,
+              limit + 1,
+            ]);
       const items = rows.slice(0, limit);
       const last = items.at(-1);
       return { items: items.map(toRecord), nextBefore: rows.length > limit && last ? last.seq : null };

@@ -14,13 +14,33 @@ export interface CheckedDestination {
 /** Private, loopback, link-local and other non-public ranges (RFC 6890 and friends). */
 const blocked = new net.BlockList();
 for (const [net4, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net4, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net4, bits, 'ipv4');
 for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['100::', 64],
-] as const) blocked.addSubnet(net6, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(net6, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIPv6(address) ? 'ipv6' : 'ipv4';
@@ -50,11 +70,14 @@ export async function checkDestination(raw: string, allowPrivate: boolean): Prom
   } catch {
     throw new DestinationRefused('webhook_url is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefused('webhook_url must be http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DestinationRefused('webhook_url must be http or https');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let answers: { address: string; family: number }[];
   try {
-    answers = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.lookup(host, { all: true, verbatim: true });
+    answers = net.isIP(host)
+      ? [{ address: host, family: net.isIP(host) }]
+      : await dns.lookup(host, { all: true, verbatim: true });
   } catch {
     throw new DestinationRefused(`webhook_url host ${host} does not resolve`);
   }
@@ -70,7 +93,10 @@ export async function checkDestination(raw: string, allowPrivate: boolean): Prom
  * The check a request's webhook_url gets before anything is created (create_workflow_session,
  * run_workflow): the issue to answer 422 with, or null when the destination may be called.
  */
-export async function webhookUrlIssue(url: string, allowPrivate: boolean): Promise<{ path: 'webhook_url'; message: string } | null> {
+export async function webhookUrlIssue(
+  url: string,
+  allowPrivate: boolean,
+): Promise<{ path: 'webhook_url'; message: string } | null> {
   try {
     await checkDestination(url, allowPrivate);
     return null;

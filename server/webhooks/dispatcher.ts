@@ -71,7 +71,13 @@ export class WebhookDispatcher {
     const next = this.queue.then(async () => {
       const payload = JSON.stringify(event);
       if (await this.repo.isDisabled(url)) {
-        return this.repo.insert({ url, type: event.type, payload, status: 'disabled', lastError: 'destination answered 410 Gone earlier' });
+        return this.repo.insert({
+          url,
+          type: event.type,
+          payload,
+          status: 'disabled',
+          lastError: 'destination answered 410 Gone earlier',
+        });
       }
       try {
         await checkDestination(url, this.options.allowPrivate);
@@ -136,7 +142,10 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     const wait = next === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, next - Date.now()));
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), this.inFlight.size && next !== null && next <= Date.now() ? 50 : wait);
+    this.timer = setTimeout(
+      () => void this.tick(),
+      this.inFlight.size && next !== null && next <= Date.now() ? 50 : wait,
+    );
     this.timer.unref();
   }
 
@@ -157,7 +166,11 @@ export class WebhookDispatcher {
       };
       result = await postOnce(dest, row.payload, headers, this.timeoutMs);
     } catch (err) {
-      result = { ok: false as const, status: null, error: err instanceof DestinationRefused ? err.message : 'delivery failed' };
+      result = {
+        ok: false as const,
+        status: null,
+        error: err instanceof DestinationRefused ? err.message : 'delivery failed',
+      };
     }
     try {
       if (this.stopped && !result.ok) {
@@ -170,7 +183,13 @@ export class WebhookDispatcher {
         this.options.log.warn({ id: row.id }, 'webhook destination answered 410 Gone; it is disabled');
       } else {
         const delay = this.retryDelaysMs[attempts - 1];
-        await this.repo.attemptFailed(row.id, attempts, result.status, result.error, delay === undefined ? null : Date.now() + delay);
+        await this.repo.attemptFailed(
+          row.id,
+          attempts,
+          result.status,
+          result.error,
+          delay === undefined ? null : Date.now() + delay,
+        );
       }
     } catch (err) {
       this.options.log.error({ err }, 'webhook outbox write failed');

@@ -6,7 +6,10 @@ import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 
 /** The Simplex fields of run.completed that come from the run's workflow: outputs typed by its declaration, its metadata as the clients type it. */
 export function workflowFieldsOf(outputs: Record<string, string>, workflow: WorkflowRunFacts | undefined) {
-  return { structured_output: structuredOutputOf(outputs, workflow?.structuredOutput ?? null), workflow_metadata: workflowMetadataOf(workflow?.metadata) };
+  return {
+    structured_output: structuredOutputOf(outputs, workflow?.structuredOutput ?? null),
+    workflow_metadata: workflowMetadataOf(workflow?.metadata),
+  };
 }
 
 /**
@@ -19,7 +22,14 @@ export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new
   return {
     type: 'run.completed',
     timestamp,
-    data: { session_id: e.session_id, workflow_id: e.workflow_id, outcome, message: e.message, outputs: e.outputs, metadata: e.metadata ?? null },
+    data: {
+      session_id: e.session_id,
+      workflow_id: e.workflow_id,
+      outcome,
+      message: e.message,
+      outputs: e.outputs,
+      metadata: e.metadata ?? null,
+    },
     success: e.succeeded,
     agent_response: e.message,
     session_id: e.session_id,
@@ -40,13 +50,18 @@ export function runCompletedEvent(e: BusEvents['run.completed'], timestamp = new
  */
 export function forwardBusToWebhooks(bus: Bus, enqueue: (url: string, event: WebhookEvent) => void): () => void {
   const now = () => new Date().toISOString();
-  const ids = (e: { session_id: string; workflow_id: string; metadata?: string }) => ({ session_id: e.session_id, workflow_id: e.workflow_id, metadata: e.metadata ?? null });
+  const ids = (e: { session_id: string; workflow_id: string; metadata?: string }) => ({
+    session_id: e.session_id,
+    workflow_id: e.workflow_id,
+    metadata: e.metadata ?? null,
+  });
   const offs = [
     bus.on('session.started', (e) => {
       if (e.webhook_url) enqueue(e.webhook_url, { type: 'session.started', timestamp: now(), data: ids(e) });
     }),
     bus.on('session.ended', (e) => {
-      if (e.webhook_url) enqueue(e.webhook_url, { type: 'session.ended', timestamp: now(), data: { ...ids(e), outcome: e.reason } });
+      if (e.webhook_url)
+        enqueue(e.webhook_url, { type: 'session.ended', timestamp: now(), data: { ...ids(e), outcome: e.reason } });
     }),
     bus.on('run.started', (e) => {
       if (e.webhook_url) enqueue(e.webhook_url, { type: 'run.started', timestamp: now(), data: ids(e) });
@@ -56,12 +71,23 @@ export function forwardBusToWebhooks(bus: Bus, enqueue: (url: string, event: Web
         enqueue(e.webhook_url, {
           type: 'run.paused',
           timestamp: now(),
-          data: { ...ids(e), pause_key: e.pause.key, pause_type: e.pause.type, message: e.pause.message, vnc_url: e.vnc_url },
+          data: {
+            ...ids(e),
+            pause_key: e.pause.key,
+            pause_type: e.pause.type,
+            message: e.pause.message,
+            vnc_url: e.vnc_url,
+          },
         });
       }
     }),
     bus.on('run.resumed', (e) => {
-      if (e.webhook_url) enqueue(e.webhook_url, { type: 'run.resumed', timestamp: now(), data: { ...ids(e), pause_key: e.pause.key, pause_type: e.pause.type } });
+      if (e.webhook_url)
+        enqueue(e.webhook_url, {
+          type: 'run.resumed',
+          timestamp: now(),
+          data: { ...ids(e), pause_key: e.pause.key, pause_type: e.pause.type },
+        });
     }),
     bus.on('run.completed', (e) => {
       if (e.webhook_url) enqueue(e.webhook_url, runCompletedEvent(e, now()));

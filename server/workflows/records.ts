@@ -12,7 +12,8 @@ export function toWorkflow(row: WorkflowRow): Workflow {
     flow: workflowColumns.flow.read(row.flow),
     variables: variablesOf(row.variables),
     metadata: row.metadata,
-    structured_output: row.structured_output === null ? null : workflowColumns.structuredOutput.read(row.structured_output),
+    structured_output:
+      row.structured_output === null ? null : workflowColumns.structuredOutput.read(row.structured_output),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -26,5 +26,7 @@ export function sessionMetadataOf(metadata: string | null | undefined): unknown 
 export function workflowMetadataOf(metadata: string | null | undefined): Record<string, unknown> | string | null {
   if (metadata === null || metadata === undefined) return null;
   const json = parsed(metadata);
-  return json.ok && json.value !== null && typeof json.value === 'object' && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : metadata;
+  return json.ok && json.value !== null && typeof json.value === 'object' && !Array.isArray(json.value)
+    ? (json.value as Record<string, unknown>)
+    : metadata;
 }

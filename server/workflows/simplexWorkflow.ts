@@ -18,14 +18,20 @@ import { issuesOf } from '../domain/parse.ts';
  */
 
 type Path = PropertyKey[];
-type Built = { candidate: Record<string, unknown>; stepOrigin: (string | undefined)[]; variableOrigin?: (i: number) => string };
+type Built = {
+  candidate: Record<string, unknown>;
+  stepOrigin: (string | undefined)[];
+  variableOrigin?: (i: number) => string;
+};
 
 function variablesFrom(v: SimplexVariables): { list: unknown[]; origin: (i: number) => string } {
   if (Array.isArray(v)) return { list: v, origin: (i) => `variables.${i}` };
   const entries = Object.entries(v);
   return {
     list: entries.map(([name, value]) =>
-      value === null ? { name, type: 'string', required: false } : { name, type: typeof value, required: false, default: value },
+      value === null
+        ? { name, type: 'string', required: false }
+        : { name, type: typeof value, required: false, default: value },
     ),
     origin: (i) => `variables.${entries[i]?.[0] ?? i}`,
   };
@@ -38,8 +44,15 @@ function remap(path: Path, built: Built): Path {
     if (origin === 'url') return ['url'];
     if (origin) return [...origin.split('.'), ...rest];
   }
-  if (head === 'flow' && second === 'steps' && path.length === 2 && built.stepOrigin.some((o) => o?.startsWith('actions.'))) return ['actions'];
-  if (head === 'variables' && typeof second === 'number' && built.variableOrigin) return [...built.variableOrigin(second).split('.'), ...path.slice(2)];
+  if (
+    head === 'flow' &&
+    second === 'steps' &&
+    path.length === 2 &&
+    built.stepOrigin.some((o) => o?.startsWith('actions.'))
+  )
+    return ['actions'];
+  if (head === 'variables' && typeof second === 'number' && built.variableOrigin)
+    return [...built.variableOrigin(second).split('.'), ...path.slice(2)];
   return path;
 }
 

@@ -38,11 +38,19 @@ export function declaredTypes(declaration: unknown): Map<string, FieldType> {
     return types;
   }
   const properties = (declaration as { properties?: unknown } | null)?.properties;
-  if (typeof declaration !== 'object' || properties === null || typeof properties !== 'object' || Array.isArray(properties)) return types;
+  if (
+    typeof declaration !== 'object' ||
+    properties === null ||
+    typeof properties !== 'object' ||
+    Array.isArray(properties)
+  )
+    return types;
   for (const [name, schema] of Object.entries(properties)) {
     const { type, enum: values } = (schema ?? {}) as { type?: unknown; enum?: unknown };
-    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) types.set(name, { type: 'enum', enumValues: values });
-    else if (typeof type === 'string' && ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type)) types.set(name, { type: type as FieldType['type'] });
+    if (Array.isArray(values) && values.every((v) => typeof v === 'string'))
+      types.set(name, { type: 'enum', enumValues: values });
+    else if (typeof type === 'string' && ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type))
+      types.set(name, { type: type as FieldType['type'] });
   }
   return types;
 }
@@ -68,7 +76,13 @@ export function typedValue(text: string, field: FieldType): StructuredValue {
     case 'array':
     case 'object': {
       const json = parseJson(trimmed);
-      if (!json.ok || json.value === null || typeof json.value !== 'object' || nestsDeeperThan(json.value, MAX_JSON_DEPTH)) return null;
+      if (
+        !json.ok ||
+        json.value === null ||
+        typeof json.value !== 'object' ||
+        nestsDeeperThan(json.value, MAX_JSON_DEPTH)
+      )
+        return null;
       if (Array.isArray(json.value) !== (field.type === 'array')) return null;
       return json.value as unknown[] | Record<string, unknown>;
     }
@@ -76,7 +90,10 @@ export function typedValue(text: string, field: FieldType): StructuredValue {
 }
 
 /** The run's extract values, typed by the workflow's structured_output declaration. */
-export function structuredOutputOf(outputs: Record<string, string>, declaration: unknown): Record<string, StructuredValue> {
+export function structuredOutputOf(
+  outputs: Record<string, string>,
+  declaration: unknown,
+): Record<string, StructuredValue> {
   const types = declaredTypes(declaration);
   return Object.fromEntries(
     Object.entries(outputs).map(([name, text]) => {

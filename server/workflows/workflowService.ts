@@ -10,7 +10,13 @@ import {
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
 import type { WorkflowRunFacts } from '../domain/runFacts.ts';
-import { DuplicateNameError, workflowColumns, type WorkflowFields, type WorkflowRow, type WorkflowsRepo } from '../store/workflows.ts';
+import {
+  DuplicateNameError,
+  workflowColumns,
+  type WorkflowFields,
+  type WorkflowRow,
+  type WorkflowsRepo,
+} from '../store/workflows.ts';
 import { toWorkflow, variablesOf } from './records.ts';
 import { inputFromCreate, inputFromUpdate } from './simplexWorkflow.ts';
 
@@ -28,7 +34,11 @@ function fieldsOf(input: ParsedInput, flow = workflowColumns.flow.write(input.fl
     variables: workflowColumns.variables.write(input.variables),
     metadata: input.metadata,
     structured_output:
-      input.structured_output === undefined ? undefined : input.structured_output === null ? null : workflowColumns.structuredOutput.write(input.structured_output),
+      input.structured_output === undefined
+        ? undefined
+        : input.structured_output === null
+          ? null
+          : workflowColumns.structuredOutput.write(input.structured_output),
   };
 }
 
@@ -37,7 +47,10 @@ async function renamed<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (err instanceof DuplicateNameError) throw new Conflict(`A workflow named "${name}" already exists; pick another name`, [{ path: 'name', message: 'already taken' }]);
+    if (err instanceof DuplicateNameError)
+      throw new Conflict(`A workflow named "${name}" already exists; pick another name`, [
+        { path: 'name', message: 'already taken' },
+      ]);
     throw err;
   }
 }
@@ -79,7 +92,12 @@ export class WorkflowService {
 
   /** Newest first, at most SEARCH_LIMIT: by part of the name (any case) and/or the whole metadata. */
   async search(filter: { name?: string; metadata?: string }): Promise<SearchHit[]> {
-    return (await this.repo.search(filter, SEARCH_LIMIT)).map((row) => ({ workflow_id: row.id, workflow_name: row.name, variables: variablesOf(row.variables), metadata: row.metadata }));
+    return (await this.repo.search(filter, SEARCH_LIMIT)).map((row) => ({
+      workflow_id: row.id,
+      workflow_name: row.name,
+      variables: variablesOf(row.variables),
+      metadata: row.metadata,
+    }));
   }
 
   /** Set (null: clear) the metadata. */
@@ -103,7 +121,10 @@ export class WorkflowService {
    */
   async runFactsOf(id: string): Promise<WorkflowRunFacts> {
     const row = await this.repo.get(id);
-    return { metadata: row?.metadata ?? null, structuredOutput: row?.structured_output ? workflowColumns.structuredOutput.read(row.structured_output) : null };
+    return {
+      metadata: row?.metadata ?? null,
+      structuredOutput: row?.structured_output ? workflowColumns.structuredOutput.read(row.structured_output) : null,
+    };
   }
 
   /** The workflow of that name, or a new empty one (create_workflow_session's workflow_name); `created` says which. */

@@ -22,9 +22,15 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return `no answer within ${timeoutMs} ms`;
     // A 2xx that still failed: the answer started and then broke off (a cut stream, a bad chunk).
-    if (APICallError.isInstance(e) && e.statusCode && e.statusCode < 300) return 'the model stopped answering partway through';
+    if (APICallError.isInstance(e) && e.statusCode && e.statusCode < 300)
+      return 'the model stopped answering partway through';
     if (APICallError.isInstance(e) && e.statusCode) {
-      const hint = e.statusCode === 401 || e.statusCode === 403 ? '; check WRITER_API_KEY' : e.statusCode === 404 ? '; check WRITER_BASE_URL and WRITER_MODEL' : '';
+      const hint =
+        e.statusCode === 401 || e.statusCode === 403
+          ? '; check WRITER_API_KEY'
+          : e.statusCode === 404
+            ? '; check WRITER_BASE_URL and WRITER_MODEL'
+            : '';
       return `HTTP ${e.statusCode}${hint}`;
     }
     if (code === 'ECONNREFUSED') return 'connection refused';
@@ -38,5 +44,7 @@ export function modelFailed(err: unknown, timeoutMs: number): UpstreamFailed {
   const errors = RetryError.isInstance(err) ? err.errors : [err];
   const last = RetryError.isInstance(err) ? err.lastError : err;
   const attempts = errors.length === 1 ? '1 attempt' : `${errors.length} attempts`;
-  return new UpstreamFailed(`The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`);
+  return new UpstreamFailed(
+    `The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`,
+  );
 }

@@ -19,7 +19,10 @@ export function chooseModel(config: WriterConfig, fetch: typeof globalThis.fetch
   const provider = config.WRITER_PROVIDER ?? 'openai-compatible';
   const { WRITER_BASE_URL: baseURL, WRITER_MODEL: modelId, WRITER_API_KEY: apiKey } = config;
 
-  const required = provider === 'openai-compatible' ? { WRITER_BASE_URL: baseURL, WRITER_MODEL: modelId } : { WRITER_MODEL: modelId, WRITER_API_KEY: apiKey };
+  const required =
+    provider === 'openai-compatible'
+      ? { WRITER_BASE_URL: baseURL, WRITER_MODEL: modelId }
+      : { WRITER_MODEL: modelId, WRITER_API_KEY: apiKey };
   const missing = Object.entries(required)
     .filter(([, v]) => !v)
     .map(([k]) => k);

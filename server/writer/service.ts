@@ -14,7 +14,8 @@ const SYSTEM =
   'You are a skilled writer. Write the prose the user asks for. When given notes or an outline, write ' +
   'finished prose from them, and keep to any length they ask for. Answer with the prose only.';
 
-type Settings = Pick<Config, 'WRITER_MAX_OUTPUT_TOKENS' | 'WRITER_MAX_RETRIES' | 'WRITER_TIMEOUT_MS'> & Parameters<typeof chooseModel>[0];
+type Settings = Pick<Config, 'WRITER_MAX_OUTPUT_TOKENS' | 'WRITER_MAX_RETRIES' | 'WRITER_TIMEOUT_MS'> &
+  Parameters<typeof chooseModel>[0];
 
 /** What one model call produced, before it becomes the /write body. */
 interface Outcome {
@@ -110,7 +111,10 @@ export class WriteService {
   }
 
   /** Run one model call that close() can cancel; its failure becomes UpstreamFailed. */
-  private async tracked(signal: AbortSignal | undefined, run: (abortSignal: AbortSignal) => Promise<Outcome>): Promise<Outcome> {
+  private async tracked(
+    signal: AbortSignal | undefined,
+    run: (abortSignal: AbortSignal) => Promise<Outcome>,
+  ): Promise<Outcome> {
     const controller = new AbortController();
     this.inFlight.add(controller);
     const abortSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
@@ -129,7 +133,12 @@ export class WriteService {
   }
 
   /** Build the /write body and keep the write. Only a finished (or cut) generation is stored. */
-  private async finish(prompt: string, model: string, started: number, { text, finishReason, usage }: Outcome): Promise<WriteResponse> {
+  private async finish(
+    prompt: string,
+    model: string,
+    started: number,
+    { text, finishReason, usage }: Outcome,
+  ): Promise<WriteResponse> {
     const response: WriteResponse = {
       succeeded: true,
       text,

@@ -52,7 +52,11 @@ export async function apiFetch(path: string, opts: RequestOptions = {}): Promise
 }
 
 /** apiFetch, then parse the JSON answer with the contract's schema. */
-export async function apiJson<T extends z.ZodType>(path: string, schema: T, opts: RequestOptions = {}): Promise<z.infer<T>> {
+export async function apiJson<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  opts: RequestOptions = {},
+): Promise<z.infer<T>> {
   const res = await apiFetch(path, opts);
   if (res.status === 204) return schema.parse(undefined);
   const data: unknown = await res.json();
@@ -88,8 +92,10 @@ export async function toApiError(res: Response): Promise<ApiError> {
   }
   return new ApiError(
     res.status,
-    body ?? { error: `http_${res.status}`, message: STATUS_WORDS[res.status] ?? `The server answered ${res.status} ${res.statusText}.` },
+    body ?? {
+      error: `http_${res.status}`,
+      message: STATUS_WORDS[res.status] ?? `The server answered ${res.status} ${res.statusText}.`,
+    },
     Number.isFinite(retry) && retry > 0 ? retry : undefined,
   );
 }
-

@@ -20,7 +20,10 @@ export class ApiError extends Error {
 
 /** The server could not be reached at all (wrong base URL, offline, CORS refused). */
 export class NetworkError extends Error {
-  constructor(readonly url: string, cause: unknown) {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(`Could not reach ${url}. Check the base URL in Settings and that the server is running.`, { cause });
     this.name = 'NetworkError';
   }
@@ -29,7 +32,8 @@ export class NetworkError extends Error {
 /** A readable sentence for any thrown thing. */
 export function errorMessage(err: unknown): string {
   // A 422 names each bad field by its wire path ("Invalid request: id: Invalid UUID"): in words instead.
-  if (err instanceof ApiError && err.status === 422 && err.issues.length) return err.issues.map((i) => inWords(i.path, i.message)).join(' ');
+  if (err instanceof ApiError && err.status === 422 && err.issues.length)
+    return err.issues.map((i) => inWords(i.path, i.message)).join(' ');
   if (err instanceof ApiError || err instanceof NetworkError) return err.message;
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';

@@ -7,7 +7,11 @@ import { ApiError } from './errors.ts';
  * form (or a nested path like variables.email) lands on the nearest named field, else on root.
  * Returns true when the error was a 422 with issues.
  */
-export function applyIssues<T extends FieldValues>(err: unknown, fields: readonly string[], setError: UseFormSetError<T>): boolean {
+export function applyIssues<T extends FieldValues>(
+  err: unknown,
+  fields: readonly string[],
+  setError: UseFormSetError<T>,
+): boolean {
   if (!(err instanceof ApiError) || err.status !== 422 || err.issues.length === 0) return false;
   const unplaced: string[] = [];
   for (const issue of err.issues) {

@@ -21,7 +21,13 @@ async function all(res: Response) {
 
 describe('readSse', () => {
   it('joins events split across chunks, skips comments and keeps event names', async () => {
-    const res = streamed([': connected\n\n', 'event: delta\nda', 'ta: {"a":1}\n', '\nda', 'ta: line1\ndata: line2\n\n']);
+    const res = streamed([
+      ': connected\n\n',
+      'event: delta\nda',
+      'ta: {"a":1}\n',
+      '\nda',
+      'ta: line1\ndata: line2\n\n',
+    ]);
     expect(await all(res)).toEqual([
       { event: 'delta', data: '{"a":1}' },
       { event: undefined, data: 'line1\nline2' },

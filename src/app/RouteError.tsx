@@ -18,7 +18,11 @@ export function RouteError() {
       </main>
     );
   }
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : 'Unknown error';
+  const message = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : 'Unknown error';
   return (
     <main id="main" className="page">
       <h1>This page could not be shown</h1>

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isStaleChunkError, shouldReload } from './chunk-reload.ts';
 
 describe('stale chunks', () => {
-  it('recognises the browsers\' failed dynamic imports, and nothing else', () => {
-    expect(isStaleChunkError(new TypeError('Failed to fetch dynamically imported module: http://x/assets/RunsPage-abc.js'))).toBe(true);
+  it("recognises the browsers' failed dynamic imports, and nothing else", () => {
+    expect(
+      isStaleChunkError(new TypeError('Failed to fetch dynamically imported module: http://x/assets/RunsPage-abc.js')),
+    ).toBe(true);
     expect(isStaleChunkError(new TypeError('error loading dynamically imported module: http://x/a.js'))).toBe(true);
     expect(isStaleChunkError(new TypeError('Importing a module script failed.'))).toBe(true);
     expect(isStaleChunkError(new Error('Cannot read properties of undefined'))).toBe(false);

@@ -5,7 +5,8 @@
  * index.html and its chunks. Once per page address a minute, so a chunk that is really broken
  * shows its error instead of reloading forever.
  */
-const STALE_CHUNK = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
+const STALE_CHUNK =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
 const KEY = 'browserdesk.chunkReload';
 const WINDOW_MS = 60_000;
 

@@ -13,18 +13,47 @@ export const router = createBrowserRouter([
     ErrorBoundary: RouteError,
     HydrateFallback: PageLoading,
     children: [
-      { index: true, lazy: () => import('../features/overview/OverviewPage.tsx').then((m) => ({ Component: m.OverviewPage })) },
-      { path: 'settings', lazy: () => import('../features/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })) },
-      { path: 'writer', lazy: () => import('../features/writer/WriterPage.tsx').then((m) => ({ Component: m.WriterPage })) },
-      { path: 'sessions', lazy: () => import('../features/sessions/SessionsPage.tsx').then((m) => ({ Component: m.SessionsPage })) },
-      { path: 'sessions/:id', lazy: () => import('../features/sessions/SessionPage.tsx').then((m) => ({ Component: m.SessionPage })) },
-      { path: 'workflows', lazy: () => import('../features/workflows/WorkflowsPage.tsx').then((m) => ({ Component: m.WorkflowsPage })) },
-      { path: 'workflows/new', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
-      { path: 'workflows/:id', lazy: () => import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })) },
+      {
+        index: true,
+        lazy: () => import('../features/overview/OverviewPage.tsx').then((m) => ({ Component: m.OverviewPage })),
+      },
+      {
+        path: 'settings',
+        lazy: () => import('../features/settings/SettingsPage.tsx').then((m) => ({ Component: m.SettingsPage })),
+      },
+      {
+        path: 'writer',
+        lazy: () => import('../features/writer/WriterPage.tsx').then((m) => ({ Component: m.WriterPage })),
+      },
+      {
+        path: 'sessions',
+        lazy: () => import('../features/sessions/SessionsPage.tsx').then((m) => ({ Component: m.SessionsPage })),
+      },
+      {
+        path: 'sessions/:id',
+        lazy: () => import('../features/sessions/SessionPage.tsx').then((m) => ({ Component: m.SessionPage })),
+      },
+      {
+        path: 'workflows',
+        lazy: () => import('../features/workflows/WorkflowsPage.tsx').then((m) => ({ Component: m.WorkflowsPage })),
+      },
+      {
+        path: 'workflows/new',
+        lazy: () =>
+          import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })),
+      },
+      {
+        path: 'workflows/:id',
+        lazy: () =>
+          import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })),
+      },
       { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
       { path: 'runs', lazy: () => import('../features/runs/RunsPage.tsx').then((m) => ({ Component: m.RunsPage })) },
       { path: 'docs', lazy: () => import('../features/docs/DocsPage.tsx').then((m) => ({ Component: m.DocsPage })) },
-      { path: 'runs/:sessionId', lazy: () => import('../features/runs/RunProgressPage.tsx').then((m) => ({ Component: m.RunProgressPage })) },
+      {
+        path: 'runs/:sessionId',
+        lazy: () => import('../features/runs/RunProgressPage.tsx').then((m) => ({ Component: m.RunProgressPage })),
+      },
       { path: '*', Component: NotFound },
     ],
   },

@@ -1,7 +1,15 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /** A modal confirmation on the native <dialog> (focus is trapped and Escape cancels). */
-export function ConfirmDialog(props: { open: boolean; title: string; children: ReactNode; confirmLabel: string; busy?: boolean; onConfirm(): void; onCancel(): void }) {
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   // Unique per dialog: a page may hold more than one (Settings has two).

@@ -16,7 +16,8 @@ export function Field(props: {
   extra?: ReactNode;
 }) {
   const id = `f-${props.name.replace(/[^\w-]/g, '-')}`;
-  const described = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const described =
+    [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <div className="row spread">

@@ -20,7 +20,10 @@ export function contractResolver<TForm extends FieldValues, S extends z.ZodType>
     for (const issue of parsed.error.issues) {
       const key = issue.path.length ? String(issue.path[0]) : 'root';
       const field = issue.code === 'unrecognized_keys' ? 'root' : key;
-      errors[field] ??= { type: 'validate', message: field === 'root' ? issue.message : inWords(issue.path, issue.message) };
+      errors[field] ??= {
+        type: 'validate',
+        message: field === 'root' ? issue.message : inWords(issue.path, issue.message),
+      };
     }
     return { values: {}, errors: errors as FieldErrors<TForm> };
   };

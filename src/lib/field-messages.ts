@@ -19,18 +19,22 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `message` about the field `path` (wire path, dots or an array) as a sentence for the form. */
 export function inWords(path: string | readonly PropertyKey[], message: string): string {
-  const parts = (typeof path === 'string' ? path.split('.') : path.map(String)).filter((p) => p !== '' && !/^\d+$/.test(p));
+  const parts = (typeof path === 'string' ? path.split('.') : path.map(String)).filter(
+    (p) => p !== '' && !/^\d+$/.test(p),
+  );
   const name = parts.at(-1) ?? '';
   const label = fieldLabel(name);
   let m = message.trim();
   if (!name) return sentence(m);
   // zod's own wording for a missing value
-  if (/^Invalid input: expected \w+, received undefined$/i.test(m) || /^Required$/i.test(m)) return `${label} is required.`;
+  if (/^Invalid input: expected \w+, received undefined$/i.test(m) || /^Required$/i.test(m))
+    return `${label} is required.`;
   if (/^Invalid UUID$/i.test(m)) return `${label} must be an id of the form 123e4567-e89b-12d3-a456-426614174000.`;
   const named = new RegExp(`^${escape(name)}\\b:?\\s*`);
   if (named.test(m)) {
     const rest = m.replace(named, '');
-    if (/^must not be empty$/i.test(rest)) return `Enter ${article(label)} ${label[0]!.toLowerCase()}${label.slice(1)}.`;
+    if (/^must not be empty$/i.test(rest))
+      return `Enter ${article(label)} ${label[0]!.toLowerCase()}${label.slice(1)}.`;
     m = `${label} ${rest}`;
   }
   // A form field is text already: "a string holding valid JSON" is "valid JSON" to the person typing it.

@@ -7,5 +7,9 @@ import type { ReactElement } from 'react';
  * failed request shows at once and no cache leaks from one test into the next.
  */
 export function renderWithQuery(ui: ReactElement) {
-  return render(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{ui}</QueryClientProvider>);
+  return render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      {ui}
+    </QueryClientProvider>,
+  );
 }

@@ -31,7 +31,11 @@ describe('theme choice', () => {
   });
 
   it('follows the system when no choice is made', () => {
-    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('dark'), addEventListener() {}, removeEventListener() {} }));
+    vi.stubGlobal('matchMedia', (q: string) => ({
+      matches: q.includes('dark'),
+      addEventListener() {},
+      removeEventListener() {},
+    }));
     expect(isDark()).toBe(true);
     setThemeChoice('light');
     expect(isDark()).toBe(false);

@@ -12,7 +12,8 @@ export const THEME_KEY = 'browserdesk.theme';
 export const THEME_EVENT = 'browserdesk:theme';
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
-const isChoice = (v: unknown): v is ThemeChoice => typeof v === 'string' && (THEME_CHOICES as readonly string[]).includes(v);
+const isChoice = (v: unknown): v is ThemeChoice =>
+  typeof v === 'string' && (THEME_CHOICES as readonly string[]).includes(v);
 
 export function readThemeChoice(): ThemeChoice {
   try {

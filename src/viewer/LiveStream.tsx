@@ -18,7 +18,13 @@ export interface LiveStreamProps {
  * 8-byte capture time followed by the image (server/browser/screencast.ts), drawn on a canvas.
  * When frames come faster than they decode, only the newest waiting one is drawn.
  */
-export function LiveStream({ url, background, onStatusChange, label = 'Live stream of the browser', className }: LiveStreamProps) {
+export function LiveStream({
+  url,
+  background,
+  onStatusChange,
+  label = 'Live stream of the browser',
+  className,
+}: LiveStreamProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
   const wsUrl = useMemo(() => {
@@ -92,7 +98,13 @@ export function LiveStream({ url, background, onStatusChange, label = 'Live stre
   }, [wsUrl]);
 
   return (
-    <div className={`bd-viewer${className ? ` ${className}` : ''}`} style={background ? { background } : undefined} role="region" aria-label={label} data-state={status.state}>
+    <div
+      className={`bd-viewer${className ? ` ${className}` : ''}`}
+      style={background ? { background } : undefined}
+      role="region"
+      aria-label={label}
+      data-state={status.state}
+    >
       <canvas ref={canvasRef} className="bd-viewer__frame" role="img" aria-label={label} />
       <StatusLine status={status} />
     </div>

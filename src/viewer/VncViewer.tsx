@@ -62,7 +62,18 @@ function applyKeyboardAccess(rfb: RFB, screen: HTMLElement, viewOnly: boolean, h
 }
 
 /** A live, interactive view of a session's browser through noVNC. */
-export function VncViewer({ url, viewOnly = false, scale = 'fit', background, onClipboard, onStatusChange, fallback = 'iframe', label = 'Live browser', className, ref }: VncViewerProps) {
+export function VncViewer({
+  url,
+  viewOnly = false,
+  scale = 'fit',
+  background,
+  onClipboard,
+  onStatusChange,
+  fallback = 'iframe',
+  label = 'Live browser',
+  className,
+  ref,
+}: VncViewerProps) {
   const regionRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const hintId = useId();

@@ -20,15 +20,22 @@ async function wsServer(onConnection: (ws: NodeWebSocket, n: number) => void): P
   await new Promise((r) => wss.once('listening', r));
   let n = 0;
   wss.on('connection', (ws) => onConnection(ws, ++n));
-  cleanups.push(() => new Promise<void>((r) => {
-    for (const c of wss.clients) c.terminate();
-    wss.close(() => r());
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => r());
+      }),
+  );
   return `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/s/x/vnc?token=t`;
 }
 
 /** Run keepConnected until `done` says so; resolves with the states seen. */
-function run(url: string, done: (states: ConnectionStatus[]) => boolean, giveUpAfter?: number): Promise<ConnectionStatus[]> {
+function run(
+  url: string,
+  done: (states: ConnectionStatus[]) => boolean,
+  giveUpAfter?: number,
+): Promise<ConnectionStatus[]> {
   return new Promise((resolve) => {
     const states: ConnectionStatus[] = [];
     const stop = keepConnected({
@@ -57,7 +64,14 @@ describe('viewer connection', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r)); // a port nobody listens on
     const states = await run(`ws://127.0.0.1:${port}/`, (s) => s.at(-1)!.state === 'unavailable', 3);
-    expect(states.map((s) => s.state)).toEqual(['connecting', 'reconnecting', 'reconnecting', 'reconnecting', 'reconnecting', 'unavailable']);
+    expect(states.map((s) => s.state)).toEqual([
+      'connecting',
+      'reconnecting',
+      'reconnecting',
+      'reconnecting',
+      'reconnecting',
+      'unavailable',
+    ]);
   });
 
   it('ends for good when the server says unauthorized or session ended', async () => {
@@ -73,7 +87,13 @@ describe('viewer connection', () => {
       if (n === 1) setTimeout(() => ws.terminate(), 50);
     });
     const states = await run(url, (s) => s.filter((x) => x.state === 'connected').length === 2);
-    expect(states.map((s) => s.state)).toEqual(['connecting', 'connected', 'reconnecting', 'reconnecting', 'connected']);
+    expect(states.map((s) => s.state)).toEqual([
+      'connecting',
+      'connected',
+      'reconnecting',
+      'reconnecting',
+      'connected',
+    ]);
     expect(describeStatus(states[2]!)).toMatch(/^Reconnecting in \d+ s…$/);
   });
 

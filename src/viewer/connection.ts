@@ -128,9 +128,13 @@ export function describe(status: ConnectionStatus): string {
     case 'connected':
       return 'Connected';
     case 'reconnecting':
-      return status.retryInMs !== undefined ? `Reconnecting in ${Math.max(1, Math.round(status.retryInMs / 1000))} s…` : 'Reconnecting…';
+      return status.retryInMs !== undefined
+        ? `Reconnecting in ${Math.max(1, Math.round(status.retryInMs / 1000))} s…`
+        : 'Reconnecting…';
     case 'waiting':
-      return status.position ? `Waiting for a browser: the run is queued at position ${status.position}…` : 'Waiting for a browser: the run is queued…';
+      return status.position
+        ? `Waiting for a browser: the run is queued at position ${status.position}…`
+        : 'Waiting for a browser: the run is queued…';
     case 'ended':
       return 'Session ended';
     case 'unavailable':

@@ -3,8 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isLeaveChord } from './leaveChord.ts';
 import { watchLeaveChord } from './leaveKeys.ts';
 
-const key = (type: 'keydown' | 'keyup', k: string, code: string, mods: Partial<Record<'ctrlKey' | 'altKey' | 'shiftKey' | 'metaKey', boolean>> = {}) =>
-  new KeyboardEvent(type, { key: k, code, bubbles: true, cancelable: true, ...mods });
+const key = (
+  type: 'keydown' | 'keyup',
+  k: string,
+  code: string,
+  mods: Partial<Record<'ctrlKey' | 'altKey' | 'shiftKey' | 'metaKey', boolean>> = {},
+) => new KeyboardEvent(type, { key: k, code, bubbles: true, cancelable: true, ...mods });
 
 describe('the chord that leaves the remote screen', () => {
   it('is Ctrl+Alt+Shift in any order, and nothing else', () => {
@@ -31,7 +35,8 @@ describe('watchLeaveChord', () => {
     document.body.append(screen);
     const seen: string[] = [];
     // Stands in for noVNC's keyboard, which listens on the canvas itself.
-    for (const type of ['keydown', 'keyup'] as const) canvas.addEventListener(type, (e) => seen.push(`${type} ${e.code}`));
+    for (const type of ['keydown', 'keyup'] as const)
+      canvas.addEventListener(type, (e) => seen.push(`${type} ${e.code}`));
     const onLeave = vi.fn();
     const stop = watchLeaveChord(screen, onLeave);
     return { canvas, seen, onLeave, stop };

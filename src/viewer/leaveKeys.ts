@@ -29,7 +29,8 @@ export function watchLeaveChord(ancestor: HTMLElement, onLeave: () => void): () 
     e.preventDefault();
     e.stopPropagation();
     const target = e.target instanceof HTMLElement ? e.target : null;
-    for (const [code, key] of held) target?.dispatchEvent(new KeyboardEvent('keyup', { key, code, bubbles: true, cancelable: true }));
+    for (const [code, key] of held)
+      target?.dispatchEvent(new KeyboardEvent('keyup', { key, code, bubbles: true, cancelable: true }));
     held.clear();
     onLeave();
   };

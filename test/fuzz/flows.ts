@@ -36,7 +36,25 @@ export interface FlowCase {
   onPause: 'resume' | 'close' | 'interrupt';
 }
 
-const HOSTILE_PATHS = ['/', '/alert', '/alert-on-load', '/confirm', '/prompt', '/beforeunload', '/loop', '/loop-on-load', '/closes', '/popups', '/detach', '/navigates', '/timed', '/slow', '/redirect', '/download', '/missing'];
+const HOSTILE_PATHS = [
+  '/',
+  '/alert',
+  '/alert-on-load',
+  '/confirm',
+  '/prompt',
+  '/beforeunload',
+  '/loop',
+  '/loop-on-load',
+  '/closes',
+  '/popups',
+  '/detach',
+  '/navigates',
+  '/timed',
+  '/slow',
+  '/redirect',
+  '/download',
+  '/missing',
+];
 
 /** Where a step may go: the hostile site, a closed port, a name that does not resolve, addresses and schemes browsers or the policy refuse. */
 const urlArb: fc.Arbitrary<string> = fc.oneof(
@@ -62,20 +80,33 @@ const urlArb: fc.Arbitrary<string> = fc.oneof(
 
 /** Mostly what the hostile pages have (#go, #out), then what only some have or none has. */
 const selectorPart = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('#go', '#out', 'aria/go', 'text/go', 'xpath///button', 'pierce/#go', 'p', 'body') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('#go', '#out', 'aria/go', 'text/go', 'xpath///button', 'pierce/#go', 'p', 'body'),
+  },
   { weight: 1, arbitrary: fc.constantFrom('#next', '#f', '#missing', 'iframe', 'input[type=file]') },
 );
 /** Alternatives, each a selector or (rarely) a chain through shadow roots and frames. */
-const selectorsArb = fc.array(fc.oneof({ weight: 6, arbitrary: selectorPart }, { weight: 1, arbitrary: fc.array(selectorPart, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 2 });
+const selectorsArb = fc.array(
+  fc.oneof(
+    { weight: 6, arbitrary: selectorPart },
+    { weight: 1, arbitrary: fc.array(selectorPart, { minLength: 1, maxLength: 3 }) },
+  ),
+  { minLength: 1, maxLength: 2 },
+);
 /** Timeouts kept small (300-3000 ms) so cases are quick. */
 const timeoutArb = fc.integer({ min: 300, max: 3000 });
 const assertedEventsArb = fc.array(
-  fc.record({ type: fc.constant('navigation' as const), url: urlArb, title: fc.constantFrom('hostile', '', 'x') }, { requiredKeys: ['type'] }),
+  fc.record(
+    { type: fc.constant('navigation' as const), url: urlArb, title: fc.constantFrom('hostile', '', 'x') },
+    { requiredKeys: ['type'] },
+  ),
   { maxLength: 2 },
 );
 
 /** Present in `present` of `present + absent` steps: most steps carry few of the optional fields, as recorded flows do. */
-const sometimes = <T>(arb: fc.Arbitrary<T>, present: number, absent: number) => fc.oneof({ weight: present, arbitrary: arb }, { weight: absent, arbitrary: fc.constant(undefined) });
+const sometimes = <T>(arb: fc.Arbitrary<T>, present: number, absent: number) =>
+  fc.oneof({ weight: present, arbitrary: arb }, { weight: absent, arbitrary: fc.constant(undefined) });
 /** What every step may carry: timeout (most), asserted events (some), the Recorder's target and frame (few: a wrong one fails the step at once). */
 const common = fc
   .record({
@@ -98,21 +129,76 @@ const clickAttributes = fc.record(
 );
 
 const keyArb = fc.constantFrom('Enter', 'Tab', 'a', 'Escape', 'Backspace', 'ArrowDown', 'F5', 'Meta', 'NoSuchKey');
-const expressionArb = fc.constantFrom('true', 'false', 'document.title === "hostile"', 'window.close(), true', 'for(;;){}', 'alert(1)', 'location.href = "/redirect"', 'throw new Error("x")', 'new Promise(() => {})', 'document.querySelector("#go").click(), true');
+const expressionArb = fc.constantFrom(
+  'true',
+  'false',
+  'document.title === "hostile"',
+  'window.close(), true',
+  'for(;;){}',
+  'alert(1)',
+  'location.href = "/redirect"',
+  'throw new Error("x")',
+  'new Promise(() => {})',
+  'document.querySelector("#go").click(), true',
+);
 
 /** Step arbitraries by type; `names` are the flow's declared variables, for {{placeholders}}. */
 function stepArb(names: string[], fileNames: string[]): fc.Arbitrary<Json> {
   const withVars = (base: fc.Arbitrary<string>) =>
-    names.length ? fc.oneof(base, fc.tuple(base, fc.constantFrom(...names)).map(([b, n]) => `${b}{{${n}}}`)) : base;
-  const s = <T extends Json>(type: string, fields: fc.Arbitrary<T>) => fc.tuple(common, fields).map(([c, f]): Json => ({ type, ...c, ...f }));
+    names.length
+      ? fc.oneof(
+          base,
+          fc.tuple(base, fc.constantFrom(...names)).map(([b, n]) => `${b}{{${n}}}`),
+        )
+      : base;
+  const s = <T extends Json>(type: string, fields: fc.Arbitrary<T>) =>
+    fc.tuple(common, fields).map(([c, f]): Json => ({ type, ...c, ...f }));
   return fc.oneof(
     { weight: 5, arbitrary: s('navigate', fc.record({ url: withVars(urlArb) })) },
-    { weight: 4, arbitrary: s('click', fc.tuple(clickAttributes, fc.record({ selectors: selectorsArb })).map(([a, b]) => ({ ...a, ...b }))) },
-    { weight: 1, arbitrary: s('doubleClick', fc.tuple(clickAttributes, fc.record({ selectors: selectorsArb })).map(([a, b]) => ({ ...a, ...b }))) },
-    { weight: 2, arbitrary: s('change', fc.record({ selectors: selectorsArb, value: withVars(fc.constantFrom('', 'hello', 'x'.repeat(50), '{{credentials.fuzz_any}}', 'pw: {{credentials.fuzz_elsewhere}}')) })) },
+    {
+      weight: 4,
+      arbitrary: s(
+        'click',
+        fc.tuple(clickAttributes, fc.record({ selectors: selectorsArb })).map(([a, b]) => ({ ...a, ...b })),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: s(
+        'doubleClick',
+        fc.tuple(clickAttributes, fc.record({ selectors: selectorsArb })).map(([a, b]) => ({ ...a, ...b })),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: s(
+        'change',
+        fc.record({
+          selectors: selectorsArb,
+          value: withVars(
+            fc.constantFrom(
+              '',
+              'hello',
+              'x'.repeat(50),
+              '{{credentials.fuzz_any}}',
+              'pw: {{credentials.fuzz_elsewhere}}',
+            ),
+          ),
+        }),
+      ),
+    },
     { weight: 1, arbitrary: s('keyDown', fc.record({ key: keyArb })) },
     { weight: 1, arbitrary: s('keyUp', fc.record({ key: keyArb })) },
-    { weight: 1, arbitrary: s('scroll', fc.record({ selectors: selectorsArb, x: fc.integer({ min: -100, max: 5000 }), y: fc.integer({ min: -100, max: 5000 }) }, { requiredKeys: [] })) },
+    {
+      weight: 1,
+      arbitrary: s(
+        'scroll',
+        fc.record(
+          { selectors: selectorsArb, x: fc.integer({ min: -100, max: 5000 }), y: fc.integer({ min: -100, max: 5000 }) },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
     { weight: 1, arbitrary: s('hover', fc.record({ selectors: selectorsArb })) },
     {
       weight: 2,
@@ -147,19 +233,51 @@ function stepArb(names: string[], fileNames: string[]): fc.Arbitrary<Json> {
         }),
       ),
     },
-    { weight: 1, arbitrary: s('emulateNetworkConditions', fc.record({ download: fc.constantFrom(-1, 0, 1000, 1e9), upload: fc.constantFrom(-1, 0, 1000), latency: fc.constantFrom(0, 50, 1000) })) },
     {
       weight: 1,
-      arbitrary: s('customStep', fc.record({ selectors: selectorsArb, file: fc.constantFrom(...fileNames, 'absent.txt') }).map((parameters) => ({ name: 'uploadFile', parameters }))),
+      arbitrary: s(
+        'emulateNetworkConditions',
+        fc.record({
+          download: fc.constantFrom(-1, 0, 1000, 1e9),
+          upload: fc.constantFrom(-1, 0, 1000),
+          latency: fc.constantFrom(0, 50, 1000),
+        }),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: s(
+        'customStep',
+        fc
+          .record({ selectors: selectorsArb, file: fc.constantFrom(...fileNames, 'absent.txt') })
+          .map((parameters) => ({ name: 'uploadFile', parameters })),
+      ),
     },
     {
       weight: 2,
       arbitrary: s(
         'customStep',
-        fc.record({ selectors: selectorsArb, as: fc.constantFrom('out', 'value', '_x1'), attribute: fc.constantFrom('id', 'href', 'missing') }, { requiredKeys: ['selectors', 'as'] }).map((parameters) => ({ name: 'extract', parameters })),
+        fc
+          .record(
+            {
+              selectors: selectorsArb,
+              as: fc.constantFrom('out', 'value', '_x1'),
+              attribute: fc.constantFrom('id', 'href', 'missing'),
+            },
+            { requiredKeys: ['selectors', 'as'] },
+          )
+          .map((parameters) => ({ name: 'extract', parameters })),
       ),
     },
-    { weight: 1, arbitrary: s('customStep', fc.record({ message: fc.constantFrom('Solve the challenge', 'é'.repeat(500)) }).map((parameters) => ({ name: 'pause', parameters }))) },
+    {
+      weight: 1,
+      arbitrary: s(
+        'customStep',
+        fc
+          .record({ message: fc.constantFrom('Solve the challenge', 'é'.repeat(500)) })
+          .map((parameters) => ({ name: 'pause', parameters })),
+      ),
+    },
   );
 }
 
@@ -175,26 +293,67 @@ export const flowCaseArb: fc.Arbitrary<FlowCase> = fc
     strict: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     flowTimeout: fc.option(timeoutArb, { nil: undefined }),
     vars: fc.uniqueArray(variableArb, { maxLength: 3, selector: (v) => v.name }),
-    files: fc.uniqueArray(fc.record({ name: fc.constantFrom('a.txt', 'photo.png', 'é ü.bin'), size: fc.constantFrom(0, 10, 70_000) }), { maxLength: 2, selector: (f) => f.name }),
+    files: fc.uniqueArray(
+      fc.record({ name: fc.constantFrom('a.txt', 'photo.png', 'é ü.bin'), size: fc.constantFrom(0, 10, 70_000) }),
+      { maxLength: 2, selector: (f) => f.name },
+    ),
     onPause: fc.constantFrom('resume' as const, 'close' as const, 'interrupt' as const),
     sendVariables: fc.constantFrom('all', 'none', 'wrongType'),
   })
   .chain(({ strict, flowTimeout, vars, files, onPause, sendVariables }) => {
     const names = vars.map((v) => v.name);
     const sample = (type: string) => (type === 'string' ? 'alert' : type === 'number' ? 7 : true);
-    const variables = vars.map((v): Json => ({ name: v.name, type: v.type, required: v.required, ...(v.withDefault ? { default: sample(v.type) } : {}) }));
+    const variables = vars.map((v): Json => ({
+      name: v.name,
+      type: v.type,
+      required: v.required,
+      ...(v.withDefault ? { default: sample(v.type) } : {}),
+    }));
     const runVariables =
-      sendVariables === 'none' || !vars.length ? undefined : Object.fromEntries(vars.map((v) => [v.name, sendVariables === 'all' ? sample(v.type) : v.type === 'string' ? 1 : 'x']));
+      sendVariables === 'none' || !vars.length
+        ? undefined
+        : Object.fromEntries(
+            vars.map((v) => [v.name, sendVariables === 'all' ? sample(v.type) : v.type === 'string' ? 1 : 'x']),
+          );
     // Most flows start where recorded ones do, with a navigate: the steps after it then act on a page.
-    const first = fc.oneof({ weight: 4, arbitrary: fc.record({ type: fc.constant('navigate'), url: urlArb, timeout: timeoutArb }) }, { weight: 1, arbitrary: stepArb(names, files.map((f) => f.name)) });
-    return fc.tuple(first, fc.array(stepArb(names, files.map((f) => f.name)), { maxLength: 5 })).map(
-      ([head, rest]): FlowCase => ({ strict, flow: { title: 'fuzz', ...(flowTimeout ? { timeout: flowTimeout } : {}), steps: [head as Json, ...rest] }, variables, ...(runVariables ? { runVariables } : {}), files, onPause }),
+    const first = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ type: fc.constant('navigate'), url: urlArb, timeout: timeoutArb }) },
+      {
+        weight: 1,
+        arbitrary: stepArb(
+          names,
+          files.map((f) => f.name),
+        ),
+      },
     );
+    return fc
+      .tuple(
+        first,
+        fc.array(
+          stepArb(
+            names,
+            files.map((f) => f.name),
+          ),
+          { maxLength: 5 },
+        ),
+      )
+      .map(([head, rest]): FlowCase => ({
+        strict,
+        flow: { title: 'fuzz', ...(flowTimeout ? { timeout: flowTimeout } : {}), steps: [head as Json, ...rest] },
+        variables,
+        ...(runVariables ? { runVariables } : {}),
+        files,
+        onPause,
+      }));
   });
 
 /** $SITE and $REFUSED put back in every string of a value. */
 function resolve<T>(value: T, world: FlowWorld): T {
-  return JSON.parse(JSON.stringify(value).replaceAll('$SITE', world.site).replaceAll('$REFUSED', `http://127.0.0.1:${world.refusedPort}`)) as T;
+  return JSON.parse(
+    JSON.stringify(value)
+      .replaceAll('$SITE', world.site)
+      .replaceAll('$REFUSED', `http://127.0.0.1:${world.refusedPort}`),
+  ) as T;
 }
 
 let made = 0;
@@ -216,25 +375,48 @@ export async function runFlowCase(fuzz: FlowCase, world: FlowWorld): Promise<voi
   for (const f of fuzz.files) form.append('files', new Blob([new Uint8Array(f.size).fill(65)]), f.name);
   const run = await svc.api('/api/run_workflow', { method: 'POST', body: form });
   const runText = await run.text();
-  check([200, 422, 503].includes(run.status), `POST /api/run_workflow answered ${run.status}: ${runText.slice(0, 800)}`);
+  check(
+    [200, 422, 503].includes(run.status),
+    `POST /api/run_workflow answered ${run.status}: ${runText.slice(0, 800)}`,
+  );
   if (run.status === 422) {
     // Refused before any run: only for what the caller sent (variables missing or of the wrong type, a file not sent).
-    check(/variables|files|workflow_id/.test(runText), `run_workflow refused with 422 for no reason of the caller's: ${runText.slice(0, 800)}`);
+    check(
+      /variables|files|workflow_id/.test(runText),
+      `run_workflow refused with 422 for no reason of the caller's: ${runText.slice(0, 800)}`,
+    );
   } else {
     const started = RunWorkflowResponse.parse(JSON.parse(runText));
-    check(started.succeeded === (run.status === 200), `run_workflow answered ${run.status} with succeeded ${started.succeeded}`);
+    check(
+      started.succeeded === (run.status === 200),
+      `run_workflow answered ${run.status} with succeeded ${started.succeeded}`,
+    );
     let acted: FlowCase['onPause'] | undefined;
     const status = await untilRunEnds(svc, started.session_id, 120_000 + flow.steps.length * 5_000, async (s) => {
       if (!s.pause || acted) return;
       acted = fuzz.onPause;
-      const path = { resume: '/api/resume_session', close: '/api/close_workflow_session', interrupt: '/api/editor_interrupt' }[fuzz.onPause];
-      const res = await svc.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: started.session_id }) });
+      const path = {
+        resume: '/api/resume_session',
+        close: '/api/close_workflow_session',
+        interrupt: '/api/editor_interrupt',
+      }[fuzz.onPause];
+      const res = await svc.api(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: started.session_id }),
+      });
       // 409: the run moved on meanwhile (it ended, or was no longer paused).
-      check(res.status === 200 || res.status === 409, `POST ${path} on a paused run answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
+      check(
+        res.status === 200 || res.status === 409,
+        `POST ${path} on a paused run answered ${res.status}: ${(await res.text()).slice(0, 500)}`,
+      );
       // A resumed run may reach another pause step: resume that one too.
       if (fuzz.onPause === 'resume') acted = undefined;
     });
-    if (process.env.FUZZ_DEBUG) console.log(`fuzz flows: ${flow.steps.map((st) => st.type === 'customStep' ? st.name : st.type).join(',')} -> ${status.status}: ${status.message.slice(0, 300)}`);
+    if (process.env.FUZZ_DEBUG)
+      console.log(
+        `fuzz flows: ${flow.steps.map((st) => (st.type === 'customStep' ? st.name : st.type)).join(',')} -> ${status.status}: ${status.message.slice(0, 300)}`,
+      );
     checkRunOutcome(status, flow.steps.length, { interrupted: acted === 'interrupt', stopped: acted === 'close' });
     if (acted !== 'interrupt' && run.status === 200) await runSessionEnded(svc, started.session_id);
   }

@@ -70,7 +70,12 @@ export class Service {
       }
       await waitForNoServiceProcesses(this.dataDir, 10_000);
     }
-    this.child = await startChildServer({ dataDir: this.dataDir, apiKey: FUZZ_API_KEY, env: this.env, timeoutMs: 60_000 });
+    this.child = await startChildServer({
+      dataDir: this.dataDir,
+      apiKey: FUZZ_API_KEY,
+      env: this.env,
+      timeoutMs: 60_000,
+    });
     await this.setup?.(this);
     return this;
   }
@@ -92,7 +97,11 @@ export class Service {
   }
 
   postJson(pathname: string, body: unknown): Promise<Response> {
-    return this.api(pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return this.api(pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 }
 
@@ -104,7 +113,11 @@ export function tail(text: string, lines = 40): string {
 export async function healthy(svc: Service): Promise<void> {
   check(svc.alive, () => svc.death());
   const res = await fetch(`${svc.url}/api/healthz`, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => err);
-  check(!(res instanceof Error), () => `${svc.name}: /api/healthz did not answer (${(res as Error).message}); ${svc.alive ? 'the process is still there' : svc.death()}`);
+  check(
+    !(res instanceof Error),
+    () =>
+      `${svc.name}: /api/healthz did not answer (${(res as Error).message}); ${svc.alive ? 'the process is still there' : svc.death()}`,
+  );
   check(res.status === 200, `${svc.name}: /api/healthz answered ${res.status}`);
 }
 
@@ -118,7 +131,10 @@ export async function endAllSessions(svc: Service): Promise<void> {
       if (!items.length) break;
       for (const s of items) {
         const end = await svc.api(`/api/sessions/${s.id}`, { method: 'DELETE' });
-        check(end.status === 200 || end.status === 404, `${svc.name}: DELETE /api/sessions/${s.id} answered ${end.status}`);
+        check(
+          end.status === 200 || end.status === 404,
+          `${svc.name}: DELETE /api/sessions/${s.id} answered ${end.status}`,
+        );
       }
     }
   }
@@ -128,11 +144,22 @@ export async function endAllSessions(svc: Service): Promise<void> {
 export async function nextSessionStarts(svc: Service): Promise<void> {
   const res = await svc.postJson('/api/create_workflow_session', { workflow_name: 'fuzz probe' });
   const text = await res.text();
-  check(res.status === 200, `${svc.name}: the next session did not start: create_workflow_session answered ${res.status} ${text.slice(0, 500)}`);
+  check(
+    res.status === 200,
+    `${svc.name}: the next session did not start: create_workflow_session answered ${res.status} ${text.slice(0, 500)}`,
+  );
   const { session_id } = CreateWorkflowSessionResponse.parse(JSON.parse(text));
-  const close = await svc.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id }) });
+  const close = await svc.api('/api/close_workflow_session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session_id }),
+  });
   check(close.status === 200, `${svc.name}: close_workflow_session of the probe session answered ${close.status}`);
-  check(await treeGone(svc.dataDir, session_id, 20_000), () => `${svc.name}: the probe session ${session_id} ended but its processes are still there: ${describe(svc.dataDir)}`);
+  check(
+    await treeGone(svc.dataDir, session_id, 20_000),
+    () =>
+      `${svc.name}: the probe session ${session_id} ended but its processes are still there: ${describe(svc.dataDir)}`,
+  );
 }
 
 function describe(dataDir: string): string {
@@ -142,7 +169,11 @@ function describe(dataDir: string): string {
 /** Nothing the server started for its data folder is left (with no warm pool and no session, there should be nothing). */
 export async function noProcessesLeft(svc: Service, timeoutMs = 20_000): Promise<void> {
   const left = await waitForNoServiceProcesses(svc.dataDir, timeoutMs);
-  check(left.length === 0, () => `${svc.name}: with every session ended, processes are left: ${JSON.stringify(left.map((p) => ({ pid: p.pid, name: p.name, tree: p.tree, cmd: p.cmdline.slice(0, 120) })))}`);
+  check(
+    left.length === 0,
+    () =>
+      `${svc.name}: with every session ended, processes are left: ${JSON.stringify(left.map((p) => ({ pid: p.pid, name: p.name, tree: p.tree, cmd: p.cmdline.slice(0, 120) })))}`,
+  );
 }
 
 /** The checks every case ends with: alive and healthy, every session ended, nothing leaked, a next session starts. */
@@ -157,7 +188,12 @@ export async function afterCase(svc: Service): Promise<void> {
 }
 
 /** Poll a run until it is completed; throws naming it when it is not within `timeoutMs`. */
-export async function untilRunEnds(svc: Service, sessionId: string, timeoutMs: number, onPoll?: (s: RunStatusResponse) => Promise<void>): Promise<RunStatusResponse> {
+export async function untilRunEnds(
+  svc: Service,
+  sessionId: string,
+  timeoutMs: number,
+  onPoll?: (s: RunStatusResponse) => Promise<void>,
+): Promise<RunStatusResponse> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     check(svc.alive, () => svc.death());
@@ -166,7 +202,10 @@ export async function untilRunEnds(svc: Service, sessionId: string, timeoutMs: n
     const status = RunStatusResponse.parse(await res.json());
     if (status.completed) return status;
     if (onPoll) await onPoll(status);
-    check(Date.now() < deadline, `run ${sessionId} did not reach a terminal status within ${timeoutMs / 1000} s: ${status.status} "${status.message}" after ${status.results.length} steps`);
+    check(
+      Date.now() < deadline,
+      `run ${sessionId} did not reach a terminal status within ${timeoutMs / 1000} s: ${status.status} "${status.message}" after ${status.results.length} steps`,
+    );
     await new Promise((r) => setTimeout(r, 150));
   }
 }
@@ -181,38 +220,66 @@ export const UNSTARTED_RUN = /^The run (could not start|did not start)\b/;
  * run's own count is taken). `caller.interrupted`: the caller may have interrupted it through the
  * API; `caller.stopped`: may have closed its session, which stops it before a step rather than at one.
  */
-export function checkRunOutcome(status: RunStatusResponse, totalSteps: number | undefined, caller: { interrupted?: boolean; stopped?: boolean } = {}): void {
-  const summary = () => `run ${status.session_id}: ${status.status} "${status.message}", results ${JSON.stringify(status.results.map((r) => [r.action, r.result.ok, r.result.error?.slice(0, 200)]))}`;
-  check(status.completed && (status.status === 'succeeded' || status.status === 'failed'), () => `not terminal: ${summary()}`);
+export function checkRunOutcome(
+  status: RunStatusResponse,
+  totalSteps: number | undefined,
+  caller: { interrupted?: boolean; stopped?: boolean } = {},
+): void {
+  const summary = () =>
+    `run ${status.session_id}: ${status.status} "${status.message}", results ${JSON.stringify(status.results.map((r) => [r.action, r.result.ok, r.result.error?.slice(0, 200)]))}`;
+  check(
+    status.completed && (status.status === 'succeeded' || status.status === 'failed'),
+    () => `not terminal: ${summary()}`,
+  );
   check(status.succeeded === (status.status === 'succeeded'), () => `succeeded disagrees with status: ${summary()}`);
   if (totalSteps === undefined) totalSteps = status.total_actions;
-  check(status.total_actions === totalSteps, () => `total_actions ${status.total_actions}, the flow has ${totalSteps}: ${summary()}`);
+  check(
+    status.total_actions === totalSteps,
+    () => `total_actions ${status.total_actions}, the flow has ${totalSteps}: ${summary()}`,
+  );
   if (caller.interrupted && /^Interrupted through the API after \d+ of \d+ steps/.test(status.message)) {
     check(status.status === 'failed', () => `an interrupted run reads as succeeded: ${summary()}`);
     return;
   }
-  const stopped = /^The run was stopped (?:while paused, )?before (?:step (\d+) \(|its first step)/.exec(status.message);
+  const stopped = /^The run was stopped (?:while paused, )?before (?:step (\d+) \(|its first step)/.exec(
+    status.message,
+  );
   if (caller.stopped && stopped) {
     check(status.status === 'failed', () => `a stopped run reads as succeeded: ${summary()}`);
     const next = stopped[1] === undefined ? 1 : Number(stopped[1]);
-    check(next === status.results.length + 1 && status.results.every((r) => r.result.ok), () => `a stopped run names step ${next} but ran ${status.results.length}: ${summary()}`);
+    check(
+      next === status.results.length + 1 && status.results.every((r) => r.result.ok),
+      () => `a stopped run names step ${next} but ran ${status.results.length}: ${summary()}`,
+    );
     return;
   }
   if (status.status === 'succeeded') {
-    check(status.message === `All ${totalSteps} steps succeeded`, () => `a success with an unexpected message: ${summary()}`);
-    check(status.results.length === totalSteps && status.results.every((r) => r.result.ok), () => `a success whose steps did not all succeed: ${summary()}`);
+    check(
+      status.message === `All ${totalSteps} steps succeeded`,
+      () => `a success with an unexpected message: ${summary()}`,
+    );
+    check(
+      status.results.length === totalSteps && status.results.every((r) => r.result.ok),
+      () => `a success whose steps did not all succeed: ${summary()}`,
+    );
     return;
   }
   const ran = status.results.length;
   if (ran === 0) {
-    check(UNSTARTED_RUN.test(status.message), () => `a failed run with no step run does not say it could not start: ${summary()}`);
+    check(
+      UNSTARTED_RUN.test(status.message),
+      () => `a failed run with no step run does not say it could not start: ${summary()}`,
+    );
     return;
   }
   const m = /^Step (\d+) \(/.exec(status.message);
   check(m, () => `a failed run that ran steps does not name its step: ${summary()}`);
   check(Number(m[1]) === ran, () => `the message names step ${m[1]} but the last step run is ${ran}: ${summary()}`);
   check(!status.results[ran - 1]!.result.ok, () => `the step the message names did not fail: ${summary()}`);
-  check(status.results.slice(0, -1).every((r) => r.result.ok), () => `a step before the failing one failed: ${summary()}`);
+  check(
+    status.results.slice(0, -1).every((r) => r.result.ok),
+    () => `a step before the failing one failed: ${summary()}`,
+  );
 }
 
 /** The run's session is over: its log ends with SessionEnded, and its process tree is gone. */
@@ -223,13 +290,19 @@ export async function runSessionEnded(svc: Service, sessionId: string): Promise<
     check(res.status === 200, `retrieve_session_logs of ${sessionId} answered ${res.status}`);
     const { logs } = SessionLogs.parse(await res.json());
     if (logs) {
-      check(logs.at(-1)?.event === 'SessionEnded', () => `the log of ${sessionId} does not end with SessionEnded: ${JSON.stringify(logs.slice(-3))}`);
+      check(
+        logs.at(-1)?.event === 'SessionEnded',
+        () => `the log of ${sessionId} does not end with SessionEnded: ${JSON.stringify(logs.slice(-3))}`,
+      );
       break;
     }
     check(Date.now() < deadline, `the session ${sessionId} of a completed run did not end within 30 s`);
     await new Promise((r) => setTimeout(r, 150));
   }
-  check(await treeGone(svc.dataDir, sessionId, 20_000), () => `the session ${sessionId} ended but its processes are still there: ${describe(svc.dataDir)}`);
+  check(
+    await treeGone(svc.dataDir, sessionId, 20_000),
+    () => `the session ${sessionId} ended but its processes are still there: ${describe(svc.dataDir)}`,
+  );
 }
 
 /** Seed and budget from the environment: FUZZ_SEED replays a run, FUZZ_MINUTES loops the properties that long. */

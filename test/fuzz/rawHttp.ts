@@ -27,7 +27,11 @@ const MAX_BODY = 256 * 1024;
  * undefined when the server closed without answering, or `timeoutMs` passed (then `timedOut`).
  * A text/event-stream answer is read up to its headers only.
  */
-export function rawRequest(port: number, req: RawRequest, opts: { timeoutMs: number; endAfterWrite?: boolean }): Promise<{ response?: RawResponse; timedOut: boolean; error?: string }> {
+export function rawRequest(
+  port: number,
+  req: RawRequest,
+  opts: { timeoutMs: number; endAfterWrite?: boolean },
+): Promise<{ response?: RawResponse; timedOut: boolean; error?: string }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let data = Buffer.alloc(0);
@@ -39,7 +43,10 @@ export function rawRequest(port: number, req: RawRequest, opts: { timeoutMs: num
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ response: parse(data, true), timedOut: !parse(data, true) }), opts.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ response: parse(data, true), timedOut: !parse(data, true) }),
+      opts.timeoutMs,
+    );
     socket.on('error', (err) => finish({ response: parse(data, true), timedOut: false, error: err.message }));
     socket.on('data', (chunk: Buffer) => {
       if (data.length < MAX_BODY * 2) data = Buffer.concat([data, chunk]);
@@ -48,7 +55,10 @@ export function rawRequest(port: number, req: RawRequest, opts: { timeoutMs: num
     });
     socket.on('close', () => finish({ response: parse(data, true), timedOut: false }));
     socket.on('connect', () => {
-      const head = [`${req.method} ${req.target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...req.headers].join('\r\n') + '\r\n\r\n';
+      const head =
+        [`${req.method} ${req.target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...req.headers].join(
+          '\r\n',
+        ) + '\r\n\r\n';
       socket.write(Buffer.concat([Buffer.from(head, 'latin1'), req.body ?? Buffer.alloc(0)]));
       if (opts.endAfterWrite) socket.end();
     });
@@ -76,7 +86,8 @@ function parse(data: Buffer, eof: boolean): RawResponse | undefined {
       continue;
     }
     const rest = data.subarray(bodyStart);
-    if ((headers['content-type'] ?? '').startsWith('text/event-stream')) return { status, headers, body: Buffer.alloc(0) };
+    if ((headers['content-type'] ?? '').startsWith('text/event-stream'))
+      return { status, headers, body: Buffer.alloc(0) };
     const length = headers['content-length'];
     if (length !== undefined) {
       if (rest.length >= Number(length) || eof) return { status, headers, body: rest.subarray(0, Number(length)) };

@@ -37,10 +37,21 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
   updateSession: { timeout: 600 },
   storeCredential: { name: 'fuzz_route', value: 'secret', allowed_origins: ['https://example.com'] },
   deleteCredential: { name: 'fuzz_route' },
-  createWorkflow: { name: 'fuzz made', flow: { title: 't', steps: [{ type: 'navigate', url: 'about:blank' }] }, variables: [{ name: 'v', type: 'string', required: false }], metadata: 'm', structured_output: { a: [1] } },
+  createWorkflow: {
+    name: 'fuzz made',
+    flow: { title: 't', steps: [{ type: 'navigate', url: 'about:blank' }] },
+    variables: [{ name: 'v', type: 'string', required: false }],
+    metadata: 'm',
+    structured_output: { a: [1] },
+  },
   updateWorkflow: { name: 'fuzz updated', flow: { title: 't', steps: [] }, variables: [] },
   updateWorkflowMetadata: { workflow_id: '$WORKFLOW', metadata: 'meta' },
-  simplexCreateWorkflow: { name: 'fuzz simplex', url: 'about:blank', actions: [{ type: 'waitForExpression', expression: 'true' }], variables: { q: 'x' } },
+  simplexCreateWorkflow: {
+    name: 'fuzz simplex',
+    url: 'about:blank',
+    actions: [{ type: 'waitForExpression', expression: 'true' }],
+    variables: { q: 'x' },
+  },
   simplexUpdateWorkflow: { url: 'about:blank', metadata: null },
   createApiKey: { name: 'fuzz key' },
 };
@@ -57,7 +68,8 @@ const VALID_QUERIES: Record<string, Record<string, string>> = {
   getOverview: { since: '2026-01-01T00:00:00+01:00' },
 };
 
-const stand = (text: string) => text.replaceAll('$WORKFLOW', randomUUID()).replaceAll('$SESSION', randomUUID()).replaceAll('$UUID', randomUUID());
+const stand = (text: string) =>
+  text.replaceAll('$WORKFLOW', randomUUID()).replaceAll('$SESSION', randomUUID()).replaceAll('$UUID', randomUUID());
 for (const [id, body] of Object.entries(VALID_BODIES)) {
   const op = operations[id];
   if (!op?.body) throw new Error(`fuzz routes: ${id} is no operation with a body`);
@@ -81,24 +93,85 @@ type Mutation =
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ m: 'none' as const }) },
-  { weight: 2, arbitrary: fc.record({ m: fc.constant('wrongType' as const), field: fc.nat(10), value: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}), fc.double(), fc.string({ maxLength: 5 })) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      m: fc.constant('wrongType' as const),
+      field: fc.nat(10),
+      value: fc.oneof(
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.integer(), { maxLength: 2 }),
+        fc.constant({}),
+        fc.double(),
+        fc.string({ maxLength: 5 }),
+      ),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ m: fc.constant('missing' as const), field: fc.nat(10) }) },
-  { weight: 1, arbitrary: fc.record({ m: fc.constant('extra' as const), key: fc.constantFrom('__proto__', 'constructor', 'extra', 'files', 'id', ''), value: fc.jsonValue({ maxDepth: 2 }) }) },
-  { weight: 1, arbitrary: fc.record({ m: fc.constant('hugeString' as const), field: fc.nat(10), length: fc.constantFrom(10_001, 100_000, 1_100_000) }) },
-  { weight: 1, arbitrary: fc.record({ m: fc.constant('deep' as const), field: fc.nat(10), depth: fc.constantFrom(63, 65, 1000, 50_000) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      m: fc.constant('extra' as const),
+      key: fc.constantFrom('__proto__', 'constructor', 'extra', 'files', 'id', ''),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      m: fc.constant('hugeString' as const),
+      field: fc.nat(10),
+      length: fc.constantFrom(10_001, 100_000, 1_100_000),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      m: fc.constant('deep' as const),
+      field: fc.nat(10),
+      depth: fc.constantFrom(63, 65, 1000, 50_000),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ m: fc.constant('loneSurrogate' as const), field: fc.nat(10) }) },
 );
 
-type BodyContent = { b: 'valid'; mutation: Mutation } | { b: 'anything'; value: Json } | { b: 'text'; text: string } | { b: 'none' };
+type BodyContent =
+  { b: 'valid'; mutation: Mutation } | { b: 'anything'; value: Json } | { b: 'text'; text: string } | { b: 'none' };
 const bodyArb: fc.Arbitrary<BodyContent> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ b: fc.constant('valid' as const), mutation: mutationArb }) },
   { weight: 2, arbitrary: fc.record({ b: fc.constant('anything' as const), value: fc.jsonValue({ maxDepth: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ b: fc.constant('text' as const), text: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', 'null', '{', '{"a":1}{"b":2}', '\ufeff{}', '[]', '"x"', '1e999999')) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      b: fc.constant('text' as const),
+      text: fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom('', 'null', '{', '{"a":1}{"b":2}', '\ufeff{}', '[]', '"x"', '1e999999'),
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ b: 'none' as const }) },
 );
 
 type Encoding = 'json' | 'form' | 'multipart' | 'multipartBroken' | 'none' | 'garbage';
-const GARBAGE_TYPES = ['text/plain', 'application/xml', 'application/json; charset=utf-16', 'multipart/form-data', 'application/x-www-form-urlencoded; charset=latin1', '*/*', 'application/json, text/plain', '\xff/\xfe', '', 'application/vnd.api+json', 'APPLICATION/JSON', 'application/json;;;', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=x'];
+const GARBAGE_TYPES = [
+  'text/plain',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'multipart/form-data',
+  'application/x-www-form-urlencoded; charset=latin1',
+  '*/*',
+  'application/json, text/plain',
+  '\xff/\xfe',
+  '',
+  'application/vnd.api+json',
+  'APPLICATION/JSON',
+  'application/json;;;',
+  'multipart/form-data; boundary=',
+  'multipart/mixed; boundary=x',
+];
 
 const EXTRA_HEADERS = [
   'Accept: text/event-stream',
@@ -138,22 +211,78 @@ export interface RouteRequest {
   framing: 'exact' | 'chunked' | 'short' | 'long' | 'both';
 }
 
-const OTHER_PATHS = ['/api/', '/api/nope', '/api//workflows', '/api/workflows/', '/API/healthz', '/api/%2e%2e/healthz', '/s/$UUID/cdp', '/s/x/cdp/json/version', '/', '/index.html', '/%', '/api/%zz', '*', 'http://evil.example/api/healthz', '/api/workflows?limit=1#frag', `/api/${'x'.repeat(70_000)}`, '/api/session/$UUID/files/..%2f..%2fetc%2fpasswd', '/v/$UUID', '/vnc/$UUID'];
+const OTHER_PATHS = [
+  '/api/',
+  '/api/nope',
+  '/api//workflows',
+  '/api/workflows/',
+  '/API/healthz',
+  '/api/%2e%2e/healthz',
+  '/s/$UUID/cdp',
+  '/s/x/cdp/json/version',
+  '/',
+  '/index.html',
+  '/%',
+  '/api/%zz',
+  '*',
+  'http://evil.example/api/healthz',
+  '/api/workflows?limit=1#frag',
+  `/api/${'x'.repeat(70_000)}`,
+  '/api/session/$UUID/files/..%2f..%2fetc%2fpasswd',
+  '/v/$UUID',
+  '/vnc/$UUID',
+];
 
 const routeRequestArb: fc.Arbitrary<RouteRequest> = fc.record({
-  op: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...OP_IDS) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_PATHS).map((p) => `path:${p}`) }),
-  method: fc.oneof({ weight: 6, arbitrary: fc.constant('op' as const) }, { weight: 1, arbitrary: fc.constantFrom('GET' as const, 'POST' as const, 'PUT' as const, 'PATCH' as const, 'DELETE' as const, 'HEAD' as const, 'OPTIONS' as const, 'PROPFIND' as const) }),
+  op: fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...OP_IDS) },
+    { weight: 1, arbitrary: fc.constantFrom(...OTHER_PATHS).map((p) => `path:${p}`) },
+  ),
+  method: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('op' as const) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'GET' as const,
+        'POST' as const,
+        'PUT' as const,
+        'PATCH' as const,
+        'DELETE' as const,
+        'HEAD' as const,
+        'OPTIONS' as const,
+        'PROPFIND' as const,
+      ),
+    },
+  ),
   param: fc.constantFrom('workflow', 'session', 'uuid', 'uuid', 'junk', 'traversal', 'huge', 'encoded'),
   junk: fc.string({ maxLength: 12 }),
   query: fc.constantFrom('none', 'valid', 'valid', 'random', 'duplicate', 'badPercent', 'huge'),
-  randomQuery: fc.dictionary(fc.constantFrom('limit', 'cursor', 'state', 'status', 'session_id', 'token', 'since', 'workflow_name', 'metadata', 'filename', '__proto__'), fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('-1', '0', '1e3', '101', 'NaN', 'live', 'queued', '$UUID'))),
+  randomQuery: fc.dictionary(
+    fc.constantFrom(
+      'limit',
+      'cursor',
+      'state',
+      'status',
+      'session_id',
+      'token',
+      'since',
+      'workflow_name',
+      'metadata',
+      'filename',
+      '__proto__',
+    ),
+    fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('-1', '0', '1e3', '101', 'NaN', 'live', 'queued', '$UUID')),
+  ),
   auth: fc.constantFrom('key', 'key', 'key', 'none', 'wrong', 'twice', 'queryKey'),
   encoding: fc.constantFrom('json', 'json', 'json', 'form', 'multipart', 'multipartBroken', 'none', 'garbage'),
   garbageType: fc.constantFrom(...GARBAGE_TYPES),
   body: bodyArb,
   badBytes: fc.boolean(),
   headers: fc.subarray(EXTRA_HEADERS, { maxLength: 3 }),
-  framing: fc.oneof({ weight: 8, arbitrary: fc.constant('exact' as const) }, { weight: 1, arbitrary: fc.constantFrom('chunked' as const, 'short' as const, 'long' as const, 'both' as const) }),
+  framing: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('exact' as const) },
+    { weight: 1, arbitrary: fc.constantFrom('chunked' as const, 'short' as const, 'long' as const, 'both' as const) },
+  ),
 });
 
 export interface RouteCase {
@@ -213,7 +342,7 @@ function mutated(op: string, mutation: Mutation): Json {
 }
 
 /** A value as a form or multipart field: strings as they are, anything else as JSON (as Simplex's clients send). */
-const fieldText = (v: Json) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const fieldText = (v: Json) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 function deepText(json: string): string {
   return json.replace(/"\$DEEP(\d+)\$"/g, (_, n: string) => `${'['.repeat(Number(n))}1${']'.repeat(Number(n))}`);
@@ -231,7 +360,8 @@ interface Built {
 }
 
 function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; apiKey: string }): Built {
-  const fill = (s: string) => s.replaceAll('$WORKFLOW', ctx.workflowId).replaceAll('$SESSION', ctx.sessionId).replaceAll('$UUID', randomUUID());
+  const fill = (s: string) =>
+    s.replaceAll('$WORKFLOW', ctx.workflowId).replaceAll('$SESSION', ctx.sessionId).replaceAll('$UUID', randomUUID());
   const opId = r.op.startsWith('path:') ? undefined : r.op;
   const op = opId ? operations[opId] : undefined;
   let path: string;
@@ -254,8 +384,12 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
   const validQuery = op ? VALID_QUERIES[opId!] : undefined;
   const query = {
     none: '',
-    valid: validQuery ? new URLSearchParams(Object.fromEntries(Object.entries(validQuery).map(([k, v]) => [k, fill(v)]))).toString() : '',
-    random: new URLSearchParams(Object.fromEntries(Object.entries(r.randomQuery).map(([k, v]) => [k, fill(v)]))).toString(),
+    valid: validQuery
+      ? new URLSearchParams(Object.fromEntries(Object.entries(validQuery).map(([k, v]) => [k, fill(v)]))).toString()
+      : '',
+    random: new URLSearchParams(
+      Object.fromEntries(Object.entries(r.randomQuery).map(([k, v]) => [k, fill(v)])),
+    ).toString(),
     duplicate: 'limit=1&limit=2&session_id=a&session_id=b',
     badPercent: 'limit=%zz&cursor=%ff%fe&x=%',
     huge: `cursor=${'c'.repeat(8000)}`,
@@ -268,13 +402,24 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
   if (withKey || r.auth === 'twice') headers.push(`X-API-Key: ${ctx.apiKey}`);
   if (r.auth === 'twice') headers.push('X-API-Key: test_wrong_key_0000000000000000');
   if (r.auth === 'wrong') headers.push(`X-API-Key: ${ctx.apiKey.slice(0, -1)}x`);
-  const finalTarget = r.auth === 'queryKey' ? `${target}${target.includes('?') ? '&' : '?'}api_key=${ctx.apiKey}&x-api-key=${ctx.apiKey}` : target;
+  const finalTarget =
+    r.auth === 'queryKey'
+      ? `${target}${target.includes('?') ? '&' : '?'}api_key=${ctx.apiKey}&x-api-key=${ctx.apiKey}`
+      : target;
 
   let body: Buffer | undefined;
   let contentType: string | undefined;
   if (r.body.b !== 'none') {
-    const value: Json = r.body.b === 'valid' ? JSON.parse(fill(JSON.stringify(mutated(opId ?? 'createWorkflow', r.body.mutation)))) : r.body.b === 'anything' ? r.body.value : undefined;
-    const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, Json>) : { value };
+    const value: Json =
+      r.body.b === 'valid'
+        ? JSON.parse(fill(JSON.stringify(mutated(opId ?? 'createWorkflow', r.body.mutation))))
+        : r.body.b === 'anything'
+          ? r.body.value
+          : undefined;
+    const object =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, Json>)
+        : { value };
     switch (r.encoding) {
       case 'json':
       case 'none':
@@ -285,15 +430,26 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
         break;
       }
       case 'form':
-        body = Buffer.from(new URLSearchParams(Object.entries(object).map(([k, v]) => [k, deepText(fieldText(v))])).toString());
+        body = Buffer.from(
+          new URLSearchParams(Object.entries(object).map(([k, v]) => [k, deepText(fieldText(v))])).toString(),
+        );
         contentType = 'application/x-www-form-urlencoded';
         break;
       case 'multipart':
       case 'multipartBroken': {
         const boundary = 'fuzzBoundary7MA4YWxkTrZu0gW';
-        const parts = Object.entries(object).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${deepText(fieldText(v))}\r\n`);
-        parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="../../etc/x.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`);
-        const text = parts.join('') + (r.encoding === 'multipart' ? `--${boundary}--\r\n` : `--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\nunfinished`);
+        const parts = Object.entries(object).map(
+          ([k, v]) =>
+            `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${deepText(fieldText(v))}\r\n`,
+        );
+        parts.push(
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="../../etc/x.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`,
+        );
+        const text =
+          parts.join('') +
+          (r.encoding === 'multipart'
+            ? `--${boundary}--\r\n`
+            : `--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\nunfinished`);
         body = Buffer.from(text);
         contentType = `multipart/form-data; boundary=${boundary}`;
         break;
@@ -301,7 +457,11 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
     }
     if (r.badBytes && body) {
       const at = Math.floor(body.length / 2);
-      body = Buffer.concat([body.subarray(0, at), Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]), body.subarray(at)]);
+      body = Buffer.concat([
+        body.subarray(0, at),
+        Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+        body.subarray(at),
+      ]);
     }
   }
   if (contentType !== undefined) headers.push(`Content-Type: ${contentType}`);
@@ -335,10 +495,18 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
   // Past the header or body limit the server answers (431, 413) without reading the rest of the body,
   // and closes: the unread bytes make that a reset, which may reach the client before the answer.
   // Without a body the answer must come.
-  const headBytes = Buffer.byteLength(finalTarget) + headers.reduce((n, h) => n + Buffer.byteLength(h, 'latin1') + 2, 0);
+  const headBytes =
+    Buffer.byteLength(finalTarget) + headers.reduce((n, h) => n + Buffer.byteLength(h, 'latin1') + 2, 0);
   if ((headBytes > http.maxHeaderSize - 512 && body?.length) || (body?.length ?? 0) > BODY_LIMIT) wellFramed = false;
   const method = r.method === 'op' ? (op?.method.toUpperCase() ?? 'GET') : r.method;
-  return { req: { method, target: finalTarget, headers, body }, wellFramed, op, opId, routeCertain: !!op && certain && r.method === 'op', withKey };
+  return {
+    req: { method, target: finalTarget, headers, body },
+    wellFramed,
+    op,
+    opId,
+    routeCertain: !!op && certain && r.method === 'op',
+    withKey,
+  };
 }
 
 /** The 5xx statuses `op` may answer with: those it lists. */
@@ -353,7 +521,10 @@ let cases = 0;
 export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<void> {
   const svc = await world.svc.up();
   await healthy(svc);
-  const made = await svc.postJson('/api/workflows', { name: `fuzz routes ${++cases}`, flow: { title: 'r', steps: [{ type: 'navigate', url: 'about:blank' }] } });
+  const made = await svc.postJson('/api/workflows', {
+    name: `fuzz routes ${++cases}`,
+    flow: { title: 'r', steps: [{ type: 'navigate', url: 'about:blank' }] },
+  });
   check(made.status === 201, `POST /api/workflows answered ${made.status}`);
   const workflowId = ((await made.json()) as { id: string }).id;
   const port = Number(new URL(svc.url).port);
@@ -378,7 +549,10 @@ export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<
   for (const r of fuzz.requests) {
     const built = build(r, { workflowId, sessionId, apiKey: world.apiKey });
     const what = `${built.req.method} ${built.req.target.slice(0, 150)} (${built.opId ?? 'no operation'})`;
-    const { response, timedOut, error } = await rawRequest(port, built.req, { timeoutMs: 45_000, endAfterWrite: r.framing === 'long' });
+    const { response, timedOut, error } = await rawRequest(port, built.req, {
+      timeoutMs: 45_000,
+      endAfterWrite: r.framing === 'long',
+    });
     check(svc.alive, () => `after ${what}: ${svc.death()}`);
     check(!timedOut, `${what}: no answer within 45 s`);
     if (!response) {
@@ -387,12 +561,34 @@ export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<
     }
     const { status } = response;
     if (process.env.FUZZ_DEBUG) console.log(`fuzz routes: ${what} -> ${status}`);
-    if (status >= 500) check(allowed5xx(built.op).includes(status), `${what}: answered ${status}, which the operation does not list: ${response.body.toString('utf8').slice(0, 500)}`);
-    if (built.routeCertain && built.op?.auth !== false && !built.withKey) check(status < 200 || status >= 300, `${what}: answered ${status} without the API key`);
+    if (status >= 500)
+      check(
+        allowed5xx(built.op).includes(status),
+        `${what}: answered ${status}, which the operation does not list: ${response.body.toString('utf8').slice(0, 500)}`,
+      );
+    if (built.routeCertain && built.op?.auth !== false && !built.withKey)
+      check(status < 200 || status >= 300, `${what}: answered ${status} without the API key`);
     const isApi = /^\/api\//.test(built.req.target);
-    if (isApi && status >= 400 && built.req.method !== 'HEAD' && response.body.length && /json/.test(response.headers['content-type'] ?? '')) {
-      const parsed = ErrorBody.safeParse((() => { try { return JSON.parse(response.body.toString('utf8')) as unknown; } catch { return undefined; } })());
-      check(parsed.success, `${what}: answered ${status} with a body that is not the error shape: ${response.body.toString('utf8').slice(0, 300)}`);
+    if (
+      isApi &&
+      status >= 400 &&
+      built.req.method !== 'HEAD' &&
+      response.body.length &&
+      /json/.test(response.headers['content-type'] ?? '')
+    ) {
+      const parsed = ErrorBody.safeParse(
+        (() => {
+          try {
+            return JSON.parse(response.body.toString('utf8')) as unknown;
+          } catch {
+            return undefined;
+          }
+        })(),
+      );
+      check(
+        parsed.success,
+        `${what}: answered ${status} with a body that is not the error shape: ${response.body.toString('utf8').slice(0, 300)}`,
+      );
     }
     if (built.opId === 'runWorkflow' && status === 200) {
       const sid = (JSON.parse(response.body.toString('utf8')) as { session_id?: string }).session_id;
@@ -400,13 +596,19 @@ export async function runRouteCase(fuzz: RouteCase, world: RouteWorld): Promise<
     }
   }
   // The case's requests may have changed the workflow's steps before running it: the run's own count is taken.
-  for (const sid of runs) checkRunOutcome(await untilRunEnds(svc, sid, 90_000), undefined, { interrupted: true, stopped: true });
+  for (const sid of runs)
+    checkRunOutcome(await untilRunEnds(svc, sid, 90_000), undefined, { interrupted: true, stopped: true });
   if (liveRun) {
     // Still paused at its pause step (or paused through the API): closed, as a person would.
-    const close = await svc.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: liveRun }) });
+    const close = await svc.api('/api/close_workflow_session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: liveRun }),
+    });
     check(close.status === 200, `close_workflow_session of the live run answered ${close.status}`);
     const status = await untilRunEnds(svc, liveRun, 90_000);
-    if (process.env.FUZZ_DEBUG) console.log(`fuzz routes: the live run -> ${status.status}: ${status.message.slice(0, 200)}`);
+    if (process.env.FUZZ_DEBUG)
+      console.log(`fuzz routes: the live run -> ${status.status}: ${status.message.slice(0, 200)}`);
     checkRunOutcome(status, LIVE_FLOW.steps.length, { interrupted: true, stopped: true });
   }
   await afterCase(svc);

@@ -20,7 +20,13 @@ export interface ChildServer {
  * on a free loopback port, with the test defaults (no warm pool, private networks allowed, logging errors only);
  * `env` adds or overrides. Resolves once it answers /api/healthz.
  */
-export async function startChildServer(opts: { dataDir: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number; port?: number }): Promise<ChildServer> {
+export async function startChildServer(opts: {
+  dataDir: string;
+  apiKey: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  port?: number;
+}): Promise<ChildServer> {
   // A cluster node's NODE_URL names its port before it starts: such a test picks the port itself.
   const port = opts.port ?? (await freePort());
   const env = {
@@ -37,12 +43,20 @@ export async function startChildServer(opts: { dataDir: string; apiKey: string; 
     ...(await testDatabaseEnv(opts.env ?? {}, opts.dataDir)),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitForAsync('the child server', async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined), opts.timeoutMs ?? 30_000);
+  await waitForAsync(
+    'the child server',
+    async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined),
+    opts.timeoutMs ?? 30_000,
+  );
   return {
     url,
     process: child,

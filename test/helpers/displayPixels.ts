@@ -19,7 +19,23 @@ export function grabDisplay(d: SessionDisplay | undefined): Buffer {
   if (!d) throw new Error('no display recorded for the session');
   return execFileSync(
     'ffmpeg',
-    ['-loglevel', 'error', '-f', 'x11grab', '-video_size', `${SCREEN.width}x${SCREEN.height}`, '-i', d.display, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    [
+      '-loglevel',
+      'error',
+      '-f',
+      'x11grab',
+      '-video_size',
+      `${SCREEN.width}x${SCREEN.height}`,
+      '-i',
+      d.display,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
     { env: { ...process.env, DISPLAY: d.display, XAUTHORITY: d.xauthority }, maxBuffer: 16 * 1024 * 1024 },
   );
 }

@@ -31,7 +31,12 @@ export type FakeBehaviour =
   /** Never answer (until the client gives up or the fake closes). */
   | { kind: 'hang' }
   /** Streaming: send the first `after` chunks, then cut the connection. Not streaming: cut at once. */
-  | { kind: 'cut'; text: string[]; after: number; /** after the first chunk, wait for this before going on */ gate?: Promise<void> };
+  | {
+      kind: 'cut';
+      text: string[];
+      after: number;
+      /** after the first chunk, wait for this before going on */ gate?: Promise<void>;
+    };
 
 export interface FakeRequest {
   protocol: 'openai' | 'anthropic';
@@ -62,7 +67,11 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-const DEFAULT_REPLY: FakeBehaviour = { kind: 'reply', text: ['The quick brown fox ', 'jumps over ', 'the lazy dog.'], usage: { input_tokens: 12, output_tokens: 9 } };
+const DEFAULT_REPLY: FakeBehaviour = {
+  kind: 'reply',
+  text: ['The quick brown fox ', 'jumps over ', 'the lazy dog.'],
+  usage: { input_tokens: 12, output_tokens: 9 },
+};
 
 const sse = (res: http.ServerResponse, data: unknown, event?: string) =>
   res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -79,16 +88,27 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 function errorBody(protocol: FakeRequest['protocol'], status: number) {
   return protocol === 'openai'
     ? { error: { message: `fake upstream error ${status}`, type: 'server_error', param: null, code: null } }
-    : { type: 'error', error: { type: status === 529 ? 'overloaded_error' : 'api_error', message: `fake upstream error ${status}` } };
+    : {
+        type: 'error',
+        error: { type: status === 529 ? 'overloaded_error' : 'api_error', message: `fake upstream error ${status}` },
+      };
 }
 
 /** OpenAI chat completions, plain or streamed. */
-async function openaiReply(req: FakeRequest, res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>) {
+async function openaiReply(
+  req: FakeRequest,
+  res: http.ServerResponse,
+  b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>,
+) {
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
   const finish = b.kind === 'reply' && b.finish === 'length' ? 'length' : 'stop';
   const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) };
-  const openaiUsage = { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens };
+  const openaiUsage = {
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    total_tokens: usage.input_tokens + usage.output_tokens,
+  };
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -102,7 +122,8 @@ async function openaiReply(req: FakeRequest, res: http.ServerResponse, b: Extrac
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const chunk = (choices: unknown[], extra: object = {}) => sse(res, { ...base, object: 'chat.completion.chunk', choices, ...extra });
+  const chunk = (choices: unknown[], extra: object = {}) =>
+    sse(res, { ...base, object: 'chat.completion.chunk', choices, ...extra });
   chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   await sendChunks(res, b, (text) => chunk([{ index: 0, delta: { content: text }, finish_reason: null }]));
   if (res.destroyed) return;
@@ -113,30 +134,61 @@ async function openaiReply(req: FakeRequest, res: http.ServerResponse, b: Extrac
 }
 
 /** Anthropic messages, plain or streamed. */
-async function anthropicReply(req: FakeRequest, res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>) {
+async function anthropicReply(
+  req: FakeRequest,
+  res: http.ServerResponse,
+  b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>,
+) {
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
   const stopReason = b.kind === 'reply' && b.finish === 'length' ? 'max_tokens' : 'end_turn';
-  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: String(req.body?.model), stop_sequence: null };
+  const message = {
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: String(req.body?.model),
+    stop_sequence: null,
+  };
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: chunks.join('') }], stop_reason: stopReason, usage }));
+    res.end(
+      JSON.stringify({
+        ...message,
+        content: [{ type: 'text', text: chunks.join('') }],
+        stop_reason: stopReason,
+        usage,
+      }),
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const event = (type: string, data: object) => sse(res, { type, ...data }, type);
-  event('message_start', { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
+  event('message_start', {
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+    },
+  });
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   await sendChunks(res, b, (text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
   if (res.destroyed) return;
   event('content_block_stop', { index: 0 });
-  event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  event('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   event('message_stop', {});
   res.end();
 }
 
 /** Send the text chunks, honouring a gate; a cut waits until the chunks before it have left. */
-async function sendChunks(res: http.ServerResponse, b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>, send: (text: string) => void) {
+async function sendChunks(
+  res: http.ServerResponse,
+  b: Extract<FakeBehaviour, { kind: 'reply' | 'cut' }>,
+  send: (text: string) => void,
+) {
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
   const flushed = () => new Promise<void>((resolve) => res.write('', () => resolve()));
   for (const [i, text] of chunks.entries()) {
@@ -161,9 +213,15 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
 
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    const protocol = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : undefined;
+    const protocol = path.endsWith('/chat/completions')
+      ? 'openai'
+      : path.endsWith('/messages')
+        ? 'anthropic'
+        : undefined;
     if (req.method !== 'POST' || !protocol) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
     const raw = await readBody(req);
@@ -175,7 +233,14 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
       return;
     }
     const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const record: FakeRequest = { protocol, path, headers: req.headers, body, stream: (body as { stream?: boolean }).stream === true, closed };
+    const record: FakeRequest = {
+      protocol,
+      path,
+      headers: req.headers,
+      body,
+      stream: (body as { stream?: boolean }).stream === true,
+      closed,
+    };
     requests.push(record);
     for (const w of waiters.filter((w) => requests.length >= w.n)) {
       waiters.splice(waiters.indexOf(w), 1);
@@ -203,12 +268,16 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     enqueue: (...behaviours: FakeBehaviour[]) => void queue.push(...behaviours),
-    received: (n: number) => (requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }))),
+    received: (n: number) =>
+      requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
     },
-    env: (provider: 'openai-compatible' | 'openai' | 'anthropic' = 'openai-compatible', extra: Record<string, string> = {}) => ({
+    env: (
+      provider: 'openai-compatible' | 'openai' | 'anthropic' = 'openai-compatible',
+      extra: Record<string, string> = {},
+    ) => ({
       WRITER_PROVIDER: provider,
       WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,
       WRITER_MODEL: provider === 'anthropic' ? 'claude-fake' : 'fake-model',

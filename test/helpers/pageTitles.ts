@@ -13,7 +13,13 @@ export async function titlesFromSession(server: TestServer, urls: string[]): Pro
     browser = await chromium.connectOverCDP(s.connect_url!);
     const p = browser.contexts()[0]!.pages()[0]!;
     const out: (string | null)[] = [];
-    for (const url of urls) out.push(await p.goto(url, { timeout: 8_000 }).then(() => p.title(), () => null));
+    for (const url of urls)
+      out.push(
+        await p.goto(url, { timeout: 8_000 }).then(
+          () => p.title(),
+          () => null,
+        ),
+      );
     return out;
   } finally {
     await browser?.close();

@@ -55,12 +55,17 @@ export function postgresBinDir(): string | null {
  */
 function clusterUser(): { uid: number; gid: number } | null {
   if (process.getuid?.() !== 0) return null;
-  const passwd = fs.readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':'));
+  const passwd = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   for (const name of ['postgres', 'nobody']) {
     const entry = passwd.find((f) => f[0] === name);
     if (entry && Number(entry[2]) > 0) return { uid: Number(entry[2]), gid: Number(entry[3]) };
   }
-  throw new Error('startPostgres: running as root, and neither a postgres nor a nobody user exists to run the cluster as');
+  throw new Error(
+    'startPostgres: running as root, and neither a postgres nor a nobody user exists to run the cluster as',
+  );
 }
 
 /** The folder the temp folder goes in: os.tmpdir(), unless the socket path would be too long there, or another user could not reach it. */
@@ -94,10 +99,14 @@ function reachableByOthers(dir: string): boolean {
  */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error("startPostgres: no Postgres found (/usr/lib/postgresql/*/bin or PATH): run scripts/setup.sh, which installs Debian's postgresql");
+  if (!bin)
+    throw new Error(
+      "startPostgres: no Postgres found (/usr/lib/postgresql/*/bin or PATH): run scripts/setup.sh, which installs Debian's postgresql",
+    );
   const user = clusterUser();
   const dir = fs.mkdtempSync(path.join(tempBase(user !== null), 'bd-pg-'));
-  if (path.join(dir, SOCKET_NAME).length > MAX_SOCKET_PATH) throw new Error(`startPostgres: the socket path in ${dir} is longer than a UNIX socket allows`);
+  if (path.join(dir, SOCKET_NAME).length > MAX_SOCKET_PATH)
+    throw new Error(`startPostgres: the socket path in ${dir} is longer than a UNIX socket allows`);
   if (user) fs.chownSync(dir, user.uid, user.gid);
   fs.chmodSync(dir, 0o700);
   const dataDir = path.join(dir, 'data');
@@ -110,11 +119,16 @@ export async function startPostgres(): Promise<TestPostgres> {
     }
   };
   // A clean environment: nothing of the caller's (PG* variables, the service's markers) reaches the cluster.
-  const opts = { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LC_ALL: 'C', TZ: 'UTC' }, ...(user ?? {}) };
+  const opts = {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LC_ALL: 'C', TZ: 'UTC' },
+    ...(user ?? {}),
+  };
   let postmaster: ChildProcess | null = null;
   let exited: Promise<unknown> = Promise.resolve();
   let spawnError: Error | null = null;
-  const running = () => postmaster !== null && spawnError === null && postmaster.exitCode === null && postmaster.signalCode === null;
+  const running = () =>
+    postmaster !== null && spawnError === null && postmaster.exitCode === null && postmaster.signalCode === null;
   let stopped = false;
   const onExit = () => {
     // The test process is going away without stop(): an immediate shutdown, the folder goes.
@@ -131,7 +145,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       } catch {
         // pg_ctl could not: the postmaster is killed instead
       }
-      const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+      const gone = await Promise.race([
+        exited.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 10_000)),
+      ]);
       if (!gone) {
         postmaster!.kill('SIGKILL');
         await exited;
@@ -141,7 +158,11 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   process.on('exit', onExit);
   try {
-    await run(path.join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', SUPERUSER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'], opts);
+    await run(
+      path.join(bin, 'initdb'),
+      ['-D', dataDir, '-A', 'trust', '-U', SUPERUSER, '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+      opts,
+    );
     // Appended, so the file keeps its owner (the cluster's user must read it).
     fs.appendFileSync(
       path.join(dataDir, 'postgresql.conf'),
@@ -175,7 +196,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (!running()) throw new Error(`startPostgres: postgres exited while starting${spawnError ? `: ${(spawnError as Error).message}` : ''}\n${logTail()}`);
+      if (!running())
+        throw new Error(
+          `startPostgres: postgres exited while starting${spawnError ? `: ${(spawnError as Error).message}` : ''}\n${logTail()}`,
+        );
       if (postmasterStatus(dataDir, child.pid!) === 'ready') break;
       if (Date.now() > deadline) throw new Error(`startPostgres: postgres not ready after 60 s\n${logTail()}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -205,7 +229,11 @@ export function databaseUrl(url: string, database: string): string {
 }
 
 /** One statement on its own connection to `url` (a test looking at what the nodes wrote); its rows. */
-export async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryOnce<T extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -34,7 +34,9 @@ export function serviceProcesses(dataDir: string): ServiceProcess[] {
     const cmdline = read(`/proc/${entry}/cmdline`);
     if (!environ || cmdline === null) continue;
     const env = environ.split('\0');
-    const ours = env.includes(`${DATA_DIR_MARKER}=${dataDir}`) || cmdline.split('\0').some((a) => a.includes(dataDir) || a.includes(sessionsRoot));
+    const ours =
+      env.includes(`${DATA_DIR_MARKER}=${dataDir}`) ||
+      cmdline.split('\0').some((a) => a.includes(dataDir) || a.includes(sessionsRoot));
     if (!ours) continue;
     const argv = cmdline.split('\0').filter(Boolean);
     // comm, not argv[0]: Chromium's zygote rewrites its argv.
@@ -53,8 +55,13 @@ export function serviceProcesses(dataDir: string): ServiceProcess[] {
  * mark of a child is --type=; the browser has none.
  */
 export function browserProcess(dataDir: string, treeId?: string): ServiceProcess {
-  const browsers = serviceProcesses(dataDir).filter((p) => p.name === 'chromium' && !/(^| )--type=/.test(p.cmdline) && (treeId === undefined || p.tree === treeId));
-  if (browsers.length !== 1) throw new Error(`expected one Chromium browser process${treeId ? ` in tree ${treeId}` : ''}, found ${browsers.length}`);
+  const browsers = serviceProcesses(dataDir).filter(
+    (p) => p.name === 'chromium' && !/(^| )--type=/.test(p.cmdline) && (treeId === undefined || p.tree === treeId),
+  );
+  if (browsers.length !== 1)
+    throw new Error(
+      `expected one Chromium browser process${treeId ? ` in tree ${treeId}` : ''}, found ${browsers.length}`,
+    );
   return browsers[0]!;
 }
 
@@ -78,7 +85,8 @@ export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 10_
 
 /** Poll until no process of one tree (session) is left; true when none is. */
 export async function treeGone(dataDir: string, treeId: string, timeoutMs = 10_000): Promise<boolean> {
-  const mine = () => serviceProcesses(dataDir).filter((p) => p.tree === treeId || p.cmdline.includes(sessionRootOf(dataDir, treeId)));
+  const mine = () =>
+    serviceProcesses(dataDir).filter((p) => p.tree === treeId || p.cmdline.includes(sessionRootOf(dataDir, treeId)));
   const deadline = Date.now() + timeoutMs;
   while (mine().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return mine().length === 0;

@@ -11,7 +11,11 @@ export async function createWorkflow(server: TestServer, body: unknown): Promise
 }
 
 /** POST /api/run_workflow as a multipart form, as Simplex's clients send it. */
-export async function runWorkflow(server: TestServer, fields: Record<string, string>, files: { name: string; bytes: Buffer }[] = []) {
+export async function runWorkflow(
+  server: TestServer,
+  fields: Record<string, string>,
+  files: { name: string; bytes: Buffer }[] = [],
+) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   for (const f of files) fd.append('files', new Blob([new Uint8Array(f.bytes)]), f.name);
@@ -20,14 +24,19 @@ export async function runWorkflow(server: TestServer, fields: Record<string, str
 }
 
 /** Poll the run's status until it is completed (bounded by `timeoutMs`). */
-export async function untilCompleted(server: TestServer, sessionId: string, timeoutMs = 120_000): Promise<RunStatusResponse> {
+export async function untilCompleted(
+  server: TestServer,
+  sessionId: string,
+  timeoutMs = 120_000,
+): Promise<RunStatusResponse> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.api(`/api/run_workflow_status?session_id=${sessionId}`);
     expect(res.status).toBe(200);
     const status = RunStatusResponse.parse(await res.json());
     if (status.completed) return status;
-    if (Date.now() > deadline) throw new Error(`run ${sessionId} did not complete within ${timeoutMs} ms: ${status.status} ${status.message}`);
+    if (Date.now() > deadline)
+      throw new Error(`run ${sessionId} did not complete within ${timeoutMs} ms: ${status.status} ${status.message}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -31,7 +31,18 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
   const apiKey = env.BROWSERDESK_API_KEY ?? `test_${randomBytes(16).toString('hex')}`;
   const database = await testDatabaseEnv(env, dir);
-  const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', WARM_POOL_SIZE: '0', WEBHOOK_ALLOW_PRIVATE: '1', BROWSER_ALLOW_PRIVATE_NETWORKS: '1', ...database, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, BROWSERDESK_API_KEY: apiKey });
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    WARM_POOL_SIZE: '0',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+    ...database,
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    BROWSERDESK_API_KEY: apiKey,
+  });
   const app = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = app.publicUrl();
@@ -41,7 +52,10 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
     apiKey,
     dataDir: dir,
     api: (pathname, init = {}) =>
-      fetch(url + pathname, { ...init, headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string> | undefined) } }),
+      fetch(url + pathname, {
+        ...init,
+        headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string> | undefined) },
+      }),
     close: async () => {
       await app.close();
     },
@@ -54,5 +68,9 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
 
 /** JSON POST with the key. */
 export function postJson(server: TestServer, pathname: string, body: unknown, headers: Record<string, string> = {}) {
-  return server.api(pathname, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return server.api(pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }

@@ -17,8 +17,16 @@ export async function* sseBlocks(res: Response): AsyncGenerator<SseBlock> {
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-      yield { event: field('event') ?? 'message', data: field('data'), comment: block.startsWith(': ') ? block.slice(2) : undefined };
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
+      yield {
+        event: field('event') ?? 'message',
+        data: field('data'),
+        comment: block.startsWith(': ') ? block.slice(2) : undefined,
+      };
     }
   }
 }

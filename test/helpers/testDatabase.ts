@@ -15,7 +15,10 @@ export const postgresMode = () => process.env.BROWSERDESK_TEST_DB === 'postgres'
  * the run's shared Postgres (postgresGlobalSetup.ts) for a new data folder, and the same database
  * again for a data folder that had one (kept in <dataDir>/.test-database-url).
  */
-export async function testDatabaseEnv(env: Record<string, string | undefined>, dataDir: string): Promise<Record<string, string>> {
+export async function testDatabaseEnv(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+): Promise<Record<string, string>> {
   if (!postgresMode() || env.DATABASE_URL) return {};
   const file = path.join(dataDir, TEST_DATABASE_URL_FILE);
   let url: string | undefined;
@@ -28,7 +31,10 @@ export async function testDatabaseEnv(env: Record<string, string | undefined>, d
     // Loaded here only: 'vitest' cannot be used outside a test run (bench/ uses these helpers too).
     const { inject } = await import('vitest');
     const adminUrl = inject('postgresAdminUrl');
-    if (!adminUrl) throw new Error('BROWSERDESK_TEST_DB=postgres but no Postgres was provided: is test/helpers/postgresGlobalSetup.ts in vitest.config.ts globalSetup?');
+    if (!adminUrl)
+      throw new Error(
+        'BROWSERDESK_TEST_DB=postgres but no Postgres was provided: is test/helpers/postgresGlobalSetup.ts in vitest.config.ts globalSetup?',
+      );
     url = await createDatabase(adminUrl);
     fs.writeFileSync(file, url + '\n');
   }
@@ -39,10 +45,14 @@ export async function testDatabaseEnv(env: Record<string, string | undefined>, d
  * Every byte the server's store holds on disk: the SQLite file with its WAL, or, on Postgres, the
  * cluster's data files after a checkpoint (the cluster's folder is the socket folder in the URL).
  */
-export async function storeBytes(server: { app: { db: Sql; config: { DATABASE_URL?: string } }; dataDir: string }): Promise<Buffer> {
+export async function storeBytes(server: {
+  app: { db: Sql; config: { DATABASE_URL?: string } };
+  dataDir: string;
+}): Promise<Buffer> {
   const files: string[] = [];
   if (server.app.db.engine === 'sqlite') {
-    for (const f of ['browserdesk.db', 'browserdesk.db-wal', 'browserdesk.db-shm']) files.push(path.join(server.dataDir, f));
+    for (const f of ['browserdesk.db', 'browserdesk.db-wal', 'browserdesk.db-shm'])
+      files.push(path.join(server.dataDir, f));
   } else {
     await server.app.db.run('CHECKPOINT');
     const socketDir = new URL(server.app.config.DATABASE_URL!).searchParams.get('host')!;

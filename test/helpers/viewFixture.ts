@@ -24,7 +24,10 @@ export async function startViewFixture(firstPage: string): Promise<ViewFixture> 
   const session = await openViewSession(server);
   const cdp = await CdpPage.attach(session.connectUrl);
   await cdp.goto(`${pages.url}${firstPage}`);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   return {
     server,
     pages,

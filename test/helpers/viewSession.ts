@@ -23,10 +23,14 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * builds first). Test files run in parallel, so the check and the build happen under a lock.
  */
 export function ensureViewerBuilt(): void {
-  const built = () => fs.existsSync(path.join(ROOT, 'dist/embed/vnc.html')) && fs.existsSync(path.join(ROOT, 'dist/embed/live.html'));
+  const built = () =>
+    fs.existsSync(path.join(ROOT, 'dist/embed/vnc.html')) && fs.existsSync(path.join(ROOT, 'dist/embed/live.html'));
   if (built()) return;
   const script = 'test -f dist/embed/vnc.html && test -f dist/embed/live.html || npx vite build --logLevel warn';
-  execFileSync('flock', [path.join(os.tmpdir(), 'browserdesk-vite-build.lock'), 'sh', '-c', script], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync('flock', [path.join(os.tmpdir(), 'browserdesk-vite-build.lock'), 'sh', '-c', script], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (!built()) throw new Error('vite build did not produce dist/embed/vnc.html and live.html');
 }
 
@@ -47,7 +51,12 @@ export interface ViewSession {
 export async function openViewSession(server: TestServer): Promise<ViewSession> {
   const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'view tests' });
   if (res.status !== 200) throw new Error(`create_workflow_session: ${res.status} ${await res.text()}`);
-  const body = (await res.json()) as { session_id: string; vnc_url: string; livestream_url: string; connect_url: string };
+  const body = (await res.json()) as {
+    session_id: string;
+    vnc_url: string;
+    livestream_url: string;
+    connect_url: string;
+  };
   const token = (url: string) => new URL(url).searchParams.get('token')!;
   return {
     id: body.session_id,
@@ -90,10 +99,15 @@ export class CdpPage {
   static async attach(connectUrl: string): Promise<CdpPage> {
     const cdp = await connectCdp(connectUrl);
     try {
-      const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
+      const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>(
+        'Target.getTargets',
+      );
       const target = targetInfos.find((t) => t.type === 'page');
       if (!target) throw new Error('no page target');
-      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
+        targetId: target.targetId,
+        flatten: true,
+      });
       return new CdpPage(cdp, sessionId);
     } catch (err) {
       cdp.close();
@@ -109,7 +123,9 @@ export class CdpPage {
   async goto(url: string): Promise<void> {
     await this.call('Page.navigate', { url });
     // The page's own script defines window.clicks, so its presence means the page is in.
-    await waitForAsync('navigation', async () => ((await this.evaluate('document.readyState === "complete" && Array.isArray(window.clicks)')) ? true : undefined));
+    await waitForAsync('navigation', async () =>
+      (await this.evaluate('document.readyState === "complete" && Array.isArray(window.clicks)')) ? true : undefined,
+    );
   }
 
   async evaluate(expression: string): Promise<unknown> {

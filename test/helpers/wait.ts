@@ -1,7 +1,11 @@
 import net from 'node:net';
 
 /** Poll `probe` until it gives a value (not undefined); an error naming `what` after `timeoutMs`. */
-export async function waitForAsync<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+export async function waitForAsync<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -11,19 +11,31 @@ beforeAll(async () => {
 });
 afterAll(() => server.discard());
 
-const create = async (name: string) => CreatedApiKey.parse(await (await postJson(server, '/api/keys', { name })).json());
+const create = async (name: string) =>
+  CreatedApiKey.parse(await (await postJson(server, '/api/keys', { name })).json());
 const hashes = async () => (await server.app.db.all<{ hash: string }>('SELECT hash FROM api_keys')).map((r) => r.hash);
 
 describe('the API key routes', () => {
   it('refuse every call without a valid key, and the refusal makes or revokes nothing', async () => {
     const victim = await create('victim');
     const before = await server.app.db.all('SELECT id, revoked_at FROM api_keys ORDER BY id');
-    const keys: (string | undefined)[] = [undefined, '', 'wrong', `${server.apiKey}x`, server.apiKey.slice(0, -1), victim.prefix!, victim.id];
+    const keys: (string | undefined)[] = [
+      undefined,
+      '',
+      'wrong',
+      `${server.apiKey}x`,
+      server.apiKey.slice(0, -1),
+      victim.prefix!,
+      victim.id,
+    ];
     for (const key of keys) {
       const headers: Record<string, string> = key === undefined ? {} : { 'x-api-key': key };
       const calls: [string, RequestInit][] = [
         ['/api/keys', { headers }],
-        ['/api/keys', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"evil"}' }],
+        [
+          '/api/keys',
+          { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"name":"evil"}' },
+        ],
         [`/api/keys/${victim.id}`, { method: 'DELETE', headers }],
         [`/api/keys?api_key=${server.apiKey}`, { headers }],
       ];
@@ -34,7 +46,9 @@ describe('the API key routes', () => {
       }
     }
     // Bearer instead of X-API-Key is not a key either.
-    expect((await fetch(`${server.url}/api/keys`, { headers: { authorization: `Bearer ${server.apiKey}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/api/keys`, { headers: { authorization: `Bearer ${server.apiKey}` } })).status,
+    ).toBe(401);
     expect(await server.app.db.all('SELECT id, revoked_at FROM api_keys ORDER BY id')).toEqual(before);
   });
 
@@ -48,7 +62,10 @@ describe('the API key routes', () => {
       ['/api/server_info', {}],
       ['/api/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"again"}' }],
     ] as [string, RequestInit][]) {
-      const res = await fetch(server.url + pathname, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-api-key': k.key } });
+      const res = await fetch(server.url + pathname, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), 'x-api-key': k.key },
+      });
       expect(res.status, pathname).toBe(401);
     }
     // Making a key never revives another: a new key is a new random one.
@@ -71,7 +88,20 @@ describe('the API key routes', () => {
   it('answers bad bodies with 422 naming the field, a wrong type with 415, and makes no key', async () => {
     const count = async () => (await hashes()).length;
     const before = await count();
-    const bodies: unknown[] = [{}, { name: '' }, { name: '   ' }, { name: 42 }, { name: null }, { name: 'x'.repeat(101) }, { name: 'a\u0000b' }, { name: 'a\nb' }, { name: 'ok', extra: 1 }, [], 'name', null];
+    const bodies: unknown[] = [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 42 },
+      { name: null },
+      { name: 'x'.repeat(101) },
+      { name: 'a\u0000b' },
+      { name: 'a\nb' },
+      { name: 'ok', extra: 1 },
+      [],
+      'name',
+      null,
+    ];
     for (const body of bodies) {
       const res = await postJson(server, '/api/keys', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
@@ -79,9 +109,17 @@ describe('the API key routes', () => {
       expect(answer.error).toBe('invalid_request');
     }
     expect((await postJson(server, '/api/keys', { name: 'x' }, {})).status).toBe(201);
-    const form = await server.api('/api/keys', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x' });
+    const form = await server.api('/api/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=x',
+    });
     expect(form.status).toBe(415);
-    const broken = await server.api('/api/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    const broken = await server.api('/api/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(broken.status).toBe(400);
     expect(await count()).toBe(before + 1);
   });

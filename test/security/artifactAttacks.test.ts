@@ -30,7 +30,10 @@ const events: BusEvents['session.download'][] = [];
 const shadowBefore = fs.statSync('/etc/shadow');
 
 beforeAll(async () => {
-  [server, site] = await Promise.all([startServer({ MAX_DOWNLOAD_BYTES: String(CAP), RECORD_SESSIONS: 'off' }), startDownloadSite()]);
+  [server, site] = await Promise.all([
+    startServer({ MAX_DOWNLOAD_BYTES: String(CAP), RECORD_SESSIONS: 'off' }),
+    startDownloadSite(),
+  ]);
   server.app.bus.on('session.download', (e) => events.push(e));
 });
 afterAll(async () => {
@@ -66,7 +69,8 @@ async function download(page: Page, href: string): Promise<void> {
   }, href);
 }
 
-const endSession = async (id: string) => expect((await server.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
+const endSession = async (id: string) =>
+  expect((await server.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
 const eventsOf = (id: string) => events.filter((e) => e.session_id === id);
 
 /** Every file under `dir`, as paths relative to it (links listed, never followed). */
@@ -127,16 +131,30 @@ describe('what the page plants in its downloads folder', () => {
       expect(bytes.equals(shadow)).toBe(false);
       expect(bytes.subarray(0, 15).toString()).not.toBe('SQLite format 3');
     }
-    for (const name of ['shadow.txt', 'browserdesk.db', '../../browserdesk.db', '..', '../files/fine.txt', 'hard-shadow', 'fifo']) {
-      const res = await server.api(`/api/download_session_files?session_id=${s.session_id}&filename=${encodeURIComponent(name)}`);
+    for (const name of [
+      'shadow.txt',
+      'browserdesk.db',
+      '../../browserdesk.db',
+      '..',
+      '../files/fine.txt',
+      'hard-shadow',
+      'fifo',
+    ]) {
+      const res = await server.api(
+        `/api/download_session_files?session_id=${s.session_id}&filename=${encodeURIComponent(name)}`,
+      );
       expect(res.status, name).toBe(404);
       const direct = await server.api(`/api/session/${s.session_id}/files/${encodeURIComponent(name)}`);
       expect([404, 422], name).toContain(direct.status);
     }
-    expect(fs.statSync('/etc/shadow')).toMatchObject({ uid: shadowBefore.uid, mode: shadowBefore.mode, size: shadowBefore.size });
+    expect(fs.statSync('/etc/shadow')).toMatchObject({
+      uid: shadowBefore.uid,
+      mode: shadowBefore.mode,
+      size: shadowBefore.size,
+    });
   });
 
-  it('a downloads folder swapped for a link to /etc, or for a folder that is not the session user\'s, is not read', async () => {
+  it("a downloads folder swapped for a link to /etc, or for a folder that is not the session user's, is not read", async () => {
     for (const swap of ['link', 'root folder'] as const) {
       const s = await createSession();
       const dl = s.downloads;
@@ -180,7 +198,11 @@ describe('names the page suggests', () => {
     expect(Buffer.byteLength(long)).toBeLessThanOrEqual(MAX_NAME_BYTES);
     expect(long.endsWith('.txt')).toBe(true);
     const taken = new Set<string>();
-    expect(['Report.pdf', 'report.PDF', 'report.pdf'].map((n) => uniqueName(n, taken))).toEqual(['Report.pdf', 'report (2).PDF', 'report (3).pdf']);
+    expect(['Report.pdf', 'report.PDF', 'report.pdf'].map((n) => uniqueName(n, taken))).toEqual([
+      'Report.pdf',
+      'report (2).PDF',
+      'report (3).pdf',
+    ]);
     expect(uniqueName(long, taken)).toBe(long);
     const again = uniqueName(long, taken);
     expect(Buffer.byteLength(again)).toBeLessThanOrEqual(MAX_NAME_BYTES);
@@ -188,21 +210,33 @@ describe('names the page suggests', () => {
     for (const bad of ['..', '.', 'a/b', '', '.x', 'x\u0000']) expect(isSafeFileName(bad), bad).toBe(false);
   });
 
-  it('downloaded through a real page: every kept name is safe, the files sit only in the session\'s artifacts, and the zip has no path in it', async () => {
+  it("downloaded through a real page: every kept name is safe, the files sit only in the session's artifacts, and the zip has no path in it", async () => {
     const topBefore = fs.readdirSync(server.dataDir).sort();
     const s = await createSession();
     const page = await drive(s.connect_url!);
     await page.goto(`${site.origin}/downloads`);
-    const names = ['../../escaped.txt', '..', 'a\u0000b.txt', `${'x'.repeat(400)}.txt`, 'résumé 📄.pdf', '.htaccess', 'same.txt', 'SAME.txt', 'tab\tname.txt'];
+    const names = [
+      '../../escaped.txt',
+      '..',
+      'a\u0000b.txt',
+      `${'x'.repeat(400)}.txt`,
+      'résumé 📄.pdf',
+      '.htaccess',
+      'same.txt',
+      'SAME.txt',
+      'tab\tname.txt',
+    ];
     // One at a time, each after the last one's outcome: the names are the attack here, not the
     // browser's handling of nine downloads at once on a loaded machine.
     for (const [i, name] of names.entries()) {
       await download(page, `/named?name=${encodeURIComponent(name)}`);
-      await waitForAsync(`the outcome of download ${i + 1} (${JSON.stringify(name)})`, () => (eventsOf(s.session_id).length > i ? true : undefined), 30_000).catch(
-        (err: Error) => {
-          throw new Error(`${err.message}; outcomes so far: ${JSON.stringify(eventsOf(s.session_id))}`);
-        },
-      );
+      await waitForAsync(
+        `the outcome of download ${i + 1} (${JSON.stringify(name)})`,
+        () => (eventsOf(s.session_id).length > i ? true : undefined),
+        30_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; outcomes so far: ${JSON.stringify(eventsOf(s.session_id))}`);
+      });
     }
     expect(eventsOf(s.session_id).filter((e) => !e.ok)).toEqual([]);
     await endSession(s.session_id);
@@ -219,7 +253,9 @@ describe('names the page suggests', () => {
 
     // Written only inside the session's artifacts: DATA_DIR's own entries are what they were.
     expect(fs.readdirSync(server.dataDir).sort()).toEqual([...new Set([...topBefore, 'artifacts'])].sort());
-    expect(walk(artifactsDirOf(server.dataDir, s.session_id)).sort()).toEqual([...kept.map((n) => `files/${n}`), 'storage-state.json'].sort());
+    expect(walk(artifactsDirOf(server.dataDir, s.session_id)).sort()).toEqual(
+      [...kept.map((n) => `files/${n}`), 'storage-state.json'].sort(),
+    );
     expect(fs.existsSync(path.join(server.dataDir, 'escaped.txt'))).toBe(false);
 
     const status = SessionStatus.parse(await (await server.api(`/api/session/${s.session_id}/status`)).json());
@@ -229,14 +265,16 @@ describe('names the page suggests', () => {
       expect(res.headers.get('content-type')).toBe('application/octet-stream');
       expect(res.headers.get('content-security-policy')).toMatch(/sandbox/);
     }
-    const zip = await unzip(Buffer.from(await (await server.api(`/api/download_session_files?session_id=${s.session_id}`)).arrayBuffer()));
+    const zip = await unzip(
+      Buffer.from(await (await server.api(`/api/download_session_files?session_id=${s.session_id}`)).arrayBuffer()),
+    );
     expect([...zip.keys()].sort()).toEqual([...kept].sort());
     for (const entry of zip.keys()) expect(entry).not.toMatch(/(^|\/)\.\.(\/|$)|^\/|\\/);
   });
 });
 
 describe('signed download URLs', () => {
-  it('open only their own session\'s files, only with the files scope, only unexpired and untampered', async () => {
+  it("open only their own session's files, only with the files scope, only unexpired and untampered", async () => {
     const [a, b] = [await createSession(), await createSession()];
     for (const s of [a, b]) {
       const page = await drive(s.connect_url!);
@@ -245,7 +283,8 @@ describe('signed download URLs', () => {
       await waitForAsync('the file', () => (server.app.artifacts.files(s.session_id).length ? true : undefined));
       await endSession(s.session_id);
     }
-    const urlOf = async (id: string) => SessionStatus.parse(await (await server.api(`/api/session/${id}/status`)).json()).file_metadata[0]!.download_url;
+    const urlOf = async (id: string) =>
+      SessionStatus.parse(await (await server.api(`/api/session/${id}/status`)).json()).file_metadata[0]!.download_url;
     const urlA = new URL(await urlOf(a.session_id));
     const tokenA = urlA.searchParams.get('token')!;
     const fileB = `${server.url}/api/session/${b.session_id}/files/${encodeURIComponent(LINKED_NAME)}`;
@@ -268,8 +307,14 @@ describe('signed download URLs', () => {
     expect(await get(`${urlA.origin}${urlA.pathname}?token=${payload}.${mac!.slice(0, -2)}xx`)).toBe(401);
     expect(await get(`${urlA.origin}${urlA.pathname}`)).toBe(401);
     // The zip and the storage state need the key: a files token opens neither.
-    expect(await get(`${server.url}/api/download_session_files?session_id=${a.session_id}&token=${encodeURIComponent(tokenA)}`)).toBe(401);
-    expect(await get(`${server.url}/api/get_session_store/${a.session_id}?token=${encodeURIComponent(tokenA)}`)).toBe(401);
+    expect(
+      await get(
+        `${server.url}/api/download_session_files?session_id=${a.session_id}&token=${encodeURIComponent(tokenA)}`,
+      ),
+    ).toBe(401);
+    expect(await get(`${server.url}/api/get_session_store/${a.session_id}?token=${encodeURIComponent(tokenA)}`)).toBe(
+      401,
+    );
   });
 });
 
@@ -280,18 +325,32 @@ describe('the byte cap', () => {
     await page.goto(`${site.origin}/downloads`);
     await download(page, '/big?mb=20&slow=1');
     const cut = await waitForAsync('the cut', () => eventsOf(s.session_id).find((e) => !e.ok), 30_000);
-    expect(cut).toMatchObject({ filename: 'big.bin', ok: false, reason: expect.stringMatching(/download limit of 2097152 bytes/) });
+    expect(cut).toMatchObject({
+      filename: 'big.bin',
+      ok: false,
+      reason: expect.stringMatching(/download limit of 2097152 bytes/),
+    });
     expect(cut.file_size).toBeGreaterThan(CAP);
     expect(cut.file_size).toBeLessThan(20 * 1024 * 1024);
     // Its partial file is gone from the session's folder, and nothing of it was kept.
     await waitForAsync('the partial file removed', () => (fs.readdirSync(s.downloads).length === 0 ? true : undefined));
     // Sent at once, a big file may finish before the cancel lands: then it is refused whole.
     await download(page, '/big?mb=6');
-    await waitForAsync('the second refusal', () => (eventsOf(s.session_id).filter((e) => !e.ok).length >= 2 ? true : undefined), 30_000);
+    await waitForAsync(
+      'the second refusal',
+      () => (eventsOf(s.session_id).filter((e) => !e.ok).length >= 2 ? true : undefined),
+      30_000,
+    );
     await page.click('#link');
     await waitForAsync('a small file kept', () => eventsOf(s.session_id).find((e) => e.ok));
     await endSession(s.session_id);
-    expect(server.app.artifacts.files(s.session_id).map((f) => [f.filename, f.file_size])).toEqual([[LINKED_NAME, LINKED_BYTES.length]]);
-    expect(eventsOf(s.session_id).filter((e) => !e.ok).every((e) => /download limit/.test(e.reason ?? ''))).toBe(true);
+    expect(server.app.artifacts.files(s.session_id).map((f) => [f.filename, f.file_size])).toEqual([
+      [LINKED_NAME, LINKED_BYTES.length],
+    ]);
+    expect(
+      eventsOf(s.session_id)
+        .filter((e) => !e.ok)
+        .every((e) => /download limit/.test(e.reason ?? '')),
+    ).toBe(true);
   });
 });

@@ -95,7 +95,19 @@ async function healthy(): Promise<void> {
 describe('a connect_url client cannot end the server with what it sends', () => {
   it('answers the text null, an array, a number, and shapeless commands with a protocol error, and the connection still works', async () => {
     const cdp = await RawCdp.open();
-    for (const text of ['null', '[]', '42', '"x"', '{}', '{"id":"1","method":"Browser.getVersion"}', '{"id":1.5,"method":"Browser.getVersion"}', '{"id":1,"method":7}', '{"id":1,"method":"Browser.getVersion","params":[1]}', '{"id":1,"method":"Browser.getVersion","sessionId":5}', 'not json']) {
+    for (const text of [
+      'null',
+      '[]',
+      '42',
+      '"x"',
+      '{}',
+      '{"id":"1","method":"Browser.getVersion"}',
+      '{"id":1.5,"method":"Browser.getVersion"}',
+      '{"id":1,"method":7}',
+      '{"id":1,"method":"Browser.getVersion","params":[1]}',
+      '{"id":1,"method":"Browser.getVersion","sessionId":5}',
+      'not json',
+    ]) {
       const reply = await cdp.raw(text, /"id":1[,}]/.test(text) ? 1 : 0);
       expect(reply.error?.code, text).toBe(-32600);
     }
@@ -129,26 +141,40 @@ describe('the policy applies to a command however it arrives', () => {
     const attached = await cdp.send(10, 'Target.attachToTarget', { targetId, flatten: false });
     const sessionId = attached.result!.sessionId as string;
     expect(sessionId).toBeTruthy();
-    const inner = (id: number, method: string, params: Record<string, unknown>) => JSON.stringify({ id, method, params });
+    const inner = (id: number, method: string, params: Record<string, unknown>) =>
+      JSON.stringify({ id, method, params });
 
     // A page command wrapped once passes (the wrapped answer comes back as an event).
-    const ok = await cdp.send(11, 'Target.sendMessageToTarget', { sessionId, message: inner(1, 'Runtime.evaluate', { expression: '6*7', returnByValue: true }) });
+    const ok = await cdp.send(11, 'Target.sendMessageToTarget', {
+      sessionId,
+      message: inner(1, 'Runtime.evaluate', { expression: '6*7', returnByValue: true }),
+    });
     expect(ok.error).toBeUndefined();
 
     // The same file command that is refused flat is refused wrapped, and wrapped twice.
     const files = inner(2, 'DOM.setFileInputFiles', { files: ['/etc/passwd'], backendNodeId: 1 });
     const once = await cdp.send(12, 'Target.sendMessageToTarget', { sessionId, message: files });
     expect(once.error?.message).toMatch(/uploads or downloads folder/);
-    const twice = await cdp.send(13, 'Target.sendMessageToTarget', { sessionId, message: inner(3, 'Target.sendMessageToTarget', { sessionId, message: files }) });
+    const twice = await cdp.send(13, 'Target.sendMessageToTarget', {
+      sessionId,
+      message: inner(3, 'Target.sendMessageToTarget', { sessionId, message: files }),
+    });
     expect(twice.error?.message).toMatch(/uploads or downloads folder/);
 
     // Refused outright: a wrapped refused method, wrapping without end, and a wrapped message that is no command.
-    const exposed = await cdp.send(14, 'Target.sendMessageToTarget', { sessionId, message: inner(4, 'Target.exposeDevToolsProtocol', { targetId }) });
+    const exposed = await cdp.send(14, 'Target.sendMessageToTarget', {
+      sessionId,
+      message: inner(4, 'Target.exposeDevToolsProtocol', { targetId }),
+    });
     expect(exposed.error?.message).toMatch(/not available/);
     let nested = inner(5, 'Runtime.evaluate', { expression: '1' });
     for (let i = 0; i < 6; i++) nested = inner(6 + i, 'Target.sendMessageToTarget', { sessionId, message: nested });
-    expect((await cdp.send(15, 'Target.sendMessageToTarget', { sessionId, message: nested })).error?.message).toMatch(/at most \d levels/);
-    expect((await cdp.send(16, 'Target.sendMessageToTarget', { sessionId, message: 'null' })).error?.message).toMatch(/wrapped message/);
+    expect((await cdp.send(15, 'Target.sendMessageToTarget', { sessionId, message: nested })).error?.message).toMatch(
+      /at most \d levels/,
+    );
+    expect((await cdp.send(16, 'Target.sendMessageToTarget', { sessionId, message: 'null' })).error?.message).toMatch(
+      /wrapped message/,
+    );
     await healthy();
     cdp.close();
   }, 60_000);
@@ -159,7 +185,10 @@ describe('the policy applies to a command however it arrives', () => {
     const theirs = (await a.send(20, 'Target.attachToTarget', { targetId, flatten: true })).result!.sessionId as string;
     const b = new RawCdp(new WebSocket(a.ws.url));
     await new Promise((r, j) => b.ws.once('open', r).once('error', j));
-    const into = await b.send(21, 'Target.sendMessageToTarget', { sessionId: theirs, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: '1' } }) });
+    const into = await b.send(21, 'Target.sendMessageToTarget', {
+      sessionId: theirs,
+      message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression: '1' } }),
+    });
     expect(into.error?.message).toMatch(/not found/);
     const detach = await b.send(22, 'Target.detachFromTarget', { sessionId: theirs });
     expect(detach.error?.message).toMatch(/not found/);
@@ -177,14 +206,28 @@ describe('a flood of large commands does not grow the server', () => {
   it('200 commands of 3.5 MB sent without waiting are read only as fast as Chromium answers them', async () => {
     const cdp = await RawCdp.open();
     const targetId = await cdp.pageTargetId();
-    const sessionId = (await cdp.send(30, 'Target.attachToTarget', { targetId, flatten: true })).result!.sessionId as string;
+    const sessionId = (await cdp.send(30, 'Target.attachToTarget', { targetId, flatten: true })).result!
+      .sessionId as string;
     const before = peakMb();
     const big = `'${'z'.repeat(3.5 * 1024 * 1024)}'.length`;
     const answers: Promise<Reply>[] = [];
-    for (let id = 100; id < 300; id++) answers.push(cdp.raw(JSON.stringify({ id, sessionId, method: 'Runtime.evaluate', params: { expression: big, returnByValue: true } }), id));
+    for (let id = 100; id < 300; id++)
+      answers.push(
+        cdp.raw(
+          JSON.stringify({
+            id,
+            sessionId,
+            method: 'Runtime.evaluate',
+            params: { expression: big, returnByValue: true },
+          }),
+          id,
+        ),
+      );
     const all = await Promise.all(answers);
     // Every command was answered (none lost to the limits), with the right value.
-    expect(all.every((r) => (r.result?.result as { value?: number } | undefined)?.value === 3.5 * 1024 * 1024)).toBe(true);
+    expect(all.every((r) => (r.result?.result as { value?: number } | undefined)?.value === 3.5 * 1024 * 1024)).toBe(
+      true,
+    );
     // Without the in-flight limit the server held most of the 700 MB at once (1.9 GB measured).
     expect(peakMb() - before).toBeLessThan(300);
     await healthy();

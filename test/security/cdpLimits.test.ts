@@ -23,7 +23,10 @@ async function connect(): Promise<WebSocket> {
 async function attachPage(ws: WebSocket): Promise<string> {
   const cdp = await cdpOverSocket(ws);
   const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
-  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: targetInfos.find((t) => t.type === 'page')!.targetId, flatten: true });
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
+    targetId: targetInfos.find((t) => t.type === 'page')!.targetId,
+    flatten: true,
+  });
   return sessionId;
 }
 
@@ -38,7 +41,14 @@ describe('the CDP proxy bounds what one client can make the server hold', () => 
     global.gc?.();
     const before = rssMb();
     for (let id = 10; id < 40; id++) {
-      ws.send(JSON.stringify({ id, sessionId, method: 'Runtime.evaluate', params: { expression: `'x'.repeat(10 * 1024 * 1024) + ${id}`, returnByValue: true } }));
+      ws.send(
+        JSON.stringify({
+          id,
+          sessionId,
+          method: 'Runtime.evaluate',
+          params: { expression: `'x'.repeat(10 * 1024 * 1024) + ${id}`, returnByValue: true },
+        }),
+      );
     }
     await new Promise((r) => setTimeout(r, 8_000));
     const grown = rssMb() - before;
@@ -66,13 +76,29 @@ describe('the CDP proxy bounds what one client can make the server hold', () => 
         if (m.id === 99) resolve(m as never);
       });
     });
-    ws.send(JSON.stringify({ id: 99, sessionId, method: 'Runtime.evaluate', params: { expression: `'y'.repeat(${MAX_MESSAGE_BYTES + 1024})`, returnByValue: true } }));
+    ws.send(
+      JSON.stringify({
+        id: 99,
+        sessionId,
+        method: 'Runtime.evaluate',
+        params: { expression: `'y'.repeat(${MAX_MESSAGE_BYTES + 1024})`, returnByValue: true },
+      }),
+    );
     const m = await answer;
     expect(m.result).toBeUndefined();
     expect(m.error?.message).toMatch(/larger than/);
     // The connection still works afterwards.
-    const next = new Promise<unknown>((resolve) => ws.on('message', (d) => (JSON.parse(String(d)) as { id?: number }).id === 100 && resolve(JSON.parse(String(d)))));
-    ws.send(JSON.stringify({ id: 100, sessionId, method: 'Runtime.evaluate', params: { expression: '1+1', returnByValue: true } }));
+    const next = new Promise<unknown>((resolve) =>
+      ws.on('message', (d) => (JSON.parse(String(d)) as { id?: number }).id === 100 && resolve(JSON.parse(String(d)))),
+    );
+    ws.send(
+      JSON.stringify({
+        id: 100,
+        sessionId,
+        method: 'Runtime.evaluate',
+        params: { expression: '1+1', returnByValue: true },
+      }),
+    );
     expect(await next).toMatchObject({ result: { result: { value: 2 } } });
     ws.close();
   }, 120_000);

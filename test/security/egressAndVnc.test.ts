@@ -21,7 +21,14 @@ describe('network egress of a session', () => {
   it('cannot reach loopback, the service itself, link-local (metadata) or private ranges by default', async () => {
     const server = await startServer({ BROWSER_ALLOW_PRIVATE_NETWORKS: '0' });
     try {
-      const titles = await titlesFromSession(server, [pageUrl, `${server.url}/api/healthz`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[::1]:1/']);
+      const titles = await titlesFromSession(server, [
+        pageUrl,
+        `${server.url}/api/healthz`,
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.0.0.1/',
+        'http://192.168.1.1/',
+        'http://[::1]:1/',
+      ]);
       expect(titles).toEqual([null, null, null, null, null, null]);
     } finally {
       await server.close();
@@ -47,17 +54,29 @@ describe('x11vnc on display :0', () => {
     const sock = path.join(dir, 'vnc.sock');
     const quote = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
     const script = `mount -t tmpfs none /tmp && mkdir -m 1777 /tmp/.X11-unix && Xvfb :0 -nolisten tcp -screen 0 640x480x24 & sleep 1; exec x11vnc ${x11vncArgs(':0', sock).map(quote).join(' ')}`;
-    const ns = spawn('unshare', ['--mount', '--net', '--fork', 'sh', '-c', script], { stdio: 'ignore', detached: true });
+    const ns = spawn('unshare', ['--mount', '--net', '--fork', 'sh', '-c', script], {
+      stdio: 'ignore',
+      detached: true,
+    });
     try {
       const until = Date.now() + 15_000;
       while (!fs.existsSync(sock) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(fs.existsSync(sock)).toBe(true);
       await new Promise((r) => setTimeout(r, 500));
-      const x11vnc = execFileSync('pgrep', ['-x', 'x11vnc']).toString().trim().split('\n').map(Number).find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(sock))!;
+      const x11vnc = execFileSync('pgrep', ['-x', 'x11vnc'])
+        .toString()
+        .trim()
+        .split('\n')
+        .map(Number)
+        .find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(sock))!;
       expect(x11vnc).toBeGreaterThan(0);
       // Its namespace's own TCP and UDP tables: nothing listens there at all.
       const listening = ['tcp', 'tcp6', 'udp', 'udp6'].flatMap((t) =>
-        fs.readFileSync(`/proc/${x11vnc}/net/${t}`, 'utf8').split('\n').slice(1).filter((l) => l.trim() && (t.startsWith('udp') || l.trim().split(/\s+/)[3] === '0A')),
+        fs
+          .readFileSync(`/proc/${x11vnc}/net/${t}`, 'utf8')
+          .split('\n')
+          .slice(1)
+          .filter((l) => l.trim() && (t.startsWith('udp') || l.trim().split(/\s+/)[3] === '0A')),
       );
       expect(listening).toEqual([]);
     } finally {

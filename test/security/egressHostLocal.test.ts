@@ -86,7 +86,7 @@ afterAll(async () => {
   teardown();
 });
 
-describe('network egress of a session towards the host\'s own addresses', () => {
+describe("network egress of a session towards the host's own addresses", () => {
   it('a process that is not a session reaches the page on them (the set-up works)', async () => {
     requests = 0;
     for (const url of urls) expect(await (await fetch(url)).text()).toContain('host-local');

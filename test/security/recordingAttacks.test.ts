@@ -30,9 +30,10 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const key = () => server.app.urlSigningKey;
-const recording = (id: string, token: string, init?: RequestInit) => fetch(`${server.url}/api/session/${id}/recording?token=${encodeURIComponent(token)}`, init);
+const recording = (id: string, token: string, init?: RequestInit) =>
+  fetch(`${server.url}/api/session/${id}/recording?token=${encodeURIComponent(token)}`, init);
 
-describe('recording_url tokens open one session\'s recording, until they expire', () => {
+describe("recording_url tokens open one session's recording, until they expire", () => {
   it('the recording token of a session opens its recording, ranges and HEAD included, without a key', async () => {
     const token = signToken(key(), 'recording', mine, 60);
     expect((await recording(mine, token)).status).toBe(200);
@@ -40,7 +41,7 @@ describe('recording_url tokens open one session\'s recording, until they expire'
     expect((await recording(mine, token, { method: 'HEAD' })).status).toBe(200);
   });
 
-  it('refuses it for another session, and another session\'s token for this one', async () => {
+  it("refuses it for another session, and another session's token for this one", async () => {
     expect((await recording(other, signToken(key(), 'recording', mine, 60))).status).toBe(401);
     expect((await recording(mine, signToken(key(), 'recording', other, 60))).status).toBe(401);
   });
@@ -51,9 +52,14 @@ describe('recording_url tokens open one session\'s recording, until they expire'
     }
   });
 
-  it('a recording token opens none of the session\'s other signed routes', async () => {
+  it("a recording token opens none of the session's other signed routes", async () => {
     const token = encodeURIComponent(signToken(key(), 'recording', mine, 60));
-    for (const p of [`/api/session/${mine}/events?token=${token}`, `/api/session/${mine}/stream?token=${token}`, `/api/session/${mine}/screenshot?token=${token}`, `/api/session/${mine}/files/x.txt?token=${token}`]) {
+    for (const p of [
+      `/api/session/${mine}/events?token=${token}`,
+      `/api/session/${mine}/stream?token=${token}`,
+      `/api/session/${mine}/screenshot?token=${token}`,
+      `/api/session/${mine}/files/x.txt?token=${token}`,
+    ]) {
       expect((await fetch(server.url + p)).status, p).toBe(401);
     }
   });
@@ -78,13 +84,19 @@ describe('recording_url tokens open one session\'s recording, until they expire'
   it('the key-only route takes no token and no key in the query string', async () => {
     const token = encodeURIComponent(signToken(key(), 'recording', mine, 60));
     expect((await fetch(`${server.url}/api/retrieve_session_replay/${mine}?token=${token}`)).status).toBe(401);
-    expect((await fetch(`${server.url}/api/retrieve_session_replay/${mine}?api_key=${server.apiKey}&x-api-key=${server.apiKey}`)).status).toBe(401);
+    expect(
+      (
+        await fetch(
+          `${server.url}/api/retrieve_session_replay/${mine}?api_key=${server.apiKey}&x-api-key=${server.apiKey}`,
+        )
+      ).status,
+    ).toBe(401);
     expect((await fetch(`${server.url}/api/session/${mine}/recording`, { method: 'HEAD' })).status).toBe(401);
   });
 });
 
 describe('the recorder', () => {
-  it('runs as the session\'s user, listens nowhere and holds no file of the service\'s', async () => {
+  it("runs as the session's user, listens nowhere and holds no file of the service's", async () => {
     const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'recorder' });
     const { session_id: id } = (await res.json()) as { session_id: string };
     try {
@@ -97,7 +109,9 @@ describe('the recorder', () => {
       expect(uidOf(ffmpeg.pid)).toBe(uidOf(xvfb.pid));
       if (process.getuid!() === 0) expect(uidOf(ffmpeg.pid)).not.toBe(0);
       expect(listenersOf([ffmpeg.pid])).toEqual([]);
-      const open = fs.readdirSync(`/proc/${ffmpeg.pid}/fd`).map((fd) => fs.readlinkSync(`/proc/${ffmpeg.pid}/fd/${fd}`));
+      const open = fs
+        .readdirSync(`/proc/${ffmpeg.pid}/fd`)
+        .map((fd) => fs.readlinkSync(`/proc/${ffmpeg.pid}/fd/${fd}`));
       expect(open.filter((target) => target.startsWith(server.dataDir))).toEqual([]);
     } finally {
       await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
@@ -107,7 +121,14 @@ describe('the recorder', () => {
 
 describe('no spelling of the id reaches another file', () => {
   it('ids that are not a session UUID are refused before any file is looked at', async () => {
-    for (const id of ['..%2F..%2Fsecret-key', '..%2Fapi-key', `${mine}%2F..%2F..%2Fsecret-key`, '%2e%2e', `${mine}%00`, 'recording.mp4']) {
+    for (const id of [
+      '..%2F..%2Fsecret-key',
+      '..%2Fapi-key',
+      `${mine}%2F..%2F..%2Fsecret-key`,
+      '%2e%2e',
+      `${mine}%00`,
+      'recording.mp4',
+    ]) {
       const res = await server.api(`/api/retrieve_session_replay/${id}`);
       expect([404, 422], id).toContain(res.status);
       expect(res.headers.get('content-type'), id).toContain('application/json');
@@ -122,7 +143,15 @@ describe('no spelling of the id reaches another file', () => {
   });
 
   it('malformed or huge Range headers never fail the server', async () => {
-    for (const range of ['bytes=abc', 'bytes=--1', 'bytes=99999999999999999999999-', 'bytes=0-1,2-3,4-5', 'items=0-1', `bytes=${'0-1,'.repeat(2000)}0-1`, 'bytes=5-1']) {
+    for (const range of [
+      'bytes=abc',
+      'bytes=--1',
+      'bytes=99999999999999999999999-',
+      'bytes=0-1,2-3,4-5',
+      'items=0-1',
+      `bytes=${'0-1,'.repeat(2000)}0-1`,
+      'bytes=5-1',
+    ]) {
       const res = await server.api(`/api/retrieve_session_replay/${mine}`, { headers: { range } });
       expect([200, 206, 416], range).toContain(res.status);
       await res.arrayBuffer();

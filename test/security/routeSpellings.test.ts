@@ -9,22 +9,37 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A raw request: fetch() would normalise the path, and the point is to send it as written. */
-function raw(url: string, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      // A stream (server-sent events) never ends: its status and first bytes are enough.
-      let body = '';
-      const done = () => {
-        resolve({ status: res.statusCode!, body });
-        req.destroy();
-      };
-      res.on('data', (d) => {
-        body += d;
-        if (res.headers['content-type']?.includes('text/event-stream')) done();
-      });
-      res.on('end', done);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        // A stream (server-sent events) never ends: its status and first bytes are enough.
+        let body = '';
+        const done = () => {
+          resolve({ status: res.statusCode!, body });
+          req.destroy();
+        };
+        res.on('data', (d) => {
+          body += d;
+          if (res.headers['content-type']?.includes('text/event-stream')) done();
+        });
+        res.on('end', done);
+      },
+    );
     req.on('error', (e) => reject(new Error(`${method} ${path}: ${e.message}`)));
     req.end(method === 'GET' || method === 'HEAD' ? undefined : '{}');
   });
@@ -58,7 +73,10 @@ describe('the API key is decided by the matched route, whatever the spelling', (
     expect(protectedRoutes.length).toBeGreaterThan(15);
     expect(protectedRoutes.map((r) => r.url)).toContain('/api/webhooks/secret');
     // Every route under /api is protected but the three the contract opens (a signed token is a key too, for its own routes).
-    const open = server.app.routeTable().filter((r) => r.url.startsWith('/api/') && r.auth !== 'apiKey' && r.auth !== 'apiKeyOrToken').map((r) => r.url);
+    const open = server.app
+      .routeTable()
+      .filter((r) => r.url.startsWith('/api/') && r.auth !== 'apiKey' && r.auth !== 'apiKeyOrToken')
+      .map((r) => r.url);
     expect(new Set(open)).toEqual(new Set(['/api/healthz', '/api/readyz', '/api/openapi.json']));
   });
 
@@ -70,8 +88,14 @@ describe('the API key is decided by the matched route, whatever the spelling', (
       for (const spelling of spellings(path)) {
         const res = await raw(server.url, route.method, spelling);
         // 401: refused by the route; 404: no route matched, so no handler ran. Never anything else.
-        if (res.status !== 401 && res.status !== 404 && res.status !== 400) leaks.push(`${route.method} ${spelling} -> ${res.status} ${res.body.slice(0, 80)}`);
-        if (res.status === 404 && route.method !== 'HEAD' && (JSON.parse(res.body) as { error?: string }).error !== 'not_found') leaks.push(`${route.method} ${spelling}: a 404 that is not the not-found error`);
+        if (res.status !== 401 && res.status !== 404 && res.status !== 400)
+          leaks.push(`${route.method} ${spelling} -> ${res.status} ${res.body.slice(0, 80)}`);
+        if (
+          res.status === 404 &&
+          route.method !== 'HEAD' &&
+          (JSON.parse(res.body) as { error?: string }).error !== 'not_found'
+        )
+          leaks.push(`${route.method} ${spelling}: a 404 that is not the not-found error`);
       }
       const keyed = await raw(server.url, route.method, path, { 'x-api-key': server.apiKey });
       expect(keyed.status, `${route.method} ${path} with the key`).not.toBe(401);

@@ -20,10 +20,11 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const key = () => server.app.urlSigningKey;
-const events = (id: string, token: string) => fetch(`${server.url}/api/session/${id}/events?token=${encodeURIComponent(token)}`);
+const events = (id: string, token: string) =>
+  fetch(`${server.url}/api/session/${id}/events?token=${encodeURIComponent(token)}`);
 
 describe('signed tokens open one scope of one session, until they expire', () => {
-  it('the events token opens its own session\'s events, stream included, without a key', async () => {
+  it("the events token opens its own session's events, stream included, without a key", async () => {
     const token = signToken(key(), 'events', mine.session_id, 60);
     const res = await events(mine.session_id, token);
     expect(res.status).toBe(200);
@@ -31,14 +32,17 @@ describe('signed tokens open one scope of one session, until they expire', () =>
     expect(body.events[0]?.event).toBe('SessionStarted');
   });
 
-  it('refuses another session\'s token, another scope, an expired one, a tampered one, and the API key in the query', async () => {
+  it("refuses another session's token, another scope, an expired one, a tampered one, and the API key in the query", async () => {
     const tries = [
       signToken(key(), 'events', other.session_id, 60),
       signToken(key(), 'screenshot', mine.session_id, 60),
       signToken(key(), 'events', mine.session_id, 60, Date.now() - 120_000),
       signToken(Buffer.alloc(32, 7), 'events', mine.session_id, 60),
       `${signToken(key(), 'events', mine.session_id, 60)}x`,
-      signToken(key(), 'events', mine.session_id, 60).replace(/^[^.]+/, Buffer.from(JSON.stringify({ c: 'events', s: mine.session_id, e: 9_999_999_999 })).toString('base64url')),
+      signToken(key(), 'events', mine.session_id, 60).replace(
+        /^[^.]+/,
+        Buffer.from(JSON.stringify({ c: 'events', s: mine.session_id, e: 9_999_999_999 })).toString('base64url'),
+      ),
       server.apiKey,
       '',
       'a.b.c',
@@ -48,9 +52,13 @@ describe('signed tokens open one scope of one session, until they expire', () =>
       expect(res.status, token).toBe(401);
       expect(await res.text()).not.toContain('SessionStarted');
     }
-    const stream = await fetch(`${server.url}/api/session/${mine.session_id}/stream?token=${encodeURIComponent(signToken(key(), 'events', other.session_id, 60))}`);
+    const stream = await fetch(
+      `${server.url}/api/session/${mine.session_id}/stream?token=${encodeURIComponent(signToken(key(), 'events', other.session_id, 60))}`,
+    );
     expect(stream.status).toBe(401);
-    const shot = await fetch(`${server.url}/api/session/${mine.session_id}/screenshot?token=${encodeURIComponent(signToken(key(), 'events', mine.session_id, 60))}`);
+    const shot = await fetch(
+      `${server.url}/api/session/${mine.session_id}/screenshot?token=${encodeURIComponent(signToken(key(), 'events', mine.session_id, 60))}`,
+    );
     expect(shot.status).toBe(401);
   });
 
@@ -63,11 +71,19 @@ describe('signed tokens open one scope of one session, until they expire', () =>
 describe('run control', () => {
   it('needs the key; a session without a run is a 409 that changes nothing', async () => {
     for (const path of ['/api/pause', '/api/resume_session', '/api/editor_interrupt', '/api/close_workflow_session']) {
-      const res = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `session_id=${mine.session_id}` });
+      const res = await fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `session_id=${mine.session_id}`,
+      });
       expect(res.status, path).toBe(401);
     }
     for (const path of ['/api/pause', '/api/resume_session', '/api/editor_interrupt']) {
-      const res = await server.api(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `session_id=${mine.session_id}` });
+      const res = await server.api(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `session_id=${mine.session_id}`,
+      });
       expect(res.status, path).toBe(409);
     }
     const s = (await (await server.api(`/api/sessions/${mine.session_id}`)).json()) as { state: string };
@@ -83,12 +99,22 @@ describe('run control', () => {
       '',
     ];
     for (const body of bodies) {
-      const res = await server.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const res = await server.api('/api/close_workflow_session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
       expect([400, 422], body).toContain(res.status);
     }
-    const res = await server.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: `session_id=${mine.session_id}` });
+    const res = await server.api('/api/close_workflow_session', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: `session_id=${mine.session_id}`,
+    });
     expect(res.status).toBe(415);
-    expect(((await (await server.api(`/api/sessions/${mine.session_id}`)).json()) as { state: string }).state).toBe('live');
+    expect(((await (await server.api(`/api/sessions/${mine.session_id}`)).json()) as { state: string }).state).toBe(
+      'live',
+    );
   });
 
   it('POST /sessions/{id}/views: fresh URLs with the key only, for that session only', async () => {
@@ -101,14 +127,23 @@ describe('run control', () => {
     expect((await fetch(views.livestream_url)).status).toBe(200);
     // A view token opens the VNC page too (view only); no token opens the other session.
     expect((await fetch(views.livestream_url.replace('/live?', '/vnc?'))).status).toBe(200);
-    for (const url of [views.vnc_url, views.livestream_url]) expect((await fetch(url.replace(mine.session_id, other.session_id))).status).not.toBe(200);
-    expect((await server.api('/api/sessions/00000000-0000-4000-8000-000000000000/views', { method: 'POST' })).status).toBe(404);
+    for (const url of [views.vnc_url, views.livestream_url])
+      expect((await fetch(url.replace(mine.session_id, other.session_id))).status).not.toBe(200);
+    expect(
+      (await server.api('/api/sessions/00000000-0000-4000-8000-000000000000/views', { method: 'POST' })).status,
+    ).toBe(404);
   });
 
   it('active_session hands out a fresh vnc token that dies with the session', async () => {
     const res = await server.api(`/api/workflow/${mine.workflow_id}/active_session`);
     expect(res.status).toBe(200);
-    const active = (await res.json()) as { session_id: string; status: string; vnc_url: string; logs_url: string; message_url: null };
+    const active = (await res.json()) as {
+      session_id: string;
+      status: string;
+      vnc_url: string;
+      logs_url: string;
+      message_url: null;
+    };
     expect(active).toMatchObject({ session_id: mine.session_id, status: 'live', message_url: null });
     expect(active.vnc_url).not.toBe(mine.vnc_url);
     expect((await fetch(active.vnc_url)).status).toBe(200);
@@ -123,7 +158,11 @@ describe('run control', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toMatch(/"event":"SessionStarted"/);
 
-    const closed = await server.api('/api/close_workflow_session', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `session_id=${mine.session_id}` });
+    const closed = await server.api('/api/close_workflow_session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `session_id=${mine.session_id}`,
+    });
     expect(closed.status).toBe(200);
     // The stream ends after SessionEnded.
     let rest = '';

@@ -58,7 +58,12 @@ describe('a session holder cannot reach the host, another session, or the pool',
   it('runs each session as its own non-root user, with the sandbox on, and DATA_DIR 0700', async () => {
     const a = await createSession();
     const b = await createSession();
-    const uidsOf = (id: string) => new Set(serviceProcesses(server.dataDir).filter((p) => p.tree === id || p.cmdline.includes(sessionDirsOf(server.dataDir, id).root)).map((p) => uidOf(p.pid)));
+    const uidsOf = (id: string) =>
+      new Set(
+        serviceProcesses(server.dataDir)
+          .filter((p) => p.tree === id || p.cmdline.includes(sessionDirsOf(server.dataDir, id).root))
+          .map((p) => uidOf(p.pid)),
+      );
     const ua = uidsOf(a.session_id);
     const ub = uidsOf(b.session_id);
     expect(ua.size).toBe(1);
@@ -111,7 +116,8 @@ describe('a session holder cannot reach the host, another session, or the pool',
     // Made and joined by unshare/nsenter as root, which then become the session's user: no trace of root is kept.
     for (const p of treeOf(a.session_id)) {
       const status = fs.readFileSync(`/proc/${p.pid}/status`, 'utf8');
-      const ids = (field: string) => new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(status)![1]!.trim().split(/\s+/).filter(Boolean).map(Number);
+      const ids = (field: string) =>
+        new RegExp(`^${field}:[ \\t]*(.*)$`, 'm').exec(status)![1]!.trim().split(/\s+/).filter(Boolean).map(Number);
       const uid = uidOf(p.pid);
       expect(ids('Uid'), p.name).toEqual([uid, uid, uid, uid]);
       expect(ids('Gid'), p.name).toEqual([uid, uid, uid, uid]);
@@ -120,7 +126,10 @@ describe('a session holder cannot reach the host, another session, or the pool',
     }
     // Segments of the session's user, as /proc/sysvipc/shm lists them in a namespace (its 8th column is the owner's uid).
     const segments = (uid: number, nsOf?: number) =>
-      (nsOf ? execFileSync('nsenter', [`--ipc=/proc/${nsOf}/ns/ipc`, 'cat', '/proc/sysvipc/shm']).toString() : fs.readFileSync('/proc/sysvipc/shm', 'utf8'))
+      (nsOf
+        ? execFileSync('nsenter', [`--ipc=/proc/${nsOf}/ns/ipc`, 'cat', '/proc/sysvipc/shm']).toString()
+        : fs.readFileSync('/proc/sysvipc/shm', 'utf8')
+      )
         .split('\n')
         .slice(1)
         .filter((l) => l.trim() && Number(l.trim().split(/\s+/)[7]) === uid).length;
@@ -130,8 +139,13 @@ describe('a session holder cannot reach the host, another session, or the pool',
     expect(segments(uid, xvfb.pid)).toBeGreaterThan(0);
     expect(segments(uid)).toBe(0);
     // SIGKILLed, nothing of the tree cleans up after itself: the kernel frees the namespace's segments.
-    for (const p of serviceProcesses(server.dataDir).filter((p) => p.tree === a.session_id)) process.kill(p.pid, 'SIGKILL');
-    await waitForAsync('session A to be reaped', () => (fs.existsSync(sessionDirsOf(server.dataDir, a.session_id).root) ? undefined : true), 30_000);
+    for (const p of serviceProcesses(server.dataDir).filter((p) => p.tree === a.session_id))
+      process.kill(p.pid, 'SIGKILL');
+    await waitForAsync(
+      'session A to be reaped',
+      () => (fs.existsSync(sessionDirsOf(server.dataDir, a.session_id).root) ? undefined : true),
+      30_000,
+    );
     expect(segments(uid)).toBe(0);
   });
 
@@ -140,7 +154,15 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const b = await createSession();
     const { page } = await drive(a.connect_url!);
     const bDirs = sessionDirsOf(server.dataDir, b.session_id);
-    for (const url of [`file://${server.dataDir}/`, `file://${server.dataDir}/browserdesk.db`, `file://${server.dataDir}/browserdesk.db-wal`, `file://${bDirs.root}/`, `file://${bDirs.profile}/`, `file://${bDirs.profile}/Default/Cookies`, `file://${sessionsRootOf(server.dataDir)}/`]) {
+    for (const url of [
+      `file://${server.dataDir}/`,
+      `file://${server.dataDir}/browserdesk.db`,
+      `file://${server.dataDir}/browserdesk.db-wal`,
+      `file://${bDirs.root}/`,
+      `file://${bDirs.profile}/`,
+      `file://${bDirs.profile}/Default/Cookies`,
+      `file://${sessionsRootOf(server.dataDir)}/`,
+    ]) {
       const text = await readFileUrl(page, url);
       expect(text, url).toBeNull();
     }
@@ -174,14 +196,18 @@ describe('a session holder cannot reach the host, another session, or the pool',
       'relative/path',
     ];
     for (const file of attempts) {
-      await expect(cdp.send('DOM.setFileInputFiles', { nodeId, files: [file] }), file).rejects.toThrow(/uploads or downloads folder/);
+      await expect(cdp.send('DOM.setFileInputFiles', { nodeId, files: [file] }), file).rejects.toThrow(
+        /uploads or downloads folder/,
+      );
     }
     expect(await page.evaluate(() => (document.getElementById('f') as HTMLInputElement).files!.length)).toBe(0);
     // A file in its own uploads folder is given to the page.
     fs.writeFileSync(path.join(own.uploads, 'ok.txt'), 'fine');
     fs.chownSync(path.join(own.uploads, 'ok.txt'), fs.statSync(own.uploads).uid, fs.statSync(own.uploads).gid);
     await cdp.send('DOM.setFileInputFiles', { nodeId, files: [path.join(own.uploads, 'ok.txt')] });
-    expect(await page.evaluate(() => (document.getElementById('f') as HTMLInputElement).files![0]!.text())).toBe('fine');
+    expect(await page.evaluate(() => (document.getElementById('f') as HTMLInputElement).files![0]!.text())).toBe(
+      'fine',
+    );
   });
 
   it('keeps downloads in its own folder whatever Browser.setDownloadBehavior asks', async () => {
@@ -195,9 +221,15 @@ describe('a session holder cannot reach the host, another session, or the pool',
     await page.click('#d');
     // It landed in the session's own folder: that is where the service copies it out from (and then
     // removes it), so it shows up among the session's kept files.
-    const kept = async () => ((await (await server.api(`/api/session/${a.session_id}/status`)).json()) as { file_metadata: { filename: string }[] }).file_metadata;
+    const kept = async () =>
+      (
+        (await (await server.api(`/api/session/${a.session_id}/status`)).json()) as {
+          file_metadata: { filename: string }[];
+        }
+      ).file_metadata;
     const deadline = Date.now() + 10_000;
-    while (!(await kept()).some((f) => f.filename === 'planted.txt') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!(await kept()).some((f) => f.filename === 'planted.txt') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await kept()).map((f) => f.filename)).toContain('planted.txt');
     expect(fs.readdirSync(elsewhere)).toEqual([]);
     fs.rmSync(elsewhere, { recursive: true, force: true });
@@ -207,10 +239,17 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const a = await createSession();
     const { browser } = await drive(a.connect_url!);
     const cdp = await browser.newBrowserCDPSession();
-    await expect(cdp.send('Target.setRemoteLocations' as 'Browser.getVersion', { locations: [{ host: '127.0.0.1', port: 9222 }] } as never)).rejects.toThrow(/not available/);
+    await expect(
+      cdp.send(
+        'Target.setRemoteLocations' as 'Browser.getVersion',
+        { locations: [{ host: '127.0.0.1', port: 9222 }] } as never,
+      ),
+    ).rejects.toThrow(/not available/);
     const { targetInfos } = await cdp.send('Target.getTargets');
     const pageTarget = targetInfos.find((t) => t.type === 'page')!;
-    await expect(cdp.send('Target.exposeDevToolsProtocol', { targetId: pageTarget.targetId })).rejects.toThrow(/not available/);
+    await expect(cdp.send('Target.exposeDevToolsProtocol', { targetId: pageTarget.targetId })).rejects.toThrow(
+      /not available/,
+    );
   });
 
   it('lets one client of a session address only the target sessions it attached itself', async () => {
@@ -219,9 +258,16 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const two = await connectCdp(a.connect_url!);
     const { targetInfos } = await one.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
     const target = targetInfos.find((t) => t.type === 'page')!;
-    const { sessionId } = await one.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
-    expect(await one.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).toMatchObject({ result: { value: 42 } });
-    await expect(two.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).rejects.toThrow(/Session with given id not found/);
+    const { sessionId } = await one.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId: target.targetId,
+      flatten: true,
+    });
+    expect(await one.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).toMatchObject({
+      result: { value: 42 },
+    });
+    await expect(two.send('Runtime.evaluate', { expression: '6*7', returnByValue: true }, sessionId)).rejects.toThrow(
+      /Session with given id not found/,
+    );
     one.close();
     two.close();
   });
@@ -235,7 +281,10 @@ describe('a session holder cannot reach the host, another session, or the pool',
     const pool = fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.'));
     for (const dir of pool) {
       for (const file of ['profile/DevToolsActivePort', 'profile/Default/Cookies', 'run/xauth']) {
-        expect(await readFileUrl(page, `file://${path.join(sessionsRootOf(server.dataDir), dir, file)}`), file).toBeNull();
+        expect(
+          await readFileUrl(page, `file://${path.join(sessionsRootOf(server.dataDir), dir, file)}`),
+          file,
+        ).toBeNull();
       }
     }
     await (server.app.sessions as unknown as { whenWarm(ms?: number): Promise<void> }).whenWarm(30_000);

@@ -16,8 +16,17 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const session = async () => Session.parse(await (await server.api(`/api/sessions/${id}`)).json());
-const patch = (path: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, key = true) =>
-  fetch(`${server.url}${path}`, { method: 'PATCH', headers: { ...(key ? { 'x-api-key': server.apiKey } : {}), ...headers }, body });
+const patch = (
+  path: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  key = true,
+) =>
+  fetch(`${server.url}${path}`, {
+    method: 'PATCH',
+    headers: { ...(key ? { 'x-api-key': server.apiKey } : {}), ...headers },
+    body,
+  });
 
 describe('PATCH /api/sessions/{id} attacks', () => {
   it('no key, a wrong key, or the key in the query: 401, and the session keeps its end', async () => {
@@ -27,7 +36,12 @@ describe('PATCH /api/sessions/{id} attacks', () => {
       await patch(`/api/sessions/${id}`, body, { 'content-type': 'application/json' }, false),
       await patch(`/api/sessions/${id}`, body, { 'content-type': 'application/json', 'x-api-key': 'wrong' }, false),
       await patch(`/api/sessions/${id}?api_key=${server.apiKey}`, body, { 'content-type': 'application/json' }, false),
-      await patch(`/api/sessions/${id}`, body, { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` }, false),
+      await patch(
+        `/api/sessions/${id}`,
+        body,
+        { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` },
+        false,
+      ),
     ]) {
       expect(res.status).toBe(401);
     }
@@ -36,7 +50,15 @@ describe('PATCH /api/sessions/{id} attacks', () => {
 
   it('other spellings of the path are refused or not matched, never applied without a key', async () => {
     const before = await session();
-    for (const path of [`/API/sessions/${id}`, `/api//sessions/${id}`, `/api/sessions/${id}/`, `/api/sessions/${id.toUpperCase()}`, `/api/sessions/${id}%00`, `/%61pi/sessions/${id}`, `/api/sessions/${id};x`]) {
+    for (const path of [
+      `/API/sessions/${id}`,
+      `/api//sessions/${id}`,
+      `/api/sessions/${id}/`,
+      `/api/sessions/${id.toUpperCase()}`,
+      `/api/sessions/${id}%00`,
+      `/%61pi/sessions/${id}`,
+      `/api/sessions/${id};x`,
+    ]) {
       const res = await patch(path, JSON.stringify({ timeout: 3600 }), { 'content-type': 'application/json' }, false);
       expect([400, 401, 404], path).toContain(res.status);
     }
@@ -71,17 +93,22 @@ describe('PATCH /api/sessions/{id} attacks', () => {
       expect(typeof err.message).toBe('string');
       expect(JSON.stringify(err)).not.toMatch(/\/work\/|at .*\.ts:\d+/);
     }
-    const form = await patch(`/api/sessions/${id}`, 'timeout=3600', { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await patch(`/api/sessions/${id}`, 'timeout=3600', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
     expect((await patch('/api/sessions/not-a-uuid', '{"timeout":600}')).status).toBe(422);
     expect(await session()).toEqual(before);
   });
 
   it('cannot make a session live past the maximum a create may ask for, however often it is extended', async () => {
-    for (let i = 0; i < 3; i++) expect((await patch(`/api/sessions/${id}`, JSON.stringify({ timeout: SESSION_TIMEOUT_MAX }))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await patch(`/api/sessions/${id}`, JSON.stringify({ timeout: SESSION_TIMEOUT_MAX }))).status).toBe(200);
     const s = await session();
     expect(s.timeout).toBe(SESSION_TIMEOUT_MAX);
-    expect(Date.parse(s.expires_at) - Date.parse(s.created_at)).toBeLessThanOrEqual(SESSION_TIMEOUT_MAX * 1000 + 10_000);
+    expect(Date.parse(s.expires_at) - Date.parse(s.created_at)).toBeLessThanOrEqual(
+      SESSION_TIMEOUT_MAX * 1000 + 10_000,
+    );
     expect((await patch(`/api/sessions/${id}`, JSON.stringify({ timeout: SESSION_TIMEOUT_MAX + 1 }))).status).toBe(422);
     expect((await patch(`/api/sessions/${id}`, JSON.stringify({ timeout: Number.MAX_SAFE_INTEGER }))).status).toBe(422);
   });

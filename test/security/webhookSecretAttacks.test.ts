@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const ROTATE = '/api/webhooks/secret/rotate';
-const secretOf = async (s: TestServer) => ((await (await s.api('/api/webhooks/secret')).json()) as { secret: string }).secret;
+const secretOf = async (s: TestServer) =>
+  ((await (await s.api('/api/webhooks/secret')).json()) as { secret: string }).secret;
 
 describe('rotating the webhook secret', () => {
   it('is refused without the key, and the refusal neither rotates nor shows a secret', async () => {
@@ -70,7 +71,8 @@ describe('logs', () => {
     const secrets: string[] = [];
     try {
       const headers = { 'x-api-key': apiKey };
-      const read = async () => ((await (await fetch(`${child.url}/api/webhooks/secret`, { headers })).json()) as { secret: string }).secret;
+      const read = async () =>
+        ((await (await fetch(`${child.url}/api/webhooks/secret`, { headers })).json()) as { secret: string }).secret;
       secrets.push(await read());
       for (let i = 0; i < 2; i++) {
         const res = await fetch(`${child.url}${ROTATE}`, { method: 'POST', headers });

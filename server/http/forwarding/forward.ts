@@ -74,7 +74,9 @@ export function installForwarding(app: FastifyInstance): void {
   // The bytes a client sent after its upgrade request: Node hands them to the 'upgrade' listeners
   // only, and @fastify/websocket keeps them to itself. Ours runs first and notes them.
   const upgradeHeads = new WeakMap<IncomingMessage, Buffer>();
-  app.server.prependListener('upgrade', (req: IncomingMessage, _socket: unknown, head: Buffer) => upgradeHeads.set(req, head));
+  app.server.prependListener('upgrade', (req: IncomingMessage, _socket: unknown, head: Buffer) =>
+    upgradeHeads.set(req, head),
+  );
 
   // Forwarded exchanges in flight (streams and tunnels), cut when the server closes so close() does not wait on them.
   const open = new Set<() => void>();
@@ -89,7 +91,10 @@ export function installForwarding(app: FastifyInstance): void {
   app.addHook('onClose', async () => agents.destroy());
 
   /** Where to send a request for session `id`, or null to answer here. */
-  async function ownerOf(req: FastifyRequest, id: unknown): Promise<{ target: OwnerTarget; path: string; refused: () => Promise<boolean> } | null> {
+  async function ownerOf(
+    req: FastifyRequest,
+    id: unknown,
+  ): Promise<{ target: OwnerTarget; path: string; refused: () => Promise<boolean> } | null> {
     if (req.headers[FORWARDED_HEADER] !== undefined) return null;
     if (typeof id !== 'string' || !SESSION_ID.test(id)) return null;
     const ownerUrl = await app.cluster.ownerUrl(id);
@@ -104,7 +109,12 @@ export function installForwarding(app: FastifyInstance): void {
   }
 
   /** Pass the request on; false when it is to be answered here after all (its owner turned out dead). */
-  async function forward(req: FastifyRequest, reply: FastifyReply, to: { target: OwnerTarget; path: string; refused: () => Promise<boolean> }, body?: Buffer): Promise<boolean> {
+  async function forward(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    to: { target: OwnerTarget; path: string; refused: () => Promise<boolean> },
+    body?: Buffer,
+  ): Promise<boolean> {
     const head = upgradeHeads.get(req.raw);
     if (head !== undefined) {
       // Nothing of Fastify's writes to this socket again: the tunnel has it.
@@ -116,14 +126,22 @@ export function installForwarding(app: FastifyInstance): void {
   }
 
   async function byPathOrQuery(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const id = req.routeOptions.config.session === 'params.id' ? (req.params as { id?: unknown }).id : (req.query as { session_id?: unknown }).session_id;
+    const id =
+      req.routeOptions.config.session === 'params.id'
+        ? (req.params as { id?: unknown }).id
+        : (req.query as { session_id?: unknown }).session_id;
     const to = await ownerOf(req, id);
     if (to) await forward(req, reply, to);
   }
 
   // The raw body of a body.session_id route, kept while Fastify parses it (it is within bodyLimit).
   const bodies = new WeakMap<FastifyRequest, Buffer[]>();
-  async function keepBody(this: unknown, req: FastifyRequest, _reply: FastifyReply, payload: Readable): Promise<Readable> {
+  async function keepBody(
+    this: unknown,
+    req: FastifyRequest,
+    _reply: FastifyReply,
+    payload: Readable,
+  ): Promise<Readable> {
     if (req.headers[FORWARDED_HEADER] !== undefined) return payload;
     const chunks: Buffer[] = [];
     bodies.set(req, chunks);
@@ -139,7 +157,10 @@ export function installForwarding(app: FastifyInstance): void {
 
   async function byBody(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const body = req.body;
-    const id = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { session_id?: unknown }).session_id : undefined;
+    const id =
+      body !== null && typeof body === 'object' && !Array.isArray(body)
+        ? (body as { session_id?: unknown }).session_id
+        : undefined;
     const to = await ownerOf(req, id);
     if (to) await forward(req, reply, to, Buffer.concat(bodies.get(req) ?? []));
   }
@@ -162,7 +183,8 @@ export function installForwarding(app: FastifyInstance): void {
     const nodeUrl = await app.cluster.nodeWithRoom();
     const target = nodeUrl === null ? null : targetOf(nodeUrl);
     const path = target && pathToSend(target, req.raw.url ?? '');
-    if (target && path !== null) await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
+    if (target && path !== null)
+      await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
   }
 
   app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer) => {

@@ -49,8 +49,16 @@ export interface HttpForward {
 export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpForward): Promise<boolean> {
   const raw = req.raw;
   const sentBody = fwd.body ?? null;
-  const streams = sentBody === null && (raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0);
-  const headers = ['Host', fwd.target.host, ...endToEnd(raw.rawHeaders, ['host', 'expect', FORWARDED_HEADER, ...(sentBody ? ['content-length'] : [])]), FORWARDED_HEADER, fwd.nodeId];
+  const streams =
+    sentBody === null &&
+    (raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0);
+  const headers = [
+    'Host',
+    fwd.target.host,
+    ...endToEnd(raw.rawHeaders, ['host', 'expect', FORWARDED_HEADER, ...(sentBody ? ['content-length'] : [])]),
+    FORWARDED_HEADER,
+    fwd.nodeId,
+  ];
   // A body read whole goes with its length; one streamed on without a length is chunked again.
   if (sentBody) headers.push('Content-Length', String(sentBody.length));
   else if (streams && raw.headers['content-length'] === undefined) headers.push('Transfer-Encoding', 'chunked');
@@ -79,7 +87,10 @@ export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpF
 
       upstream.once('socket', (socket) => {
         if (!socket.connecting) return;
-        const timer = setTimeout(() => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+          CONNECT_TIMEOUT_MS,
+        );
         socket.once('connect', () => clearTimeout(timer));
         socket.once('close', () => clearTimeout(timer));
       });
@@ -87,7 +98,8 @@ export function forwardHttp(req: FastifyRequest, reply: FastifyReply, fwd: HttpF
       upstream.once('error', (err: NodeJS.ErrnoException) => {
         if (answered) return; // pipeline below has the error and cuts the client's response.
         untrack();
-        if (retry && !streams && upstream.reusedSocket && err.code === 'ECONNRESET' && !reply.raw.destroyed) return attempt(false);
+        if (retry && !streams && upstream.reusedSocket && err.code === 'ECONNRESET' && !reply.raw.destroyed)
+          return attempt(false);
         req.log.warn({ owner: fwd.target.origin, err: err.code ?? err.message }, "session's node unreachable");
         // Nothing of a body-less request reached the owner: once the owner is counted dead, it is answered here.
         if (err.code === 'ECONNREFUSED' && !streams && fwd.refused) {

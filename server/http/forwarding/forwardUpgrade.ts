@@ -42,7 +42,11 @@ export function forwardUpgrade(req: IncomingMessage, client: Duplex, head: Buffe
   handshake += `${FORWARDED_HEADER}: ${fwd.nodeId}\r\n\r\n`;
 
   const upstream = target.tls
-    ? tls.connect({ host: target.hostname, port: target.port, servername: net.isIP(target.hostname) ? undefined : target.hostname })
+    ? tls.connect({
+        host: target.hostname,
+        port: target.port,
+        servername: net.isIP(target.hostname) ? undefined : target.hostname,
+      })
     : net.connect({ host: target.hostname, port: target.port });
   upstream.setNoDelay(true);
   if (client instanceof net.Socket) client.setNoDelay(true);
@@ -53,7 +57,10 @@ export function forwardUpgrade(req: IncomingMessage, client: Duplex, head: Buffe
     client.destroy();
   };
   const untrack = fwd.track(cut);
-  const timer = setTimeout(() => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => upstream.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+    CONNECT_TIMEOUT_MS,
+  );
 
   upstream.once(target.tls ? 'secureConnect' : 'connect', () => {
     clearTimeout(timer);

@@ -28,7 +28,8 @@ export function targetOf(ownerUrl: string): OwnerTarget | null {
   } catch {
     return null;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash)
+    return null;
   const tls = url.protocol === 'https:';
   return {
     tls,
@@ -52,13 +53,24 @@ export function pathToSend(target: OwnerTarget, rawUrl: string): string | null {
 }
 
 /** Headers that describe one connection, never the message: not passed on (RFC 9110 section 7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The header names a Connection header lists, which are hop-by-hop too. */
 function listedIn(rawHeaders: string[]): Set<string> {
   const named = new Set<string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() === 'connection') for (const t of rawHeaders[i + 1]!.split(',')) named.add(t.trim().toLowerCase());
+    if (rawHeaders[i]!.toLowerCase() === 'connection')
+      for (const t of rawHeaders[i + 1]!.split(',')) named.add(t.trim().toLowerCase());
   }
   return named;
 }

@@ -20,7 +20,8 @@ declare module 'fastify' {
 }
 
 /** Whether a session is recorded under RECORD_SESSIONS: every one, the sessions of runs, or none. */
-export const shouldRecord = (mode: Config['RECORD_SESSIONS'], session: Pick<LiveSession, 'forRun'>) => mode === 'all' || (mode === 'runs' && session.forRun === true);
+export const shouldRecord = (mode: Config['RECORD_SESSIONS'], session: Pick<LiveSession, 'forRun'>) =>
+  mode === 'all' || (mode === 'runs' && session.forRun === true);
 
 function onPath(command: string): boolean {
   return (process.env.PATH ?? '/usr/bin:/bin').split(':').some((dir) => {
@@ -55,7 +56,9 @@ export const recordingService = fp(
     } satisfies Recordings);
     if (mode === 'off') return;
     if (!onPath('ffmpeg')) {
-      app.log.warn(`RECORD_SESSIONS=${mode} but ffmpeg is not installed: sessions are not recorded (run scripts/setup.sh)`);
+      app.log.warn(
+        `RECORD_SESSIONS=${mode} but ffmpeg is not installed: sessions are not recorded (run scripts/setup.sh)`,
+      );
       return;
     }
 

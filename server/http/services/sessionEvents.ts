@@ -14,7 +14,9 @@ declare module 'fastify' {
 /** app.sessionEvents: each session's event log, fed from the bus from the first event on. */
 export const sessionEventsService = fp(
   async (app: FastifyInstance) => {
-    const log = new SessionEventLog(sessionEventsRepo(app.db), (err) => app.log.warn({ err }, 'session event not recorded'));
+    const log = new SessionEventLog(sessionEventsRepo(app.db), (err) =>
+      app.log.warn({ err }, 'session event not recorded'),
+    );
     app.decorate('sessionEvents', log);
     const unsubscribe = recordBusEvents(app.bus, log);
     app.addHook('onClose', async () => unsubscribe());
@@ -29,8 +31,10 @@ export const sessionEventsService = fp(
     };
     app.sessions.addLifecycleHooks({
       onLive: (session) => {
-        const started = observePages(session.hub, (e) => app.bus.emit('session.page', { session_id: session.id, ...e })).catch((err: unknown) => {
-          app.log.warn({ err, session_id: session.id }, 'the session\'s pages are not logged');
+        const started = observePages(session.hub, (e) =>
+          app.bus.emit('session.page', { session_id: session.id, ...e }),
+        ).catch((err: unknown) => {
+          app.log.warn({ err, session_id: session.id }, "the session's pages are not logged");
           return undefined;
         });
         observers.set(session.id, started);

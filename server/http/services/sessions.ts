@@ -19,7 +19,12 @@ declare module 'fastify' {
  */
 export const sessionsPlugin = fp(
   async (app: FastifyInstance) => {
-    const manager = new BrowserSessionManager({ config: app.config, repo: sessionsRepo(app.db, app.config.nodeId), bus: app.bus, log: app.log });
+    const manager = new BrowserSessionManager({
+      config: app.config,
+      repo: sessionsRepo(app.db, app.config.nodeId),
+      bus: app.bus,
+      log: app.log,
+    });
     app.decorate('sessions', manager);
     app.decorate('warmPool', () => manager.poolStats);
     app.addHook('onReady', () => manager.start());

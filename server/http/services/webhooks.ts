@@ -13,7 +13,10 @@ declare module 'fastify' {
 /** The webhook service: outbox + delivery loop, fed from the domain event bus. Shared with fastify-plugin. */
 export const webhooksService = fp(
   async (app: FastifyInstance) => {
-    const dispatcher = new WebhookDispatcher(outboxRepo(app.db), { allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE, log: app.log });
+    const dispatcher = new WebhookDispatcher(outboxRepo(app.db), {
+      allowPrivate: app.config.WEBHOOK_ALLOW_PRIVATE,
+      log: app.log,
+    });
     app.decorate('webhooks', dispatcher);
     const unsubscribe = forwardBusToWebhooks(app.bus, (url, event) => {
       dispatcher.enqueue(url, event).catch((err: unknown) => app.log.error({ err }, 'could not queue a webhook'));

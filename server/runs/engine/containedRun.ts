@@ -84,12 +84,29 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     const cause = stopped ? `${because} while this step ran` : why;
     // Steps report in order: the current one has no result yet when fewer have come in.
     if (step && current !== undefined && results.length <= current) {
-      const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result: { ok: false, error: cause }, timestamp: new Date().toISOString(), duration: 0 };
+      const entry: StepResult = {
+        action: actionOf(step),
+        params: paramsOf(step),
+        result: { ok: false, error: cause },
+        timestamp: new Date().toISOString(),
+        duration: 0,
+      };
       results.push(entry);
       opts.onStep?.(current, entry, { ...outputs });
     }
-    const where = step && current !== undefined ? stepLabel(step, current) : stopped ? 'The run was stopped before its first step' : 'Before its first step';
-    finish({ succeeded: false, message: step ? `${where}: ${cause}` : `${where}: ${stopped ? because : cause}`, results: [...results], outputs, screenshot: null });
+    const where =
+      step && current !== undefined
+        ? stepLabel(step, current)
+        : stopped
+          ? 'The run was stopped before its first step'
+          : 'Before its first step';
+    finish({
+      succeeded: false,
+      message: step ? `${where}: ${cause}` : `${where}: ${stopped ? because : cause}`,
+      results: [...results],
+      outputs,
+      screenshot: null,
+    });
   };
 
   /** Answer the engine's wait at the pause gate: go on once it opens, stop when the run is stopped meanwhile. */
@@ -116,7 +133,12 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       credentialOrigins: [...opts.credentialOrigins].map(([name, origins]) => [name, [...origins]]),
       privateNetworksAllowed: opts.privateNetworksAllowed,
     };
-    worker = new Worker(opts.entry ?? ENGINE_ENTRY, { workerData: start, resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB }, stdout: false, stderr: false });
+    worker = new Worker(opts.entry ?? ENGINE_ENTRY, {
+      workerData: start,
+      resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB },
+      stdout: false,
+      stderr: false,
+    });
     const open = channel;
     worker.on('message', (msg: FromEngine) => {
       switch (msg.t) {
@@ -127,7 +149,14 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
           current = msg.index;
           clearTimeout(stepTimer);
           const limit = stepDeadline(opts.flow.steps[msg.index], opts.flow);
-          if (limit !== null) stepTimer = setTimeout(() => failEngine(`the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`), limit);
+          if (limit !== null)
+            stepTimer = setTimeout(
+              () =>
+                failEngine(
+                  `the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`,
+                ),
+              limit,
+            );
           opts.onStepStart?.(msg.index, msg.action, msg.params);
           break;
         }

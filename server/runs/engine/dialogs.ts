@@ -23,10 +23,18 @@ export function answerDialogs(browser: Browser, seen: (dialog: DialogSeen) => vo
     });
   };
   browser.on('targetcreated', (target) => void target.page().then(watch, () => undefined));
-  browser.pages().then((pages) => pages.forEach(watch), () => undefined);
+  browser.pages().then(
+    (pages) => pages.forEach(watch),
+    () => undefined,
+  );
 }
 
 /** "the page opened an alert: 'boo'", for a step's failure. */
 export function describeDialogs(dialogs: readonly DialogSeen[]): string {
-  return dialogs.map((d) => `the page opened ${d.type === 'alert' ? 'an' : 'a'} ${d.type}${d.message ? `: '${d.message.slice(0, 100)}'` : ''} (${d.answer})`).join('; ');
+  return dialogs
+    .map(
+      (d) =>
+        `the page opened ${d.type === 'alert' ? 'an' : 'a'} ${d.type}${d.message ? `: '${d.message.slice(0, 100)}'` : ''} (${d.answer})`,
+    )
+    .join('; ');
 }

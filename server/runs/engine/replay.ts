@@ -8,7 +8,15 @@ import { answerDialogs } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
 import { redactor } from '../redact.ts';
-import { actionOf, failureMessage, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
+import {
+  actionOf,
+  failureMessage,
+  firstLine,
+  paramsOf,
+  stepLabel,
+  stoppedBecause,
+  stopReasonOf,
+} from '../stepFailure.ts';
 import { explainCause } from './stepCauses.ts';
 
 export interface FlowOutcome {
@@ -45,10 +53,8 @@ export interface ReplayOptions {
   signal?: AbortSignal;
 }
 
-
 /** Longest a single CDP call may go unanswered before its step fails (puppeteer's default is 180 s). */
 const PROTOCOL_TIMEOUT_MS = 30_000;
-
 
 /** The session's existing tab: the one a person watching over VNC sees. */
 async function pageOf(browser: Browser): Promise<Page> {
@@ -69,7 +75,13 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   const stopped = () => (opts.signal?.aborted ? stoppedBecause(stopReasonOf(opts.signal)) : null);
   const causeOf = async (err: unknown, step?: Flow['steps'][number]) => {
     answering = !browser || (await pagesAnswer(browser));
-    const ctx = { step, stopped: stopped(), privateNetworksAllowed: opts.privateNetworksAllowed ?? false, dialogs, answering };
+    const ctx = {
+      step,
+      stopped: stopped(),
+      privateNetworksAllowed: opts.privateNetworksAllowed ?? false,
+      dialogs,
+      answering,
+    };
     return redact(await explainCause(firstLine(err), ctx));
   };
   const results: StepResult[] = [];
@@ -79,7 +91,11 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   let screenshot: Buffer | null = null;
   try {
     // A CDP call that gets no answer (a renderer in an endless loop) fails its step instead of waiting forever.
-    browser = await puppeteer.connect({ ...(await opts.connect()), defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS });
+    browser = await puppeteer.connect({
+      ...(await opts.connect()),
+      defaultViewport: null,
+      protocolTimeout: PROTOCOL_TIMEOUT_MS,
+    });
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
     answerDialogs(browser, (dialog) => {
@@ -121,9 +137,17 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         const cause = await causeOf(err, step);
         result = { ok: false, error: cause };
         // A stop is said as it is: "reached its timeout" is not a selector that matched nothing.
-        failure = stopped() ? `${stepLabel(step, index)}: ${cause}` : failureMessage(step, index, cause, opts.flow.timeout);
+        failure = stopped()
+          ? `${stepLabel(step, index)}: ${cause}`
+          : failureMessage(step, index, cause, opts.flow.timeout);
       }
-      const entry: StepResult = { action: actionOf(step), params: paramsOf(step), result, timestamp: started.toISOString(), duration: Math.round(performance.now() - t0) };
+      const entry: StepResult = {
+        action: actionOf(step),
+        params: paramsOf(step),
+        result,
+        timestamp: started.toISOString(),
+        duration: Math.round(performance.now() - t0),
+      };
       results.push(entry);
       opts.onStep?.(index, entry, { ...outputs });
       if (failure) break;
@@ -134,7 +158,9 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   } catch (err) {
     // Stopped before its first step (the session closed as the run connected): say so, not the library's error.
     const because = stopped();
-    failure ??= because ? `The run was stopped before its first step: ${because}` : `The run could not drive the browser: ${await causeOf(err)}`;
+    failure ??= because
+      ? `The run was stopped before its first step: ${because}`
+      : `The run could not drive the browser: ${await causeOf(err)}`;
   } finally {
     await browser?.disconnect().catch(() => undefined);
   }
@@ -157,7 +183,10 @@ async function pagesAnswer(browser: Browser): Promise<boolean> {
   const answers = pages.map((page) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_WITHIN_MS)));
-    const probe = page.evaluate('1').then(() => true, () => true); // an error is an answer (a closed page)
+    const probe = page.evaluate('1').then(
+      () => true,
+      () => true,
+    ); // an error is an answer (a closed page)
     return Promise.race([probe, late]).finally(() => clearTimeout(timer));
   });
   return (await Promise.all(answers)).every(Boolean);

@@ -45,12 +45,12 @@ async function towardsPrivate(step: Step | undefined): Promise<boolean> {
 }
 
 const NET_ERRORS: [RegExp, string][] = [
-  [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, 'the site\'s name does not resolve (DNS)'],
+  [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, "the site's name does not resolve (DNS)"],
   [/ERR_CONNECTION_REFUSED/, 'the site refused the connection (nothing answers at that address and port)'],
   [/ERR_CONNECTION_TIMED_OUT|ERR_TIMED_OUT/, 'the connection to the site timed out'],
   [/ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED|ERR_EMPTY_RESPONSE/, 'the site closed the connection without an answer'],
   [/ERR_ADDRESS_UNREACHABLE|ERR_INTERNET_DISCONNECTED|ERR_NETWORK_/, 'the site cannot be reached from this host'],
-  [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL|ERR_TLS/, 'TLS error: the site\'s certificate or encryption was refused'],
+  [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL|ERR_TLS/, "TLS error: the site's certificate or encryption was refused"],
   [/ERR_UNSAFE_PORT/, 'browsers do not connect to that port (it is kept for another protocol)'],
   [/ERR_TOO_MANY_REDIRECTS/, 'the site redirects without end'],
 ];
@@ -62,13 +62,20 @@ const NET_ERRORS: [RegExp, string][] = [
  */
 export async function explainCause(line: string, ctx: CauseContext): Promise<string> {
   const dialogs = ctx.dialogs.length ? ` (meanwhile ${describeDialogs(ctx.dialogs)})` : '';
-  if (ctx.stopped && /detached|Target closed|Session closed|Connection closed|disconnected|Protocol error/i.test(line)) {
+  if (
+    ctx.stopped &&
+    /detached|Target closed|Session closed|Connection closed|disconnected|Protocol error/i.test(line)
+  ) {
     return `${ctx.stopped} while this step ran`;
   }
   if (!ctx.answering) return `the page stopped answering (a script that never ends, or a hung renderer)${dialogs}`;
   const code = /net::(ERR_[A-Z_]+)/.exec(line)?.[1];
   if (code) {
-    if (/ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_NETWORK_ACCESS_DENIED|ERR_CONNECTION_RESET/.test(code) && !ctx.privateNetworksAllowed && (await towardsPrivate(ctx.step))) {
+    if (
+      /ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_NETWORK_ACCESS_DENIED|ERR_CONNECTION_RESET/.test(code) &&
+      !ctx.privateNetworksAllowed &&
+      (await towardsPrivate(ctx.step))
+    ) {
       return `the address is on a private network, loopback or this host, which sessions may not reach (set BROWSER_ALLOW_PRIVATE_NETWORKS=true to allow it) (${code})${dialogs}`;
     }
     const known = NET_ERRORS.find(([re]) => re.test(code));
@@ -81,7 +88,11 @@ export async function explainCause(line: string, ctx: CauseContext): Promise<str
   const navTimeout = /Navigation timeout of (\d+) ms exceeded/.exec(line);
   if (navTimeout) return `the page did not finish loading within ${Number(navTimeout[1]) / 1000} s${dialogs}`;
   if (/Page crashed|Target crashed/i.test(line)) return `the page's renderer crashed${dialogs}`;
-  if (/ProtocolError: .*timed out|Runtime\.callFunctionOn timed out|timed out\. Increase the 'protocolTimeout'/i.test(line)) {
+  if (
+    /ProtocolError: .*timed out|Runtime\.callFunctionOn timed out|timed out\. Increase the 'protocolTimeout'/i.test(
+      line,
+    )
+  ) {
     return `the page stopped answering (a script that never ends, or a hung renderer)${dialogs}`;
   }
   return `${line}${dialogs}`;

@@ -41,11 +41,20 @@ export class LocalRunQueue implements RunQueue {
       )
       .catch((failure: unknown) => {
         // The store closing under a shutdown: the next start fails the run (failInterruptedRuns).
-        this.deps.log.warn({ err: failure, session_id: sessionId }, 'a queued run could not be marked started or failed');
+        this.deps.log.warn(
+          { err: failure, session_id: sessionId },
+          'a queued run could not be marked started or failed',
+        );
       })
       .finally(() => this.leaving.delete(sessionId));
     this.leaving.set(sessionId, settled);
-    return { succeeded: true, message, session_id: sessionId, vnc_url: vncUrl, logs_url: this.deps.urls.logs(sessionId) };
+    return {
+      succeeded: true,
+      message,
+      session_id: sessionId,
+      vnc_url: vncUrl,
+      logs_url: this.deps.urls.logs(sessionId),
+    };
   }
 
   async position(sessionId: string): Promise<number | null> {

@@ -51,10 +51,15 @@ export interface RunQueueHost {
   /** The run never started (ended while it waited, its browser failed, the server stopped): recorded failed, with its webhook. */
   failUnstarted(run: PreparedRun, sessionId: string, err: unknown): Promise<void>;
   /** Record the run as queued (its row, and run.queued on the bus); `owner` is the node that answers for it (this one by default). */
-  recordQueued(run: PreparedRun, queued: { sessionId: string; position: number; message: string; owner?: string }, sql?: Sql): Promise<void>;
+  recordQueued(
+    run: PreparedRun,
+    queued: { sessionId: string; position: number; message: string; owner?: string },
+    sql?: Sql,
+  ): Promise<void>;
   runDir(runId: string): string;
   removeFiles(run: { filesDir: string }): void;
 }
 
 /** The message of a queued run's row and answer. */
-export const queuedMessage = (position: number, capacity: string) => `Queued at position ${position}: the run starts when a browser frees (${capacity})`;
+export const queuedMessage = (position: number, capacity: string) =>
+  `Queued at position ${position}: the run starts when a browser frees (${capacity})`;

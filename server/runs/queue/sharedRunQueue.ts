@@ -71,13 +71,20 @@ export class SharedRunQueue implements RunQueue {
   ) {
     this.repo = queuedRunsRepo(deps.db, deps.config.nodeId);
     // Its own small pool; no cron (schedule), its maintenance (expiring jobs whose taker died) kept on.
-    this.boss = new PgBoss({ connectionString, max: 2, schedule: false, supervise: true, maintenanceIntervalSeconds: JOB_EXPIRE_SECONDS });
+    this.boss = new PgBoss({
+      connectionString,
+      max: 2,
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: JOB_EXPIRE_SECONDS,
+    });
     this.boss.on('error', (err) => deps.log.warn({ err }, 'run queue (pg-boss)'));
   }
 
   async start(): Promise<void> {
     await this.boss.start();
-    if (!(await this.boss.getQueue(QUEUE))) await this.boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 3, expireInSeconds: JOB_EXPIRE_SECONDS });
+    if (!(await this.boss.getQueue(QUEUE)))
+      await this.boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 3, expireInSeconds: JOB_EXPIRE_SECONDS });
     await this.requeue({ node: 'self' });
   }
 
@@ -101,9 +108,20 @@ export class SharedRunQueue implements RunQueue {
       await this.deps.db.tx(async (tx) => {
         const queued = queuedRunsRepo(tx, this.deps.config.nodeId);
         if ((await queued.countLocked()) >= MAX_QUEUED_RUNS) {
-          throw new AtCapacity(`Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`, RETRY_AFTER_SECONDS);
+          throw new AtCapacity(
+            `Every node is running its ${MAX_SESSIONS} sessions and ${MAX_QUEUED_RUNS} runs are already waiting; retry later`,
+            RETRY_AFTER_SECONDS,
+          );
         }
-        await queued.insert({ run_id: run.runId, session_id: sessionId, prepared: preparedColumn.write(storedOf(run)), ...hashColumns(hashes) }, files);
+        await queued.insert(
+          {
+            run_id: run.runId,
+            session_id: sessionId,
+            prepared: preparedColumn.write(storedOf(run)),
+            ...hashColumns(hashes),
+          },
+          files,
+        );
         position = (await queued.position(sessionId))!;
         message = queuedMessage(position, `every node is running its ${MAX_SESSIONS} sessions`);
         await this.host.recordQueued(run, { sessionId, position, message, owner: UNCLAIMED }, tx);
@@ -115,7 +133,13 @@ export class SharedRunQueue implements RunQueue {
     }
     this.deps.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
     this.pump();
-    return { succeeded: true, message, session_id: sessionId, vnc_url: this.deps.urls.vnc(sessionId, tokens.control), logs_url: this.deps.urls.logs(sessionId) };
+    return {
+      succeeded: true,
+      message,
+      session_id: sessionId,
+      vnc_url: this.deps.urls.vnc(sessionId, tokens.control),
+      logs_url: this.deps.urls.logs(sessionId),
+    };
   }
 
   position(sessionId: string): Promise<number | null> {
@@ -130,7 +154,11 @@ export class SharedRunQueue implements RunQueue {
   async leave(sessionId: string): Promise<boolean> {
     const row = await this.repo.withdraw(sessionId);
     if (row) {
-      await this.host.failUnstarted(this.runOf(row), sessionId, new Conflict('The session was ended while it waited for a browser'));
+      await this.host.failUnstarted(
+        this.runOf(row),
+        sessionId,
+        new Conflict('The session was ended while it waited for a browser'),
+      );
       return true;
     }
     // Taken meanwhile. By this node: once its start settles the session is ended like any other.
@@ -140,7 +168,8 @@ export class SharedRunQueue implements RunQueue {
       return false;
     }
     const claimed = await this.repo.bySession(sessionId);
-    if (claimed?.claimed_by) throw new Conflict('The run is starting its browser on another node this moment; close the session again');
+    if (claimed?.claimed_by)
+      throw new Conflict('The run is starting its browser on another node this moment; close the session again');
     return false;
   }
 
@@ -159,11 +188,19 @@ export class SharedRunQueue implements RunQueue {
       for (const run_id of back.requeued) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
       return back;
     });
-    if (requeued.length) this.deps.log.info(`${requeued.length} queued run(s) a stopped node had taken went back into the queue`);
+    if (requeued.length)
+      this.deps.log.info(`${requeued.length} queued run(s) a stopped node had taken went back into the queue`);
     for (const row of poisoned) {
-      this.deps.log.error({ session_id: row.session_id }, 'a queued run whose takers stopped while starting it is failed, not handed on');
-      const why = new Error(`${row.stopped_takers} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`);
-      await this.failTaken(row, why).catch((err: unknown) => this.deps.log.warn({ err, session_id: row.session_id }, 'a poisoned queued run could not be failed'));
+      this.deps.log.error(
+        { session_id: row.session_id },
+        'a queued run whose takers stopped while starting it is failed, not handed on',
+      );
+      const why = new Error(
+        `${row.stopped_takers} nodes stopped while starting it, so it is not handed to another node (it may be what stopped them)`,
+      );
+      await this.failTaken(row, why).catch((err: unknown) =>
+        this.deps.log.warn({ err, session_id: row.session_id }, 'a poisoned queued run could not be failed'),
+      );
     }
   }
 
@@ -214,7 +251,9 @@ export class SharedRunQueue implements RunQueue {
       // The claim and the job's completion in one transaction: a run is never claimed with its job
       // still out (another node would fetch it again), nor its job done with the run unclaimed.
       const claimed = await this.deps.db.tx(async (tx) => {
-        const taken = data.success ? await queuedRunsRepo(tx, this.deps.config.nodeId).claim(data.data.run_id) : undefined;
+        const taken = data.success
+          ? await queuedRunsRepo(tx, this.deps.config.nodeId).claim(data.data.run_id)
+          : undefined;
         await this.boss.complete(QUEUE, job.id, {}, { db: inside(tx) });
         return taken;
       });
@@ -229,7 +268,12 @@ export class SharedRunQueue implements RunQueue {
       run = this.runOf(row);
     } catch (err) {
       // Written by a node that reads runs differently (a rolling upgrade): failed, said why, never passed around.
-      void this.failUnreadable(row, err).catch((failure: unknown) => this.deps.log.warn({ err: failure, session_id: row.session_id }, 'an unreadable queued run could not be failed'));
+      void this.failUnreadable(row, err).catch((failure: unknown) =>
+        this.deps.log.warn(
+          { err: failure, session_id: row.session_id },
+          'an unreadable queued run could not be failed',
+        ),
+      );
       return;
     }
     let created: Promise<LiveSession>;
@@ -238,7 +282,10 @@ export class SharedRunQueue implements RunQueue {
       // this node left (it stopped after writing) is replaced.
       this.host.removeFiles(run);
       writeFiles(run.filesDir, files);
-      created = this.deps.sessions.createReserved(sessionOf(run), { id: row.session_id, hashes: hashesFromColumns(row) });
+      created = this.deps.sessions.createReserved(sessionOf(run), {
+        id: row.session_id,
+        hashes: hashesFromColumns(row),
+      });
     } catch (err) {
       created = Promise.reject(err as Error);
     }
@@ -259,7 +306,9 @@ export class SharedRunQueue implements RunQueue {
         await this.host.failUnstarted(run, row.session_id, err);
       }
     })()
-      .catch((err: unknown) => this.deps.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'))
+      .catch((err: unknown) =>
+        this.deps.log.warn({ err, session_id: row.session_id }, 'a queued run could not be started or failed'),
+      )
       .finally(() => this.starting.delete(row.session_id));
     this.starting.set(row.session_id, started);
   }
@@ -298,7 +347,11 @@ export class SharedRunQueue implements RunQueue {
       metadata: runRow.metadata ?? undefined,
       webhookUrl: runRow.webhook_url ?? undefined,
     };
-    await this.host.failUnstarted(run, row.session_id, new Error('this node could not read the queued run (written by another version?)'));
+    await this.host.failUnstarted(
+      run,
+      row.session_id,
+      new Error('this node could not read the queued run (written by another version?)'),
+    );
   }
 
   private runOf(row: QueuedRunRow): PreparedRun {
@@ -320,7 +373,9 @@ async function sendJob(boss: PgBoss, tx: Sql, runId: string, priority = 0): Prom
 }
 
 /** pg-boss statements inside one of the store's transactions (they use $n placeholders, which the seam passes through). */
-const inside = (tx: Sql): PgBoss.Db => ({ executeSql: async (text, values) => ({ rows: await tx.all(text, values as SqlValue[]) }) });
+const inside = (tx: Sql): PgBoss.Db => ({
+  executeSql: async (text, values) => ({ rows: await tx.all(text, values as SqlValue[]) }),
+});
 
 const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   workflowId: run.workflowId,
@@ -330,7 +385,6 @@ const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   metadata: run.metadata,
   webhookUrl: run.webhookUrl,
 });
-
 
 /** The run's uploads, as the upload route left them (one file per name, nothing else). */
 function readFiles(dir: string): QueuedFile[] {
@@ -343,7 +397,8 @@ function writeFiles(dir: string, files: QueuedFile[]): void {
   if (!files.length) return;
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const f of files) {
-    if (path.basename(f.name) !== f.name || f.name === '.' || f.name === '..' || f.name.includes('\0')) throw new Error(`a queued upload has a bad file name: ${JSON.stringify(f.name)}`);
+    if (path.basename(f.name) !== f.name || f.name === '.' || f.name === '..' || f.name.includes('\0'))
+      throw new Error(`a queued upload has a bad file name: ${JSON.stringify(f.name)}`);
     fs.writeFileSync(path.join(dir, f.name), f.data, { mode: 0o600, flag: 'wx' });
   }
 }

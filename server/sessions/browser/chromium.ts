@@ -53,7 +53,10 @@ const DISABLED_FEATURES = [
  * browser. DevTools is on a pipe only (no port): nothing on the host, no page and no other session
  * can reach it. The sandbox stays on unless the browser would run as root.
  */
-export function chromiumArgs({ profileDir, proxyServer, kiosk, userAgent }: ChromiumOptions, asRoot: boolean): string[] {
+export function chromiumArgs(
+  { profileDir, proxyServer, kiosk, userAgent }: ChromiumOptions,
+  asRoot: boolean,
+): string[] {
   return [
     // --test-type: as root --no-sandbox is required, and this keeps Chromium from painting its
     // "unsupported command-line flag" bar over every page a person watches.
@@ -133,10 +136,20 @@ export function chromiumBinary(configured: string): string {
  * in) and 4 (answers out). Ready once the browser answers a command, so nobody is handed a browser
  * that is still busy starting.
  */
-export async function startChromium(tree: TreeEnv & { display: string }, opts: ChromiumOptions, timeoutMs = 20_000): Promise<Chromium> {
+export async function startChromium(
+  tree: TreeEnv & { display: string },
+  opts: ChromiumOptions,
+  timeoutMs = 20_000,
+): Promise<Chromium> {
   const asRoot = (tree.user?.uid ?? process.getuid?.()) === 0;
   writeDownloadPrefs(opts.profileDir, opts.folders.downloads, tree.user);
-  const child = spawnDetached(chromiumBinary(opts.executable), chromiumArgs(opts, asRoot), tree, ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']);
+  const child = spawnDetached(chromiumBinary(opts.executable), chromiumArgs(opts, asRoot), tree, [
+    'ignore',
+    'ignore',
+    'ignore',
+    'pipe',
+    'pipe',
+  ]);
   const hub = new CdpHub(child.stdio[3] as Writable, child.stdio[4] as Readable, opts.folders);
   let exited: string | undefined;
   const died = new Promise<never>((_, reject) => {

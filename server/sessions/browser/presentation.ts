@@ -34,14 +34,18 @@ export async function applyPresentation(hub: CdpHub, presentation: Presentation)
     const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
     const page = targetInfos.find((t) => t.type === 'page');
     if (!page) throw new Error('the browser has no window to present');
-    const { windowId, bounds } = await cdp.send<{ windowId: number; bounds: WindowBounds }>('Browser.getWindowForTarget', { targetId: page.targetId });
+    const { windowId, bounds } = await cdp.send<{ windowId: number; bounds: WindowBounds }>(
+      'Browser.getWindowForTarget',
+      { targetId: page.targetId },
+    );
     if (bounds.windowState === want) return;
     await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: want } });
     const deadline = Date.now() + SETTLE_MS;
     for (;;) {
       const now = await cdp.send<{ bounds: WindowBounds }>('Browser.getWindowBounds', { windowId });
       if (now.bounds.windowState === want) return;
-      if (Date.now() > deadline) throw new Error(`the window did not become ${want} (it is ${now.bounds.windowState ?? 'unknown'})`);
+      if (Date.now() > deadline)
+        throw new Error(`the window did not become ${want} (it is ${now.bounds.windowState ?? 'unknown'})`);
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {

@@ -79,12 +79,20 @@ export function spawnDetached(command: string, args: string[], tree: TreeEnv, st
  * With an IPC namespace to make or join, `unshare`/`nsenter` start as root, do that, then drop
  * every group and take the user's uid and gid before the command runs.
  */
-function asTreeUser(command: string, args: string[], tree: TreeEnv): [string, string[], { uid?: number; gid?: number }] {
+function asTreeUser(
+  command: string,
+  args: string[],
+  tree: TreeEnv,
+): [string, string[], { uid?: number; gid?: number }] {
   const { user, ipc } = tree;
   if (!user) return [command, args, {}];
   if (!ipc) return [command, args, { uid: user.uid, gid: user.gid }];
   const enter = ipc === 'new' ? ['unshare', '--ipc'] : ['nsenter', `--ipc=${ipc}`];
-  return [enter[0]!, [...enter.slice(1), '--setgid', String(user.gid), '--setuid', String(user.uid), '--', command, ...args], {}];
+  return [
+    enter[0]!,
+    [...enter.slice(1), '--setgid', String(user.gid), '--setuid', String(user.uid), '--', command, ...args],
+    {},
+  ];
 }
 
 function readNulList(file: string): string[] | null {
@@ -111,7 +119,11 @@ export function cmdlineOf(pid: number): string[] | null {
  */
 export function startedBy(pid: number, dataDir: string, treeId?: string): boolean {
   const env = environOf(pid);
-  if (env?.includes(`${DATA_DIR_MARKER}=${dataDir}`) && (treeId === undefined || env.includes(`${TREE_MARKER}=${treeId}`))) return true;
+  if (
+    env?.includes(`${DATA_DIR_MARKER}=${dataDir}`) &&
+    (treeId === undefined || env.includes(`${TREE_MARKER}=${treeId}`))
+  )
+    return true;
   const folder = treeId === undefined ? sessionsRootOf(dataDir) : sessionRootOf(dataDir, treeId);
   return cmdlineOf(pid)?.some((arg) => arg.includes(folder)) ?? false;
 }
@@ -183,7 +195,11 @@ export async function killTree(dataDir: string, treeId: string, groupLeaders: nu
  */
 export async function killStartedBy(dataDir: string, treeId?: string): Promise<void> {
   const giveUp = Date.now() + 30_000;
-  for (let left = pidsStartedBy(dataDir, treeId); left.length && Date.now() < giveUp; left = pidsStartedBy(dataDir, treeId)) {
+  for (
+    let left = pidsStartedBy(dataDir, treeId);
+    left.length && Date.now() < giveUp;
+    left = pidsStartedBy(dataDir, treeId)
+  ) {
     for (const pid of left) signal(pid, 'SIGKILL', false);
     await sleep(20);
   }
@@ -208,7 +224,8 @@ export function descendantsOf(pids: number[]): number[] {
     seen.add(pid);
     for (const tid of threadsOf(pid)) {
       try {
-        for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim()) todo.push(Number(c));
+        for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' '))
+          if (c.trim()) todo.push(Number(c));
       } catch {
         // thread or process gone
       }

@@ -17,10 +17,14 @@ export async function openStartUrl(hub: CdpHub, url: string, log: Log): Promise<
     const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
     const page = targetInfos.find((t) => t.type === 'page');
     if (!page) throw new Error('the browser has no page to open the start URL in');
-    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
+      targetId: page.targetId,
+      flatten: true,
+    });
     try {
       const result = await cdp.send<{ errorText?: string }>('Page.navigate', { url }, sessionId, NAVIGATE_MS);
-      if (result.errorText) log.info({ url, error: result.errorText }, 'the start URL did not load; the session shows the error page');
+      if (result.errorText)
+        log.info({ url, error: result.errorText }, 'the start URL did not load; the session shows the error page');
     } finally {
       await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
     }

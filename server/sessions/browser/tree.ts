@@ -1,6 +1,12 @@
 import type { CdpHub } from '../cdp/hub.ts';
 import { startChromium, type Chromium } from './chromium.ts';
-import { ensureX11SocketDir, removeDisplayFiles, startXvfb, writeXauthority, type Display } from '../display/display.ts';
+import {
+  ensureX11SocketDir,
+  removeDisplayFiles,
+  startXvfb,
+  writeXauthority,
+  type Display,
+} from '../display/display.ts';
 import { IpcNamespace } from '../isolation/ipcNamespace.ts';
 import type { Isolation, TreeSandbox } from '../isolation/isolation.ts';
 import type { SessionDirs } from '../isolation/sessionDirs.ts';
@@ -45,7 +51,11 @@ export class BrowserTree {
     readonly chromium: Chromium,
     readonly vnc: VncServer,
   ) {
-    for (const [kind, child] of [['xvfb', display.process], ['chromium', chromium.process], ['x11vnc', vnc.process]] as const) {
+    for (const [kind, child] of [
+      ['xvfb', display.process],
+      ['chromium', chromium.process],
+      ['x11vnc', vnc.process],
+    ] as const) {
       child.once('exit', (code) => {
         if (!this.killing) this.exitListener?.(kind, code === 0);
       });
@@ -80,7 +90,12 @@ export class BrowserTree {
   }
 
   get alive(): boolean {
-    return !this.killing && [this.display.process, this.chromium.process, this.vnc.process].every((p) => p.exitCode === null && p.signalCode === null);
+    return (
+      !this.killing &&
+      [this.display.process, this.chromium.process, this.vnc.process].every(
+        (p) => p.exitCode === null && p.signalCode === null,
+      )
+    );
   }
 
   /**
@@ -114,7 +129,15 @@ export class BrowserTree {
       ensureX11SocketDir();
       writeXauthority(dirs.xauthority, user);
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
-      const base: TreeEnv = { dataDir, treeId: id, niceness, xauthority: dirs.xauthority, home: dirs.home, tmp: dirs.tmp, user };
+      const base: TreeEnv = {
+        dataDir,
+        treeId: id,
+        niceness,
+        xauthority: dirs.xauthority,
+        home: dirs.home,
+        tmp: dirs.tmp,
+        user,
+      };
       // The X server makes the tree's IPC namespace, the others join it.
       display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
@@ -126,7 +149,14 @@ export class BrowserTree {
       const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const [chromium, vnc] = await Promise.all([
-        startChromium(env, { executable: opts.executable, profileDir: dirs.profile, proxyServer: opts.proxyServer, folders, kiosk: opts.kiosk, userAgent: opts.userAgent }).then((c) => (note('chromium', c.pid), c)),
+        startChromium(env, {
+          executable: opts.executable,
+          profileDir: dirs.profile,
+          proxyServer: opts.proxyServer,
+          folders,
+          kiosk: opts.kiosk,
+          userAgent: opts.userAgent,
+        }).then((c) => (note('chromium', c.pid), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
       ]);
       goOn();
@@ -160,4 +190,3 @@ export class BrowserTree {
     return this.killing;
   }
 }
-

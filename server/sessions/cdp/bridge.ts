@@ -12,7 +12,11 @@ const LOW_WATER = 1024 * 1024;
  * not yet written are counted: past HIGH_WATER the channel holds the browser's pipe (backpressure)
  * rather than let a client that never reads grow this server's memory. Returns a closer.
  */
-export function bridgeCdp(client: WebSocket, hub: CdpHub, opts: { onError?: (err: Error) => void } = {}): (code: number, reason: string) => void {
+export function bridgeCdp(
+  client: WebSocket,
+  hub: CdpHub,
+  opts: { onError?: (err: Error) => void } = {},
+): (code: number, reason: string) => void {
   const queue: string[] = [];
   let channel: CdpChannel | undefined;
   let closed = false;

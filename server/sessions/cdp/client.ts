@@ -55,7 +55,12 @@ export class CdpClient {
   }
 
   /** One command; a browser that does not answer within `timeoutMs` is an error, not a hang. */
-  send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<T> {
+  send<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+    timeoutMs = 15_000,
+  ): Promise<T> {
     if (this.link.closed) return Promise.reject(new Error('CDP connection closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -63,10 +68,12 @@ export class CdpClient {
         this.pending.delete(id);
         reject(new Error(`CDP: ${method} got no answer within ${timeoutMs} ms`));
       }, timeoutMs);
-      const settle = <A extends unknown[]>(fn: (...a: A) => void) => (...a: A) => {
-        clearTimeout(timer);
-        fn(...a);
-      };
+      const settle =
+        <A extends unknown[]>(fn: (...a: A) => void) =>
+        (...a: A) => {
+          clearTimeout(timer);
+          fn(...a);
+        };
       this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
       this.link.send({ id, method, params, ...(sessionId ? { sessionId } : {}) });
     });

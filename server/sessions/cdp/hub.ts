@@ -58,11 +58,20 @@ export class CdpChannel {
     if (this.closed) return;
     if (typeof input === 'string') {
       const parsed = parseCommand(input);
-      if (!parsed.ok) return this.sink.message({ id: parsed.id, error: { code: INVALID_REQUEST, message: parsed.message }, ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}) });
+      if (!parsed.ok)
+        return this.sink.message({
+          id: parsed.id,
+          error: { code: INVALID_REQUEST, message: parsed.message },
+          ...(parsed.sessionId ? { sessionId: parsed.sessionId } : {}),
+        });
       return this.hub.command(this, parsed.command);
     }
     const checked = CdpCommand.safeParse(input);
-    if (!checked.success) return this.sink.message({ id: 0, error: { code: INVALID_REQUEST, message: checked.error.issues[0]?.message ?? 'Invalid command' } });
+    if (!checked.success)
+      return this.sink.message({
+        id: 0,
+        error: { code: INVALID_REQUEST, message: checked.error.issues[0]?.message ?? 'Invalid command' },
+      });
     this.hub.command(this, checked.data);
   }
 
@@ -148,7 +157,12 @@ export class CdpHub {
   }
 
   /** A command on the pipe's own session (the manager's readiness check, the hub's own attach and detach): CdpClient's ids and timeouts. */
-  async call(method: string, params: Record<string, unknown> = {}, sessionId?: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+  async call(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+    timeoutMs = 15_000,
+  ): Promise<Record<string, unknown>> {
     return (await this.own).send(method, params, sessionId, timeoutMs);
   }
 
@@ -165,9 +179,11 @@ export class CdpHub {
   }
 
   command(channel: CdpChannel, msg: CdpCommand): void {
-    const reply = (error: { code: number; message: string }) => channel.sink.message({ id: msg.id, error, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) });
+    const reply = (error: { code: number; message: string }) =>
+      channel.sink.message({ id: msg.id, error, ...(msg.sessionId ? { sessionId: msg.sessionId } : {}) });
     const sessionId = msg.sessionId ?? channel.root;
-    if (!channel.sessions.has(sessionId)) return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
+    if (!channel.sessions.has(sessionId))
+      return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
     const params = msg.params ?? {};
     const verdict = checkCommand(msg.method, params, { folders: this.folders, owns: (s) => channel.sessions.has(s) });
     if (!verdict.ok) return reply({ code: SERVER_ERROR, message: verdict.message });
@@ -203,7 +219,8 @@ export class CdpHub {
     this.hold(channel, false);
     for (const s of channel.sessions) this.owners.delete(s);
     // Detaching the browser-target session detaches every session attached through it.
-    if (!this.ended && channel.root) this.call('Target.detachFromTarget', { sessionId: channel.root }).catch(() => undefined);
+    if (!this.ended && channel.root)
+      this.call('Target.detachFromTarget', { sessionId: channel.root }).catch(() => undefined);
     channel.sink.closed(reason);
   }
 
@@ -246,7 +263,13 @@ export class CdpHub {
   private tooLarge(head: Buffer): void {
     const id = /^\{"id":(\d+)/.exec(head.toString('latin1'))?.[1];
     if (id === undefined) return; // an event: dropped
-    this.answer({ id: Number(id), error: { code: SERVER_ERROR, message: `The answer is larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB and was dropped` } });
+    this.answer({
+      id: Number(id),
+      error: {
+        code: SERVER_ERROR,
+        message: `The answer is larger than ${MAX_MESSAGE_BYTES / 1024 / 1024} MB and was dropped`,
+      },
+    });
   }
 
   private dispatch(text: string): void {
@@ -280,7 +303,10 @@ export class CdpHub {
     channel.account(-1, -p.bytes);
     if (channel.closed) return;
     const attached = (msg.result as { sessionId?: unknown } | undefined)?.sessionId;
-    if (typeof attached === 'string' && (p.method === 'Target.attachToTarget' || p.method === 'Target.attachToBrowserTarget')) {
+    if (
+      typeof attached === 'string' &&
+      (p.method === 'Target.attachToTarget' || p.method === 'Target.attachToBrowserTarget')
+    ) {
       channel.sessions.add(attached);
       this.owners.set(attached, channel);
     }

@@ -51,7 +51,12 @@ const FILES_MESSAGE = "Only files in this session's uploads or downloads folder 
  * A command wrapped in Target.sendMessageToTarget (non-flat sessions) meets the same policy: it is
  * unwrapped, checked, and wrapped again with what the policy rewrote.
  */
-export function checkCommand(method: string, params: Record<string, unknown>, ctx: PolicyContext, wrapping = 0): Verdict {
+export function checkCommand(
+  method: string,
+  params: Record<string, unknown>,
+  ctx: PolicyContext,
+  wrapping = 0,
+): Verdict {
   if (REFUSED.has(method) || REFUSED_DOMAINS.some((d) => method.startsWith(d))) {
     return { ok: false, message: `${method} is not available on Browserdesk sessions` };
   }
@@ -61,7 +66,8 @@ export function checkCommand(method: string, params: Record<string, unknown>, ct
       // Downloads always land in the session's own folder, whatever path the client asked for
       // (Playwright asks for a temp folder of its own machine; it then finds the file by its guid).
       const behavior = params.behavior;
-      if (behavior === 'allow' || behavior === 'allowAndName') return { ok: true, params: { ...params, downloadPath: ctx.folders.downloads } };
+      if (behavior === 'allow' || behavior === 'allowAndName')
+        return { ok: true, params: { ...params, downloadPath: ctx.folders.downloads } };
       const { downloadPath: _ignored, ...rest } = params;
       return { ok: true, params: rest };
     }
@@ -75,7 +81,9 @@ export function checkCommand(method: string, params: Record<string, unknown>, ct
       return filesAllowed(params.files, ctx.folders) ? { ok: true } : { ok: false, message: FILES_MESSAGE };
     case 'Input.dispatchDragEvent': {
       const files = (params.data as { files?: unknown } | undefined)?.files;
-      return files === undefined || filesAllowed(files, ctx.folders) ? { ok: true } : { ok: false, message: FILES_MESSAGE };
+      return files === undefined || filesAllowed(files, ctx.folders)
+        ? { ok: true }
+        : { ok: false, message: FILES_MESSAGE };
     }
     case 'Target.detachFromTarget':
       // By sessionId only: a targetId would detach whichever sessions the target has, other connections' too.
@@ -89,7 +97,8 @@ export function checkCommand(method: string, params: Record<string, unknown>, ct
 
 function ownedSession(params: Record<string, unknown>, ctx: PolicyContext): Verdict {
   const sessionId = params.sessionId;
-  if (typeof sessionId !== 'string') return { ok: false, message: 'Name the target session by sessionId (targetId alone is not accepted)' };
+  if (typeof sessionId !== 'string')
+    return { ok: false, message: 'Name the target session by sessionId (targetId alone is not accepted)' };
   if (!ctx.owns(sessionId)) return { ok: false, message: 'Session with given id not found.' };
   return { ok: true };
 }
@@ -97,15 +106,23 @@ function ownedSession(params: Record<string, unknown>, ctx: PolicyContext): Verd
 function wrapped(params: Record<string, unknown>, ctx: PolicyContext, wrapping: number): Verdict {
   const owner = ownedSession(params, ctx);
   if (!owner.ok) return owner;
-  if (wrapping >= MAX_CDP_WRAPPING) return { ok: false, message: `Target.sendMessageToTarget may wrap at most ${MAX_CDP_WRAPPING} levels` };
-  if (typeof params.message !== 'string') return { ok: false, message: 'Target.sendMessageToTarget needs a message string' };
+  if (wrapping >= MAX_CDP_WRAPPING)
+    return { ok: false, message: `Target.sendMessageToTarget may wrap at most ${MAX_CDP_WRAPPING} levels` };
+  if (typeof params.message !== 'string')
+    return { ok: false, message: 'Target.sendMessageToTarget needs a message string' };
   const inner = parseCommand(params.message);
   if (!inner.ok) return { ok: false, message: `The wrapped message: ${inner.message}` };
   const { id, method, params: innerParams = {}, sessionId } = inner.command;
-  if (sessionId !== undefined && !ctx.owns(sessionId)) return { ok: false, message: 'Session with given id not found.' };
+  if (sessionId !== undefined && !ctx.owns(sessionId))
+    return { ok: false, message: 'Session with given id not found.' };
   const verdict = checkCommand(method, innerParams, ctx, wrapping + 1);
   if (!verdict.ok) return verdict;
   // Always sent on as re-serialised from what was checked, never as the client's own text.
-  const message = JSON.stringify({ id, method, params: verdict.params ?? innerParams, ...(sessionId !== undefined ? { sessionId } : {}) });
+  const message = JSON.stringify({
+    id,
+    method,
+    params: verdict.params ?? innerParams,
+    ...(sessionId !== undefined ? { sessionId } : {}),
+  });
   return { ok: true, params: { sessionId: params.sessionId, message } };
 }

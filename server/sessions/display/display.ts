@@ -26,7 +26,13 @@ export function writeXauthority(file: string, owner: { uid: number; gid: number 
   };
   const field = (b: Buffer) => Buffer.concat([u16(b.length), b]);
   const FAMILY_WILD = 0xffff;
-  const entry = Buffer.concat([u16(FAMILY_WILD), field(Buffer.alloc(0)), field(Buffer.alloc(0)), field(Buffer.from('MIT-MAGIC-COOKIE-1')), field(randomBytes(16))]);
+  const entry = Buffer.concat([
+    u16(FAMILY_WILD),
+    field(Buffer.alloc(0)),
+    field(Buffer.alloc(0)),
+    field(Buffer.from('MIT-MAGIC-COOKIE-1')),
+    field(randomBytes(16)),
+  ]);
   fs.writeFileSync(file, entry, { mode: 0o600 });
   if (owner) fs.chownSync(file, owner.uid, owner.gid);
 }
@@ -59,7 +65,20 @@ export function ensureX11SocketDir(): void {
 export function startXvfb(tree: TreeEnv & { xauthority: string }, timeoutMs = 10_000): Promise<Display> {
   const child = spawnDetached(
     'Xvfb',
-    ['-displayfd', '3', '-auth', tree.xauthority, '-screen', '0', `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`, '-nolisten', 'tcp', '-noreset', '-dpi', '96'],
+    [
+      '-displayfd',
+      '3',
+      '-auth',
+      tree.xauthority,
+      '-screen',
+      '0',
+      `${SCREEN.width}x${SCREEN.height}x${SCREEN.depth}`,
+      '-nolisten',
+      'tcp',
+      '-noreset',
+      '-dpi',
+      '96',
+    ],
     tree,
     ['ignore', 'ignore', 'ignore', 'pipe'],
   );

@@ -68,7 +68,8 @@ export class RfbViewOnlyFilter {
         const version = data.subarray(0, 12).toString('latin1');
         // 3.3 lets the server pick the security type without telling the client stream; we only
         // frame 3.7 and 3.8, which x11vnc and noVNC both speak.
-        if (!/^RFB 003\.00[78]\n$/.test(version)) throw new RfbProtocolError(`unsupported RFB version ${JSON.stringify(version)}`);
+        if (!/^RFB 003\.00[78]\n$/.test(version))
+          throw new RfbProtocolError(`unsupported RFB version ${JSON.stringify(version)}`);
         this.phase = 'security';
         return { consumed: 12, forward: data.subarray(0, 12) };
       }
@@ -103,7 +104,8 @@ export class RfbViewOnlyFilter {
         if (data.length < 4) return null;
         const length = 4 + 4 * data.readUInt16BE(2);
         if (data.length < length) return null;
-        for (let i = 4; i < length; i += 4) if (data.readInt32BE(i) === EXTENDED_MOUSE_BUTTONS) this.extendedPointer = true;
+        for (let i = 4; i < length; i += 4)
+          if (data.readInt32BE(i) === EXTENDED_MOUSE_BUTTONS) this.extendedPointer = true;
         return whole(length, true);
       }
       case MSG.framebufferUpdateRequest:

@@ -33,7 +33,11 @@ interface Tab {
 }
 
 /** Relay the active tab's screencast to `viewer` until either side closes. Returns a closer. */
-export function streamScreencast(viewer: WebSocket, hub: CdpHub, opts: ScreencastOptions = {}): (code?: number, reason?: string) => void {
+export function streamScreencast(
+  viewer: WebSocket,
+  hub: CdpHub,
+  opts: ScreencastOptions = {},
+): (code?: number, reason?: string) => void {
   let cdp: CdpClient | undefined;
   const tabs = new Map<string, Tab>(); // by CDP session id
   const attaching = new Set<string>(); // target ids
@@ -72,14 +76,31 @@ export function streamScreencast(viewer: WebSocket, hub: CdpHub, opts: Screencas
     if (attaching.has(targetId)) return;
     attaching.add(targetId);
     try {
-      const { sessionId } = await cdp!.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const { sessionId } = await cdp!.send<{ sessionId: string }>('Target.attachToTarget', {
+        targetId,
+        flatten: true,
+      });
       const tab: Tab = { targetId, sessionId, visible: true, rank: ++rankCounter };
       tabs.set(sessionId, tab);
       pickActive();
-      const state = await cdp!.send('Runtime.evaluate', { expression: 'document.visibilityState', returnByValue: true }, sessionId);
+      const state = await cdp!.send(
+        'Runtime.evaluate',
+        { expression: 'document.visibilityState', returnByValue: true },
+        sessionId,
+      );
       tab.visible = (state.result as { value?: unknown } | undefined)?.value !== 'hidden';
       pickActive();
-      await cdp!.send('Page.startScreencast', { format: 'jpeg', quality: opts.quality ?? 70, maxWidth: opts.maxWidth ?? 1920, maxHeight: opts.maxHeight ?? 1080, everyNthFrame: 1 }, sessionId);
+      await cdp!.send(
+        'Page.startScreencast',
+        {
+          format: 'jpeg',
+          quality: opts.quality ?? 70,
+          maxWidth: opts.maxWidth ?? 1920,
+          maxHeight: opts.maxHeight ?? 1080,
+          everyNthFrame: 1,
+        },
+        sessionId,
+      );
     } catch (err) {
       fail(err); // the tab closed while we attached: nothing to show
     }
@@ -141,7 +162,9 @@ export function streamScreencast(viewer: WebSocket, hub: CdpHub, opts: Screencas
         client.close();
         return;
       }
-      client.on('*', (ev, sessionId) => onEvent({ ...(ev as { method: string; params: Record<string, unknown> }), sessionId }));
+      client.on('*', (ev, sessionId) =>
+        onEvent({ ...(ev as { method: string; params: Record<string, unknown> }), sessionId }),
+      );
       client.onClose(() => end(1011, 'browser closed'));
       await client.send('Target.setDiscoverTargets', { discover: true });
     })

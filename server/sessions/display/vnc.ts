@@ -16,10 +16,14 @@ export interface VncServer {
  */
 export function x11vncArgs(display: string, socket: string): string[] {
   return [
-    '-display', display,
-    '-unixsock', socket,
-    '-rfbport', '0',
-    '-rfbportv6', '0',
+    '-display',
+    display,
+    '-unixsock',
+    socket,
+    '-rfbport',
+    '0',
+    '-rfbportv6',
+    '0',
     '-no6',
     '-shared',
     '-forever',
@@ -27,23 +31,25 @@ export function x11vncArgs(display: string, socket: string): string[] {
     '-norc',
     '-quiet',
     '-noxdamage', // XDAMAGE misses Chromium's updates on Xvfb
-    '-ncache', '0',
+    '-ncache',
+    '0',
     '-nowf',
-    '-wait', '10',
-    '-defer', '10',
+    '-wait',
+    '10',
+    '-defer',
+    '10',
     '-noipv6',
   ];
 }
 
 /** x11vnc as the tree's user; resolves when its socket exists, then makes the socket the service's. */
-export async function startX11vnc(tree: TreeEnv & { display: string }, socket: string, timeoutMs = 10_000): Promise<VncServer> {
+export async function startX11vnc(
+  tree: TreeEnv & { display: string },
+  socket: string,
+  timeoutMs = 10_000,
+): Promise<VncServer> {
   fs.rmSync(socket, { force: true });
-  const child = spawnDetached(
-    'x11vnc',
-    x11vncArgs(tree.display, socket),
-    tree,
-    ['ignore', 'ignore', 'ignore'],
-  );
+  const child = spawnDetached('x11vnc', x11vncArgs(tree.display, socket), tree, ['ignore', 'ignore', 'ignore']);
   let exited: string | undefined;
   const onExit = (code: number | null, sig: string | null) => (exited = `exited (${code ?? sig})`);
   child.once('exit', onExit);

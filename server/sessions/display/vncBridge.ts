@@ -23,7 +23,11 @@ function toBuffer(data: RawData): Buffer {
  * Pipe RFB between a viewer's WebSocket and the session's x11vnc UNIX socket. With `viewOnly` the
  * client's input never reaches x11vnc (see rfbFilter.ts). Returns a function that ends both sides.
  */
-export function bridgeVnc(ws: WebSocket, vncSocket: string, opts: { viewOnly: boolean; onError?: (err: Error) => void }): (code?: number, reason?: string) => void {
+export function bridgeVnc(
+  ws: WebSocket,
+  vncSocket: string,
+  opts: { viewOnly: boolean; onError?: (err: Error) => void },
+): (code?: number, reason?: string) => void {
   const filter = opts.viewOnly ? new RfbViewOnlyFilter() : null;
   const upstream = net.connect(vncSocket);
   let closed = false;

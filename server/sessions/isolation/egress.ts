@@ -3,9 +3,20 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { isAlive } from './sessionUsers.ts';
 
-
 /** Destinations a session's browser may not reach by default: loopback, link-local (cloud metadata), private. */
-const BLOCKED_V4 = ['0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'];
+const BLOCKED_V4 = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+];
 const BLOCKED_V6 = ['::/127', '::ffff:0:0/96', '64:ff9b::/96', 'fc00::/7', 'fe80::/10', 'ff00::/8'];
 
 /** The resolvers of /etc/resolv.conf: often on a private address, and the browser still needs DNS. */
@@ -28,7 +39,8 @@ export async function removeStaleTables(): Promise<void> {
   const listed = await nftOut(['list', 'tables']).catch(() => '');
   for (const m of listed.matchAll(/^table inet (browserdesk_([0-9a-z]+)\w*)$/gm)) {
     const pid = Number(m[2]);
-    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) await nft(['delete', 'table', 'inet', m[1]!]).catch(() => undefined);
+    if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid))
+      await nft(['delete', 'table', 'inet', m[1]!]).catch(() => undefined);
   }
 }
 
@@ -50,8 +62,12 @@ export class EgressFilter {
     const filter = new EgressFilter();
     await removeStaleTables();
     const dns = nameservers();
-    const dnsV4 = dns.v4.length ? `meta skuid @uids ip daddr { ${dns.v4.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept` : '';
-    const dnsV6 = dns.v6.length ? `meta skuid @uids ip6 daddr { ${dns.v6.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept` : '';
+    const dnsV4 = dns.v4.length
+      ? `meta skuid @uids ip daddr { ${dns.v4.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept`
+      : '';
+    const dnsV6 = dns.v6.length
+      ? `meta skuid @uids ip6 daddr { ${dns.v6.join(', ')} } meta l4proto { tcp, udp } th dport 53 accept`
+      : '';
     const rules = `table inet ${filter.table}
 delete table inet ${filter.table}
 table inet ${filter.table} {
@@ -89,7 +105,9 @@ table inet ${filter.table} {
 
 function nftOut(args: string[], stdin?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('nft', args, { timeout: 10_000 }, (err, out, stderr) => (err ? reject(new Error(`nft: ${stderr.trim() || err.message}`)) : resolve(out)));
+    const child = execFile('nft', args, { timeout: 10_000 }, (err, out, stderr) =>
+      err ? reject(new Error(`nft: ${stderr.trim() || err.message}`)) : resolve(out),
+    );
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }

@@ -73,7 +73,11 @@ export function removeSegmentsOf(uid: number): void {
     .map((f) => f[1]!);
   if (!ids.length) return;
   try {
-    execFileSync('ipcrm', ids.flatMap((id) => ['-m', id]), { stdio: 'ignore', timeout: 10_000 });
+    execFileSync(
+      'ipcrm',
+      ids.flatMap((id) => ['-m', id]),
+      { stdio: 'ignore', timeout: 10_000 },
+    );
   } catch {
     // one was removed meanwhile: ipcrm still removed the others
   }

@@ -40,18 +40,31 @@ export class Isolation {
     const users = root ? new SessionUsers(opts.uids.first, opts.uids.last) : null;
     // Rules of servers that died would filter uids this server is about to hand out.
     if (root) await removeStaleTables();
-    if (!root) gaps.push('the service is not root, so every session runs as the service\'s own user: a session\'s browser can read what this user can read (DATA_DIR included) and the files of other sessions, and sessions share the host\'s System V IPC namespace (the shared memory of a killed browser is never freed)');
+    if (!root)
+      gaps.push(
+        "the service is not root, so every session runs as the service's own user: a session's browser can read what this user can read (DATA_DIR included) and the files of other sessions, and sessions share the host's System V IPC namespace (the shared memory of a killed browser is never freed)",
+      );
     const ownIpc = root && canMakeIpcNamespaces();
-    if (root && !ownIpc) gaps.push('IPC namespaces cannot be made here (no CAP_SYS_ADMIN, as in a default container): sessions share the host\'s System V shared memory, and what a killed browser left is removed only when its uid is next handed out');
+    if (root && !ownIpc)
+      gaps.push(
+        "IPC namespaces cannot be made here (no CAP_SYS_ADMIN, as in a default container): sessions share the host's System V shared memory, and what a killed browser left is removed only when its uid is next handed out",
+      );
     let egress: EgressFilter | null = null;
     if (opts.allowPrivateNetworks) {
-      gaps.push('BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses and every address of this host, this service included');
+      gaps.push(
+        'BROWSER_ALLOW_PRIVATE_NETWORKS is set: sessions can reach loopback, link-local and private addresses and every address of this host, this service included',
+      );
     } else if (root) {
       const installed = await EgressFilter.install();
       egress = installed.filter;
-      if (!egress) gaps.push(`network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses and every address of this host`);
+      if (!egress)
+        gaps.push(
+          `network egress is not filtered (${installed.problem}): sessions can reach loopback, link-local and private addresses and every address of this host`,
+        );
     } else {
-      gaps.push('network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses and every address of this host');
+      gaps.push(
+        'network egress is not filtered (needs root for nftables): sessions can reach loopback, link-local and private addresses and every address of this host',
+      );
     }
     const isolation = new Isolation(opts, users, egress, ownIpc);
     isolation.gaps.push(...gaps);

@@ -55,7 +55,8 @@ export function sessionDirsOf(dataDir: string, id: string): SessionDirs {
 function ownFolder(dir: string, mode: number): void {
   fs.mkdirSync(dir, { recursive: true, mode });
   const st = fs.lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== process.getuid!()) throw new Error(`${dir} is not a folder owned by this service`);
+  if (!st.isDirectory() || st.uid !== process.getuid!())
+    throw new Error(`${dir} is not a folder owned by this service`);
   fs.chmodSync(dir, mode);
 }
 
@@ -63,9 +64,11 @@ function ownFolder(dir: string, mode: number): void {
 export function createSessionDirs(dataDir: string, dirs: SessionDirs, user: SessionUser | null): void {
   ownFolder(sessionsRootOf(dataDir), 0o711);
   fs.mkdirSync(dirs.root, { mode: 0o700 }); // fails if it exists: ids are never reused
-  for (const dir of [dirs.home, dirs.tmp, dirs.profile, dirs.downloads, dirs.uploads, path.dirname(dirs.vncSocket)]) fs.mkdirSync(dir, { mode: 0o700 });
+  for (const dir of [dirs.home, dirs.tmp, dirs.profile, dirs.downloads, dirs.uploads, path.dirname(dirs.vncSocket)])
+    fs.mkdirSync(dir, { mode: 0o700 });
   if (!user) return;
-  for (const dir of [dirs.root, dirs.home, dirs.tmp, dirs.profile, dirs.downloads, dirs.uploads]) fs.chownSync(dir, user.uid, user.gid);
+  for (const dir of [dirs.root, dirs.home, dirs.tmp, dirs.profile, dirs.downloads, dirs.uploads])
+    fs.chownSync(dir, user.uid, user.gid);
   // run/: the service's, sticky, and only enterable and writable by the session's group, so x11vnc
   // can make its socket there and the session cannot rename or remove it once it is the service's.
   const run = path.dirname(dirs.vncSocket);

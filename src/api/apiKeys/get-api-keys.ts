@@ -6,6 +6,7 @@ import { apiKeyKeys } from './keys.ts';
 /** The server's API keys, active and revoked; never a key or its hash. */
 export const getApiKeys = (signal?: AbortSignal) => apiJson('/keys', ApiKeyList, { signal });
 
-export const apiKeysQueryOptions = () => queryOptions({ queryKey: apiKeyKeys.list(), queryFn: ({ signal }) => getApiKeys(signal) });
+export const apiKeysQueryOptions = () =>
+  queryOptions({ queryKey: apiKeyKeys.list(), queryFn: ({ signal }) => getApiKeys(signal) });
 
 export const useApiKeys = (enabled = true) => useQuery({ ...apiKeysQueryOptions(), enabled });

@@ -16,7 +16,12 @@ export async function checkConnection(settings: Settings): Promise<ConnectionRes
   } catch (err) {
     if (err instanceof ApiError) {
       if (err.status === 401) return { ok: false, field: 'apiKey', message: 'The server refused this API key (401).' };
-      if (err.status === 404) return { ok: false, field: 'baseUrl', message: 'No Browserdesk API answers at this base URL (404 for /server_info). It usually ends in /api.' };
+      if (err.status === 404)
+        return {
+          ok: false,
+          field: 'baseUrl',
+          message: 'No Browserdesk API answers at this base URL (404 for /server_info). It usually ends in /api.',
+        };
       return { ok: false, field: 'baseUrl', message: err.message };
     }
     return { ok: false, field: 'baseUrl', message: err instanceof Error ? err.message : 'Could not reach the server.' };

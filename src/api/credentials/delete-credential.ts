@@ -3,7 +3,8 @@ import { DeleteCredentialResponse } from '../../../contract/credentials.ts';
 import { apiJson } from '../client.ts';
 import { credentialKeys } from './keys.ts';
 
-export const deleteCredential = (name: string) => apiJson('/delete_credential', DeleteCredentialResponse, { method: 'POST', body: { name } });
+export const deleteCredential = (name: string) =>
+  apiJson('/delete_credential', DeleteCredentialResponse, { method: 'POST', body: { name } });
 
 export function useDeleteCredential() {
   const queryClient = useQueryClient();

@@ -4,7 +4,8 @@ import { apiJson } from '../client.ts';
 import { credentialKeys } from './keys.ts';
 
 /** Store a value under a name (and the origins it may be typed into); an existing name has its value replaced. */
-export const storeCredential = (input: StoreCredentialInput) => apiJson('/store_credential', StoreCredentialResponse, { method: 'POST', body: input });
+export const storeCredential = (input: StoreCredentialInput) =>
+  apiJson('/store_credential', StoreCredentialResponse, { method: 'POST', body: input });
 
 export function useStoreCredential() {
   const queryClient = useQueryClient();

@@ -60,7 +60,9 @@ describe('keysFor', () => {
   it("run.step and run.completed: that session's run, status and log, and the runs lists; an outcome also the overview", async () => {
     const expected = ['A events', 'A run', 'A status', 'failed runs list', 'runs list'].sort();
     expect(await invalidatedBy(keysFor({ type: 'run.step', session_id: A, index: 2 }))).toEqual(expected);
-    expect(await invalidatedBy(keysFor({ type: 'run.completed', session_id: A, succeeded: true }))).toEqual([...expected, 'overview'].sort());
+    expect(await invalidatedBy(keysFor({ type: 'run.completed', session_id: A, succeeded: true }))).toEqual(
+      [...expected, 'overview'].sort(),
+    );
   });
 });
 

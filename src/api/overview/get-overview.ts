@@ -4,7 +4,8 @@ import { apiJson } from '../client.ts';
 import { useEventsConnected } from '../events/connection-state.ts';
 import { overviewKeys } from './keys.ts';
 
-export const getOverview = (since: string, signal?: AbortSignal) => apiJson('/overview', Overview, { query: { since }, signal });
+export const getOverview = (since: string, signal?: AbortSignal) =>
+  apiJson('/overview', Overview, { query: { since }, signal });
 
 /** Midnight of `now` in this browser's time zone, with its offset (2026-11-25T00:00:00+01:00): "today" as the viewer means it. */
 export function localMidnight(now = new Date()): string {

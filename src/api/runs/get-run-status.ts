@@ -12,7 +12,8 @@ export const runStatusQueryOptions = (sessionId: string, eventsConnected: boolea
   queryOptions({
     queryKey: runKeys.status(sessionId),
     queryFn: ({ signal }) => getRunStatus(sessionId, signal),
-    refetchInterval: (q) => (q.state.data?.completed || q.state.error ? false : pollUnlessConnected(eventsConnected, 1000)),
+    refetchInterval: (q) =>
+      q.state.data?.completed || q.state.error ? false : pollUnlessConnected(eventsConnected, 1000),
     staleTime: 0,
   });
 

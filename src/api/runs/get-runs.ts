@@ -18,7 +18,8 @@ export const runsQueryOptions = (filter: RunsFilter, eventsConnected: boolean) =
     queryKey: runKeys.list(filter),
     queryFn: ({ signal }) => getRuns(filter, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.items.some((r) => isUnfinished(r.status)) ? pollUnlessConnected(eventsConnected, 3000) : false),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((r) => isUnfinished(r.status)) ? pollUnlessConnected(eventsConnected, 3000) : false,
   });
 
 export function useRuns(filter: RunsFilter) {

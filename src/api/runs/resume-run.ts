@@ -3,7 +3,8 @@ import { ResumeResponse } from '../../../contract/runControl.ts';
 import { apiJson } from '../client.ts';
 import { runKeys } from './keys.ts';
 
-export const resumeRun = (sessionId: string) => apiJson('/resume_session', ResumeResponse, { method: 'POST', body: { session_id: sessionId } });
+export const resumeRun = (sessionId: string) =>
+  apiJson('/resume_session', ResumeResponse, { method: 'POST', body: { session_id: sessionId } });
 
 /** Resume a paused run; its status is refetched so the page leaves the paused state at once. */
 export function useResumeRun(sessionId: string) {

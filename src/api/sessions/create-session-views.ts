@@ -11,6 +11,12 @@ export const createSessionViews = (id: string, signal?: AbortSignal) =>
  * ask mints tokens), and kept until the page goes: they work as long as the session lives.
  */
 export const sessionViewsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: sessionKeys.views(id), queryFn: ({ signal }) => createSessionViews(id, signal), staleTime: Infinity, gcTime: 0, retry: false });
+  queryOptions({
+    queryKey: sessionKeys.views(id),
+    queryFn: ({ signal }) => createSessionViews(id, signal),
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
 
 export const useSessionViews = (id: string, enabled: boolean) => useQuery({ ...sessionViewsQueryOptions(id), enabled });

@@ -11,7 +11,8 @@ export async function downloadSessionFiles(sessionId: string, signal?: AbortSign
   return res.blob();
 }
 
-export const useDownloadSessionFiles = () => useMutation({ mutationFn: (sessionId: string) => downloadSessionFiles(sessionId) });
+export const useDownloadSessionFiles = () =>
+  useMutation({ mutationFn: (sessionId: string) => downloadSessionFiles(sessionId) });
 
 /**
  * The recording's signed URL through the dashboard's own API address: the server signs it with

@@ -9,8 +9,11 @@ export const MAX_SHOWN_EVENTS = 10_000;
 /** A session's whole log, page after page. */
 export async function getSessionEvents(sessionId: string, signal?: AbortSignal): Promise<SessionEvent[]> {
   const events: SessionEvent[] = [];
-  for (let since = 0; events.length < MAX_SHOWN_EVENTS; ) {
-    const page = await apiJson(`/session/${encodeURIComponent(sessionId)}/events`, EventsPage, { query: { since, limit: 1000 }, signal });
+  for (let since = 0; events.length < MAX_SHOWN_EVENTS;) {
+    const page = await apiJson(`/session/${encodeURIComponent(sessionId)}/events`, EventsPage, {
+      query: { since, limit: 1000 },
+      signal,
+    });
     events.push(...page.events);
     if (!page.has_more) break;
     since = page.next_index;
@@ -29,4 +32,5 @@ export const sessionEventsQueryOptions = (sessionId: string, live: boolean) =>
     refetchInterval: live ? 2000 : false,
   });
 
-export const useSessionEvents = (sessionId: string, live = false) => useQuery(sessionEventsQueryOptions(sessionId, live));
+export const useSessionEvents = (sessionId: string, live = false) =>
+  useQuery(sessionEventsQueryOptions(sessionId, live));

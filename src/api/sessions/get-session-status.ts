@@ -4,7 +4,8 @@ import { apiJson } from '../client.ts';
 import { pollUnlessConnected, useEventsConnected } from '../events/connection-state.ts';
 import { sessionKeys } from './keys.ts';
 
-export const getSessionStatus = (sessionId: string, signal?: AbortSignal) => apiJson(`/session/${encodeURIComponent(sessionId)}/status`, SessionStatus, { signal });
+export const getSessionStatus = (sessionId: string, signal?: AbortSignal) =>
+  apiJson(`/session/${encodeURIComponent(sessionId)}/status`, SessionStatus, { signal });
 
 /** Run and session events refetch it; polled every 2 s during a run only while the event stream is down. */
 export const sessionStatusQueryOptions = (sessionId: string, eventsConnected: boolean) =>

@@ -15,4 +15,10 @@ export async function getSessionStore(sessionId: string, signal?: AbortSignal): 
 }
 
 export const useSessionStore = (sessionId: string, enabled: boolean) =>
-  useQuery(queryOptions({ queryKey: sessionKeys.store(sessionId), queryFn: ({ signal }) => getSessionStore(sessionId, signal), enabled }));
+  useQuery(
+    queryOptions({
+      queryKey: sessionKeys.store(sessionId),
+      queryFn: ({ signal }) => getSessionStore(sessionId, signal),
+      enabled,
+    }),
+  );

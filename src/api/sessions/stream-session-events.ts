@@ -12,7 +12,8 @@ export function mergeEvents(log: readonly SessionEvent[], more: readonly Session
   if (more.length === 0) return log as SessionEvent[];
   const last = log.at(-1)?.index ?? -1;
   const fresh = more.filter((e) => e.index > last);
-  if (fresh.length === more.length && fresh.every((e, i) => i === 0 || e.index > fresh[i - 1]!.index)) return [...log, ...fresh].slice(-MAX_SHOWN_EVENTS);
+  if (fresh.length === more.length && fresh.every((e, i) => i === 0 || e.index > fresh[i - 1]!.index))
+    return [...log, ...fresh].slice(-MAX_SHOWN_EVENTS);
   const byIndex = new Map(log.map((e) => [e.index, e]));
   for (const e of more) byIndex.set(e.index, e);
   return [...byIndex.values()].sort((a, b) => a.index - b.index).slice(-MAX_SHOWN_EVENTS);
@@ -22,7 +23,11 @@ export function mergeEvents(log: readonly SessionEvent[], more: readonly Session
  * GET /session/{id}/stream (logs_url, with the key in a header): each event as it is recorded,
  * history first. Resolves when the server ends the stream (after SessionEnded).
  */
-export async function streamSessionEvents(sessionId: string, onEvents: (events: SessionEvent[]) => void, signal: AbortSignal): Promise<void> {
+export async function streamSessionEvents(
+  sessionId: string,
+  onEvents: (events: SessionEvent[]) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const res = await apiFetch(`/session/${encodeURIComponent(sessionId)}/stream`, { signal });
   // Events arrive in bursts (a page's console, a step's start and end): shown a few times a second.
   let pending: SessionEvent[] = [];

@@ -4,7 +4,8 @@ import { apiJson } from '../client.ts';
 import { sessionKeys } from './keys.ts';
 
 /** PATCH /sessions/{id}: a live session's new timeout, counted from when it went live. */
-export const updateSession = (id: string, body: UpdateSessionRequest) => apiJson(`/sessions/${encodeURIComponent(id)}`, Session, { method: 'PATCH', body });
+export const updateSession = (id: string, body: UpdateSessionRequest) =>
+  apiJson(`/sessions/${encodeURIComponent(id)}`, Session, { method: 'PATCH', body });
 
 export function useUpdateSession() {
   const queryClient = useQueryClient();

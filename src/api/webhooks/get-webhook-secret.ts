@@ -7,6 +7,11 @@ export const getWebhookSecret = (signal?: AbortSignal) => apiJson('/webhooks/sec
 
 export const webhookSecretQueryOptions = () =>
   // Fetched only when asked for (reveal or copy) and not kept once unused, so the secret is not sitting in the page.
-  queryOptions({ queryKey: webhookKeys.secret(), queryFn: ({ signal }) => getWebhookSecret(signal), staleTime: Infinity, gcTime: 0 });
+  queryOptions({
+    queryKey: webhookKeys.secret(),
+    queryFn: ({ signal }) => getWebhookSecret(signal),
+    staleTime: Infinity,
+    gcTime: 0,
+  });
 
 export const useWebhookSecret = (enabled: boolean) => useQuery({ ...webhookSecretQueryOptions(), enabled });

@@ -3,7 +3,8 @@ import { WorkflowsPage } from '../../../contract/workflows.ts';
 import { apiJson } from '../client.ts';
 import { workflowKeys } from './keys.ts';
 
-export const getWorkflows = (limit = 100, signal?: AbortSignal) => apiJson('/workflows', WorkflowsPage, { query: { limit }, signal });
+export const getWorkflows = (limit = 100, signal?: AbortSignal) =>
+  apiJson('/workflows', WorkflowsPage, { query: { limit }, signal });
 
 export const workflowsQueryOptions = (limit = 100) =>
   queryOptions({ queryKey: workflowKeys.list(limit), queryFn: ({ signal }) => getWorkflows(limit, signal) });

@@ -8,7 +8,11 @@ import { readSse } from '../sse.ts';
  * final /write body. A server with only the spec's POST /write (404 on /write/stream) gets the
  * plain call instead, so the text arrives at once.
  */
-export async function streamWrite(body: WriteRequest, onDelta: (text: string) => void, signal?: AbortSignal): Promise<WriteResponse> {
+export async function streamWrite(
+  body: WriteRequest,
+  onDelta: (text: string) => void,
+  signal?: AbortSignal,
+): Promise<WriteResponse> {
   let res: Response;
   try {
     res = await apiFetch('/write/stream', { body, signal });
@@ -34,5 +38,8 @@ export async function streamWrite(body: WriteRequest, onDelta: (text: string) =>
     else if (event.type === 'done') return event.response;
     else throw new ApiError(event.status, { error: event.error, message: event.message });
   }
-  throw new ApiError(502, { error: 'stream_ended', message: 'The stream ended before the text was finished. Try again.' });
+  throw new ApiError(502, {
+    error: 'stream_ended',
+    message: 'The stream ended before the text was finished. Try again.',
+  });
 }

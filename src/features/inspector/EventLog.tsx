@@ -3,7 +3,15 @@ import type { SessionEvent } from '../../../contract/sessionEvents.ts';
 import { describeEvent, EVENT_KINDS, isProblem, kindMatches, type EventKind } from './event-text.ts';
 
 /** A session's log with the filter by kind: the same for an ended session and one still running. */
-export function EventLog({ events, title = 'Log', empty }: { events: readonly SessionEvent[]; title?: string; empty?: string }) {
+export function EventLog({
+  events,
+  title = 'Log',
+  empty,
+}: {
+  events: readonly SessionEvent[];
+  title?: string;
+  empty?: string;
+}) {
   const id = useId();
   const [kind, setKind] = useState<EventKind | 'all'>('all');
   const shown = events.filter((e) => kindMatches(kind, e));
@@ -13,7 +21,12 @@ export function EventLog({ events, title = 'Log', empty }: { events: readonly Se
         <h3 id={`${id}-log`}>{title}</h3>
         <div className="row">
           <label htmlFor={`${id}-kind`}>Show</label>
-          <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value as EventKind | 'all')} style={{ width: 'auto' }}>
+          <select
+            id={`${id}-kind`}
+            value={kind}
+            onChange={(e) => setKind(e.target.value as EventKind | 'all')}
+            style={{ width: 'auto' }}
+          >
             <option value="all">Everything</option>
             {Object.entries(EVENT_KINDS).map(([key, k]) => (
               <option key={key} value={key}>
@@ -23,11 +36,16 @@ export function EventLog({ events, title = 'Log', empty }: { events: readonly Se
           </select>
         </div>
       </div>
-      {empty && shown.length === 0 && <p className="status">{events.length === 0 ? empty : 'Nothing of this kind yet.'}</p>}
+      {empty && shown.length === 0 && (
+        <p className="status">{events.length === 0 ? empty : 'Nothing of this kind yet.'}</p>
+      )}
       <ol className="log" aria-labelledby={`${id}-log`} tabIndex={0}>
         {shown.map((e) => (
           <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
-            <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time> <span className="clamp-3" title={describeEvent(e)}>{describeEvent(e)}</span>
+            <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time>{' '}
+            <span className="clamp-3" title={describeEvent(e)}>
+              {describeEvent(e)}
+            </span>
           </li>
         ))}
       </ol>

@@ -10,8 +10,14 @@ export function LiveSessionLog({ sessionId }: { sessionId: string }) {
   const live = useSessionEventStream(sessionId, true);
   return (
     <section aria-label="Live log">
-      <EventLog events={live.events} title="Live log" empty={live.error ? undefined : 'Waiting for the first events…'} />
-      {live.error !== null && <ErrorNotice error={live.error} title="The live log was interrupted; reading it again…" />}
+      <EventLog
+        events={live.events}
+        title="Live log"
+        empty={live.error ? undefined : 'Waiting for the first events…'}
+      />
+      {live.error !== null && (
+        <ErrorNotice error={live.error} title="The live log was interrupted; reading it again…" />
+      )}
     </section>
   );
 }

@@ -7,7 +7,8 @@ import { renderWithQuery } from '../../lib/render-with-query.tsx';
 import { SessionInspector } from './SessionInspector.tsx';
 
 const ID = '11111111-2222-4333-8444-555555555555';
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function status(over: Partial<SessionStatus>): SessionStatus {
   return {
@@ -32,10 +33,19 @@ function status(over: Partial<SessionStatus>): SessionStatus {
   };
 }
 
-const file = (filename: string) => ({ filename, download_url: `/api/session/${ID}/files/${filename}?token=t`, file_size: 12, download_timestamp: '2026-11-25T10:00:00.000Z' });
+const file = (filename: string) => ({
+  filename,
+  download_url: `/api/session/${ID}/files/${filename}?token=t`,
+  file_size: 12,
+  download_timestamp: '2026-11-25T10:00:00.000Z',
+});
 
 /** The server as the inspector asks it: status, events, storage state, and the zip (`zip`: its answer). */
-function serve(s: SessionStatus, zip: () => Response = () => new Response('PK\u0003\u0004zip', { status: 200, headers: { 'content-type': 'application/zip' } })) {
+function serve(
+  s: SessionStatus,
+  zip: () => Response = () =>
+    new Response('PK\u0003\u0004zip', { status: 200, headers: { 'content-type': 'application/zip' } }),
+) {
   const calls: { url: URL; headers: Record<string, string> }[] = [];
   vi.stubGlobal(
     'fetch',
@@ -64,7 +74,12 @@ afterEach(() => {
 
 describe('SessionInspector downloads', () => {
   it('offers the recording as a file (its signed URL) and every download as one zip fetched with the key', async () => {
-    const calls = serve(status({ recording_url: `http://public.example:8080/api/session/${ID}/recording?token=sig`, file_metadata: [file('a.csv'), file('b.pdf')] }));
+    const calls = serve(
+      status({
+        recording_url: `http://public.example:8080/api/session/${ID}/recording?token=sig`,
+        file_metadata: [file('a.csv'), file('b.pdf')],
+      }),
+    );
     const created: Blob[] = [];
     const createObjectURL = vi.fn((b: Blob) => {
       created.push(b);
@@ -102,7 +117,9 @@ describe('SessionInspector downloads', () => {
   });
 
   it('says in words when the zip could not be had', async () => {
-    serve(status({ file_metadata: [file('a.csv')] }), () => json({ error: 'not_found', message: 'The session\'s files are gone (retention)' }, 404));
+    serve(status({ file_metadata: [file('a.csv')] }), () =>
+      json({ error: 'not_found', message: "The session's files are gone (retention)" }, 404),
+    );
     renderWithQuery(<SessionInspector sessionId={ID} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Download all (1 file, zip)' }));
     expect(await screen.findByText('The files could not be downloaded.')).toBeTruthy();

@@ -35,7 +35,8 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
   const files = status.data?.file_metadata ?? [];
   const zip = useDownloadSessionFiles();
   const short = sessionId.slice(0, 8);
-  const downloadAll = () => zip.mutate(sessionId, { onSuccess: (blob) => saveBlob(blob, `session-${short}-files.zip`) });
+  const downloadAll = () =>
+    zip.mutate(sessionId, { onSuccess: (blob) => saveBlob(blob, `session-${short}-files.zip`) });
   const seek = (e: SessionEvent) => {
     const v = video.current;
     if (!v) return;
@@ -59,7 +60,14 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
             )}
           </div>
           {recording ? (
-            <video ref={video} className="recording" src={recording} controls preload="metadata" aria-label="Recording of the session's screen" />
+            <video
+              ref={video}
+              className="recording"
+              src={recording}
+              controls
+              preload="metadata"
+              aria-label="Recording of the session's screen"
+            />
           ) : (
             <p className="status">{status.isPending ? 'Loading…' : 'No recording was kept for this session.'}</p>
           )}
@@ -70,8 +78,17 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
           <ol className="timeline" aria-labelledby={`${id}-timeline`}>
             {log.filter(onTimeline).map((e) => (
               <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
-                <button type="button" className="link" onClick={() => seek(e)} disabled={!recording} title={recording ? 'Show this moment in the recording' : undefined}>
-                  <span className="time">{clock(offsetOf(e, start))}</span> <span className="clamp-3" title={describeEvent(e)}>{describeEvent(e)}</span>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => seek(e)}
+                  disabled={!recording}
+                  title={recording ? 'Show this moment in the recording' : undefined}
+                >
+                  <span className="time">{clock(offsetOf(e, start))}</span>{' '}
+                  <span className="clamp-3" title={describeEvent(e)}>
+                    {describeEvent(e)}
+                  </span>
                 </button>
               </li>
             ))}
@@ -84,7 +101,9 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
           <h3>Downloads</h3>
           {files.length > 0 && (
             <button type="button" className="secondary" onClick={downloadAll} disabled={zip.isPending}>
-              {zip.isPending ? 'Preparing the zip…' : `Download all (${files.length === 1 ? '1 file' : `${files.length} files`}, zip)`}
+              {zip.isPending
+                ? 'Preparing the zip…'
+                : `Download all (${files.length === 1 ? '1 file' : `${files.length} files`}, zip)`}
             </button>
           )}
         </div>
@@ -111,7 +130,10 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
         <h3>Storage state</h3>
         {store.data ? (
           <details>
-            <summary>Cookies and localStorage when the session ended (Playwright storage state; pass it as session_data to start logged in)</summary>
+            <summary>
+              Cookies and localStorage when the session ended (Playwright storage state; pass it as session_data to
+              start logged in)
+            </summary>
             <div className="row" style={{ margin: '0.5rem 0' }}>
               <CopyButton text={JSON.stringify(store.data)} label="Copy storage state" />
             </div>

@@ -15,7 +15,9 @@ const call = (ok: boolean, message: string): SessionEvent => ({
 
 describe('an agent tool call in the inspector', () => {
   it('reads as what the agent did, or why it failed, and shows on the timeline among the steps', () => {
-    expect(describeEvent(call(true, 'Clicked "Send order" (k3f9ab-e5)'))).toBe('Agent: browser_click: Clicked "Send order" (k3f9ab-e5)');
+    expect(describeEvent(call(true, 'Clicked "Send order" (k3f9ab-e5)'))).toBe(
+      'Agent: browser_click: Clicked "Send order" (k3f9ab-e5)',
+    );
     expect(describeEvent(call(false, 'ref e1 is stale'))).toBe('Agent: browser_click failed: ref e1 is stale');
     expect(onTimeline(call(true, 'x'))).toBe(true);
     expect(kindMatches('steps', call(true, 'x'))).toBe(true);

@@ -3,7 +3,22 @@ import { formatBytes } from '../../lib/format.ts';
 
 /** The log's filter: kinds of event a person looks for. */
 export const EVENT_KINDS = {
-  steps: { label: 'Steps', events: ['AgentToolCall', 'RunQueued', 'RunStarted', 'ToolCallStarted', 'ToolCallCompleted', 'Dialog', 'RunContent', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError'] },
+  steps: {
+    label: 'Steps',
+    events: [
+      'AgentToolCall',
+      'RunQueued',
+      'RunStarted',
+      'ToolCallStarted',
+      'ToolCallCompleted',
+      'Dialog',
+      'RunContent',
+      'FlowPaused',
+      'FlowResumed',
+      'RunCompleted',
+      'RunError',
+    ],
+  },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
@@ -19,7 +34,19 @@ export function kindMatches(kind: EventKind | 'all', e: SessionEvent): boolean {
 
 /** Events worth a place on the timeline beside the video: where something happened. */
 export function onTimeline(e: SessionEvent): boolean {
-  return ['ToolCallCompleted', 'AgentToolCall', 'Dialog', 'Navigated', 'Download', 'PageError', 'FlowPaused', 'FlowResumed', 'RunCompleted', 'RunError', 'SessionEnded'].includes(e.event);
+  return [
+    'ToolCallCompleted',
+    'AgentToolCall',
+    'Dialog',
+    'Navigated',
+    'Download',
+    'PageError',
+    'FlowPaused',
+    'FlowResumed',
+    'RunCompleted',
+    'RunError',
+    'SessionEnded',
+  ].includes(e.event);
 }
 
 const CLIENT = { cdp: 'A CDP client', vnc: 'A live-view viewer (VNC)', livestream: 'A livestream viewer' } as const;
@@ -38,7 +65,9 @@ export function describeEvent(e: SessionEvent): string {
     case 'ToolCallStarted':
       return `Step ${e.step} (${e.action}) started`;
     case 'ToolCallCompleted':
-      return e.result.ok ? `Step ${e.step} (${e.action}) done in ${e.duration} ms` : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
+      return e.result.ok
+        ? `Step ${e.step} (${e.action}) done in ${e.duration} ms`
+        : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
     case 'RunContent':
       return `Outputs: ${Object.keys(e.outputs).join(', ')}`;
     case 'Dialog':
@@ -59,7 +88,9 @@ export function describeEvent(e: SessionEvent): string {
     case 'PageError':
       return `Page error: ${e.text}`;
     case 'Download':
-      return e.ok ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})` : `Download of ${e.filename} stopped: ${e.reason ?? 'failed'}`;
+      return e.ok
+        ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})`
+        : `Download of ${e.filename} stopped: ${e.reason ?? 'failed'}`;
     case 'AgentToolCall':
       return e.ok ? `Agent: ${e.tool}: ${e.message}` : `Agent: ${e.tool} failed: ${e.message}`;
     case 'ClientConnected':
@@ -71,4 +102,8 @@ export function describeEvent(e: SessionEvent): string {
 
 /** Whether the event reports something that went wrong (shown as an error). */
 export const isProblem = (e: SessionEvent) =>
-  e.event === 'PageError' || e.event === 'RunError' || (e.event === 'ToolCallCompleted' && !e.result.ok) || (e.event === 'AgentToolCall' && !e.ok) || (e.event === 'Download' && !e.ok);
+  e.event === 'PageError' ||
+  e.event === 'RunError' ||
+  (e.event === 'ToolCallCompleted' && !e.result.ok) ||
+  (e.event === 'AgentToolCall' && !e.ok) ||
+  (e.event === 'Download' && !e.ok);

@@ -11,14 +11,25 @@ const HEIGHT = 220;
 function palette() {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  return { sessions: v('--accent', '#1d4ed8'), ok: v('--ok', '#1a7f37'), failed: v('--danger', '#b42318'), text: v('--muted', '#4a5568'), grid: v('--border', '#c9d0da') };
+  return {
+    sessions: v('--accent', '#1d4ed8'),
+    ok: v('--ok', '#1a7f37'),
+    failed: v('--danger', '#b42318'),
+    text: v('--muted', '#4a5568'),
+    grid: v('--border', '#c9d0da'),
+  };
 }
 
 function options(width: number, onHover: (idx: number | null) => void): uPlot.Options {
   const c = palette();
   const half = uPlot.paths.bars!({ size: [0.4, 40], align: -1, radius: 0.15 });
   const otherHalf = uPlot.paths.bars!({ size: [0.4, 40], align: 1, radius: 0.15 });
-  const axis = { stroke: c.text, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 }, font: '12px system-ui, sans-serif' };
+  const axis = {
+    stroke: c.text,
+    grid: { stroke: c.grid, width: 1 },
+    ticks: { stroke: c.grid, width: 1 },
+    font: '12px system-ui, sans-serif',
+  };
   return {
     width,
     height: HEIGHT,
@@ -32,11 +43,23 @@ function options(width: number, onHover: (idx: number | null) => void): uPlot.Op
     },
     axes: [
       { ...axis, space: 60 },
-      { ...axis, size: 40, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000], values: (_u, ticks) => ticks.map((t) => String(t)) },
+      {
+        ...axis,
+        size: 40,
+        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+        values: (_u, ticks) => ticks.map((t) => String(t)),
+      },
     ],
     series: [
       {},
-      { label: 'Sessions started', fill: c.sessions, stroke: c.sessions, width: 0, paths: half, points: { show: false } },
+      {
+        label: 'Sessions started',
+        fill: c.sessions,
+        stroke: c.sessions,
+        width: 0,
+        paths: half,
+        points: { show: false },
+      },
       // Runs stack: failed is drawn as the whole bar (succeeded + failed), then succeeded over its lower part.
       { label: 'Runs ended', fill: c.failed, stroke: c.failed, width: 0, paths: otherHalf, points: { show: false } },
       { label: 'Runs succeeded', fill: c.ok, stroke: c.ok, width: 0, paths: otherHalf, points: { show: false } },

@@ -11,7 +11,9 @@ import { chartData, seriesSummary } from './overview-series.ts';
 import { OverviewPage } from './OverviewPage.tsx';
 
 // uPlot draws on a canvas jsdom does not have: the chart is stood in for, with what it was given.
-vi.mock('./OverviewChart.tsx', () => ({ default: ({ summary }: { summary: string }) => <div role="img" aria-label={summary} /> }));
+vi.mock('./OverviewChart.tsx', () => ({
+  default: ({ summary }: { summary: string }) => <div role="img" aria-label={summary} />,
+}));
 
 const HOUR = 3_600_000;
 function buckets(fill: Partial<OverviewBucket>[] = []): OverviewBucket[] {
@@ -31,7 +33,10 @@ function overview(over: Partial<Overview> = {}): Overview {
     sessions: { live: 3 },
     capacity: { sessions: 3, max_sessions: 10, warm_pool: { ready: 1, starting: 0, target: 1, size: 1, max: 4 } },
     runs: { since: '2026-11-25T00:00:00+01:00', succeeded: 12, failed: 2, queued: 1, running: 4 },
-    series: { from: buckets()[0]!.start, buckets: buckets([{ sessions_started: 2 }, { runs_succeeded: 5, runs_failed: 1 }]) },
+    series: {
+      from: buckets()[0]!.start,
+      buckets: buckets([{ sessions_started: 2 }, { runs_succeeded: 5, runs_failed: 1 }]),
+    },
     ...over,
   };
 }
@@ -70,12 +75,16 @@ describe('OverviewPage', () => {
     renderPage();
     const live = await screen.findByRole('region', { name: 'Live sessions' });
     expect(within(live).getByText('3')).toBeTruthy();
-    expect(within(live).getByRole('link', { name: 'See live sessions' }).getAttribute('href')).toBe('/sessions?state=live');
+    expect(within(live).getByRole('link', { name: 'See live sessions' }).getAttribute('href')).toBe(
+      '/sessions?state=live',
+    );
     const capacity = screen.getByRole('region', { name: 'Capacity' });
     expect(capacity.textContent).toContain('of 10');
     expect(capacity.textContent).toContain('Warm pool: 1 browser ready (keeps 1, grows to 4 with demand).');
     const runs = screen.getByRole('region', { name: 'Runs today' });
-    expect(within(runs).getByRole('link', { name: '12 Succeeded' }).getAttribute('href')).toBe('/runs?status=succeeded');
+    expect(within(runs).getByRole('link', { name: '12 Succeeded' }).getAttribute('href')).toBe(
+      '/runs?status=succeeded',
+    );
     expect(within(runs).getByRole('link', { name: '2 Failed' }).getAttribute('href')).toBe('/runs?status=failed');
     expect(within(runs).getByRole('link', { name: '1 Queued now' })).toBeTruthy();
     expect(within(runs).getByRole('link', { name: '4 Running now' })).toBeTruthy();
@@ -92,11 +101,20 @@ describe('OverviewPage', () => {
     const rows = within(screen.getByRole('table')).getAllByRole('row');
     expect(rows).toHaveLength(25);
     // Newest hour first.
-    expect(within(rows[24]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '0', '0']);
+    expect(
+      within(rows[24]!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['2', '0', '0']);
   });
 
   it('says the pool is off, the host full, and that nothing happened yet, in words', async () => {
-    serve(overview({ capacity: { sessions: 10, max_sessions: 10, warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 4 } }, series: { from: buckets()[0]!.start, buckets: buckets() } }));
+    serve(
+      overview({
+        capacity: { sessions: 10, max_sessions: 10, warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 4 } },
+        series: { from: buckets()[0]!.start, buckets: buckets() },
+      }),
+    );
     renderPage();
     const capacity = await screen.findByRole('region', { name: 'Capacity' });
     expect(capacity.textContent).toContain('full, new runs wait in the queue');
@@ -124,6 +142,8 @@ describe('overview helpers', () => {
     const b = buckets([{ runs_succeeded: 2, runs_failed: 3, sessions_started: 1 }]);
     const [x, sessions, succeeded, ended] = chartData(b);
     expect([x[0], sessions[0], succeeded[0], ended[0]]).toEqual([Date.parse(b[0]!.start) / 1000, 1, 2, 5]);
-    expect(seriesSummary(buckets([{ sessions_started: 1, runs_succeeded: 1 }]))).toBe('Last 24 hours: 1 session started, 1 run succeeded, 0 runs failed.');
+    expect(seriesSummary(buckets([{ sessions_started: 1, runs_succeeded: 1 }]))).toBe(
+      'Last 24 hours: 1 session started, 1 run succeeded, 0 runs failed.',
+    );
   });
 });

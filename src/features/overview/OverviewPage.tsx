@@ -110,7 +110,8 @@ function ActivityCard({ series }: { series: Overview['series'] }) {
       </ul>
       {empty ? (
         <p className="status overview-empty">
-          Nothing in the last 24 hours yet. <Link to="/sessions">Launch a session</Link> or <Link to="/run">run a workflow</Link> and it shows here.
+          Nothing in the last 24 hours yet. <Link to="/sessions">Launch a session</Link> or{' '}
+          <Link to="/run">run a workflow</Link> and it shows here.
         </p>
       ) : (
         <Suspense fallback={<div className="overview-chart-placeholder">Loading the chart…</div>}>

@@ -3,7 +3,11 @@ import type { OverviewBucket } from '../../../contract/overview.ts';
 /** Totals of the chart's hours, for its summary and its legend. */
 export function seriesTotals(buckets: OverviewBucket[]) {
   return buckets.reduce(
-    (t, b) => ({ sessions: t.sessions + b.sessions_started, succeeded: t.succeeded + b.runs_succeeded, failed: t.failed + b.runs_failed }),
+    (t, b) => ({
+      sessions: t.sessions + b.sessions_started,
+      succeeded: t.succeeded + b.runs_succeeded,
+      failed: t.failed + b.runs_failed,
+    }),
     { sessions: 0, succeeded: 0, failed: 0 },
   );
 }
@@ -12,7 +16,8 @@ export function seriesTotals(buckets: OverviewBucket[]) {
 export function hourLabel(start: string, locale?: string): string {
   const from = new Date(start);
   const to = new Date(from.getTime() + 3_600_000);
-  const fmt = (d: Date) => d.toLocaleTimeString(locale, { hour: 'numeric', minute: d.getMinutes() ? '2-digit' : undefined });
+  const fmt = (d: Date) =>
+    d.toLocaleTimeString(locale, { hour: 'numeric', minute: d.getMinutes() ? '2-digit' : undefined });
   return `${fmt(from)}–${fmt(to)}`;
 }
 

@@ -12,7 +12,15 @@ type Pause = NonNullable<RunStatusResponse['pause']>;
  * A run waiting for a person: what it asks, the browser to act in (interactive), and Resume. The
  * session's timeout keeps counting meanwhile, so the page says so.
  */
-export function PausedRun({ sessionId, pause, vncUrl: launched }: { sessionId: string; pause: Pause; vncUrl?: string }) {
+export function PausedRun({
+  sessionId,
+  pause,
+  vncUrl: launched,
+}: {
+  sessionId: string;
+  pause: Pause;
+  vncUrl?: string;
+}) {
   const resume = useResumeRun(sessionId);
   // A run started elsewhere (the API, another tab): fresh URLs for its live view.
   const views = useSessionViews(sessionId, !launched);
@@ -22,12 +30,19 @@ export function PausedRun({ sessionId, pause, vncUrl: launched }: { sessionId: s
     <section className="card paused-run" aria-labelledby="paused-title">
       <h2 id="paused-title">Waiting for you: {ask}</h2>
       <p className="hint">
-        {vncUrl ? `Act in the browser below, then resume: Tab to it (or click it) to type there; ${LEAVE_KEYS_LABEL} gives the keyboard back.` : 'Opening the live view…'}{' '}
+        {vncUrl
+          ? `Act in the browser below, then resume: Tab to it (or click it) to type there; ${LEAVE_KEYS_LABEL} gives the keyboard back.`
+          : 'Opening the live view…'}{' '}
         The session’s time limit keeps counting while the run waits.
       </p>
       {vncUrl && (
         <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-          <LazyVncViewer url={vncUrl} scale="fit" className="viewer-frame" label="Live browser (interactive): act here, then resume" />
+          <LazyVncViewer
+            url={vncUrl}
+            scale="fit"
+            className="viewer-frame"
+            label="Live browser (interactive): act here, then resume"
+          />
         </Suspense>
       )}
       <div className="row" style={{ marginTop: '0.75rem' }}>

@@ -40,7 +40,13 @@ export function RunPage() {
     resolver: runResolver,
     context,
     mode: 'onChange',
-    defaultValues: { workflow_id: params.get('workflow') ?? '', vars: {}, variablesJson: '', metadata: '', webhook_url: '' },
+    defaultValues: {
+      workflow_id: params.get('workflow') ?? '',
+      vars: {},
+      variablesJson: '',
+      metadata: '',
+      webhook_url: '',
+    },
   });
   const { register, handleSubmit, control, setError, setValue, formState } = form;
   const { errors } = formState;
@@ -65,9 +71,11 @@ export function RunPage() {
       if (err instanceof ApiError && err.status === 422) {
         for (const issue of err.issues) {
           const [head, ...rest] = issue.path.split('.');
-          if (head === 'variables' && schema && rest[0]) setError(`vars.${rest[0]}`, { type: 'server', message: issue.message });
+          if (head === 'variables' && schema && rest[0])
+            setError(`vars.${rest[0]}`, { type: 'server', message: issue.message });
           else if (head === 'variables') setError('variablesJson', { type: 'server', message: issue.message });
-          else if (head === 'workflow_id' || head === 'metadata' || head === 'webhook_url') setError(head, { type: 'server', message: issue.message });
+          else if (head === 'workflow_id' || head === 'metadata' || head === 'webhook_url')
+            setError(head, { type: 'server', message: issue.message });
           else setError('root.server', { type: 'server', message: `${issue.path}: ${issue.message}` });
         }
       }
@@ -78,10 +86,16 @@ export function RunPage() {
   return (
     <>
       <h1>Run a workflow</h1>
-      <p className="lead">Runs a saved workflow in a new browser session. You watch it live and see each step as it completes.</p>
+      <p className="lead">
+        Runs a saved workflow in a new browser session. You watch it live and see each step as it completes.
+      </p>
       <form onSubmit={(e) => void onSubmit(e)} noValidate>
         <div className="card">
-          {workflows.isPending && <p className="status" role="status">Loading workflows…</p>}
+          {workflows.isPending && (
+            <p className="status" role="status">
+              Loading workflows…
+            </p>
+          )}
           {showSelect ? (
             <Field
               label="Workflow"
@@ -111,20 +125,34 @@ export function RunPage() {
                 name="workflow_id"
                 error={errors.workflow_id?.message}
                 hint={
-                  noList && !isStatus(workflows.error, 401)
-                    ? 'This server does not list workflows: enter the id (a UUID) of a saved workflow.'
-                    : workflows.data?.items.length === 0
-                      ? <>No saved workflows yet: <Link to="/workflows/new">create one</Link>, or enter an id.</>
-                      : 'The UUID of a saved workflow.'
+                  noList && !isStatus(workflows.error, 401) ? (
+                    'This server does not list workflows: enter the id (a UUID) of a saved workflow.'
+                  ) : workflows.data?.items.length === 0 ? (
+                    <>
+                      No saved workflows yet: <Link to="/workflows/new">create one</Link>, or enter an id.
+                    </>
+                  ) : (
+                    'The UUID of a saved workflow.'
+                  )
                 }
               >
-                {(p) => <input {...p} spellCheck={false} autoComplete="off" placeholder="00000000-0000-0000-0000-000000000000" {...register('workflow_id')} />}
+                {(p) => (
+                  <input
+                    {...p}
+                    spellCheck={false}
+                    autoComplete="off"
+                    placeholder="00000000-0000-0000-0000-000000000000"
+                    {...register('workflow_id')}
+                  />
+                )}
               </Field>
             )
           )}
           {workflow.isError && (
             <p className="field-error" role="alert">
-              {isStatus(workflow.error, 404) ? 'No saved workflow has this id.' : `Could not load the workflow: ${workflow.error.message}`}
+              {isStatus(workflow.error, 404)
+                ? 'No saved workflow has this id.'
+                : `Could not load the workflow: ${workflow.error.message}`}
             </p>
           )}
         </div>
@@ -137,7 +165,11 @@ export function RunPage() {
               label="Variables (JSON object)"
               name="variablesJson"
               error={errors.variablesJson?.message}
-              hint={workflow.isPending && UUID.test(workflowId) && !noList ? 'Loading the variables…' : 'For example {"email": "a@example.com"}. Checked as you type.'}
+              hint={
+                workflow.isPending && UUID.test(workflowId) && !noList
+                  ? 'Loading the variables…'
+                  : 'For example {"email": "a@example.com"}. Checked as you type.'
+              }
             >
               {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('variablesJson')} />}
             </Field>
@@ -145,11 +177,28 @@ export function RunPage() {
         )}
 
         <div className="card">
-          <Field label="Metadata" name="metadata" error={errors.metadata?.message} hint="Optional. Any text, such as an order id or JSON, passed back unchanged in the run's status and webhooks.">
+          <Field
+            label="Metadata"
+            name="metadata"
+            error={errors.metadata?.message}
+            hint="Optional. Any text, such as an order id or JSON, passed back unchanged in the run's status and webhooks."
+          >
             {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
           </Field>
-          <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Receives run.started and run.completed.">
-            {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
+          <Field
+            label="Webhook URL"
+            name="webhook_url"
+            error={errors.webhook_url?.message}
+            hint="Optional. Receives run.started and run.completed."
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="url"
+                placeholder="https://example.com/hooks/browserdesk"
+                {...register('webhook_url')}
+              />
+            )}
           </Field>
           <FileDrop files={files} onChange={setFiles} />
         </div>

@@ -37,16 +37,21 @@ export function RunProgressPage() {
       </p>
       <h1>Run{workflowName ? `: ${workflowName}` : ''}</h1>
       <p className="lead">
-        Session <Link to={`/sessions/${encodeURIComponent(sessionId)}`}><code>{sessionId}</code></Link>
+        Session{' '}
+        <Link to={`/sessions/${encodeURIComponent(sessionId)}`}>
+          <code>{sessionId}</code>
+        </Link>
         {run && (
           <>
-            {' '}· workflow <Link to={`/workflows/${encodeURIComponent(run.workflow_id)}`}>{workflowName ?? 'open'}</Link>
+            {' '}
+            · workflow <Link to={`/workflows/${encodeURIComponent(run.workflow_id)}`}>{workflowName ?? 'open'}</Link>
           </>
         )}
       </p>
       {unknown && (
         <p className="notice warn" role="alert">
-          There is no run with this id on this server. It may have been started on another server, or the link is incomplete: find it under <Link to="/runs">Runs</Link>.
+          There is no run with this id on this server. It may have been started on another server, or the link is
+          incomplete: find it under <Link to="/runs">Runs</Link>.
         </p>
       )}
       {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={vncUrl} />}
@@ -67,13 +72,29 @@ export function RunProgressPage() {
           ) : views.isError ? (
             <ErrorNotice error={views.error} title="Could not open the live view." />
           ) : (
-            <p className="status">{unknown ? 'No live view: there is no such run.' : !run ? 'Loading the run…' : !live ? 'The run has ended.' : run.status === 'queued' ? 'Waiting for a browser: the live view opens when the run starts.' : 'Opening the live view…'}</p>
+            <p className="status">
+              {unknown
+                ? 'No live view: there is no such run.'
+                : !run
+                  ? 'Loading the run…'
+                  : !live
+                    ? 'The run has ended.'
+                    : run.status === 'queued'
+                      ? 'Waiting for a browser: the live view opens when the run starts.'
+                      : 'Opening the live view…'}
+            </p>
           )}
         </section>
         <section aria-labelledby="steps-title">
           <h2 id="steps-title">Progress</h2>
-          {status.isPending && <p className="status" role="status">Loading the run…</p>}
-          {status.isError && !unknown && <ErrorNotice error={status.error} title="Could not load the run's progress." />}
+          {status.isPending && (
+            <p className="status" role="status">
+              Loading the run…
+            </p>
+          )}
+          {status.isError && !unknown && (
+            <ErrorNotice error={status.error} title="Could not load the run's progress." />
+          )}
           {run && <RunSteps run={run} flowSteps={workflow.data?.flow.steps as Record<string, unknown>[] | undefined} />}
         </section>
       </div>

@@ -4,7 +4,13 @@ import type { RunStatusResponse } from '../../../contract/runs.ts';
  * Each step as it completes, then the outcome and the outputs. `flowSteps` (the workflow's steps,
  * when known) lists the steps still to come while the run goes on.
  */
-export function RunSteps({ run, flowSteps }: { run: RunStatusResponse; flowSteps?: readonly Record<string, unknown>[] }) {
+export function RunSteps({
+  run,
+  flowSteps,
+}: {
+  run: RunStatusResponse;
+  flowSteps?: readonly Record<string, unknown>[];
+}) {
   const done = run.results.length;
   // Only while the saved flow is the one running (same length): an edited workflow's steps would mislead.
   const toCome = !run.completed && flowSteps?.length === run.total_actions ? flowSteps.slice(done) : [];
@@ -22,7 +28,8 @@ export function RunSteps({ run, flowSteps }: { run: RunStatusResponse; flowSteps
       {run.completed && (
         <div className={`notice ${run.succeeded ? 'ok' : 'error'}`} role="status" data-testid="outcome">
           <p>
-            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong> <span className="wrap-anywhere">{run.message}</span>
+            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong>{' '}
+            <span className="wrap-anywhere">{run.message}</span>
           </p>
           {run.completed_at && <p className="hint">Finished {new Date(run.completed_at).toLocaleString()}</p>}
         </div>
@@ -32,7 +39,8 @@ export function RunSteps({ run, flowSteps }: { run: RunStatusResponse; flowSteps
           <li key={i}>
             <div className="row spread">
               <span>
-                <span aria-hidden="true">{r.result.ok ? '✓' : '✗'}</span> <span className="step-number">{i + 1}.</span> <strong>{r.action}</strong>
+                <span aria-hidden="true">{r.result.ok ? '✓' : '✗'}</span> <span className="step-number">{i + 1}.</span>{' '}
+                <strong>{r.action}</strong>
                 <span className="visually-hidden">{r.result.ok ? ' succeeded' : ' failed'}</span>{' '}
                 <span className="hint truncate" title={describeParams(r.params)}>
                   {describeParams(r.params)}
@@ -47,7 +55,8 @@ export function RunSteps({ run, flowSteps }: { run: RunStatusResponse; flowSteps
         {toCome.map((step, i) => (
           <li key={`next-${i}`} className="step-to-come">
             <span>
-              <span aria-hidden="true">○</span> <span className="step-number">{done + i + 1}.</span> <strong>{stepName(step)}</strong>
+              <span aria-hidden="true">○</span> <span className="step-number">{done + i + 1}.</span>{' '}
+              <strong>{stepName(step)}</strong>
               <span className="visually-hidden">{i === 0 && run.pause ? ' (paused here)' : ' (to come)'}</span>{' '}
               <span className="hint truncate" title={describeParams(step)}>
                 {describeParams(step)}

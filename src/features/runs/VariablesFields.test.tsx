@@ -43,8 +43,8 @@ const descriptionOf = (el: HTMLElement) =>
 
 afterEach(cleanup);
 
-describe('the run form\'s variables', () => {
-  it('shows each description as its input\'s accessible description', () => {
+describe("the run form's variables", () => {
+  it("shows each description as its input's accessible description", () => {
     render(<Harness schema={schema} onSubmit={vi.fn()} />);
     expect(descriptionOf(screen.getByLabelText(/^name/))).toBe('Customer name');
     expect(descriptionOf(screen.getByLabelText(/^plan/))).toBe('Which plan to sign up for');
@@ -52,9 +52,10 @@ describe('the run form\'s variables', () => {
     expect(screen.getByLabelText(/^status/).getAttribute('aria-describedby')).toBeNull();
   });
 
-  it('offers an enum\'s values in a labelled select: none yet when it has no default, its default otherwise', () => {
+  it("offers an enum's values in a labelled select: none yet when it has no default, its default otherwise", () => {
     render(<Harness schema={schema} onSubmit={vi.fn()} />);
-    const options = (label: RegExp) => [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => o.textContent);
+    const options = (label: RegExp) =>
+      [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => o.textContent);
     expect(screen.getByLabelText(/^status/).tagName).toBe('SELECT');
     expect(options(/^status/)).toEqual(['(none)', 'pending', 'active']);
     expect(options(/^plan/)).toEqual(['Choose…', 'free', 'pro']);
@@ -84,7 +85,13 @@ describe('the run form\'s variables', () => {
     await user.tab();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(onSubmit).toHaveBeenCalled());
-    expect(JSON.parse(onSubmit.mock.calls[0]![0].variables)).toEqual({ name: 'Ada', status: 'active', plan: 'pro', size: 'm', express: true });
+    expect(JSON.parse(onSubmit.mock.calls[0]![0].variables)).toEqual({
+      name: 'Ada',
+      status: 'active',
+      plan: 'pro',
+      size: 'm',
+      express: true,
+    });
   });
 
   it('names a required enum left unchosen, on its select', async () => {

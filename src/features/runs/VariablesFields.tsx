@@ -10,7 +10,15 @@ const kindOf = (v: Variable) => (v.type === 'enum' ? `one of ${v.enumValues?.len
  * boolean, a select of its values for an enum, a text input otherwise. A variable's description is
  * shown under its input and is the input's accessible description.
  */
-export function VariablesFields({ schema, register, errors }: { schema: Variable[]; register: UseFormRegister<RunFormValues>; errors: FieldErrors<RunFormValues>['vars'] }) {
+export function VariablesFields({
+  schema,
+  register,
+  errors,
+}: {
+  schema: Variable[];
+  register: UseFormRegister<RunFormValues>;
+  errors: FieldErrors<RunFormValues>['vars'];
+}) {
   if (schema.length === 0) return <p className="status">This workflow takes no variables.</p>;
   return (
     <fieldset className="card">
@@ -18,7 +26,8 @@ export function VariablesFields({ schema, register, errors }: { schema: Variable
       {schema.map((v) => {
         const id = `var-${v.name}`;
         const err = errors?.[v.name];
-        const described = [v.description ? `${id}-hint` : null, err ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+        const described =
+          [v.description ? `${id}-hint` : null, err ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
         const hint = v.description && (
           <p className="hint" id={`${id}-hint`}>
             {v.description}
@@ -51,7 +60,11 @@ export function VariablesFields({ schema, register, errors }: { schema: Variable
             <label htmlFor={id}>
               {v.name}
               {v.required && <span aria-hidden="true"> *</span>}
-              <span className="hint"> ({kindOf(v)}{v.required ? ', required' : ''})</span>
+              <span className="hint">
+                {' '}
+                ({kindOf(v)}
+                {v.required ? ', required' : ''})
+              </span>
             </label>
             {v.type === 'enum' ? (
               <select {...control}>

@@ -39,7 +39,8 @@ export function WorkflowNeeds({ flow, files }: { flow: Flow; files: readonly Fil
               const chosen = !notChosen.includes(name);
               return (
                 <li key={name}>
-                  <code>{name}</code> <span className={chosen ? 'need-ok' : 'need-missing'}>{chosen ? '✓ chosen' : 'not chosen yet'}</span>
+                  <code>{name}</code>{' '}
+                  <span className={chosen ? 'need-ok' : 'need-missing'}>{chosen ? '✓ chosen' : 'not chosen yet'}</span>
                 </li>
               );
             })}
@@ -56,7 +57,9 @@ export function WorkflowNeeds({ flow, files }: { flow: Flow; files: readonly Fil
               <li key={name}>
                 <code>{name}</code>{' '}
                 {stored === null ? (
-                  <span className="status">{credentials.isError ? '(could not check whether it is stored)' : '(checking…)'}</span>
+                  <span className="status">
+                    {credentials.isError ? '(could not check whether it is stored)' : '(checking…)'}
+                  </span>
                 ) : stored.has(name) ? (
                   <span className="need-ok">✓ stored</span>
                 ) : (
@@ -70,7 +73,9 @@ export function WorkflowNeeds({ flow, files }: { flow: Flow; files: readonly Fil
               </li>
             ))}
           </ul>
-          {notStored.length > 0 && <p className="hint">The server refuses to start the run until each one is stored.</p>}
+          {notStored.length > 0 && (
+            <p className="hint">The server refuses to start the run until each one is stored.</p>
+          )}
         </>
       )}
     </section>

@@ -10,13 +10,23 @@ const schema: Variable[] = [
 ];
 const base: RunFormValues = { workflow_id: ID, vars: {}, variablesJson: '', metadata: '', webhook_url: '' };
 const resolve = (v: RunFormValues, s: Variable[] | null) =>
-  runResolver(v, { schema: s }, { fields: {}, shouldUseNativeValidation: false }) as Awaited<ReturnType<typeof runResolver>>;
+  runResolver(v, { schema: s }, { fields: {}, shouldUseNativeValidation: false }) as Awaited<
+    ReturnType<typeof runResolver>
+  >;
 
 describe('run form validation', () => {
   it('builds variables from the schema-generated inputs, typed', async () => {
-    const r = await resolve({ ...base, vars: { email: 'a@b.c', count: '5', agree: true }, metadata: '{"t":1}' }, schema);
+    const r = await resolve(
+      { ...base, vars: { email: 'a@b.c', count: '5', agree: true }, metadata: '{"t":1}' },
+      schema,
+    );
     expect(r.errors).toEqual({});
-    expect(r.values).toEqual({ workflow_id: ID, metadata: '{"t":1}', webhook_url: undefined, variables: '{"email":"a@b.c","count":5,"agree":true}' });
+    expect(r.values).toEqual({
+      workflow_id: ID,
+      metadata: '{"t":1}',
+      webhook_url: undefined,
+      variables: '{"email":"a@b.c","count":5,"agree":true}',
+    });
   });
 
   it('names a missing required variable and a non-number', async () => {
@@ -34,7 +44,10 @@ describe('run form validation', () => {
   });
 
   it('checks the id, the webhook URL and, without a schema, the variables JSON', async () => {
-    const r = await resolve({ workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '', webhook_url: 'nope' }, null);
+    const r = await resolve(
+      { workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '', webhook_url: 'nope' },
+      null,
+    );
     expect(r.errors.workflow_id?.message).toBe('workflow_id must be a UUID');
     expect(r.errors.webhook_url?.message).toBe('webhook_url must be an http(s) URL');
     expect(r.errors.variablesJson?.message).toBe('variables must be a string holding a JSON object');

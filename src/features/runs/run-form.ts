@@ -21,11 +21,19 @@ export interface RunFormContext {
 
 /** The inputs' first values: each variable's default ('' when none; an enum's select then shows its empty choice). */
 export function initialVars(schema: Variable[]): Record<string, string | boolean> {
-  return Object.fromEntries(schema.map((v) => [v.name, v.type === 'boolean' ? v.default === true : v.default === undefined ? '' : String(v.default)]));
+  return Object.fromEntries(
+    schema.map((v) => [
+      v.name,
+      v.type === 'boolean' ? v.default === true : v.default === undefined ? '' : String(v.default),
+    ]),
+  );
 }
 
 /** Typed variable values from the inputs, plus a message for each bad one. */
-export function collectVariables(schema: Variable[], vars: RunFormValues['vars']): { values: Record<string, unknown>; errors: Record<string, string> } {
+export function collectVariables(
+  schema: Variable[],
+  vars: RunFormValues['vars'],
+): { values: Record<string, unknown>; errors: Record<string, string> } {
   const values: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const v of schema) {
@@ -43,7 +51,8 @@ export function collectVariables(schema: Variable[], vars: RunFormValues['vars']
       const n = Number(text);
       if (!Number.isFinite(n)) errors[v.name] = `${v.name} must be a number`;
       else values[v.name] = n;
-    } else if (v.type === 'enum' && !v.enumValues?.includes(text)) errors[v.name] = `${v.name} must be one of: ${(v.enumValues ?? []).join(', ')}`;
+    } else if (v.type === 'enum' && !v.enumValues?.includes(text))
+      errors[v.name] = `${v.name} must be one of: ${(v.enumValues ?? []).join(', ')}`;
     else values[v.name] = text;
   }
   return { values, errors };
@@ -56,7 +65,9 @@ export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFie
   let variables: string | undefined;
   if (schema) {
     const collected = collectVariables(schema, values.vars);
-    const varErrors = Object.fromEntries(Object.entries(collected.errors).map(([k, m]) => [k, { type: 'validate', message: m }]));
+    const varErrors = Object.fromEntries(
+      Object.entries(collected.errors).map(([k, m]) => [k, { type: 'validate', message: m }]),
+    );
     if (Object.keys(varErrors).length) errors.vars = varErrors;
     variables = schema.length ? JSON.stringify(collected.values) : undefined;
   } else if (values.variablesJson.trim()) variables = values.variablesJson;
@@ -75,6 +86,7 @@ export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFie
       errors[key] ??= { type: 'validate', message: issue.message };
     }
   }
-  if (Object.keys(errors).length || !parsed.success) return { values: {}, errors: errors as FieldErrors<RunFormValues> };
+  if (Object.keys(errors).length || !parsed.success)
+    return { values: {}, errors: errors as FieldErrors<RunFormValues> };
   return { values: parsed.data, errors: {} };
 };

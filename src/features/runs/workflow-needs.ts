@@ -9,9 +9,11 @@ export interface WorkflowNeeds {
 
 export function needsOf(flow: Flow): WorkflowNeeds {
   const files = new Set<string>();
-  for (const step of flow.steps) if (step.type === 'customStep' && step.name === 'uploadFile') files.add(step.parameters.file);
+  for (const step of flow.steps)
+    if (step.type === 'customStep' && step.name === 'uploadFile') files.add(step.parameters.file);
   return { files: [...files], credentials: credentialNamesOf(flow) };
 }
 
 /** Which of the needed files are not among those chosen (uploadFile matches by name). */
-export const missingFiles = (needed: readonly string[], chosen: readonly { name: string }[]) => needed.filter((n) => !chosen.some((f) => f.name === n));
+export const missingFiles = (needed: readonly string[], chosen: readonly { name: string }[]) =>
+  needed.filter((n) => !chosen.some((f) => f.name === n));

@@ -66,7 +66,13 @@ export function ConnectPanel({ connectUrl, sessionId }: { connectUrl: string; se
               Install: <code>{s.install}</code>
             </p>
           )}
-          <CopyableText label={`${s.label} script`} copyLabel="Copy script" text={s.code} testId={`snippet-${s.key}`} code />
+          <CopyableText
+            label={`${s.label} script`}
+            copyLabel="Copy script"
+            text={s.code}
+            testId={`snippet-${s.key}`}
+            code
+          />
         </div>
       ))}
       <p className="hint">

@@ -11,8 +11,19 @@ import { defaultSessionName } from './launcher-form.ts';
 
 /** The server's facts as GET /server_info answers them; the launcher asks whether a proxy is configured. */
 function serveInfo(proxy: boolean) {
-  const info: ServerInfo = { version: '1.0.0', writer_configured: true, proxy_configured: proxy, max_sessions: 4, api_key_file: 'DATA_DIR/api-key' };
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(info), { status: 200, headers: { 'content-type': 'application/json' } })));
+  const info: ServerInfo = {
+    version: '1.0.0',
+    writer_configured: true,
+    proxy_configured: proxy,
+    max_sessions: 4,
+    api_key_file: 'DATA_DIR/api-key',
+  };
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      async () => new Response(JSON.stringify(info), { status: 200, headers: { 'content-type': 'application/json' } }),
+    ),
+  );
 }
 const render = (ui: ReactNode) => renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
 
@@ -29,7 +40,14 @@ describe('LauncherForm', () => {
     expect((screen.getByLabelText('Timeout (seconds)') as HTMLInputElement).value).toBe('1200');
     await userEvent.type(screen.getByLabelText('Workflow name'), 'checkout');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith({ workflow_name: 'checkout', proxies: false, timeout: 1200, presentation: 'browser' }));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith({
+        workflow_name: 'checkout',
+        proxies: false,
+        timeout: 1200,
+        presentation: 'browser',
+      }),
+    );
   });
 
   it('asks for the full browser by default, and for kiosk when chosen', async () => {
@@ -39,7 +57,9 @@ describe('LauncherForm', () => {
     await userEvent.type(screen.getByLabelText('Workflow name'), 'embed');
     await userEvent.click(screen.getByRole('radio', { name: /Kiosk/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: 'embed', presentation: 'kiosk' })));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: 'embed', presentation: 'kiosk' })),
+    );
   });
 
   it('checks session_data JSON as you type; metadata is any text, sent as typed', async () => {
@@ -47,13 +67,19 @@ describe('LauncherForm', () => {
     render(<LauncherForm onLaunch={onLaunch} />);
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '{"cookies": [' } });
     expect(await screen.findByText(/^Session data must be valid JSON/)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '{"cookies": [{"name": "a"}]}' } });
+    fireEvent.change(screen.getByLabelText('Session data (JSON)'), {
+      target: { value: '{"cookies": [{"name": "a"}]}' },
+    });
     expect(await screen.findByText(/^Session data must be a Playwright storage state/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText('Metadata'), { target: { value: 'customer 42' } });
     await userEvent.type(screen.getByLabelText('Workflow name'), 'tagged');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: 'tagged', metadata: 'customer 42' })));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith(
+        expect.objectContaining({ workflow_name: 'tagged', metadata: 'customer 42' }),
+      ),
+    );
     expect(screen.getByLabelText('Metadata').getAttribute('aria-invalid')).toBe('false');
   });
 
@@ -83,7 +109,11 @@ describe('LauncherForm', () => {
     await userEvent.type(screen.getByLabelText('Start URL'), 'https://example.com/shop');
     await userEvent.type(screen.getByLabelText('User agent'), 'Mozilla/5.0 (Test)');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ start_url: 'https://example.com/shop', user_agent: 'Mozilla/5.0 (Test)' })));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith(
+        expect.objectContaining({ start_url: 'https://example.com/shop', user_agent: 'Mozilla/5.0 (Test)' }),
+      ),
+    );
   });
 
   it('launches with no name: the session is named by when it starts (the API requires a name)', async () => {
@@ -93,7 +123,11 @@ describe('LauncherForm', () => {
     expect(name.placeholder).toMatch(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await userEvent.type(name, '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
-    await waitFor(() => expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) })));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith(
+        expect.objectContaining({ workflow_name: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) }),
+      ),
+    );
     expect(defaultSessionName(new Date(2026, 10, 5, 8, 7))).toBe('Session 2026-11-05 08:07');
   });
 
@@ -112,7 +146,11 @@ describe('LauncherForm', () => {
   it('puts a server 422 on the field it names', async () => {
     serveInfo(true);
     const onLaunch = vi.fn().mockRejectedValue(
-      new ApiError(422, { error: 'invalid_request', message: 'Invalid', issues: [{ path: 'proxies', message: 'no PROXY_URL configured' }] }),
+      new ApiError(422, {
+        error: 'invalid_request',
+        message: 'Invalid',
+        issues: [{ path: 'proxies', message: 'no PROXY_URL configured' }],
+      }),
     );
     render(<LauncherForm onLaunch={onLaunch} />);
     await userEvent.type(screen.getByLabelText('Workflow name'), 'w');

@@ -5,12 +5,22 @@ import { applyIssues } from '../../api/form-issues.ts';
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { Field } from '../../components/Field.tsx';
-import { defaultSessionName, LAUNCHER_FIELDS, launcherDefaults, launcherResolver, type LauncherValues } from './launcher-form.ts';
+import {
+  defaultSessionName,
+  LAUNCHER_FIELDS,
+  launcherDefaults,
+  launcherResolver,
+  type LauncherValues,
+} from './launcher-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Every field of the create request, validated with the contract as you type. */
 export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessionRequest): Promise<unknown> }) {
-  const { register, handleSubmit, setError, formState } = useForm<LauncherValues, unknown, CreateWorkflowSessionRequest>({
+  const { register, handleSubmit, setError, formState } = useForm<
+    LauncherValues,
+    unknown,
+    CreateWorkflowSessionRequest
+  >({
     resolver: launcherResolver,
     mode: 'onChange',
     defaultValues: launcherDefaults,
@@ -34,12 +44,27 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
         error={errors.workflow_name?.message}
         hint="Optional. A saved workflow (suggested as you type), or a new name: its empty workflow joins the Workflows list only once you save steps to it. Left empty, the session is named by when it starts."
       >
-        {(p) => <input {...p} autoComplete="off" list="launcher-workflows" placeholder={defaultSessionName(new Date())} {...register('workflow_name')} />}
+        {(p) => (
+          <input
+            {...p}
+            autoComplete="off"
+            list="launcher-workflows"
+            placeholder={defaultSessionName(new Date())}
+            {...register('workflow_name')}
+          />
+        )}
       </Field>
       <datalist id="launcher-workflows">
-        {workflows.data?.items.map((w) => <option key={w.id} value={w.name} />)}
+        {workflows.data?.items.map((w) => (
+          <option key={w.id} value={w.name} />
+        ))}
       </datalist>
-      <Field label="Start URL" name="start_url" error={errors.start_url?.message} hint="Optional. The page the browser opens on; empty: a blank page.">
+      <Field
+        label="Start URL"
+        name="start_url"
+        error={errors.start_url?.message}
+        hint="Optional. The page the browser opens on; empty: a blank page."
+      >
         {(p) => <input {...p} type="url" placeholder="https://example.com" {...register('start_url')} />}
       </Field>
       {/* Offered only when the server has a PROXY_URL: without one, ticking it could only be refused. */}
@@ -59,15 +84,27 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
         error={errors.timeout?.message}
         hint={`Default 1200 (20 minutes); from ${SESSION_TIMEOUT_MIN} to ${SESSION_TIMEOUT_MAX}.`}
       >
-        {(p) => <input {...p} type="number" inputMode="numeric" min={SESSION_TIMEOUT_MIN} max={SESSION_TIMEOUT_MAX} step={1} {...register('timeout')} />}
+        {(p) => (
+          <input
+            {...p}
+            type="number"
+            inputMode="numeric"
+            min={SESSION_TIMEOUT_MIN}
+            max={SESSION_TIMEOUT_MAX}
+            step={1}
+            {...register('timeout')}
+          />
+        )}
       </Field>
       <fieldset className="choices">
         <legend>Presentation</legend>
         <label className="check">
-          <input type="radio" value="browser" {...register('presentation')} /> Full browser: tabs and address bar, for working in it yourself
+          <input type="radio" value="browser" {...register('presentation')} /> Full browser: tabs and address bar, for
+          working in it yourself
         </label>
         <label className="check">
-          <input type="radio" value="kiosk" {...register('presentation')} /> Kiosk: the page alone, filling the screen, for embedding under your brand
+          <input type="radio" value="kiosk" {...register('presentation')} /> Kiosk: the page alone, filling the screen,
+          for embedding under your brand
         </label>
       </fieldset>
       <Field
@@ -76,18 +113,30 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
         error={errors.session_data?.message}
         hint={
           <>
-            Optional. A Playwright storage state: <code>{'{"cookies": [...], "origins": [{"origin", "localStorage": [...]}]}'}</code>. Checked as you
-            type.
+            Optional. A Playwright storage state:{' '}
+            <code>{'{"cookies": [...], "origins": [{"origin", "localStorage": [...]}]}'}</code>. Checked as you type.
           </>
         }
       >
         {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('session_data')} />}
       </Field>
-      <Field label="Metadata" name="metadata" error={errors.metadata?.message} hint="Optional. Any text, such as an id or JSON, passed back unchanged in the webhooks and the session's status.">
+      <Field
+        label="Metadata"
+        name="metadata"
+        error={errors.metadata?.message}
+        hint="Optional. Any text, such as an id or JSON, passed back unchanged in the webhooks and the session's status."
+      >
         {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
       </Field>
-      <Field label="Webhook URL" name="webhook_url" error={errors.webhook_url?.message} hint="Optional. Notified when the session starts and ends.">
-        {(p) => <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />}
+      <Field
+        label="Webhook URL"
+        name="webhook_url"
+        error={errors.webhook_url?.message}
+        hint="Optional. Notified when the session starts and ends."
+      >
+        {(p) => (
+          <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />
+        )}
       </Field>
       <Field
         label="User agent"

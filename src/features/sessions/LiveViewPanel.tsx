@@ -61,7 +61,12 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
         <div role="tabpanel" id={`${id}-panel-vnc`} aria-labelledby={`${id}-tab-vnc`} hidden={tab !== 'vnc'}>
           <div className="row" style={{ marginBottom: '0.5rem' }}>
             <label htmlFor={`${id}-scale`}>Scale</label>
-            <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))} style={{ width: 'auto' }}>
+            <select
+              id={`${id}-scale`}
+              value={scale}
+              onChange={(e) => setScale(ScaleMode.parse(e.target.value))}
+              style={{ width: 'auto' }}
+            >
               <option value="fit">Fit to the frame</option>
               <option value="none">None (1:1, scroll)</option>
             </select>
@@ -79,20 +84,39 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
           </p>
           <div ref={frame} className="viewer-host">
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-              <LazyVncViewer ref={viewer} url={vncUrl} scale={scale} viewOnly={viewOnly} onClipboard={setRemoteClip} className="viewer-frame" label="Live browser (interactive)" />
+              <LazyVncViewer
+                ref={viewer}
+                url={vncUrl}
+                scale={scale}
+                viewOnly={viewOnly}
+                onClipboard={setRemoteClip}
+                className="viewer-frame"
+                label="Live browser (interactive)"
+              />
             </Suspense>
           </div>
           <details style={{ marginTop: '0.75rem' }}>
             <summary>Clipboard</summary>
             <div className="field">
               <label htmlFor={`${id}-remote-clip`}>Copied in the remote browser</label>
-              <textarea id={`${id}-remote-clip`} readOnly rows={2} value={remoteClip} placeholder="Text copied in the session appears here." />
+              <textarea
+                id={`${id}-remote-clip`}
+                readOnly
+                rows={2}
+                value={remoteClip}
+                placeholder="Text copied in the session appears here."
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-send-clip`}>Send to the remote clipboard</label>
               <textarea id={`${id}-send-clip`} rows={2} value={toSend} onChange={(e) => setToSend(e.target.value)} />
             </div>
-            <button type="button" className="secondary small" disabled={viewOnly || !toSend} onClick={() => viewer.current?.pasteClipboard(toSend)}>
+            <button
+              type="button"
+              className="secondary small"
+              disabled={viewOnly || !toSend}
+              onClick={() => viewer.current?.pasteClipboard(toSend)}
+            >
               Send text
             </button>
             {viewOnly && <p className="hint">Turn off view only to send text.</p>}
@@ -101,7 +125,9 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
       )}
       {livestreamUrl && (
         <div role="tabpanel" id={`${id}-panel-live`} aria-labelledby={`${id}-tab-live`} hidden={tab !== 'live'}>
-          {liveOpened && <iframe className="viewer-frame" src={livestreamUrl} title="Livestream of the browser (view only)" />}
+          {liveOpened && (
+            <iframe className="viewer-frame" src={livestreamUrl} title="Livestream of the browser (view only)" />
+          )}
         </div>
       )}
     </section>

@@ -12,9 +12,16 @@ const REASON: Record<NonNullable<Session['end_reason']>, string> = {
  * `runOutcome`: when the session's run is known to have finished. A session ends "completed" when
  * its run finishes, failed or not, so the run's outcome is what the badge says then.
  */
-export function SessionBadge({ session, runOutcome }: { session: Pick<Session, 'state' | 'end_reason'>; runOutcome?: 'succeeded' | 'failed' }) {
+export function SessionBadge({
+  session,
+  runOutcome,
+}: {
+  session: Pick<Session, 'state' | 'end_reason'>;
+  runOutcome?: 'succeeded' | 'failed';
+}) {
   const byRun = session.end_reason === 'completed' && runOutcome !== undefined;
-  const bad = session.end_reason === 'crashed' || session.end_reason === 'failed_to_start' || (byRun && runOutcome === 'failed');
+  const bad =
+    session.end_reason === 'crashed' || session.end_reason === 'failed_to_start' || (byRun && runOutcome === 'failed');
   const cls = bad ? 'failed' : session.state;
   return (
     <span className={`badge ${cls}`}>

@@ -125,13 +125,32 @@ describe('SessionList', () => {
   });
 
   it('says a run\'s session ended with its run\'s outcome, not "completed", and marks a failed run as gone wrong', async () => {
-    const failedRun: Session = { ...ended, id: '22222222-2222-4333-8444-555555555555', workflow_name: 'failing', end_reason: 'completed', run: { status: 'failed' } };
-    const goodRun: Session = { ...ended, id: '33333333-2222-4333-8444-555555555555', workflow_name: 'passing', end_reason: 'completed', run: { status: 'succeeded' } };
-    const noRun: Session = { ...ended, id: '44444444-2222-4333-8444-555555555555', workflow_name: 'plain', end_reason: 'completed', run: null };
+    const failedRun: Session = {
+      ...ended,
+      id: '22222222-2222-4333-8444-555555555555',
+      workflow_name: 'failing',
+      end_reason: 'completed',
+      run: { status: 'failed' },
+    };
+    const goodRun: Session = {
+      ...ended,
+      id: '33333333-2222-4333-8444-555555555555',
+      workflow_name: 'passing',
+      end_reason: 'completed',
+      run: { status: 'succeeded' },
+    };
+    const noRun: Session = {
+      ...ended,
+      id: '44444444-2222-4333-8444-555555555555',
+      workflow_name: 'plain',
+      end_reason: 'completed',
+      run: null,
+    };
     fakeServer({ sessions: [failedRun, goodRun, noRun] });
     renderAt('/sessions');
     await screen.findByText('failing');
-    const cell = (id: string, label: string) => document.querySelector(`tr[data-session-id="${id}"] td[data-label="${label}"]`)!;
+    const cell = (id: string, label: string) =>
+      document.querySelector(`tr[data-session-id="${id}"] td[data-label="${label}"]`)!;
     expect(cell(failedRun.id, 'End reason').textContent).toBe('run failed');
     expect(cell(failedRun.id, 'State').querySelector('.badge')!.className).toContain('failed');
     expect(cell(goodRun.id, 'End reason').textContent).toBe('run succeeded');

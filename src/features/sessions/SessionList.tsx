@@ -45,13 +45,7 @@ const When = ({ iso }: { iso: string }) => (
 
 const durationMs = (s: Session) =>
   s.ended_at ? new Date(s.ended_at).getTime() - new Date(s.created_at).getTime() : undefined;
-const searchTexts = (s: Session) => [
-  s.id,
-  s.workflow_name ?? 'deleted',
-  s.state,
-  endReasonText(s) ?? null,
-  s.metadata,
-];
+const searchTexts = (s: Session) => [s.id, s.workflow_name ?? 'deleted', s.state, endReasonText(s) ?? null, s.metadata];
 
 const helper = createColumnHelper<ListFeatures, Session>();
 const columns = helper.columns([

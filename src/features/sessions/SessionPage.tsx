@@ -35,7 +35,10 @@ export function SessionPage() {
   const remembered = recallSession(id);
   const ended = session.data?.state === 'ended';
   const expiresAt =
-    session.data?.expires_at ?? (remembered ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString() : undefined);
+    session.data?.expires_at ??
+    (remembered
+      ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString()
+      : undefined);
   // 404, or 422 for an address whose id is not a session id at all: either way, no such session.
   const unknownHere = session.isError && (isStatus(session.error, 404) || isStatus(session.error, 422)) && !remembered;
   // Not launched from this tab: ask the server for fresh URLs (the launch's tokens are kept hashed).
@@ -84,7 +87,11 @@ export function SessionPage() {
         )}
       </ul>
       {session.data?.state === 'live' && <TimeWarning session={session.data} />}
-      {session.isPending && <p className="status" role="status">Loading the session…</p>}
+      {session.isPending && (
+        <p className="status" role="status">
+          Loading the session…
+        </p>
+      )}
       {run && <SessionRun run={run} workflowName={session.data?.workflow_name} />}
       {unknownHere && (
         <div className="notice error" role="alert">
@@ -92,11 +99,14 @@ export function SessionPage() {
             <strong>No such session.</strong>
           </p>
           <p>
-            This server has no session with the id <code>{id}</code>. Find it under <Link to="/sessions">Sessions</Link>.
+            This server has no session with the id <code>{id}</code>. Find it under <Link to="/sessions">Sessions</Link>
+            .
           </p>
         </div>
       )}
-      {session.isError && !isStatus(session.error, 404) && !isStatus(session.error, 422) && <ErrorNotice error={session.error} title="Could not load the session's state." />}
+      {session.isError && !isStatus(session.error, 404) && !isStatus(session.error, 422) && (
+        <ErrorNotice error={session.error} title="Could not load the session's state." />
+      )}
       {end.isError && <ErrorNotice error={end.error} title="The session was not ended." />}
       <ConfirmDialog
         open={confirming}
@@ -117,22 +127,30 @@ export function SessionPage() {
               : session.data?.end_reason
                 ? ` (${session.data.end_reason.replace(/_/g, ' ')})`
                 : ''}
-            . Its browser and addresses are gone; what it left is
-            below.
+            . Its browser and addresses are gone; what it left is below.
           </p>
           <SessionInspector sessionId={id} />
         </>
       ) : urls ? (
         <>
-          {(urls.vnc_url || urls.livestream_url) && <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
+          {(urls.vnc_url || urls.livestream_url) && (
+            <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />
+          )}
           {liveLog}
           {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
-          {(urls.vnc_url || urls.livestream_url) && <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />}
+          {(urls.vnc_url || urls.livestream_url) && (
+            <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />
+          )}
         </>
       ) : views.isError ? (
         <ErrorNotice error={views.error} title="Could not open the live view." />
       ) : (
-        !unknownHere && session.data?.state === 'live' && <p className="status" role="status">Opening the live view…</p>
+        !unknownHere &&
+        session.data?.state === 'live' && (
+          <p className="status" role="status">
+            Opening the live view…
+          </p>
+        )
       )}
       {!urls && liveLog}
     </>

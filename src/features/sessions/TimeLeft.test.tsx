@@ -45,7 +45,21 @@ describe('the time limit', () => {
   it('warns calmly near the end, and Extend sends PATCH /sessions/{id} with the timeout 10 minutes longer', async () => {
     const fetchMock = vi.fn(async (_url: string, init?: RequestInit) => {
       const body = JSON.parse(String(init?.body)) as { timeout: number };
-      const session = { id: ID, workflow_id: ID, workflow_name: 'w', state: 'live', end_reason: null, proxies: false, timeout: body.timeout, webhook_url: null, metadata: null, created_at: inMs(-1_140_000), expires_at: inMs(660_000), ended_at: null, run: null };
+      const session = {
+        id: ID,
+        workflow_id: ID,
+        workflow_name: 'w',
+        state: 'live',
+        end_reason: null,
+        proxies: false,
+        timeout: body.timeout,
+        webhook_url: null,
+        metadata: null,
+        created_at: inMs(-1_140_000),
+        expires_at: inMs(660_000),
+        ended_at: null,
+        run: null,
+      };
       return new Response(JSON.stringify(session), { status: 200, headers: { 'content-type': 'application/json' } });
     });
     vi.stubGlobal('fetch', fetchMock);
@@ -75,7 +89,19 @@ describe('the time limit', () => {
     expect(screen.getByTestId('time-warning').textContent).toMatch(/longest a session may live/);
     expect(screen.queryByRole('button')).toBeNull();
     cleanup();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: 'conflict', message: 'The session is not live: only a live session can be extended' }), { status: 409, headers: { 'content-type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              error: 'conflict',
+              message: 'The session is not live: only a live session can be extended',
+            }),
+            { status: 409, headers: { 'content-type': 'application/json' } },
+          ),
+      ),
+    );
     render(<TimeWarning session={{ id: ID, timeout: 1200, expires_at: inMs(30_000) }} />);
     await userEvent.click(screen.getByRole('button', { name: 'Extend by 10 min' }));
     expect(await screen.findByText('The session was not extended.')).toBeTruthy();

@@ -23,7 +23,9 @@ export const warnWithinMs = (timeoutSeconds: number) => Math.min(120, timeoutSec
 
 /** The timeout an Extend asks for: 10 minutes more, within the most a session may live (null: at it already). */
 export function extendedTimeout(timeoutSeconds: number): number | null {
-  return timeoutSeconds >= SESSION_TIMEOUT_MAX ? null : Math.min(SESSION_TIMEOUT_MAX, timeoutSeconds + EXTEND_BY_SECONDS);
+  return timeoutSeconds >= SESSION_TIMEOUT_MAX
+    ? null
+    : Math.min(SESSION_TIMEOUT_MAX, timeoutSeconds + EXTEND_BY_SECONDS);
 }
 
 function useNow(): number {
@@ -41,7 +43,8 @@ export function TimeLeft({ expiresAt }: { expiresAt: string }) {
   return <span data-testid="time-left">{formatLeft(new Date(expiresAt).getTime() - now)}</span>;
 }
 
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const clock = (iso: string) =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** "2 minutes", "1 minute", "75 seconds". */
 export function spanWords(ms: number): string {
@@ -57,7 +60,12 @@ function ExtendButton({ session, quiet }: { session: Pick<Session, 'id' | 'timeo
   if (next === null) return null;
   return (
     <>
-      <button type="button" className={quiet ? 'small secondary' : 'small'} disabled={update.isPending} onClick={() => update.mutate({ id: session.id, body: { timeout: next } })}>
+      <button
+        type="button"
+        className={quiet ? 'small secondary' : 'small'}
+        disabled={update.isPending}
+        onClick={() => update.mutate({ id: session.id, body: { timeout: next } })}
+      >
         {update.isPending ? 'Extending…' : 'Extend by 10 min'}
       </button>
       {update.isError && <ErrorNotice error={update.error} title="The session was not extended." />}
@@ -93,7 +101,8 @@ export function TimeWarning({ session }: { session: Limited }) {
   return (
     <div className="notice warn row spread" role="status" data-testid="time-warning">
       <p>
-        Less than {spanWords(warnWithinMs(session.timeout))} left: this session ends at {clock(session.expires_at)} and its browser closes.{' '}
+        Less than {spanWords(warnWithinMs(session.timeout))} left: this session ends at {clock(session.expires_at)} and
+        its browser closes.{' '}
         {atMost ? 'It has reached the longest a session may live (24 h).' : 'Extend it to keep working.'}
       </p>
       <ExtendButton session={session} />

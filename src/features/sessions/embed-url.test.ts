@@ -14,8 +14,17 @@ describe('embed URL', () => {
   });
 
   it('adds the options the page reads, and the page reads them back', () => {
-    const url = embedUrl(urls, { view: 'vnc', view_only: false, scale: 'none', accent: '#ff0088', background: '#000000' })!;
-    expect(readEmbedOptions(new URL(url).search)).toEqual({ ok: true, options: { view_only: false, scale: 'none', accent: '#ff0088', background: '#000000' } });
+    const url = embedUrl(urls, {
+      view: 'vnc',
+      view_only: false,
+      scale: 'none',
+      accent: '#ff0088',
+      background: '#000000',
+    })!;
+    expect(readEmbedOptions(new URL(url).search)).toEqual({
+      ok: true,
+      options: { view_only: false, scale: 'none', accent: '#ff0088', background: '#000000' },
+    });
     expect(new URL(url).searchParams.get('token')).toBe('CONTROL');
   });
 
@@ -27,7 +36,9 @@ describe('embed URL', () => {
   });
 
   it('leaves out of a livestream URL the options that page ignores', () => {
-    const url = new URL(embedUrl(urls, { view: 'live', view_only: true, scale: 'none', accent: '#123456', background: '#abcdef' })!);
+    const url = new URL(
+      embedUrl(urls, { view: 'live', view_only: true, scale: 'none', accent: '#123456', background: '#abcdef' })!,
+    );
     expect([...url.searchParams.keys()].sort()).toEqual(['background', 'token']);
   });
 

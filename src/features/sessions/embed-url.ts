@@ -23,7 +23,10 @@ export const OPTIONS_OF: Record<EmbedView, readonly (keyof EmbedOptions)[]> = {
  * view token (the livestream's): the server then refuses input whatever the query says, so whoever
  * copies the snippet cannot turn it into a remote control by deleting `view_only=1`.
  */
-export function embedUrl(urls: { vnc_url?: string; livestream_url?: string }, choices: EmbedChoices): string | undefined {
+export function embedUrl(
+  urls: { vnc_url?: string; livestream_url?: string },
+  choices: EmbedChoices,
+): string | undefined {
   const source = choices.view === 'vnc' ? urls.vnc_url : urls.livestream_url;
   if (!source) return undefined;
   const url = new URL(source);
@@ -34,7 +37,8 @@ export function embedUrl(urls: { vnc_url?: string; livestream_url?: string }, ch
   const wanted = OPTIONS_OF[choices.view];
   // Only what differs from the page's defaults, so the URL stays short and readable.
   const defaults = EmbedOptions.parse({});
-  if (wanted.includes('view_only') && choices.view_only !== defaults.view_only) url.searchParams.set('view_only', choices.view_only ? '1' : '0');
+  if (wanted.includes('view_only') && choices.view_only !== defaults.view_only)
+    url.searchParams.set('view_only', choices.view_only ? '1' : '0');
   if (wanted.includes('scale') && choices.scale !== defaults.scale) url.searchParams.set('scale', choices.scale);
   for (const key of ['accent', 'background'] as const) {
     const value = choices[key];

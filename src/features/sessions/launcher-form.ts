@@ -1,4 +1,8 @@
-import { CreateWorkflowSessionRequest, SESSION_TIMEOUT_DEFAULT, type Presentation } from '../../../contract/sessions.ts';
+import {
+  CreateWorkflowSessionRequest,
+  SESSION_TIMEOUT_DEFAULT,
+  type Presentation,
+} from '../../../contract/sessions.ts';
 import { contractResolver } from '../../lib/contract-resolver.ts';
 
 /** The launcher's inputs as typed; empty optional fields are left out of the request. */
@@ -54,4 +58,14 @@ export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (
   user_agent: opt(v.user_agent)?.trim(),
 }));
 
-export const LAUNCHER_FIELDS = ['workflow_name', 'proxies', 'session_data', 'timeout', 'webhook_url', 'metadata', 'presentation', 'start_url', 'user_agent'] as const;
+export const LAUNCHER_FIELDS = [
+  'workflow_name',
+  'proxies',
+  'session_data',
+  'timeout',
+  'webhook_url',
+  'metadata',
+  'presentation',
+  'start_url',
+  'user_agent',
+] as const;

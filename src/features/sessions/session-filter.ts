@@ -42,7 +42,9 @@ export function endReasonText(s: Pick<Session, 'end_reason' | 'run'>): string | 
 
 /** Whether the list marks the session as gone wrong: it crashed, never started, or its run failed. */
 export const endedBadly = (s: Pick<Session, 'end_reason' | 'run'>) =>
-  s.end_reason === 'crashed' || s.end_reason === 'failed_to_start' || (s.end_reason !== null && s.run?.status === 'failed');
+  s.end_reason === 'crashed' ||
+  s.end_reason === 'failed_to_start' ||
+  (s.end_reason !== null && s.run?.status === 'failed');
 
 /** The columns the list sorts by (?sort=<id>:asc|desc); newest first when none is chosen. */
 export const SESSION_SORT_COLUMNS = ['workflow', 'state', 'end_reason', 'started', 'duration'] as const;

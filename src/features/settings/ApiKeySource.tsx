@@ -5,8 +5,9 @@
 export function ApiKeySource() {
   return (
     <>
-      Sent in the X-API-Key header of every request. On its first start the server writes a key to <code>DATA_DIR/api-key</code> on its machine
-      (unless <code>BROWSERDESK_API_KEY</code> is set); <code>npm run keys -- create NAME</code> there makes another, shown once.
+      Sent in the X-API-Key header of every request. On its first start the server writes a key to{' '}
+      <code>DATA_DIR/api-key</code> on its machine (unless <code>BROWSERDESK_API_KEY</code> is set);{' '}
+      <code>npm run keys -- create NAME</code> there makes another, shown once.
     </>
   );
 }

@@ -6,15 +6,34 @@ import type { ApiKeyInfo } from '../../../contract/apiKeys.ts';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ID = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 const NEW_KEY = `bd_${'N'.repeat(43)}`;
 
 /** A fake server holding keys: the operator's (current) and one made here; create and revoke change it. Returns the calls made. */
 function fakeServer(opts: { onlyOne?: boolean } = {}) {
   const keys: ApiKeyInfo[] = [
-    { id: ID(1), name: 'BROWSERDESK_API_KEY', prefix: null, created_at: '2026-11-20T10:00:00.000Z', revoked_at: null, current: true },
-    ...(opts.onlyOne ? [] : [{ id: ID(2), name: 'ci-runner', prefix: 'bd_AbCdEfG', created_at: '2026-11-21T10:00:00.000Z', revoked_at: null, current: false }]),
+    {
+      id: ID(1),
+      name: 'BROWSERDESK_API_KEY',
+      prefix: null,
+      created_at: '2026-11-20T10:00:00.000Z',
+      revoked_at: null,
+      current: true,
+    },
+    ...(opts.onlyOne
+      ? []
+      : [
+          {
+            id: ID(2),
+            name: 'ci-runner',
+            prefix: 'bd_AbCdEfG',
+            created_at: '2026-11-21T10:00:00.000Z',
+            revoked_at: null,
+            current: false,
+          },
+        ]),
   ];
   const calls: { url: string; method: string; body?: string }[] = [];
   vi.stubGlobal(
@@ -26,8 +45,20 @@ function fakeServer(opts: { onlyOne?: boolean } = {}) {
       if (path === '/api/keys' && method === 'GET') return answer(200, { items: keys });
       if (path === '/api/keys' && method === 'POST') {
         const { name } = JSON.parse(init.body as string) as { name: string };
-        if (name === 'taken-by-server') return answer(422, { error: 'invalid_request', message: 'bad', issues: [{ path: 'name', message: 'The server says no' }] });
-        const made = { id: ID(3), name, prefix: NEW_KEY.slice(0, 10), created_at: '2026-11-25T10:00:00.000Z', revoked_at: null, current: false };
+        if (name === 'taken-by-server')
+          return answer(422, {
+            error: 'invalid_request',
+            message: 'bad',
+            issues: [{ path: 'name', message: 'The server says no' }],
+          });
+        const made = {
+          id: ID(3),
+          name,
+          prefix: NEW_KEY.slice(0, 10),
+          created_at: '2026-11-25T10:00:00.000Z',
+          revoked_at: null,
+          current: false,
+        };
         keys.push(made);
         return answer(201, { ...made, key: NEW_KEY });
       }
@@ -54,7 +85,7 @@ afterEach(() => {
 });
 
 describe('ApiKeysSection', () => {
-  it('lists keys by name and first characters, marks the dashboard\'s own, and never shows a whole key', async () => {
+  it("lists keys by name and first characters, marks the dashboard's own, and never shows a whole key", async () => {
     fakeServer();
     render();
     const table = await screen.findByRole('table');
@@ -86,7 +117,7 @@ describe('ApiKeysSection', () => {
     expect(screen.queryByText(NEW_KEY)).toBeNull();
   });
 
-  it('checks the name before any call, and puts the server\'s refusal at the field', async () => {
+  it("checks the name before any call, and puts the server's refusal at the field", async () => {
     const calls = fakeServer();
     render();
     await screen.findByRole('table');
@@ -108,7 +139,9 @@ describe('ApiKeysSection', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke key', hidden: true }));
     expect(await screen.findByText(/no longer opens the API/)).toBeTruthy();
-    expect(calls.filter((c) => c.method === 'DELETE').map((c) => new URL(c.url).pathname)).toEqual([`/api/keys/${ID(2)}`]);
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => new URL(c.url).pathname)).toEqual([
+      `/api/keys/${ID(2)}`,
+    ]);
     expect(own).not.toHaveBeenCalled();
   });
 
@@ -127,7 +160,9 @@ describe('ApiKeysSection', () => {
     fakeServer({ onlyOne: true });
     render();
     await screen.findByRole('table');
-    expect((screen.getByRole('button', { name: 'Revoke BROWSERDESK_API_KEY' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Revoke BROWSERDESK_API_KEY' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     expect(screen.getByText(/The last active key cannot be revoked/)).toBeTruthy();
   });
 

@@ -26,7 +26,8 @@ const When = ({ iso }: { iso: string }) => (
 );
 
 /** How a key is told apart without showing it: the start of one this server made, else where it came from. */
-const keyHint = (k: ApiKeyInfo) => (k.prefix ? <code>{k.prefix}…</code> : <span className="status">set by the operator</span>);
+const keyHint = (k: ApiKeyInfo) =>
+  k.prefix ? <code>{k.prefix}…</code> : <span className="status">set by the operator</span>;
 
 /**
  * The server's API keys, as `npm run keys` manages them: listed by name and the first characters
@@ -42,11 +43,18 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [doomed, setDoomed] = useState<ApiKeyInfo | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
-  const { register, handleSubmit, setError, reset, formState } = useForm<KeyValues, unknown, CreateApiKeyRequest>({ resolver, mode: 'onSubmit', defaultValues: { name: '' } });
+  const { register, handleSubmit, setError, reset, formState } = useForm<KeyValues, unknown, CreateApiKeyRequest>({
+    resolver,
+    mode: 'onSubmit',
+    defaultValues: { name: '' },
+  });
 
   const items = keys.data?.items ?? [];
   // Active first (oldest first among them), then the revoked, newest revocation first.
-  const sorted = [...items.filter((k) => !k.revoked_at), ...items.filter((k) => k.revoked_at).sort((a, b) => b.revoked_at!.localeCompare(a.revoked_at!))];
+  const sorted = [
+    ...items.filter((k) => !k.revoked_at),
+    ...items.filter((k) => k.revoked_at).sort((a, b) => b.revoked_at!.localeCompare(a.revoked_at!)),
+  ];
   const activeCount = items.filter((k) => !k.revoked_at).length;
 
   const onSubmit = handleSubmit(async (body) => {
@@ -56,7 +64,8 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
       setCreated(await create.mutateAsync(body));
       reset({ name: '' });
     } catch (err) {
-      if (!applyIssues(err, ['name'], setError)) setError('root.server', { type: 'server', message: err instanceof Error ? err.message : 'Not created.' });
+      if (!applyIssues(err, ['name'], setError))
+        setError('root.server', { type: 'server', message: err instanceof Error ? err.message : 'Not created.' });
     }
   });
 
@@ -77,8 +86,9 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
     <section className="card" aria-labelledby="api-keys-title">
       <h2 id="api-keys-title">API keys</h2>
       <p>
-        Every call to the API sends one of these keys as <code>X-API-Key</code>. The server keeps only a hash of each, so a key is shown once, when it is
-        made. Revoking a key stops it at once, everywhere. The same as <code>npm run keys</code> on the server.
+        Every call to the API sends one of these keys as <code>X-API-Key</code>. The server keeps only a hash of each,
+        so a key is shown once, when it is made. Revoking a key stops it at once, everywhere. The same as{' '}
+        <code>npm run keys</code> on the server.
       </p>
       {!connected && <p className="status">Save an API key above to manage this server&apos;s keys.</p>}
       {connected && keys.isPending && (
@@ -96,7 +106,9 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
       {sorted.length > 0 && (
         <div className="table-wrap">
           <table className="api-keys">
-            <caption className="visually-hidden">API keys of this server (names and first characters only; keys cannot be read back)</caption>
+            <caption className="visually-hidden">
+              API keys of this server (names and first characters only; keys cannot be read back)
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -150,7 +162,9 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
                         className="secondary small danger-quiet"
                         aria-label={`Revoke ${k.name}`}
                         disabled={activeCount <= 1}
-                        title={activeCount <= 1 ? 'The last active key cannot be revoked: create another first' : undefined}
+                        title={
+                          activeCount <= 1 ? 'The last active key cannot be revoked: create another first' : undefined
+                        }
                         onClick={() => {
                           setRevoked(null);
                           setDoomed(k);
@@ -166,7 +180,9 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
           </table>
         </div>
       )}
-      {connected && activeCount === 1 && <p className="hint">The last active key cannot be revoked: create another first.</p>}
+      {connected && activeCount === 1 && (
+        <p className="hint">The last active key cannot be revoked: create another first.</p>
+      )}
 
       {created && (
         <div className="notice ok new-key">
@@ -190,7 +206,12 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
       {connected && (
         <form onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="api-key-create-title">
           <h3 id="api-key-create-title">Create a key</h3>
-          <Field label="Name" name="api-key-name" error={formState.errors.name?.message} hint="Who or what will use it, such as ci-runner or alice-laptop (up to 100 characters).">
+          <Field
+            label="Name"
+            name="api-key-name"
+            error={formState.errors.name?.message}
+            hint="Who or what will use it, such as ci-runner or alice-laptop (up to 100 characters)."
+          >
             {(p) => <input {...p} autoComplete="off" spellCheck={false} {...register('name')} />}
           </Field>
           <FormServerError message={formState.errors.root?.server?.message} />
@@ -209,11 +230,13 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
         onConfirm={confirmRevoke}
       >
         <p>
-          <strong>{doomed?.name}</strong> stops working at once: every program that sends it is refused from its next call. This cannot be undone.
+          <strong>{doomed?.name}</strong> stops working at once: every program that sends it is refused from its next
+          call. This cannot be undone.
         </p>
         {doomed?.current && (
           <p className="notice warn">
-            <strong>This is the key this dashboard uses.</strong> Once it is revoked, this dashboard forgets it and asks for another key.
+            <strong>This is the key this dashboard uses.</strong> Once it is revoked, this dashboard forgets it and asks
+            for another key.
           </p>
         )}
       </ConfirmDialog>

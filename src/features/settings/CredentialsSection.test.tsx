@@ -6,7 +6,8 @@ import { saveSettings } from '../../api/settings.ts';
 import { CredentialsSection } from './CredentialsSection.tsx';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const ids = new Map<string, string>();
 const idOf = (name: string) => ids.get(name) ?? ids.set(name, crypto.randomUUID()).get(name)!;
 const row = (name: string, allowed_origins: string[] = []) => ({
@@ -25,9 +26,12 @@ function renderSection(connected = true) {
 function fakeServer(names: string[], origins: Record<string, string[]> = {}, storeAnswer?: Response) {
   const calls: { url: string; body?: unknown }[] = [];
   const fetch = vi.fn(async (url: string, init: RequestInit = {}) => {
-    const body = init.body ? (JSON.parse(init.body as string) as { name: string; value?: string; allowed_origins?: string[] }) : undefined;
+    const body = init.body
+      ? (JSON.parse(init.body as string) as { name: string; value?: string; allowed_origins?: string[] })
+      : undefined;
     calls.push({ url, body });
-    if (url.endsWith('/list_credentials')) return answer(200, { succeeded: true, credentials: names.map((n) => row(n, origins[n])) });
+    if (url.endsWith('/list_credentials'))
+      return answer(200, { succeeded: true, credentials: names.map((n) => row(n, origins[n])) });
     if (url.endsWith('/store_credential')) {
       if (storeAnswer) return storeAnswer;
       const replaced = names.includes(body!.name);
@@ -85,7 +89,11 @@ describe('CredentialsSection', () => {
     await userEvent.type(value, 's3cret value');
     await userEvent.click(screen.getByRole('button', { name: 'Store credential' }));
     expect((await screen.findByRole('status')).textContent).toContain('Stored api_token');
-    expect(calls.find((c) => c.url.endsWith('/store_credential'))?.body).toEqual({ name: 'api_token', value: 's3cret value', allowed_origins: [] });
+    expect(calls.find((c) => c.url.endsWith('/store_credential'))?.body).toEqual({
+      name: 'api_token',
+      value: 's3cret value',
+      allowed_origins: [],
+    });
     expect((screen.getByLabelText('Value') as HTMLInputElement).value).toBe('');
     expect(await within(await screen.findByRole('table')).findByRole('cell', { name: 'api_token' })).toBeTruthy();
   });
@@ -105,17 +113,23 @@ describe('CredentialsSection', () => {
     await screen.findByRole('table');
     await userEvent.click(screen.getByRole('button', { name: /^Delete\s*old_one$/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Delete credential', hidden: true }));
-    await waitFor(() => expect(calls.find((c) => c.url.endsWith('/delete_credential'))?.body).toEqual({ name: 'old_one' }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.url.endsWith('/delete_credential'))?.body).toEqual({ name: 'old_one' }),
+    );
     expect(await screen.findByText('No credentials yet.')).toBeTruthy();
   });
 
-  it('lists each credential\'s allowed origins, or that it may be typed into any page', async () => {
+  it("lists each credential's allowed origins, or that it may be typed into any page", async () => {
     fakeServer(['bank_pw', 'anywhere_pw'], { bank_pw: ['https://bank.example', 'https://login.bank.example'] });
     renderSection();
     const table = await screen.findByRole('table');
     expect(within(table).getByRole('columnheader', { name: 'Allowed origins' })).toBeTruthy();
     const bank = within(table).getByRole('row', { name: /bank_pw/ });
-    expect(within(bank).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['https://bank.example', 'https://login.bank.example']);
+    expect(
+      within(bank)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['https://bank.example', 'https://login.bank.example']);
     expect(within(within(table).getByRole('row', { name: /anywhere_pw/ })).getByText('Any page')).toBeTruthy();
   });
 
@@ -150,7 +164,10 @@ describe('CredentialsSection', () => {
     await screen.findByText('No credentials yet.');
     await userEvent.type(screen.getByLabelText('Name'), 'bank_pw');
     await userEvent.type(screen.getByLabelText('Value'), 'v');
-    await userEvent.type(screen.getByLabelText('Allowed origins (optional)'), 'https://bank.example{Enter}https://bank.example/login');
+    await userEvent.type(
+      screen.getByLabelText('Allowed origins (optional)'),
+      'https://bank.example{Enter}https://bank.example/login',
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Store credential' }));
     const error = await screen.findByText(/"https:\/\/bank.example\/login" is not an origin/);
     expect(error.getAttribute('role')).toBe('alert');
@@ -160,8 +177,12 @@ describe('CredentialsSection', () => {
     expect(calls.some((c) => c.url.endsWith('/store_credential'))).toBe(false);
   });
 
-  it('shows the server\'s refusal of an origin on the field', async () => {
-    const refusal = answer(422, { error: 'invalid_request', message: 'Invalid request', issues: [{ path: 'allowed_origins.0', message: 'not allowed here' }] });
+  it("shows the server's refusal of an origin on the field", async () => {
+    const refusal = answer(422, {
+      error: 'invalid_request',
+      message: 'Invalid request',
+      issues: [{ path: 'allowed_origins.0', message: 'not allowed here' }],
+    });
     fakeServer([], {}, refusal);
     renderSection();
     await screen.findByText('No credentials yet.');
@@ -184,7 +205,11 @@ describe('CredentialsSection', () => {
     await userEvent.type(screen.getByLabelText('Value'), 'new value');
     await userEvent.click(screen.getByRole('button', { name: 'Replace value' }));
     expect((await screen.findByRole('status')).textContent).toContain('Replaced the value of bank_pw');
-    expect(calls.find((c) => c.url.endsWith('/store_credential'))?.body).toEqual({ name: 'bank_pw', value: 'new value', allowed_origins: ['https://bank.example'] });
+    expect(calls.find((c) => c.url.endsWith('/store_credential'))?.body).toEqual({
+      name: 'bank_pw',
+      value: 'new value',
+      allowed_origins: ['https://bank.example'],
+    });
 
     // Typed first, then a name that exists: the typed origins stay.
     await userEvent.type(origins, 'https://other.example');

@@ -29,7 +29,11 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
   const remove = useDeleteCredential();
   const [doomed, setDoomed] = useState<string | null>(null);
   const [stored, setStored] = useState<{ name: string; replaced: boolean } | null>(null);
-  const { register, handleSubmit, setError, reset, control, formState, getFieldState, setValue } = useForm<CredentialValues, unknown, StoreCredentialInput>({
+  const { register, handleSubmit, setError, reset, control, formState, getFieldState, setValue } = useForm<
+    CredentialValues,
+    unknown,
+    StoreCredentialInput
+  >({
     resolver: credentialResolver,
     mode: 'onTouched',
     defaultValues: credentialDefaults,
@@ -53,7 +57,8 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
       reset(credentialDefaults);
       setStored({ name: answer.name, replaced: answer.replaced });
     } catch (err) {
-      if (!applyIssues(err, CREDENTIAL_FIELDS, setError)) setError('root.server', { type: 'server', message: err instanceof Error ? err.message : 'Not stored.' });
+      if (!applyIssues(err, CREDENTIAL_FIELDS, setError))
+        setError('root.server', { type: 'server', message: err instanceof Error ? err.message : 'Not stored.' });
     }
   });
 
@@ -61,16 +66,19 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
     <section className="card" aria-labelledby="credentials-title">
       <h2 id="credentials-title">Credentials</h2>
       <p>
-        Secrets your workflows type, such as passwords. The server keeps each value encrypted and <strong>never shows it again</strong>: not here, not
-        through the API. To change one, store it again under the same name.
+        Secrets your workflows type, such as passwords. The server keeps each value encrypted and{' '}
+        <strong>never shows it again</strong>: not here, not through the API. To change one, store it again under the
+        same name.
       </p>
       <p>
-        A workflow uses one by its name in the value of a <em>change</em> step, for example <code>{placeholder('site_password')}</code>; the value is typed
-        into the page when the run reaches that step and is hidden from the run&apos;s results and logs.
+        A workflow uses one by its name in the value of a <em>change</em> step, for example{' '}
+        <code>{placeholder('site_password')}</code>; the value is typed into the page when the run reaches that step and
+        is hidden from the run&apos;s results and logs.
       </p>
       <p>
-        Give a credential its <strong>allowed origins</strong> (such as <code>https://login.example.com</code>) and the runner types it only into pages of
-        those origins: a workflow cannot send it to another site, which could read it and show it back. Without them it can be typed into any page.
+        Give a credential its <strong>allowed origins</strong> (such as <code>https://login.example.com</code>) and the
+        runner types it only into pages of those origins: a workflow cannot send it to another site, which could read it
+        and show it back. Without them it can be typed into any page.
       </p>
 
       {!connected && <p className="status">Save an API key above to see and add this server&apos;s credentials.</p>}
@@ -145,7 +153,8 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
             hint={
               exists ? (
                 <>
-                  A credential named <code>{typedName}</code> exists: storing replaces its value and its allowed origins (its own are filled in below).
+                  A credential named <code>{typedName}</code> exists: storing replaces its value and its allowed origins
+                  (its own are filled in below).
                 </>
               ) : (
                 <>Letters, digits, _ and -, starting with a letter or _. Workflows type it as {placeholder('NAME')}.</>
@@ -154,9 +163,16 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
           >
             {(p) => <input {...p} autoComplete="off" spellCheck={false} autoCapitalize="off" {...register('name')} />}
           </Field>
-          <Field label="Value" name="credential-value" error={errors.value?.message} hint="Up to 4096 characters, sent once and stored encrypted.">
+          <Field
+            label="Value"
+            name="credential-value"
+            error={errors.value?.message}
+            hint="Up to 4096 characters, sent once and stored encrypted."
+          >
             {/* new-password: the browser must not fill in a password it saved for this dashboard. */}
-            {(p) => <input {...p} type="password" autoComplete="new-password" spellCheck={false} {...register('value')} />}
+            {(p) => (
+              <input {...p} type="password" autoComplete="new-password" spellCheck={false} {...register('value')} />
+            )}
           </Field>
           <Field
             label="Allowed origins (optional)"
@@ -164,13 +180,21 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
             error={errors.allowed_origins?.message}
             hint={
               <>
-                One a line, scheme and host only, such as <code>https://login.example.com</code>: the runner types this credential into pages of
-                these origins and nowhere else. Empty: any page.
+                One a line, scheme and host only, such as <code>https://login.example.com</code>: the runner types this
+                credential into pages of these origins and nowhere else. Empty: any page.
               </>
             }
           >
             {(p) => (
-              <textarea {...p} className="code" rows={2} spellCheck={false} autoCapitalize="off" autoComplete="off" {...register('allowed_origins')} />
+              <textarea
+                {...p}
+                className="code"
+                rows={2}
+                spellCheck={false}
+                autoCapitalize="off"
+                autoComplete="off"
+                {...register('allowed_origins')}
+              />
             )}
           </Field>
           <FormServerError message={errors.root?.server?.message} />
@@ -195,8 +219,8 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
         onConfirm={() => doomed && remove.mutate(doomed, { onSettled: () => setDoomed(null) })}
       >
         <p>
-          <strong>{doomed}</strong> will be deleted. Workflows that type <code>{placeholder(doomed ?? 'NAME')}</code> will be refused until it is stored
-          again. This cannot be undone.
+          <strong>{doomed}</strong> will be deleted. Workflows that type <code>{placeholder(doomed ?? 'NAME')}</code>{' '}
+          will be refused until it is stored again. This cannot be undone.
         </p>
       </ConfirmDialog>
     </section>

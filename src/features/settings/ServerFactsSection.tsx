@@ -21,9 +21,21 @@ export function ServerFactsSection({ connected }: { connected: boolean }) {
           <dt>Version</dt>
           <dd>{info.data.version}</dd>
           <dt>Writing model</dt>
-          <dd>{yesNo(info.data.writer_configured, 'Configured', 'Not configured: the Writer answers 503 until WRITER_PROVIDER and WRITER_MODEL are set.')}</dd>
+          <dd>
+            {yesNo(
+              info.data.writer_configured,
+              'Configured',
+              'Not configured: the Writer answers 503 until WRITER_PROVIDER and WRITER_MODEL are set.',
+            )}
+          </dd>
           <dt>Proxy</dt>
-          <dd>{yesNo(info.data.proxy_configured, 'Configured: sessions may use proxies.', 'Not configured: sessions go out directly (set PROXY_URL to offer proxies).')}</dd>
+          <dd>
+            {yesNo(
+              info.data.proxy_configured,
+              'Configured: sessions may use proxies.',
+              'Not configured: sessions go out directly (set PROXY_URL to offer proxies).',
+            )}
+          </dd>
           <dt>Sessions at once</dt>
           <dd>At most {info.data.max_sessions}</dd>
         </dl>

@@ -23,7 +23,8 @@ function renderAt(url: string) {
   return router;
 }
 
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => localStorage.clear());
 afterEach(() => {
@@ -48,13 +49,18 @@ describe('SettingsPage', () => {
   it('says where an API key comes from', () => {
     vi.stubGlobal('fetch', vi.fn());
     renderAt('/settings');
-    const hint = document.getElementById(screen.getByLabelText('API key').getAttribute('aria-describedby')!.split(' ')[0]!)!;
+    const hint = document.getElementById(
+      screen.getByLabelText('API key').getAttribute('aria-describedby')!.split(' ')[0]!,
+    )!;
     expect(hint.textContent).toContain('DATA_DIR/api-key');
     expect(hint.textContent).toContain('npm run keys -- create NAME');
   });
 
   it('does not save a key the server refuses', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(answer(401, { error: 'unauthorized', message: 'API key missing or invalid' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(answer(401, { error: 'unauthorized', message: 'API key missing or invalid' })),
+    );
     renderAt('/settings');
     await userEvent.type(screen.getByLabelText('API key'), 'wrong_key_0123456789');
     await userEvent.click(screen.getByRole('button', { name: 'Check and save' }));
@@ -63,7 +69,15 @@ describe('SettingsPage', () => {
   });
 
   it('saves a key that passes the test call and returns to the page it came from', async () => {
-    const fetch = vi.fn().mockResolvedValue(answer(200, { version: '1.0.0', writer_configured: false, proxy_configured: false, max_sessions: 4, api_key_file: 'DATA_DIR/api-key' }));
+    const fetch = vi.fn().mockResolvedValue(
+      answer(200, {
+        version: '1.0.0',
+        writer_configured: false,
+        proxy_configured: false,
+        max_sessions: 4,
+        api_key_file: 'DATA_DIR/api-key',
+      }),
+    );
     vi.stubGlobal('fetch', fetch);
     const router = renderAt('/settings?from=%2Fsessions&reason=unauthorized');
     expect(screen.getByRole('alert').textContent).toContain('valid API key');

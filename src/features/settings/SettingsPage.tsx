@@ -29,7 +29,11 @@ export function SettingsPage() {
   const [saved, setSaved] = useState(false);
   const [forgotten, setForgotten] = useState<'cleared' | 'revoked' | null>(null);
   const [confirmingClear, setConfirmingClear] = useState(false);
-  const form = useForm<SettingsForm>({ resolver: zodResolver(SettingsForm), defaultValues: loadSettings(), mode: 'onTouched' });
+  const form = useForm<SettingsForm>({
+    resolver: zodResolver(SettingsForm),
+    defaultValues: loadSettings(),
+    mode: 'onTouched',
+  });
   const { register, handleSubmit, setError, formState } = form;
 
   // The key leaves this browser (the server keeps it); what was read with it goes too.
@@ -60,16 +64,24 @@ export function SettingsPage() {
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
-      <p className="lead">Where the dashboard sends its requests, and the API key it sends with them. Both stay in this browser.</p>
+      <p className="lead">
+        Where the dashboard sends its requests, and the API key it sends with them. Both stay in this browser.
+      </p>
       {unauthorized && (
         <div className="notice warn" role="alert">
           <p>
-            <strong>The server asked for a valid API key.</strong> Enter it below{from ? ' and you will go back to where you were' : ''}.
+            <strong>The server asked for a valid API key.</strong> Enter it below
+            {from ? ' and you will go back to where you were' : ''}.
           </p>
         </div>
       )}
       <form className="card" onSubmit={onSubmit} noValidate>
-        <Field label="API base URL" name="baseUrl" error={formState.errors.baseUrl?.message} hint={`Default: this server, ${defaultBaseUrl()}`}>
+        <Field
+          label="API base URL"
+          name="baseUrl"
+          error={formState.errors.baseUrl?.message}
+          hint={`Default: this server, ${defaultBaseUrl()}`}
+        >
           {(p) => <input {...p} type="url" autoComplete="url" {...register('baseUrl')} />}
         </Field>
         <Field label="API key" name="apiKey" error={formState.errors.apiKey?.message} hint={<ApiKeySource />}>
@@ -79,7 +91,11 @@ export function SettingsPage() {
           <button type="submit" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? 'Checking the connection…' : 'Check and save'}
           </button>
-          <button type="button" className="secondary" onClick={() => form.setValue('baseUrl', defaultBaseUrl(), { shouldValidate: true })}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => form.setValue('baseUrl', defaultBaseUrl(), { shouldValidate: true })}
+          >
             Use this server
           </button>
           {hasApiKey() && (
@@ -113,8 +129,8 @@ export function SettingsPage() {
         onConfirm={() => forgetKey('cleared')}
       >
         <p>
-          This browser forgets the key, and the dashboard asks for one again. The key itself keeps working for every program that has it; to stop it,
-          revoke it under API keys. Make sure you have a copy if you need it again.
+          This browser forgets the key, and the dashboard asks for one again. The key itself keeps working for every
+          program that has it; to stop it, revoke it under API keys. Make sure you have a copy if you need it again.
         </p>
       </ConfirmDialog>
     </section>

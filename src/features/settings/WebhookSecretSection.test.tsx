@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebhookSecretSection } from './WebhookSecretSection.tsx';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fake server with one secret; rotate replaces it. Returns the calls made. */
 function fakeServer() {
@@ -65,7 +66,9 @@ describe('WebhookSecretSection', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Rotate secret', hidden: true }));
     expect(await screen.findByText('whsec_second000000000000000000000000000000000=')).toBeTruthy();
-    expect(screen.getByText(/Rotated. Webhooks are now signed with the new secret/).getAttribute('role')).toBe('status');
+    expect(screen.getByText(/Rotated. Webhooks are now signed with the new secret/).getAttribute('role')).toBe(
+      'status',
+    );
     expect(calls.filter((c) => c.url.endsWith('/rotate') && c.method === 'POST')).toHaveLength(1);
   });
 

@@ -36,14 +36,19 @@ export function WebhookSecretSection({ connected }: { connected: boolean }) {
     <section className="card" aria-labelledby="webhook-secret-title">
       <h2 id="webhook-secret-title">Webhook signing secret</h2>
       <p>
-        Every webhook is signed with this secret: receivers check the <code>webhook-signature</code> header with any Standard Webhooks library, or{' '}
-        <code>X-Simplex-Signature</code> with Simplex&apos;s verifier. Keep it as private as the API key.
+        Every webhook is signed with this secret: receivers check the <code>webhook-signature</code> header with any
+        Standard Webhooks library, or <code>X-Simplex-Signature</code> with Simplex&apos;s verifier. Keep it as private
+        as the API key.
       </p>
       {!connected && <p className="status">Save an API key above to see this server&apos;s secret.</p>}
       {connected && (
         <>
           <p>
-            <code id="webhook-secret-value" aria-label={revealed ? 'Webhook signing secret' : 'Webhook signing secret (hidden)'} style={{ overflowWrap: 'anywhere' }}>
+            <code
+              id="webhook-secret-value"
+              aria-label={revealed ? 'Webhook signing secret' : 'Webhook signing secret (hidden)'}
+              style={{ overflowWrap: 'anywhere' }}
+            >
               {revealed && secret.data ? secret.data.secret : MASK}
             </code>
             {revealed && secret.isPending && (
@@ -54,7 +59,13 @@ export function WebhookSecretSection({ connected }: { connected: boolean }) {
             )}
           </p>
           <div className="row">
-            <button type="button" className="secondary small" aria-controls="webhook-secret-value" aria-pressed={revealed} onClick={() => setRevealed((r) => !r)}>
+            <button
+              type="button"
+              className="secondary small"
+              aria-controls="webhook-secret-value"
+              aria-pressed={revealed}
+              onClick={() => setRevealed((r) => !r)}
+            >
               {revealed ? 'Hide secret' : 'Reveal secret'}
             </button>
             <CopyButton text={fetchSecret} label="Copy secret" />
@@ -80,8 +91,9 @@ export function WebhookSecretSection({ connected }: { connected: boolean }) {
         onConfirm={confirmRotate}
       >
         <p>
-          A new secret replaces this one at once. Every webhook from then on, retries of earlier ones included, is signed with the new secret, so
-          receivers that still check the old one will reject them until you give them the new one. The old secret cannot be brought back.
+          A new secret replaces this one at once. Every webhook from then on, retries of earlier ones included, is
+          signed with the new secret, so receivers that still check the old one will reject them until you give them the
+          new one. The old secret cannot be brought back.
         </p>
       </ConfirmDialog>
     </section>

@@ -3,7 +3,14 @@ import { json } from '@codemirror/lang-json';
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
-import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
 import { changedSpan } from './flow-steps.ts';
@@ -28,7 +35,13 @@ const highlight = HighlightStyle.define([
 ]);
 
 const theme = EditorView.theme({
-  '&': { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: 'var(--radius)', fontSize: '0.9rem' },
+  '&': {
+    background: 'var(--surface)',
+    color: 'var(--text)',
+    border: '1px solid var(--border)',
+    borderRadius: 'var(--radius)',
+    fontSize: '0.9rem',
+  },
   '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '2px' },
   // Grows with its text and the page scrolls (CodeMirror still draws only what is in view): an inner
   // scrolling box would be one more region to reach by keyboard. Lines wrap, so nothing scrolls sideways.
@@ -39,7 +52,11 @@ const theme = EditorView.theme({
   '.cm-activeLine, .cm-activeLineGutter': { background: 'var(--bg)' },
   '.cm-cursor': { borderLeftColor: 'var(--text)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { background: 'var(--accent-soft)' },
-  '.cm-lintRange-error': { backgroundImage: 'none', textDecoration: 'underline wavy var(--danger)', textUnderlineOffset: '3px' },
+  '.cm-lintRange-error': {
+    backgroundImage: 'none',
+    textDecoration: 'underline wavy var(--danger)',
+    textUnderlineOffset: '3px',
+  },
   '.cm-tooltip': { background: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)' },
 });
 
@@ -112,7 +129,9 @@ export default function FlowCodeEditor({ value, onChange, onBlur, issues, conten
   }, [value]);
 
   useEffect(() => {
-    view.current?.dispatch({ effects: attributes.current.reconfigure(EditorView.contentAttributes.of(contentAttributes)) });
+    view.current?.dispatch({
+      effects: attributes.current.reconfigure(EditorView.contentAttributes.of(contentAttributes)),
+    });
   }, [contentAttributes]);
 
   useEffect(() => {

@@ -24,7 +24,12 @@ export function FlowEditor({
   const described = control['aria-describedby'];
   const invalid = control['aria-invalid'];
   const contentAttributes = useMemo(
-    () => ({ id: control.id, 'aria-labelledby': labelId, 'aria-invalid': String(invalid), ...(described ? { 'aria-describedby': described } : {}) }),
+    () => ({
+      id: control.id,
+      'aria-labelledby': labelId,
+      'aria-invalid': String(invalid),
+      ...(described ? { 'aria-describedby': described } : {}),
+    }),
     [control.id, labelId, invalid, described],
   );
   return (
@@ -35,7 +40,13 @@ export function FlowEditor({
         </p>
       }
     >
-      <FlowCodeEditor value={value} onChange={onChange} onBlur={onBlur} issues={issues} contentAttributes={contentAttributes} />
+      <FlowCodeEditor
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        issues={issues}
+        contentAttributes={contentAttributes}
+      />
     </Suspense>
   );
 }

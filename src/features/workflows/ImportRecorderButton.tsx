@@ -2,7 +2,13 @@ import { useId, useRef, useState } from 'react';
 import { readRecorderFile } from './read-recorder-file.ts';
 
 /** A file picker for a Chrome Recorder JSON export; reports a bad file in words. */
-export function ImportRecorderButton({ onImport, label = 'Import Chrome Recorder JSON' }: { onImport(title: string, text: string): void; label?: string }) {
+export function ImportRecorderButton({
+  onImport,
+  label = 'Import Chrome Recorder JSON',
+}: {
+  onImport(title: string, text: string): void;
+  label?: string;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
   const [error, setError] = useState<string | null>(null);

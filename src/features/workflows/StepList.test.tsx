@@ -57,7 +57,9 @@ describe('StepList', () => {
     await userEvent.clear(input);
     await userEvent.type(input, 'a.csv');
     expect(current).toBe(text.replace('"report.pdf"', '"a.csv"'));
-    expect(screen.getAllByRole('listitem')[3]!.querySelector('.flow-step-words')!.textContent).toBe('Step 4: Upload file a.csv into #file');
+    expect(screen.getAllByRole('listitem')[3]!.querySelector('.flow-step-words')!.textContent).toBe(
+      'Step 4: Upload file a.csv into #file',
+    );
     expect(document.activeElement).toBe(input);
   });
 
@@ -65,7 +67,12 @@ describe('StepList', () => {
     render(<Harness initial={text} />);
     expect(screen.getByRole('button', { name: 'Move step 1 up' })).toHaveProperty('disabled', true);
     await userEvent.click(screen.getByRole('button', { name: 'Move step 1 down' }));
-    expect((JSON.parse(current) as { steps: { type: string }[] }).steps.map((s) => s.type)).toEqual(['change', 'navigate', 'change', 'customStep']);
+    expect((JSON.parse(current) as { steps: { type: string }[] }).steps.map((s) => s.type)).toEqual([
+      'change',
+      'navigate',
+      'change',
+      'customStep',
+    ]);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move step 2 down' }));
     await userEvent.click(screen.getByRole('button', { name: 'Move step 2 up' }));
     expect(current).toBe(text);
@@ -87,7 +94,16 @@ describe('StepList', () => {
   });
 
   it('shows the editor’s problems under the step whose lines they point at', () => {
-    render(<StepList text={text} onChange={() => undefined} issues={[{ line: 5, message: 'Step 2 (change) uses {{query}} but no variable query is declared' }, { line: 2, message: 'not in a step' }]} />);
+    render(
+      <StepList
+        text={text}
+        onChange={() => undefined}
+        issues={[
+          { line: 5, message: 'Step 2 (change) uses {{query}} but no variable query is declared' },
+          { line: 2, message: 'not in a step' },
+        ]}
+      />,
+    );
     const problems = screen.getByRole('list', { name: 'Problems in step 2' });
     expect(problems.textContent).toBe('Step 2 (change) uses {{query}} but no variable query is declared');
     expect(screen.queryByText('not in a step')).toBeNull();

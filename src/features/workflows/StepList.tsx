@@ -1,7 +1,15 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { credentialOf } from '../../../contract/workflows.ts';
 import { parseFlowText, type LineIssue } from './flow-text.ts';
-import { deleteStep, moveStep, setFlowValue, splitPlaceholders, stepAtLine, stepsOf, type StepView } from './flow-steps.ts';
+import {
+  deleteStep,
+  moveStep,
+  setFlowValue,
+  splitPlaceholders,
+  stepAtLine,
+  stepsOf,
+  type StepView,
+} from './flow-steps.ts';
 import './workflows.css';
 
 /** Text with its `{{…}}` placeholders marked: a variable, or a stored credential. */
@@ -12,7 +20,10 @@ export function WithPlaceholders({ text }: { text: string }) {
         part.placeholder === undefined ? (
           <Fragment key={i}>{part.text}</Fragment>
         ) : (
-          <span key={i} className={`flow-placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}>
+          <span
+            key={i}
+            className={`flow-placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}
+          >
             {part.text}
           </span>
         ),
@@ -41,7 +52,15 @@ interface Deleted {
  * (a value, the order, a deletion) rewrites only that part of the text, and an edit in the JSON
  * shows here at once. A step's values are edited in place; its selector is shown as written.
  */
-export function StepList({ text, onChange, issues = [] }: { text: string; onChange: (text: string) => void; issues?: LineIssue[] }) {
+export function StepList({
+  text,
+  onChange,
+  issues = [],
+}: {
+  text: string;
+  onChange: (text: string) => void;
+  issues?: LineIssue[];
+}) {
   const steps = useMemo(() => stepsOf(parseFlowText(text).value), [text]);
   // The editor's problems, each under the step whose lines it points at.
   const problems = useMemo(() => {
@@ -154,8 +173,7 @@ export function StepList({ text, onChange, issues = [] }: { text: string; onChan
                 return (
                   <div key={id} className="flow-step-field">
                     <label htmlFor={id}>
-                      <span className="visually-hidden">Step {s.index + 1}</span>{' '}
-                      {f.label}
+                      <span className="visually-hidden">Step {s.index + 1}</span> {f.label}
                     </label>
                     <input
                       id={id}

@@ -27,7 +27,8 @@ export function VariablesEditor({
     <fieldset className="card">
       <legend className="label">Variables</legend>
       <p className="hint">
-        Values a run fills into <code>{'{{name}}'}</code> placeholders of the flow&apos;s <code>url</code> and <code>value</code> fields.
+        Values a run fills into <code>{'{{name}}'}</code> placeholders of the flow&apos;s <code>url</code> and{' '}
+        <code>value</code> fields.
       </p>
       <UndeclaredVariables
         names={undeclared}
@@ -41,11 +42,21 @@ export function VariablesEditor({
         const allowed = enumValuesOf(rows?.[i]?.enumValues ?? f.enumValues);
         const id = `var-${i}`;
         return (
-          <div key={f.id} className="row" style={{ alignItems: 'flex-start', marginBottom: '0.75rem' }} role="group" aria-label={`Variable ${i + 1}`}>
+          <div
+            key={f.id}
+            className="row"
+            style={{ alignItems: 'flex-start', marginBottom: '0.75rem' }}
+            role="group"
+            aria-label={`Variable ${i + 1}`}
+          >
             <div className="field" style={{ flex: '2 1 10rem' }}>
               <label htmlFor={`${id}-name`}>Name</label>
               <input id={`${id}-name`} aria-invalid={Boolean(err?.name)} {...register(`variables.${i}.name`)} />
-              {err?.name && <p className="field-error" role="alert">{err.name.message}</p>}
+              {err?.name && (
+                <p className="field-error" role="alert">
+                  {err.name.message}
+                </p>
+              )}
             </div>
             <div className="field" style={{ flex: '1 1 7rem' }}>
               <label htmlFor={`${id}-type`}>Type</label>
@@ -59,7 +70,11 @@ export function VariablesEditor({
             <div className="field" style={{ flex: '2 1 8rem' }}>
               <label htmlFor={`${id}-default`}>Default</label>
               {type === 'boolean' || type === 'enum' ? (
-                <select id={`${id}-default`} aria-invalid={Boolean(err?.default)} {...register(`variables.${i}.default`)}>
+                <select
+                  id={`${id}-default`}
+                  aria-invalid={Boolean(err?.default)}
+                  {...register(`variables.${i}.default`)}
+                >
                   <option value="">(none)</option>
                   {(type === 'boolean' ? ['true', 'false'] : allowed).map((value) => (
                     <option key={value} value={value}>
@@ -75,7 +90,11 @@ export function VariablesEditor({
                   {...register(`variables.${i}.default`)}
                 />
               )}
-              {err?.default && <p className="field-error" role="alert">{err.default.message}</p>}
+              {err?.default && (
+                <p className="field-error" role="alert">
+                  {err.default.message}
+                </p>
+              )}
             </div>
             {type === 'enum' && (
               <div className="field" style={{ flex: '2 1 10rem' }}>
@@ -108,7 +127,11 @@ export function VariablesEditor({
               <p className="hint" id={`${id}-description-hint`}>
                 Shown beside the input when the workflow is run.
               </p>
-              {err?.description && <p className="field-error" role="alert">{err.description.message}</p>}
+              {err?.description && (
+                <p className="field-error" role="alert">
+                  {err.description.message}
+                </p>
+              )}
             </div>
             <label className="check" style={{ marginTop: '2rem' }}>
               <input type="checkbox" {...register(`variables.${i}.required`)} /> Required

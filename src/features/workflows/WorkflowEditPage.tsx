@@ -15,7 +15,14 @@ import { undeclaredPlaceholders } from './flow-variables.ts';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
 import { StepList } from './StepList.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
-import { emptyFlowText, placeIssues, splitPath, toFormValues, workflowResolver, type WorkflowFormValues } from './workflow-form.ts';
+import {
+  emptyFlowText,
+  placeIssues,
+  splitPath,
+  toFormValues,
+  workflowResolver,
+  type WorkflowFormValues,
+} from './workflow-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Router state the list page passes when a Recorder file was imported there. */
@@ -28,12 +35,22 @@ export interface ImportedFlowState {
 export function WorkflowEditPage() {
   const { id } = useParams();
   const existing = useWorkflow(id);
-  if (id && existing.isPending) return <p className="status" role="status">Loading the workflow…</p>;
+  if (id && existing.isPending)
+    return (
+      <p className="status" role="status">
+        Loading the workflow…
+      </p>
+    );
   if (id && existing.isError)
     return (
       <>
         <h1>Edit workflow</h1>
-        <ErrorNotice error={existing.error} title={isStatus(existing.error, 404) ? 'This workflow does not exist (any more).' : 'Could not load the workflow.'}>
+        <ErrorNotice
+          error={existing.error}
+          title={
+            isStatus(existing.error, 404) ? 'This workflow does not exist (any more).' : 'Could not load the workflow.'
+          }
+        >
           <p>
             <Link to="/workflows">Back to the workflows</Link>
           </p>
@@ -42,7 +59,9 @@ export function WorkflowEditPage() {
     );
   // Keyed: after a new workflow is created the route changes to its id, and the editor starts afresh from the saved copy.
   // The flow reads back as this browser last saved it (its spaces and line breaks) while it is unchanged.
-  const initial = existing.data ? { ...toFormValues(existing.data), flowText: flowTextFor(existing.data.id, existing.data.flow) } : undefined;
+  const initial = existing.data
+    ? { ...toFormValues(existing.data), flowText: flowTextFor(existing.data.id, existing.data.flow) }
+    : undefined;
   return <WorkflowEditor key={id ?? 'new'} id={id} initial={initial} />;
 }
 
@@ -55,18 +74,30 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
   const form = useForm<WorkflowFormValues, unknown, WorkflowInput>({
     resolver: workflowResolver,
     mode: 'onChange',
-    defaultValues: initial ?? { name: imported?.title ?? '', flowText: imported?.text ?? emptyFlowText(), variables: [], metadata: '' },
+    defaultValues: initial ?? {
+      name: imported?.title ?? '',
+      flowText: imported?.text ?? emptyFlowText(),
+      variables: [],
+      metadata: '',
+    },
   });
   const { register, handleSubmit, control, setError, setValue, getValues, formState } = form;
   const { errors } = formState;
   const flowText = useWatch({ control, name: 'flowText' });
   const variableRows = useWatch({ control, name: 'variables' });
   const declaredNames = variableRows.map((v) => v.name).join('\n');
-  const undeclared = useMemo(() => undeclaredPlaceholders(flowText, declaredNames.split('\n')), [flowText, declaredNames]);
+  const undeclared = useMemo(
+    () => undeclaredPlaceholders(flowText, declaredNames.split('\n')),
+    [flowText, declaredNames],
+  );
   const flowIssues = useMemo(() => parseLineIssues(errors.flowText?.message), [errors.flowText?.message]);
 
   useEffect(() => {
-    if (formState.isSubmitSuccessful && save.data && !id) void navigate(`/workflows/${save.data.id}`, { replace: true, state: { saved: true } satisfies ImportedFlowState });
+    if (formState.isSubmitSuccessful && save.data && !id)
+      void navigate(`/workflows/${save.data.id}`, {
+        replace: true,
+        state: { saved: true } satisfies ImportedFlowState,
+      });
   }, [formState.isSubmitSuccessful, save.data, id, navigate]);
 
   const onSubmit = handleSubmit(async (input) => {
@@ -75,7 +106,10 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
       rememberFlowText(saved.id, getValues('flowText'));
     } catch (err) {
       if (err instanceof ApiError && err.status === 422 && err.issues.length) {
-        for (const p of placeIssues(getValues(), err.issues.map((i) => ({ path: splitPath(i.path), message: i.message }))))
+        for (const p of placeIssues(
+          getValues(),
+          err.issues.map((i) => ({ path: splitPath(i.path), message: i.message })),
+        ))
           setError(p.field as 'name', { type: 'server', message: p.message });
       } else if (err instanceof ApiError && err.status === 409) {
         setError('name', { type: 'server', message: err.message });
@@ -92,7 +126,12 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
       <h1>{id ? 'Edit workflow' : 'New workflow'}</h1>
       <form onSubmit={(e) => void onSubmit(e).catch(() => undefined)} noValidate>
         <div className="card">
-          <Field label="Name" name="name" error={errors.name?.message} hint="Unique; create_workflow_session finds a workflow by this name.">
+          <Field
+            label="Name"
+            name="name"
+            error={errors.name?.message}
+            hint="Unique; create_workflow_session finds a workflow by this name."
+          >
             {(p) => <input {...p} {...register('name')} />}
           </Field>
         </div>
@@ -104,9 +143,10 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
               error={errors.flowText?.message}
               hint={
                 <>
-                  The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>. Custom steps{' '}
-                  <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as <code>customStep</code>. A change step&apos;s value
-                  may type a stored credential: <code>{'{{credentials.NAME}}'}</code> (nowhere else). In the editor, Tab moves on to the next field;{' '}
+                  The JSON that Chrome DevTools&apos; Recorder panel exports: <code>{'{"title", "steps": [...]}'}</code>
+                  . Custom steps <code>uploadFile</code>, <code>extract</code> and <code>pause</code> are written as{' '}
+                  <code>customStep</code>. A change step&apos;s value may type a stored credential:{' '}
+                  <code>{'{{credentials.NAME}}'}</code> (nowhere else). In the editor, Tab moves on to the next field;{' '}
                   <kbd>Ctrl</kbd>+<kbd>]</kbd> and <kbd>Ctrl</kbd>+<kbd>[</kbd> indent.
                 </>
               }
@@ -125,13 +165,24 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
                   control={control}
                   name="flowText"
                   render={({ field }) => (
-                    <FlowEditor control={p} labelId={`${p.id}-label`} value={field.value} onChange={field.onChange} onBlur={field.onBlur} issues={flowIssues} />
+                    <FlowEditor
+                      control={p}
+                      labelId={`${p.id}-label`}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      issues={flowIssues}
+                    />
                   )}
                 />
               )}
             </Field>
           </div>
-          <StepList text={flowText} issues={flowIssues} onChange={(text) => setValue('flowText', text, { shouldValidate: true, shouldDirty: true })} />
+          <StepList
+            text={flowText}
+            issues={flowIssues}
+            onChange={(text) => setValue('flowText', text, { shouldValidate: true, shouldDirty: true })}
+          />
         </div>
         <VariablesEditor control={control} register={register} errors={errors.variables} undeclared={undeclared} />
         <div className="card">
@@ -145,7 +196,9 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
           </Field>
         </div>
         <FormServerError message={errors.root?.server?.message} />
-        {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && <ErrorNotice error={save.error} title="Not saved." />}
+        {save.isError && !(save.error instanceof ApiError && save.error.status === 422) && (
+          <ErrorNotice error={save.error} title="Not saved." />
+        )}
         {((save.isSuccess && !formState.isDirty) || (state?.saved && save.isIdle)) && (
           <p className="notice ok" role="status">
             Saved.

@@ -24,23 +24,34 @@ export function WorkflowsPage() {
             New workflow
           </Link>
           <ImportRecorderButton
-            onImport={(title, text) => void navigate('/workflows/new', { state: { imported: { title, text } } satisfies ImportedFlowState })}
+            onImport={(title, text) =>
+              void navigate('/workflows/new', { state: { imported: { title, text } } satisfies ImportedFlowState })
+            }
           />
         </div>
       </div>
       <p className="lead">Saved Chrome Recorder flows with the variables a run fills in.</p>
-      {workflows.isPending && <p className="status" role="status">Loading workflows…</p>}
+      {workflows.isPending && (
+        <p className="status" role="status">
+          Loading workflows…
+        </p>
+      )}
       {workflows.isError &&
         (isStatus(workflows.error, 404) ? (
           <div className="notice warn">
-            <p>This server has no workflow list (it implements only the spec&apos;s operations). You can still run a workflow by its id on the Run page.</p>
+            <p>
+              This server has no workflow list (it implements only the spec&apos;s operations). You can still run a
+              workflow by its id on the Run page.
+            </p>
           </div>
         ) : (
           <ErrorNotice error={workflows.error} title="Could not load the workflows." />
         ))}
       {remove.isError && <ErrorNotice error={remove.error} title="Not deleted." />}
       {workflows.data && workflows.data.items.length === 0 && (
-        <p className="card status">No workflows yet. Create one, or import a JSON file exported from Chrome&apos;s Recorder panel.</p>
+        <p className="card status">
+          No workflows yet. Create one, or import a JSON file exported from Chrome&apos;s Recorder panel.
+        </p>
       )}
       {workflows.data && workflows.data.items.length > 0 && (
         <div className="card table-wrap">
@@ -51,7 +62,9 @@ export function WorkflowsPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Steps</th>
                 <th scope="col">Variables</th>
-                <th scope="col" className="hide-narrow">Updated</th>
+                <th scope="col" className="hide-narrow">
+                  Updated
+                </th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>

@@ -37,7 +37,8 @@ function valueAt(root: unknown, path: (string | number)[]): unknown {
   return at;
 }
 
-const list = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+const list = (values: readonly unknown[]) =>
+  values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
 
 /** "Step 3 (click)", or "Step 3" when its type is the problem or unknown. */
 function stepLabel(flow: unknown, index: number, field: string): string {
@@ -50,7 +51,8 @@ function stepLabel(flow: unknown, index: number, field: string): string {
 
 function bound(issue: FlowIssue, word: 'least' | 'most'): string {
   const n = Number(word === 'least' ? issue.minimum : issue.maximum);
-  if (issue.origin === 'string') return n === 1 && word === 'least' ? 'must not be empty' : `must have at ${word} ${n} characters`;
+  if (issue.origin === 'string')
+    return n === 1 && word === 'least' ? 'must not be empty' : `must have at ${word} ${n} characters`;
   if (issue.origin === 'array') return `must have at ${word} ${n} item${n === 1 ? '' : 's'}`;
   if (issue.inclusive === false) return `must be ${word === 'least' ? 'greater' : 'less'} than ${n}`;
   return `must be at ${word} ${n}`;
@@ -63,13 +65,17 @@ function problem(issue: FlowIssue, field: string, value: unknown): string {
     case 'invalid_union':
       if (issue.options?.length) {
         const allowed = `must be one of ${list(issue.options)}`;
-        return value === undefined ? `${name} is missing: it ${allowed}` : `${name} ${allowed}, not ${JSON.stringify(value)}`;
+        return value === undefined
+          ? `${name} is missing: it ${allowed}`
+          : `${name} ${allowed}, not ${JSON.stringify(value)}`;
       }
       return `${name} does not match any allowed form`;
     case 'invalid_type': {
       const expected = A[issue.expected ?? ''] ?? issue.expected ?? 'another type';
       if (!field) return `must be ${expected}`;
-      return value === undefined ? `${name} is missing (${expected})` : `${name} must be ${expected}, not ${JSON.stringify(value)}`;
+      return value === undefined
+        ? `${name} is missing (${expected})`
+        : `${name} must be ${expected}, not ${JSON.stringify(value)}`;
     }
     case 'invalid_value':
       return `${name} must be one of ${list(issue.values ?? [])}`;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { changedSpan, deleteStep, describeStep, stepAtLine, formattingOf, moveStep, setFlowValue, splitPlaceholders, stepsOf } from './flow-steps.ts';
+import {
+  changedSpan,
+  deleteStep,
+  describeStep,
+  stepAtLine,
+  formattingOf,
+  moveStep,
+  setFlowValue,
+  splitPlaceholders,
+  stepsOf,
+} from './flow-steps.ts';
 
 // A hand-written flow: steps on one line and over several, tabs nowhere, a key order of its own.
 const text = `{
@@ -30,13 +40,27 @@ describe('describeStep', () => {
   });
 
   it('reads custom steps: upload, extract, pause', () => {
-    const upload = describeStep({ type: 'customStep', name: 'uploadFile', parameters: { selectors: [['#file', 'input']], file: 'report.pdf' } }, 3);
-    expect(upload).toMatchObject({ kind: 'uploadFile', words: 'Upload file report.pdf into', selector: '#file › input' });
-    expect(upload.fields).toEqual([{ label: 'File name', path: ['steps', 3, 'parameters', 'file'], value: 'report.pdf' }]);
-    expect(describeStep({ type: 'customStep', name: 'extract', parameters: { selectors: [['h1']], as: 'title' } }, 0).words).toBe('Keep the text as title from');
-    expect(describeStep({ type: 'customStep', name: 'extract', parameters: { selectors: [['a']], as: 'link', attribute: 'href' } }, 0).words).toBe(
-      'Keep its href attribute as link from',
+    const upload = describeStep(
+      { type: 'customStep', name: 'uploadFile', parameters: { selectors: [['#file', 'input']], file: 'report.pdf' } },
+      3,
     );
+    expect(upload).toMatchObject({
+      kind: 'uploadFile',
+      words: 'Upload file report.pdf into',
+      selector: '#file › input',
+    });
+    expect(upload.fields).toEqual([
+      { label: 'File name', path: ['steps', 3, 'parameters', 'file'], value: 'report.pdf' },
+    ]);
+    expect(
+      describeStep({ type: 'customStep', name: 'extract', parameters: { selectors: [['h1']], as: 'title' } }, 0).words,
+    ).toBe('Keep the text as title from');
+    expect(
+      describeStep(
+        { type: 'customStep', name: 'extract', parameters: { selectors: [['a']], as: 'link', attribute: 'href' } },
+        0,
+      ).words,
+    ).toBe('Keep its href attribute as link from');
     const pause = describeStep({ type: 'customStep', name: 'pause', parameters: { message: 'Type the code' } }, 0);
     expect(pause).toMatchObject({ kind: 'pause', words: 'Pause for a person: “Type the code”' });
     expect(pause.selector).toBeUndefined();
@@ -46,7 +70,9 @@ describe('describeStep', () => {
     expect(describeStep({ type: 'clik' }, 0).words).toBe('Unknown step type “clik”');
     expect(describeStep(42, 0).words).toBe('Not a step (not a JSON object)');
     expect(describeStep({ type: 'keyDown', key: 'Enter' }, 0).words).toBe('Press the Enter key');
-    expect(describeStep({ type: 'setViewport', width: 1280, height: 720 }, 0).words).toBe('Set the window to 1280 × 720 px');
+    expect(describeStep({ type: 'setViewport', width: 1280, height: 720 }, 0).words).toBe(
+      'Set the window to 1280 × 720 px',
+    );
     expect(stepsOf({ title: 'no steps' })).toBeNull();
   });
 });
@@ -67,7 +93,9 @@ describe('edits keep the rest of the text as written', () => {
   it('sets one value and nothing else', () => {
     const out = setFlowValue(text, ['steps', 1, 'value'], 'say "hi" {{name}}');
     expect(out).toBe(text.replace('"{{query}}"', '"say \\"hi\\" {{name}}"'));
-    expect(setFlowValue(text, ['steps', 0, 'url'], 'https://example.org/')).toBe(text.replace('https://example.com/', 'https://example.org/'));
+    expect(setFlowValue(text, ['steps', 0, 'url'], 'https://example.org/')).toBe(
+      text.replace('https://example.com/', 'https://example.org/'),
+    );
   });
 
   it('moves a step up or down, each step keeping its own layout', () => {

@@ -34,7 +34,8 @@ export function lineAt(text: string, offset: number): number {
 export function parseFlowText(text: string): { value?: unknown; tree?: Node; syntax: LineIssue[] } {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  if (!text.trim()) return { syntax: [{ line: 1, message: 'the flow is empty: paste or import a Chrome Recorder JSON' }] };
+  if (!text.trim())
+    return { syntax: [{ line: 1, message: 'the flow is empty: paste or import a Chrome Recorder JSON' }] };
   if (errors.length || !tree) {
     return {
       syntax: errors.map((e) => {

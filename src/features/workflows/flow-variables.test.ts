@@ -26,7 +26,11 @@ describe('variables picked up from the flow', () => {
 
 describe('line issues back from the field message', () => {
   it('reads the lines formatLineIssues wrote', () => {
-    expect(parseLineIssues('Line 2: JSON syntax: a comma is expected\nLine 9: Step 3 (click): "offsetX" is missing (a number)')).toEqual([
+    expect(
+      parseLineIssues(
+        'Line 2: JSON syntax: a comma is expected\nLine 9: Step 3 (click): "offsetX" is missing (a number)',
+      ),
+    ).toEqual([
       { line: 2, message: 'JSON syntax: a comma is expected' },
       { line: 9, message: 'Step 3 (click): "offsetX" is missing (a number)' },
     ]);

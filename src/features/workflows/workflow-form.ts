@@ -17,7 +17,14 @@ export interface VariableRow {
 }
 
 /** A new row: a string variable with nothing else set. */
-export const emptyVariableRow = (name = '', required = false): VariableRow => ({ name, type: 'string', required, default: '', description: '', enumValues: '' });
+export const emptyVariableRow = (name = '', required = false): VariableRow => ({
+  name,
+  type: 'string',
+  required,
+  default: '',
+  description: '',
+  enumValues: '',
+});
 
 /** The values of an enum row's text: one per line, trimmed, blank lines dropped. */
 export const enumValuesOf = (text: string) =>
@@ -41,7 +48,12 @@ export const flowTextOf = (flow: unknown) => `${JSON.stringify(flow, null, 2)}\n
 
 export const emptyFlowText = (title = 'New workflow') => flowTextOf({ title, steps: [] } satisfies Flow);
 
-export function toFormValues(w: { name: string; flow: unknown; variables: Variable[]; metadata: string | null }): WorkflowFormValues {
+export function toFormValues(w: {
+  name: string;
+  flow: unknown;
+  variables: Variable[];
+  metadata: string | null;
+}): WorkflowFormValues {
   return {
     name: w.name,
     metadata: w.metadata ?? '',
@@ -77,7 +89,11 @@ export function placeIssues(values: WorkflowFormValues, issues: FlowIssue[]): { 
   for (const issue of issues) {
     const { path, message } = issue;
     const [head, ...rest] = path;
-    if (head === 'flow') flowLines.push({ line: lineOfPath(values.flowText, tree, rest), message: humanFlowMessage({ ...issue, path: rest }, flow) });
+    if (head === 'flow')
+      flowLines.push({
+        line: lineOfPath(values.flowText, tree, rest),
+        message: humanFlowMessage({ ...issue, path: rest }, flow),
+      });
     else if (head === 'variables' && typeof rest[0] === 'number' && values.variables[rest[0]]) {
       // defaultValue is Simplex's name for default: the editor has one Default input.
       const sub = rest[1] === 'defaultValue' ? 'default' : String(rest[1] ?? 'name');
@@ -126,11 +142,17 @@ export const workflowResolver: Resolver<WorkflowFormValues, unknown, WorkflowInp
     metadata: values.metadata,
   };
   const result = WorkflowInput.safeParse(candidate);
-  const issues = result.success ? [] : result.error.issues.filter((i) => !(parsed.syntax.length && i.path[0] === 'flow'));
+  const issues = result.success
+    ? []
+    : result.error.issues.filter((i) => !(parsed.syntax.length && i.path[0] === 'flow'));
   // The issue objects carry zod's details (expected type, allowed values) that the messages are made from.
-  const placed = placeIssues(values, issues.map((i) => ({ ...(i as Omit<FlowIssue, 'path'>), path: i.path as (string | number)[] })));
+  const placed = placeIssues(
+    values,
+    issues.map((i) => ({ ...(i as Omit<FlowIssue, 'path'>), path: i.path as (string | number)[] })),
+  );
   if (parsed.syntax.length) placed.push({ field: 'flowText', message: formatLineIssues(parsed.syntax) });
   // The flow as written, not zod's copy: that one has its keys in the schema's order, and a Recorder export is saved unchanged.
-  if (result.success && placed.length === 0) return { values: { ...result.data, flow: parsed.value as WorkflowInput['flow'] }, errors: {} };
+  if (result.success && placed.length === 0)
+    return { values: { ...result.data, flow: parsed.value as WorkflowInput['flow'] }, errors: {} };
   return { values: {}, errors: nest(placed) };
 };

@@ -35,7 +35,11 @@ describe('PromptForm', () => {
 
   it('sends a valid prompt and shows a 422 from the server at the field', async () => {
     const onWrite = vi.fn().mockRejectedValue(
-      new ApiError(422, { error: 'invalid_request', message: 'Invalid request', issues: [{ path: 'prompt', message: 'server says no' }] }),
+      new ApiError(422, {
+        error: 'invalid_request',
+        message: 'Invalid request',
+        issues: [{ path: 'prompt', message: 'server says no' }],
+      }),
     );
     render(<PromptForm busy={false} onWrite={onWrite} onStop={() => undefined} />);
     await userEvent.type(screen.getByLabelText('Prompt'), 'A short poem');

@@ -16,7 +16,9 @@ export function WriteHistory({ onOpen }: { onOpen(record: WriteRecord): void }) 
         ) : (
           <ErrorNotice error={writes.error} title="Could not load the history." />
         ))}
-      {writes.data && writes.data.items.length === 0 && <p className="status">No writes yet. Your first one will appear here.</p>}
+      {writes.data && writes.data.items.length === 0 && (
+        <p className="status">No writes yet. Your first one will appear here.</p>
+      )}
       {writes.data && writes.data.items.length > 0 && (
         <ul className="steps">
           {writes.data.items.map((w) => (

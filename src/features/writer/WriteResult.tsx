@@ -34,8 +34,8 @@ export function WriteResult({
       {incomplete && (
         <div className="notice warn" role="status">
           <p>
-            <strong>{incomplete === 'stopped' ? 'You stopped the write.' : 'The write broke off.'}</strong> The text below is what arrived before
-            that; it is not finished and was not saved to the history.
+            <strong>{incomplete === 'stopped' ? 'You stopped the write.' : 'The write broke off.'}</strong> The text
+            below is what arrived before that; it is not finished and was not saved to the history.
           </p>
         </div>
       )}
@@ -63,8 +63,8 @@ export function WriteResult({
           {result.error === GENERATION_LIMIT_REACHED && (
             <div className="notice warn" role="status">
               <p>
-                <strong>The text was cut off:</strong> the model reached its output limit (generation limit reached). Ask for a shorter piece,
-                or write the rest in a second request.
+                <strong>The text was cut off:</strong> the model reached its output limit (generation limit reached).
+                Ask for a shorter piece, or write the rest in a second request.
               </p>
             </div>
           )}

@@ -5,9 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WriterPage } from './WriterPage.tsx';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const sse = (events: unknown[]) =>
-  new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  new Response(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''), {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+  });
 
 function mockServer(onWrite: () => Response) {
   vi.stubGlobal(
@@ -29,7 +33,12 @@ async function write() {
   await userEvent.click(screen.getByRole('button', { name: 'Write' }));
 }
 
-beforeEach(() => localStorage.setItem('browserdesk.settings', JSON.stringify({ baseUrl: 'http://api.test/api', apiKey: 'k_0123456789abcdef' })));
+beforeEach(() =>
+  localStorage.setItem(
+    'browserdesk.settings',
+    JSON.stringify({ baseUrl: 'http://api.test/api', apiKey: 'k_0123456789abcdef' }),
+  ),
+);
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -42,7 +51,16 @@ describe('WriterPage', () => {
       sse([
         { type: 'delta', text: 'Once upon ' },
         { type: 'delta', text: 'a time' },
-        { type: 'done', response: { succeeded: true, text: 'Once upon a time', word_count: 4, error: 'generation limit reached', usage: { input_tokens: 5, output_tokens: 6 } } },
+        {
+          type: 'done',
+          response: {
+            succeeded: true,
+            text: 'Once upon a time',
+            word_count: 4,
+            error: 'generation limit reached',
+            usage: { input_tokens: 5, output_tokens: 6 },
+          },
+        },
       ]),
     );
     await write();
@@ -57,7 +75,18 @@ describe('WriterPage', () => {
       calls++;
       return calls === 1
         ? sse([{ type: 'error', status: 502, error: 'model_failed', message: 'The writing model failed.' }])
-        : sse([{ type: 'done', response: { succeeded: true, text: 'Second try', word_count: 2, error: null, usage: { input_tokens: 1, output_tokens: 2 } } }]);
+        : sse([
+            {
+              type: 'done',
+              response: {
+                succeeded: true,
+                text: 'Second try',
+                word_count: 2,
+                error: null,
+                usage: { input_tokens: 1, output_tokens: 2 },
+              },
+            },
+          ]);
     });
     await write();
     expect(await screen.findByText('The writing model failed.', { selector: 'strong' })).toBeTruthy();
@@ -67,7 +96,12 @@ describe('WriterPage', () => {
   });
 
   it('says how to configure a model on a 503', async () => {
-    mockServer(() => json(503, { error: 'not_configured', message: 'No writing model is configured: set WRITER_BASE_URL and WRITER_MODEL.' }));
+    mockServer(() =>
+      json(503, {
+        error: 'not_configured',
+        message: 'No writing model is configured: set WRITER_BASE_URL and WRITER_MODEL.',
+      }),
+    );
     await write();
     expect(await screen.findByText('No writing model is configured.', { selector: 'strong' })).toBeTruthy();
     expect(screen.getByText(/set WRITER_BASE_URL and WRITER_MODEL/)).toBeTruthy();
@@ -77,7 +111,13 @@ describe('WriterPage', () => {
 
 describe('WriterPage without a model', () => {
   it('says once that no model is configured and turns Write off', async () => {
-    const info = { version: '1', writer_configured: false, proxy_configured: false, max_sessions: 4, api_key_file: '/data/keys' };
+    const info = {
+      version: '1',
+      writer_configured: false,
+      proxy_configured: false,
+      max_sessions: 4,
+      api_key_file: '/data/keys',
+    };
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) => {

@@ -10,8 +10,9 @@ import { WriteResult } from './WriteResult.tsx';
 
 const HOW_TO_CONFIGURE = (
   <p>
-    On the server, set <code>WRITER_PROVIDER</code> (openai-compatible, openai or anthropic), <code>WRITER_MODEL</code>, <code>WRITER_BASE_URL</code> for an
-    OpenAI-compatible endpoint and <code>WRITER_API_KEY</code> if it needs one, then restart the server.
+    On the server, set <code>WRITER_PROVIDER</code> (openai-compatible, openai or anthropic), <code>WRITER_MODEL</code>,{' '}
+    <code>WRITER_BASE_URL</code> for an OpenAI-compatible endpoint and <code>WRITER_API_KEY</code> if it needs one, then
+    restart the server.
   </p>
 );
 
@@ -37,7 +38,10 @@ export function WriterPage() {
   const open = (r: WriteRecord) => {
     write.reset();
     setStopped(false);
-    setOpened({ prompt: r.prompt, result: { succeeded: true, text: r.text, word_count: r.word_count, error: r.error, usage: r.usage } });
+    setOpened({
+      prompt: r.prompt,
+      result: { succeeded: true, text: r.text, word_count: r.word_count, error: r.error, usage: r.usage },
+    });
     setRestore({ prompt: r.prompt, at: Date.now() });
   };
   const status = write.error instanceof ApiError ? write.error.status : undefined;
@@ -47,7 +51,10 @@ export function WriterPage() {
   return (
     <>
       <h1>Writer</h1>
-      <p className="lead">Write prose from a request or from notes. Generation usually takes 10 to 20 seconds; the text streams in as it is written.</p>
+      <p className="lead">
+        Write prose from a request or from notes. Generation usually takes 10 to 20 seconds; the text streams in as it
+        is written.
+      </p>
       {noModel && (
         <div className="notice warn" role="status">
           <p>
@@ -62,7 +69,13 @@ export function WriterPage() {
           {failed && status !== 422 && (
             <ErrorNotice
               error={write.error}
-              title={status === 502 ? 'The writing model failed.' : status === 503 ? 'No writing model is configured.' : 'The write did not finish.'}
+              title={
+                status === 502
+                  ? 'The writing model failed.'
+                  : status === 503
+                    ? 'No writing model is configured.'
+                    : 'The write did not finish.'
+              }
             >
               {status === 503 && !noModel && HOW_TO_CONFIGURE}
               {status !== 503 && last && (
@@ -85,11 +98,15 @@ export function WriterPage() {
               incomplete={write.isError ? (stopped ? 'stopped' : 'failed') : undefined}
             />
           )}
-          {opened && !write.isPending && !write.data && <WriteResult text="" result={opened.result} streaming={false} prompt={opened.prompt} />}
+          {opened && !write.isPending && !write.data && (
+            <WriteResult text="" result={opened.result} streaming={false} prompt={opened.prompt} />
+          )}
           {!noModel && !write.isPending && !write.data && !opened && !write.streamed && !write.isError && (
             <p className="card status">Nothing written yet. Enter a prompt and choose Write.</p>
           )}
-          {stopped && write.isError && !write.streamed && <p className="card status">Stopped before any text arrived.</p>}
+          {stopped && write.isError && !write.streamed && (
+            <p className="card status">Stopped before any text arrived.</p>
+          )}
         </div>
       </div>
       <WriteHistory onOpen={open} />

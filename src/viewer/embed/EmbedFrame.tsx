@@ -32,6 +32,8 @@ export function mountEmbed(render: (options: EmbedOptions, url: string) => React
     }
   }
   createRoot(document.getElementById('root')!).render(
-    <StrictMode>{result.ok ? render(result.options, location.href) : <BadOptions problems={result.problems} />}</StrictMode>,
+    <StrictMode>
+      {result.ok ? render(result.options, location.href) : <BadOptions problems={result.problems} />}
+    </StrictMode>,
   );
 }

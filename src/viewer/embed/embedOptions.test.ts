@@ -12,7 +12,10 @@ describe('embed options from the query string', () => {
       options: { view_only: true, scale: 'none', accent: '#FF00aa', background: '#000' },
     });
     // 'remote' is no longer offered (the remote screen cannot be resized); links that asked for it get the fitted view.
-    expect(readEmbedOptions('?view_only=false&scale=remote')).toMatchObject({ ok: true, options: { view_only: false, scale: 'fit' } });
+    expect(readEmbedOptions('?view_only=false&scale=remote')).toMatchObject({
+      ok: true,
+      options: { view_only: false, scale: 'fit' },
+    });
   });
 
   it('rejects anything but hex colours, a known scale and a boolean, naming each', () => {
@@ -20,7 +23,8 @@ describe('embed options from the query string', () => {
     expect(r.ok).toBe(false);
     const problems = r.ok ? [] : r.problems;
     expect(problems).toHaveLength(4);
-    for (const key of ['accent', 'background', 'scale', 'view_only']) expect(problems.some((p) => p.startsWith(`${key}:`))).toBe(true);
+    for (const key of ['accent', 'background', 'scale', 'view_only'])
+      expect(problems.some((p) => p.startsWith(`${key}:`))).toBe(true);
     expect(readEmbedOptions('?accent=%23ff00aa;color:red').ok).toBe(false);
   });
 });

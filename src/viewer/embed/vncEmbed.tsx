@@ -7,5 +7,11 @@ const viewTokenOnly = document.querySelector(`meta[name="${VIEW_ONLY_META}"]`)?.
 
 // The page is its own stream: no iframe fallback, which would only embed this page again.
 mountEmbed((options, url) => (
-  <VncViewer url={url} viewOnly={options.view_only || viewTokenOnly} scale={options.scale} background={options.background} fallback="none" />
+  <VncViewer
+    url={url}
+    viewOnly={options.view_only || viewTokenOnly}
+    scale={options.scale}
+    background={options.background}
+    fallback="none"
+  />
 ));
