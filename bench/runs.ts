@@ -13,16 +13,9 @@ import puppeteer, { type ElementHandle } from 'puppeteer-core';
 import { startServer } from '../test/helpers/server.ts';
 import { formWorkflow, REPORT_BYTES } from '../test/fixtures/flows.ts';
 import { startFormSite } from '../test/fixtures/formSite.ts';
+import { CHROMIUM_ARGS } from '../test/fixtures/chromiumArgs.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 5);
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 const p50 = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
