@@ -1,13 +1,6 @@
-import { expect, expectAccessible, keepScreenshot, signIn, test } from './support/fixtures.ts';
+import { expect, expectAccessible, shotsCopiedTo, signIn, test } from './support/fixtures.ts';
 
-const shot = async (
-  page: import('@playwright/test').Page,
-  testInfo: import('@playwright/test').TestInfo,
-  name: string,
-) => {
-  await keepScreenshot(page, testInfo, name);
-  await page.screenshot({ path: `/tmp/api-keys-${name}.png`, fullPage: true });
-};
+const shot = shotsCopiedTo((name) => `/tmp/api-keys-${name}.png`);
 
 test('API keys in Settings: create (shown once, copied), list, revoke after a confirmation; 1280 and 390 px', async ({
   authed: page,

@@ -1,5 +1,12 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import {
+  createWorkflow,
+  expect,
+  expectAccessible,
+  runUntilSessionEnds,
+  shotsCopiedTo,
+  test,
+} from './support/fixtures.ts';
 
 /** Run a one-step workflow to its end through the API; `fail` clicks what is not there. */
 async function runToEnd(api: APIRequestContext, name: string, fail: boolean): Promise<void> {
@@ -9,26 +16,10 @@ async function runToEnd(api: APIRequestContext, name: string, fail: boolean): Pr
         { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 },
       ]
     : [{ type: 'navigate', url: 'about:blank' }];
-  const created = await api.post('/api/workflows', { data: { name, flow: { title: name, steps }, variables: [] } });
-  const started = await api.post('/api/run_workflow', {
-    data: { workflow_id: ((await created.json()) as { id: string }).id },
-  });
-  const sessionId = ((await started.json()) as { session_id: string }).session_id;
-  await expect
-    .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
-      timeout: 45_000,
-    })
-    .toBe('ended');
+  await runUntilSessionEnds(api, await createWorkflow(api, name, { title: name, steps }));
 }
 
-const shot = async (
-  page: import('@playwright/test').Page,
-  testInfo: import('@playwright/test').TestInfo,
-  name: string,
-) => {
-  await keepScreenshot(page, testInfo, name);
-  await page.screenshot({ path: `/tmp/overview-${name}.png`, fullPage: true });
-};
+const shot = shotsCopiedTo((name) => `/tmp/overview-${name}.png`);
 
 test('the overview is the home: live sessions, capacity, runs today and the last 24 hours; 1280 and 390 px, light and dark', async ({
   authed: page,

@@ -1,4 +1,12 @@
-import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import {
+  createWorkflow,
+  expect,
+  expectAccessible,
+  keepScreenshot,
+  runUntilSessionEnds,
+  serveHtml,
+  test,
+} from './support/fixtures.ts';
 
 // Runs and their sessions, linked both ways; a paused run says where it stopped and what is to come.
 const PAGE = `<!doctype html><title>Form</title><input id="code" aria-label="Code"><p id="echo">echo</p>`;
@@ -94,28 +102,14 @@ test("a failed run's ended session says the run failed, and keeps its workflow a
   const site = await serveHtml(PAGE);
   const name = `e2e failing ${Date.now()}`;
   try {
-    const created = await api.post('/api/workflows', {
-      data: {
-        name,
-        flow: {
-          title: 'Click what is not there',
-          steps: [
-            { type: 'navigate', url: `${site.origin}/form` },
-            { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 },
-          ],
-        },
-        variables: [],
-      },
+    const workflowId = await createWorkflow(api, name, {
+      title: 'Click what is not there',
+      steps: [
+        { type: 'navigate', url: `${site.origin}/form` },
+        { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1, timeout: 1000 },
+      ],
     });
-    const started = await api.post('/api/run_workflow', {
-      data: { workflow_id: ((await created.json()) as { id: string }).id },
-    });
-    const sessionId = ((await started.json()) as { session_id: string }).session_id;
-    await expect
-      .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
-        timeout: 45_000,
-      })
-      .toBe('ended');
+    const sessionId = await runUntilSessionEnds(api, workflowId);
 
     await page.goto(`/sessions/${sessionId}`);
     await expect(page.getByText('ended · run failed')).toBeVisible();

@@ -1,28 +1,19 @@
-import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import { createWorkflow, expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
 
 // Issue 26, item 5: in the Sessions list a failed run's session says "run failed", not "completed".
 test("a failed run's session is listed as run failed", async ({ authed: page, api }, testInfo) => {
   const site = await serveHtml('<!doctype html><title>Empty</title><p>nothing to click</p>');
   const name = `e2e failing ${Date.now()}`;
   try {
-    const created = await api.post('/api/workflows', {
-      data: {
-        name,
-        flow: {
-          title: 'Fails',
-          timeout: 1000,
-          steps: [
-            { type: 'navigate', url: site.origin },
-            { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1 },
-          ],
-        },
-        variables: [],
-      },
+    const workflowId = await createWorkflow(api, name, {
+      title: 'Fails',
+      timeout: 1000,
+      steps: [
+        { type: 'navigate', url: site.origin },
+        { type: 'click', selectors: [['#missing']], offsetX: 1, offsetY: 1 },
+      ],
     });
-    expect(created.status()).toBe(201);
-    const run = await api.post('/api/run_workflow', {
-      form: { workflow_id: ((await created.json()) as { id: string }).id },
-    });
+    const run = await api.post('/api/run_workflow', { form: { workflow_id: workflowId } });
     const { session_id: sessionId } = (await run.json()) as { session_id: string };
     await expect
       .poll(

@@ -1,18 +1,11 @@
-import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import { expect, expectAccessible, serveHtml, shotsCopiedTo, test } from './support/fixtures.ts';
 
 // The Sessions and Runs tables: sort, search and dates kept in the URL, rows opened by mouse and by
 // keyboard, bulk end with a confirmation, and both widths (1280, 390) without sideways scrolling, axe clean.
 
 const noSideways = (page: import('@playwright/test').Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-const shot = async (
-  page: import('@playwright/test').Page,
-  testInfo: import('@playwright/test').TestInfo,
-  name: string,
-) => {
-  await keepScreenshot(page, testInfo, name);
-  if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/${name}.png`, fullPage: true });
-};
+const shot = shotsCopiedTo((name) => (process.env.E2E_SHOTS ? `${process.env.E2E_SHOTS}/${name}.png` : undefined));
 
 test('sessions table: sort, search and dates in the URL, row opens, bulk end of the selected live sessions', async ({
   authed: page,

@@ -1,17 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
-
-/** Replace the flow editor's text from the keyboard (select all, then type), as a person would. */
-async function typeFlow(page: Page, text: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'Flow (Chrome Recorder JSON)' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
-}
-
-/** The editor's text, line by line as CodeMirror shows it (the flows here are short enough to be drawn whole). */
-const editorText = (page: Page) =>
-  page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
+import { editorText, typeFlow } from './support/flowEditor.ts';
 
 // A Chrome Recorder export's layout: its keys in the Recorder's order ("type" first), which is not the schema's.
 const recorderText = `${JSON.stringify(

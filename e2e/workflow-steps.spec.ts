@@ -1,22 +1,8 @@
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, shotsCopiedTo, test } from './support/fixtures.ts';
+import { editorText, typeFlow } from './support/flowEditor.ts';
 
-/** Replace the flow editor's text from the keyboard (select all, then type), as a person would. */
-async function typeFlow(page: Page, text: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'Flow (Chrome Recorder JSON)' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
-}
-
-/** The editor's text, line by line as CodeMirror shows it (the flow here is short enough to be drawn whole). */
-const editorText = (page: Page) =>
-  page.locator('.cm-content .cm-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? '').join('\n'));
-
-const shot = async (page: Page, testInfo: TestInfo, name: string) => {
-  await keepScreenshot(page, testInfo, name);
-  await page.screenshot({ path: `/tmp/workflow-steps-${name}.png`, fullPage: true });
-};
+const shot = shotsCopiedTo((name) => `/tmp/workflow-steps-${name}.png`);
 
 // Written by hand: short steps on one line, a long one over several, keys in an order of its own.
 const flowLines = [

@@ -48,3 +48,31 @@ export const test = base.extend<{ api: APIRequestContext; authed: Page }>({
   },
 });
 export { expect };
+
+/** A `shot(page, testInfo, name)` that keeps the screenshot (keepScreenshot) and, when `copyPath(name)` gives a path, writes a copy there too. */
+export const shotsCopiedTo =
+  (copyPath: (name: string) => string | undefined) =>
+  async (page: Page, testInfo: TestInfo, name: string): Promise<void> => {
+    await keepScreenshot(page, testInfo, name);
+    const path = copyPath(name);
+    if (path) await page.screenshot({ path, fullPage: true });
+  };
+
+/** Save a workflow through the API (expects 201); its id. */
+export async function createWorkflow(api: APIRequestContext, name: string, flow: unknown): Promise<string> {
+  const created = await api.post('/api/workflows', { data: { name, flow, variables: [] } });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { id: string }).id;
+}
+
+/** Start a run of the workflow through the API and wait (up to 45 s) for its session to end; the session's id. */
+export async function runUntilSessionEnds(api: APIRequestContext, workflowId: string): Promise<string> {
+  const started = await api.post('/api/run_workflow', { data: { workflow_id: workflowId } });
+  const sessionId = ((await started.json()) as { session_id: string }).session_id;
+  await expect
+    .poll(async () => ((await (await api.get(`/api/sessions/${sessionId}`)).json()) as { state: string }).state, {
+      timeout: 45_000,
+    })
+    .toBe('ended');
+  return sessionId;
+}
