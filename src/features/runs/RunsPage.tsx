@@ -1,5 +1,5 @@
-import { createColumnHelper, useTable, type SortingState, type Updater } from '@tanstack/react-table';
-import { useId, useMemo } from 'react';
+import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { RunStatus, type RunSummary } from '../../../contract/runs.ts';
 import { useRunPages } from '../../api/runs/get-run-pages.ts';
@@ -7,16 +7,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../tables/ListControls.tsx';
-import {
-  inDateRange,
-  matchesSearch,
-  readDateRange,
-  readSearch,
-  readSort,
-  setOrDelete,
-  writeSort,
-} from '../tables/list-params.ts';
-import { compareValues, listFeatures, type ListFeatures } from '../tables/table-features.ts';
+import { matchesSearch, setOrDelete } from '../tables/list-params.ts';
+import { compareValues, type ListFeatures } from '../tables/table-features.ts';
+import { useListTable } from '../tables/useListTable.ts';
 
 const OUTCOME: Record<RunStatus, string> = {
   queued: 'Queued',
@@ -34,6 +27,8 @@ export function readStatusFilter(params: URLSearchParams): RunStatus | undefined
   return parsed.success ? parsed.data : undefined;
 }
 
+const runId = (r: RunSummary) => r.session_id;
+const runStarted = (r: RunSummary) => r.created_at;
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 const sortFn = (a: { getValue(id: string): unknown }, b: { getValue(id: string): unknown }, id: string) =>
   compareValues(a.getValue(id), b.getValue(id));
@@ -99,40 +94,17 @@ const columns = helper.columns([
  */
 export function RunsPage() {
   const id = useId();
-  const [params, setParams] = useSearchParams();
-  const status = readStatusFilter(params);
-  const search = readSearch(params);
-  const { from, to } = readDateRange(params);
-  const sorting = readSort(params, RUN_SORT_COLUMNS, DEFAULT_SORT);
+  const searchParams = useSearchParams();
+  const status = readStatusFilter(searchParams[0]);
   const runs = useRunPages({ status });
 
-  const loaded = useMemo(() => {
-    const byId = new Map<string, RunSummary>();
-    for (const page of runs.data?.pages ?? []) for (const r of page.items) byId.set(r.session_id, r);
-    return [...byId.values()];
-  }, [runs.data]);
-  const data = useMemo(() => loaded.filter((r) => inDateRange(r.created_at, { from, to })), [loaded, from, to]);
-
-  const update = (fn: (p: URLSearchParams) => void) =>
-    setParams(
-      (p) => {
-        fn(p);
-        return p;
-      },
-      { replace: true },
-    );
-  const table = useTable({
-    features: listFeatures,
+  const { table, loaded, sorting, update } = useListTable(searchParams, {
+    pages: runs.data?.pages,
+    getRowId: runId,
+    createdAt: runStarted,
+    sortColumns: RUN_SORT_COLUMNS,
+    defaultSort: DEFAULT_SORT,
     columns,
-    data,
-    getRowId: (r) => r.session_id,
-    state: { sorting, globalFilter: search },
-    onSortingChange: (u: Updater<SortingState>) =>
-      update((p) => writeSort(p, typeof u === 'function' ? u(sorting) : u)),
-    onGlobalFilterChange: (u: Updater<string>) =>
-      update((p) => setOrDelete(p, 'q', typeof u === 'function' ? u(search) : u)),
-    enableSortingRemoval: false,
-    enableMultiSort: false,
     enableRowSelection: false,
     getColumnCanGlobalFilter: (column) => column.id === 'workflow',
     globalFilterFn: (row, _id, value: string) =>

@@ -1,11 +1,5 @@
-import {
-  createColumnHelper,
-  useTable,
-  type RowSelectionState,
-  type SortingState,
-  type Updater,
-} from '@tanstack/react-table';
-import { useMemo, useState } from 'react';
+import { createColumnHelper, type RowSelectionState } from '@tanstack/react-table';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Session } from '../../../contract/sessions.ts';
 import { isStatus } from '../../api/errors.ts';
@@ -14,16 +8,9 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../tables/ListControls.tsx';
-import {
-  inDateRange,
-  matchesSearch,
-  readDateRange,
-  readSearch,
-  readSort,
-  setOrDelete,
-  writeSort,
-} from '../tables/list-params.ts';
-import { compareValues, listFeatures, type ListFeatures } from '../tables/table-features.ts';
+import { matchesSearch, setOrDelete } from '../tables/list-params.ts';
+import { compareValues, type ListFeatures } from '../tables/table-features.ts';
+import { useListTable } from '../tables/useListTable.ts';
 import { BulkEnd } from './BulkEnd.tsx';
 import {
   emptyListText,
@@ -43,6 +30,8 @@ const When = ({ iso }: { iso: string }) => (
   </time>
 );
 
+const sessionId = (s: Session) => s.id;
+const sessionStarted = (s: Session) => s.created_at;
 const durationMs = (s: Session) =>
   s.ended_at ? new Date(s.ended_at).getTime() - new Date(s.created_at).getTime() : undefined;
 const searchTexts = (s: Session) => [s.id, s.workflow_name ?? 'deleted', s.state, endReasonText(s) ?? null, s.metadata];
@@ -143,42 +132,20 @@ const columns = helper.columns([
  * and sort are kept in the URL. Live sessions can be selected and ended together.
  */
 export function SessionList() {
-  const [params, setParams] = useSearchParams();
-  const state = readStateFilter(params);
-  const search = readSearch(params);
-  const { from, to } = readDateRange(params);
-  const sorting = readSort(params, SESSION_SORT_COLUMNS, SESSION_DEFAULT_SORT);
+  const searchParams = useSearchParams();
+  const state = readStateFilter(searchParams[0]);
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   const sessions = useSessionPages({ state });
 
-  const loaded = useMemo(() => {
-    const byId = new Map<string, Session>();
-    for (const page of sessions.data?.pages ?? []) for (const s of page.items) byId.set(s.id, s);
-    return [...byId.values()];
-  }, [sessions.data]);
-  const data = useMemo(() => loaded.filter((s) => inDateRange(s.created_at, { from, to })), [loaded, from, to]);
-
-  const update = (fn: (p: URLSearchParams) => void) =>
-    setParams(
-      (p) => {
-        fn(p);
-        return p;
-      },
-      { replace: true },
-    );
-  const table = useTable({
-    features: listFeatures,
+  const { table, loaded, sorting, update } = useListTable(searchParams, {
+    pages: sessions.data?.pages,
+    getRowId: sessionId,
+    createdAt: sessionStarted,
+    sortColumns: SESSION_SORT_COLUMNS,
+    defaultSort: SESSION_DEFAULT_SORT,
     columns,
-    data,
-    getRowId: (s) => s.id,
-    state: { sorting, globalFilter: search, rowSelection },
-    onSortingChange: (u: Updater<SortingState>) =>
-      update((p) => writeSort(p, typeof u === 'function' ? u(sorting) : u)),
-    onGlobalFilterChange: (u: Updater<string>) =>
-      update((p) => setOrDelete(p, 'q', typeof u === 'function' ? u(search) : u)),
+    state: { rowSelection },
     onRowSelectionChange: setRowSelection,
-    enableSortingRemoval: false,
-    enableMultiSort: false,
     enableRowSelection: (row) => row.original.state !== 'ended',
     getColumnCanGlobalFilter: (column) => column.id === 'id',
     globalFilterFn: (row, _id, value: string) => matchesSearch(searchTexts(row.original), value),
