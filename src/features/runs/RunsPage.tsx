@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { RunStatus, type RunSummary } from '../../../contract/runs.ts';
 import { useRunPages } from '../../api/runs/get-run-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { When } from '../../components/When.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../tables/ListControls.tsx';
@@ -29,7 +30,6 @@ export function readStatusFilter(params: URLSearchParams): RunStatus | undefined
 
 const runId = (r: RunSummary) => r.session_id;
 const runStarted = (r: RunSummary) => r.created_at;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
 const sortFn = (a: { getValue(id: string): unknown }, b: { getValue(id: string): unknown }, id: string) =>
   compareValues(a.getValue(id), b.getValue(id));
 
@@ -60,11 +60,7 @@ const columns = helper.columns([
     id: 'started',
     header: 'Started',
     sortFn,
-    cell: ({ getValue }) => (
-      <time dateTime={getValue()} title={new Date(getValue()).toLocaleString()}>
-        {dateTime.format(new Date(getValue()))}
-      </time>
-    ),
+    cell: ({ getValue }) => <When iso={getValue()} />,
   }),
   helper.accessor((r) => r.duration_ms ?? undefined, {
     id: 'duration',

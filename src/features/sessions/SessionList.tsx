@@ -5,6 +5,7 @@ import type { Session } from '../../../contract/sessions.ts';
 import { isStatus } from '../../api/errors.ts';
 import { useSessionPages } from '../../api/sessions/get-session-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { When } from '../../components/When.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../tables/ListControls.tsx';
@@ -22,13 +23,6 @@ import {
   STATE_FILTER_OPTIONS,
 } from './session-filter.ts';
 import { TimeLeft } from './TimeLeft.tsx';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
-const When = ({ iso }: { iso: string }) => (
-  <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-    {dateTime.format(new Date(iso))}
-  </time>
-);
 
 const sessionId = (s: Session) => s.id;
 const sessionStarted = (s: Session) => s.created_at;

@@ -8,6 +8,7 @@ import { applyIssues } from '../../api/form-issues.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { When } from '../../components/When.tsx';
 import { Field } from '../../components/Field.tsx';
 import { FormServerError } from '../../components/FormServerError.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
@@ -17,13 +18,6 @@ interface KeyValues {
   name: string;
 }
 const resolver = contractResolver(CreateApiKeyRequest, (v: KeyValues) => ({ name: v.name }));
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
-const When = ({ iso }: { iso: string }) => (
-  <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-    {dateTime.format(new Date(iso))}
-  </time>
-);
 
 /** How a key is told apart without showing it: the start of one this server made, else where it came from. */
 const keyHint = (k: ApiKeyInfo) =>

@@ -7,17 +7,12 @@ import { useStoreCredential } from '../../api/credentials/store-credential.ts';
 import { applyIssues } from '../../api/form-issues.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { When } from '../../components/When.tsx';
 import { Field } from '../../components/Field.tsx';
 import { CREDENTIAL_FIELDS, credentialDefaults, credentialResolver, type CredentialValues } from './credential-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
 
 const placeholder = (name: string) => `{{credentials.${name}}}`;
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
-const When = ({ iso }: { iso: string }) => (
-  <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-    {dateTime.format(new Date(iso))}
-  </time>
-);
 
 /**
  * Secrets that workflows type (passwords, codes): listed by name and date, added or replaced, and
