@@ -195,6 +195,12 @@ export type SessionState = z.infer<typeof SessionStateEnum>;
 export const EndReasonEnum = z.enum(['stopped', 'timed_out', 'completed', 'crashed', 'failed_to_start']);
 export type EndReason = z.infer<typeof EndReasonEnum>;
 
+export const SessionClients = z.object({
+  viewers: z.number().int().min(0).describe('Live-view viewers connected now: VNC (control or view) and livestream'),
+  cdp: z.number().int().min(0).describe('CDP clients connected now on connect_url'),
+});
+export type SessionClients = z.infer<typeof SessionClients>;
+
 export const Session = z.object({
   id: z.uuid(),
   workflow_id: z.uuid(),
@@ -217,6 +223,11 @@ export const Session = z.object({
     .optional()
     .describe(
       "Browserdesk's own addition: the workflow run in this session, if any, and how it stands (a run's session can end completed while its run failed)",
+    ),
+  clients: SessionClients.nullable()
+    .optional()
+    .describe(
+      "Browserdesk's own addition, on GET /api/sessions/{id} of a live session: who is connected to it now (counts only); null once it has ended",
     ),
 });
 export type Session = z.infer<typeof Session>;

@@ -28,6 +28,8 @@ export class ServerEvents {
 export function onBusServerEvents(bus: Bus, listener: (event: ServerEvent) => void): () => void {
   const offs = [
     bus.on('session.changed', ({ session_id }) => listener({ type: 'session.changed', session_id })),
+    // A client joined or left: the session's page says who is connected (GET /api/sessions/{id} clients).
+    bus.on('session.client', ({ session_id }) => listener({ type: 'session.changed', session_id })),
     bus.on('run.step', ({ session_id, index }) => listener({ type: 'run.step', session_id, index })),
     bus.on('run.completed', ({ session_id, succeeded }) => listener({ type: 'run.completed', session_id, succeeded })),
   ];

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Issue } from '../../contract/errors.ts';
 import type { ActiveSessionStatus } from '../../contract/runControl.ts';
-import type { CreateWorkflowSessionRequest, Session, SessionState } from '../../contract/sessions.ts';
+import type { CreateWorkflowSessionRequest, Session, SessionClients, SessionState } from '../../contract/sessions.ts';
 import type { Config } from '../config.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
@@ -31,6 +31,8 @@ export interface SessionRecordsOptions {
   manager: SessionManager;
   workflows: WorkflowService;
   activity: RunActivity;
+  /** Who is connected to this node's live sessions now. */
+  clients?: { of(sessionId: string): SessionClients };
 }
 
 /** What Simplex's session status is made of, before its URLs are added. */
@@ -99,9 +101,12 @@ export class SessionRecords {
     );
   }
 
+  /** One session; a live one held here says who is connected to it now (`clients`). */
   async get(id: string): Promise<Session> {
     const row = await this.row(id);
-    return this.toSession(row, (await this.opts.runs.getBySession(id))?.status ?? null);
+    const session = this.toSession(row, (await this.opts.runs.getBySession(id))?.status ?? null);
+    const held = session.state !== 'ended' && this.opts.manager.get(id) !== undefined;
+    return { ...session, clients: held && this.opts.clients ? this.opts.clients.of(id) : null };
   }
 
   /** A live session's new timeout (from when it went live); the record with its new end. */

@@ -1,13 +1,24 @@
 import { Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { SessionClients } from '../../../contract/sessions.ts';
 import { ScaleMode } from '../../../contract/viewer.ts';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import type { VncViewerHandle } from '../../viewer/index.ts';
 import { LEAVE_KEYS_LABEL } from '../../viewer/leaveChord.ts';
+import { Watchers } from './Watchers.tsx';
 
 type Tab = 'vnc' | 'live';
 
 /** The session's browser: interactive noVNC on one tab, the view-only livestream on the other. */
-export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; livestreamUrl?: string }) {
+export function LiveViewPanel({
+  vncUrl,
+  livestreamUrl,
+  clients,
+}: {
+  vncUrl?: string;
+  livestreamUrl?: string;
+  /** Who is connected now (GET /api/sessions/{id}), shown beside the title. */
+  clients?: SessionClients | null;
+}) {
   const [tab, setTab] = useState<Tab>(vncUrl ? 'vnc' : 'live');
   const [liveOpened, setLiveOpened] = useState(!vncUrl);
   const [scale, setScale] = useState<ScaleMode>('fit');
@@ -39,7 +50,11 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Live browser</h2>
+      <div className="row spread">
+        <h2 id={`${id}-title`}>Live browser</h2>
+        {/* This page's own views: the noVNC one, and the livestream once its tab was opened. */}
+        <Watchers clients={clients} own={(vncUrl ? 1 : 0) + (livestreamUrl && liveOpened ? 1 : 0)} />
+      </div>
       <div className="tabs" role="tablist" aria-label="Live view">
         {tabs.map((t) => (
           <button
@@ -90,7 +105,7 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
                 scale={scale}
                 viewOnly={viewOnly}
                 onClipboard={setRemoteClip}
-                className="viewer-frame"
+                className="viewer-frame above-fold"
                 label="Live browser (interactive)"
               />
             </Suspense>
@@ -126,7 +141,11 @@ export function LiveViewPanel({ vncUrl, livestreamUrl }: { vncUrl?: string; live
       {livestreamUrl && (
         <div role="tabpanel" id={`${id}-panel-live`} aria-labelledby={`${id}-tab-live`} hidden={tab !== 'live'}>
           {liveOpened && (
-            <iframe className="viewer-frame" src={livestreamUrl} title="Livestream of the browser (view only)" />
+            <iframe
+              className="viewer-frame above-fold"
+              src={livestreamUrl}
+              title="Livestream of the browser (view only)"
+            />
           )}
         </div>
       )}

@@ -134,7 +134,7 @@ export function SessionPage() {
       ) : urls ? (
         <>
           {(urls.vnc_url || urls.livestream_url) && (
-            <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />
+            <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} clients={session.data?.clients} />
           )}
           {liveLog}
           {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
