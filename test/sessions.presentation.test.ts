@@ -122,7 +122,13 @@ describe('presentation', () => {
       const s = CreateWorkflowSessionResponse.parse(await res.json());
       const browser = await chromium.connectOverCDP(s.connect_url!);
       try {
-        const inner = await viewport(browser.contexts()[0]!.pages()[0]!);
+        // The window is normal when the URLs are handed out; the page hears of its new size a
+        // frame or so later (seen once on a loaded host), so it is asked until it has.
+        const page = browser.contexts()[0]!.pages()[0]!;
+        const inner = await waitForAsync('the page to lose the fullscreen window', async () => {
+          const v = await viewport(page);
+          return v.outerHeight - v.height > 50 ? v : undefined;
+        });
         expect(inner.outerHeight - inner.height).toBeGreaterThan(50);
       } finally {
         await browser.close();
