@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from './sessions.ts';
-import { nestsDeeperThan, tooDeepMessage, wellFormed } from './common.ts';
+import { nestsDeeperThan, tooDeepMessage, webUrl, wellFormed } from './common.ts';
 
 /**
  * The input of each browser tool an AI agent calls (over MCP at /api/mcp, or the built-in agent):
@@ -12,13 +12,6 @@ import { nestsDeeperThan, tooDeepMessage, wellFormed } from './common.ts';
 const sessionId = z
   .uuid({ message: 'session_id must be a session UUID (from session_create or session_list)' })
   .describe('The session to act on');
-
-/** Only pages on the web: file:, chrome:, javascript: and data: would reach past the session's sandboxing or the egress policy's view. */
-const webUrl = (what: string) =>
-  z
-    .url({ protocol: /^https?$/, message: `${what} must be an http:// or https:// URL` })
-    .max(8000, { message: `${what} must be at most 8000 characters` })
-    .describe(`${what}: an http:// or https:// URL`);
 
 /** What names an element for a person (as in the snapshot) and for the service (its ref). */
 const target = {
@@ -95,6 +88,21 @@ export const agentToolInputs = {
         .max(100)
         .optional()
         .describe('The cursor a previous, cut snapshot answered with: its next part (the same snapshot, same refs)'),
+      selector: z
+        .string()
+        .min(1)
+        .max(1000)
+        .check(wellFormed('selector'))
+        .optional()
+        .describe(
+          'A CSS selector, e.g. "form#checkout" or "main": only the first element it matches and what is inside it (the refs work as in a whole-page snapshot)',
+        ),
+      interactive_only: z
+        .boolean()
+        .optional()
+        .describe(
+          'Only what can be acted on (links, buttons, text fields, checkboxes, radios, selects and their options, menu items, tabs, sliders, switches), with the headings between them: a short snapshot of a long page',
+        ),
     })
     .strict(),
   browser_click: z.object({ session_id: sessionId, ...target, ...withSnapshot }).strict(),

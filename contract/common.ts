@@ -105,3 +105,10 @@ export function page<T extends z.ZodType>(item: T) {
 }
 
 export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+
+/** Only pages on the web: file:, chrome:, javascript: and data: would reach past the session's sandboxing or the egress policy's view. */
+export const webUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, message: `${what} must be an http:// or https:// URL` })
+    .max(8000, { message: `${what} must be at most 8000 characters` })
+    .describe(`${what}: an http:// or https:// URL`);

@@ -28,7 +28,7 @@ export interface Operation {
    * false for the few open endpoints (healthz, openapi.json); `{ orToken }` for reads that also take
    * a signed token of that scope for the session in the path (`?token=`), which URLs handed out carry.
    */
-  auth?: false | { orToken: 'events' | 'screenshot' | 'recording' | 'files' };
+  auth?: false | { orToken: 'events' | 'screenshot' | 'recording' | 'files' | 'message' };
   /** Set when the operation acts on one session and must be answered by the node holding it. */
   session?: SessionLocator;
   /** Set when the operation starts a browser: a full node of a cluster passes it to a node with room. */

@@ -28,6 +28,35 @@ export type DialogType = z.infer<typeof DialogType>;
 export const SessionClient = z.enum(['cdp', 'vnc', 'livestream']);
 export type SessionClient = z.infer<typeof SessionClient>;
 
+/**
+ * Simplex's `tool` object on ToolCallStarted/ToolCallCompleted, which its CLI and examples read
+ * (`tool.tool_name`, `tool.tool_call_error`, `tool.content`). A run's step carries it too, named
+ * by its action, so a reader written for Simplex's agent sees what each step did.
+ */
+export const SimplexTool = z.object({
+  tool_call_id: z.string().describe("The model's id for the call; for a run's step `step-N`"),
+  tool_name: z.string().describe('The tool, or for a run the step type (click, navigate, extract, …)'),
+  tool_args: z
+    .record(z.string(), z.unknown())
+    .describe('Its arguments as given; credentials stay as {{credentials.NAME}}'),
+  content: z.string().nullable().describe('What it answered (at most 2000 characters); null until it has'),
+  tool_call_error: z.boolean().nullable().describe('true when it failed; null until it has ended'),
+  role: z.literal('tool'),
+  created_at: z.number().int().describe('Unix seconds'),
+});
+export type SimplexTool = z.infer<typeof SimplexTool>;
+
+/** Present (true) on the agent's events; absent on a workflow run's. */
+const agentMark = { agent: z.literal(true).optional().describe("Present on the agent's events, absent on a run's") };
+
+/** One question of AskUserQuestion, as Simplex's CLI renders it. */
+export const AgentQuestion = z.object({
+  header: z.string(),
+  question: z.string(),
+  options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+  multiSelect: z.boolean(),
+});
+
 export const SessionEvent = z.discriminatedUnion('event', [
   z.object({ ...common, event: z.literal('SessionStarted'), workflow_id: z.uuid() }),
   z.object({
@@ -36,7 +65,13 @@ export const SessionEvent = z.discriminatedUnion('event', [
     workflow_id: z.uuid(),
     position: z.number().int().min(1).describe('1: starts when the next browser frees'),
   }),
-  z.object({ ...common, event: z.literal('RunStarted'), workflow_id: z.uuid(), total_actions: z.number().int() }),
+  z.object({
+    ...common,
+    event: z.literal('RunStarted'),
+    workflow_id: z.uuid(),
+    total_actions: z.number().int().nullable().describe("The run's steps; null for an agent's turn"),
+    ...agentMark,
+  }),
   z.object({
     ...common,
     event: z.literal('ToolCallStarted'),
@@ -44,6 +79,9 @@ export const SessionEvent = z.discriminatedUnion('event', [
     params: z
       .record(z.string(), z.unknown())
       .describe('The step as replayed; credentials stay as {{credentials.NAME}}'),
+    tool_name: z.string().describe('As tool.tool_name'),
+    tool: SimplexTool,
+    ...agentMark,
   }),
   z.object({
     ...common,
@@ -51,11 +89,24 @@ export const SessionEvent = z.discriminatedUnion('event', [
     ...step,
     result: StepResult.shape.result,
     duration: z.number().int().describe('Milliseconds'),
+    tool_name: z.string().describe('As tool.tool_name'),
+    tool: SimplexTool,
+    content: z.string().nullable().describe('As tool.content'),
+    error: z.string().optional().describe('Why it failed, when it did'),
+    ...agentMark,
   }),
   z.object({
     ...common,
     event: z.literal('RunContent'),
-    outputs: z.record(z.string(), z.string()).describe('The extract outputs so far, after a step added one'),
+    outputs: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("A run's extract outputs so far, after a step added one; absent on the agent's text"),
+    content: z
+      .string()
+      .describe("The agent's text as it streams (a piece per event), or a run's new output as name = value"),
+    content_type: z.literal('text'),
+    ...agentMark,
   }),
   z.object({
     ...common,
@@ -70,6 +121,11 @@ export const SessionEvent = z.discriminatedUnion('event', [
     pause_key: z.string(),
     pause_type: PauseType,
     message: z.string().nullable(),
+    prompt: z
+      .string()
+      .describe(
+        "What the person is asked to do (message, or '' for a pause through the API), as Simplex's CLI reads it",
+      ),
   }),
   z.object({ ...common, event: z.literal('FlowResumed'), pause_key: z.string(), pause_type: PauseType }),
   z.object({
@@ -77,8 +133,57 @@ export const SessionEvent = z.discriminatedUnion('event', [
     event: z.literal('RunCompleted'),
     message: z.string(),
     outputs: z.record(z.string(), z.string()),
+    content: z.string().describe('As message'),
+    succeeded: z.literal(true),
+    metrics: z.object({ duration_ms: z.number().int() }).optional().describe("The agent's turn: how long it took"),
+    ...agentMark,
   }),
-  z.object({ ...common, event: z.literal('RunError'), message: z.string(), outputs: z.record(z.string(), z.string()) }),
+  z.object({
+    ...common,
+    event: z.literal('RunError'),
+    message: z.string(),
+    outputs: z.record(z.string(), z.string()),
+    content: z.string().describe('As message'),
+    error: z.string().describe('As message'),
+    ...agentMark,
+  }),
+  z.object({
+    ...common,
+    event: z.literal('NewMessage'),
+    content: z.string().describe('The message the agent takes up now (an answer to its question included)'),
+    content_type: z.literal('message_boundary'),
+    agent: z.literal(true),
+  }),
+  z.object({
+    ...common,
+    event: z.literal('AgentRunning'),
+    content: z.enum(['true', 'false']).describe('"true" while the agent works on a message, "false" once it waits'),
+    agent: z.literal(true),
+  }),
+  z.object({
+    ...common,
+    event: z.literal('AskUserQuestion'),
+    tool_use_id: z.string().describe('Send it back with the answer: {"type":"ask_user_answer","tool_use_id",…}'),
+    questions: z.array(AgentQuestion),
+    content: z.string().describe('The question'),
+    agent: z.literal(true),
+  }),
+  z.object({
+    ...common,
+    event: z.literal('StepRecorded'),
+    step: z.number().int().min(1).describe("The step's number in the session's workflow"),
+    recorded: z.record(z.string(), z.unknown()).describe('The Recorder step, as saved in the workflow'),
+    agent: z.literal(true),
+  }),
+  z.object({
+    ...common,
+    event: z.literal('StepHealed'),
+    step: z.number().int().min(1),
+    action: z.string(),
+    old_selectors: z.array(z.unknown()).describe("The step's selectors, none of which matched"),
+    new_selectors: z.array(z.unknown()).describe('What the model found instead, which the step used'),
+    workflow_id: z.uuid().describe("Apply new_selectors to this workflow's step to keep the repair"),
+  }),
   z.object({
     ...common,
     event: z.literal('Navigated'),
@@ -123,12 +228,90 @@ export const SessionEvent = z.discriminatedUnion('event', [
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
 export type SessionEventName = SessionEvent['event'];
-/** An event as it is recorded, before the log numbers and stamps it. */
+/** The fields Simplex's readers look for that an event's own fields already say (see withSimplexFields). */
+type Derived = 'tool_name' | 'tool' | 'content' | 'content_type' | 'error' | 'prompt' | 'succeeded';
+
+/**
+ * An event as it is recorded, before the log numbers and stamps it. Simplex's duplicates of its
+ * own fields may be left out: the log adds them (withSimplexFields).
+ */
 export type SessionEventInput = SessionEvent extends infer E
   ? E extends SessionEvent
-    ? Omit<E, 'index' | 'session_id' | 'created_at'>
+    ? Omit<E, 'index' | 'session_id' | 'created_at' | Derived> & Partial<Pick<E, Derived & keyof E>>
     : never
   : never;
+
+type Stamped = SessionEventInput & { index: number; session_id: string; created_at: string };
+
+const clipContent = (s: string) => (s.length > 2000 ? `${s.slice(0, 1999)}…` : s);
+
+/**
+ * Fill in what Simplex's readers look for from what the event says already: a step's `tool` (named
+ * by its action), `content` and `error` of a run's end, `prompt` of a pause. Applied as an event is
+ * recorded and as it is read back, so events stored before these fields existed read alike.
+ */
+export function withSimplexFields(e: Stamped): SessionEvent {
+  const seconds = Math.floor(Date.parse(e.created_at) / 1000);
+  switch (e.event) {
+    case 'ToolCallStarted':
+      return {
+        ...e,
+        tool_name: e.tool_name ?? e.action,
+        tool: e.tool ?? {
+          tool_call_id: `step-${e.step}`,
+          tool_name: e.action,
+          tool_args: e.params,
+          content: null,
+          tool_call_error: null,
+          role: 'tool',
+          created_at: seconds,
+        },
+      };
+    case 'ToolCallCompleted': {
+      const content =
+        e.content ?? clipContent(e.result.ok ? (e.result.output ?? 'done') : (e.result.error ?? 'failed'));
+      return {
+        ...e,
+        tool_name: e.tool_name ?? e.action,
+        content,
+        ...(e.result.ok ? {} : { error: e.error ?? e.result.error ?? 'failed' }),
+        tool: e.tool ?? {
+          tool_call_id: `step-${e.step}`,
+          tool_name: e.action,
+          tool_args: {},
+          content,
+          tool_call_error: !e.result.ok,
+          role: 'tool',
+          created_at: seconds,
+        },
+      };
+    }
+    case 'RunContent':
+      return {
+        ...e,
+        content:
+          e.content ??
+          Object.entries(e.outputs ?? {})
+            .map(([name, value]) => `${name} = ${value}`)
+            .join('\n'),
+        content_type: 'text',
+      };
+    case 'FlowPaused':
+      return { ...e, prompt: e.prompt ?? e.message ?? '' };
+    case 'RunCompleted':
+      return { ...e, content: e.content ?? e.message, succeeded: true };
+    case 'RunError':
+      return { ...e, content: e.content ?? e.message, error: e.error ?? e.message };
+    default:
+      return e as SessionEvent;
+  }
+}
+
+/** An event as stored: what the log wrote, with Simplex's fields filled in when it predates them. */
+export const StoredSessionEvent = z.preprocess(
+  (v) => (v && typeof v === 'object' && 'event' in v && 'created_at' in v ? withSimplexFields(v as Stamped) : v),
+  SessionEvent,
+);
 
 export const SessionIdParams = z.object({ id: z.uuid({ message: 'id must be a session UUID' }) });
 

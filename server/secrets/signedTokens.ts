@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * and the end of the session, which the events of a finished run need (logs_url is read after the
  * run), and a token for one scope or session opens nothing else.
  */
-export type TokenScope = 'events' | 'screenshot' | 'recording' | 'files';
+export type TokenScope = 'events' | 'screenshot' | 'recording' | 'files' | 'message';
 
 interface Payload {
   /** scope */

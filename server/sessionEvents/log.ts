@@ -1,5 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { EventsPage, SessionEvent, SessionEventInput } from '../../contract/sessionEvents.ts';
+import {
+  withSimplexFields,
+  type EventsPage,
+  type SessionEvent,
+  type SessionEventInput,
+} from '../../contract/sessionEvents.ts';
 import type { SessionEventsRepo } from '../store/sessionEvents.ts';
 
 const RUN_BEGINS = new Set<SessionEvent['event']>(['RunQueued', 'RunStarted']);
@@ -76,7 +81,7 @@ export class SessionEventLog {
     retried = false,
   ): Promise<SessionEvent> {
     // The schema's order, which reading the store back gives: a live event and a stored one read alike.
-    const event = { index, session_id: sessionId, created_at, ...input } as SessionEvent;
+    const event = withSimplexFields({ index, session_id: sessionId, created_at, ...input });
     try {
       await this.repo.insert(event);
       return event;

@@ -1,9 +1,9 @@
-import { SessionEvent } from '../../contract/sessionEvents.ts';
+import { StoredSessionEvent, type SessionEvent } from '../../contract/sessionEvents.ts';
 import type { Sql } from './db.ts';
 import { jsonColumn } from './jsonColumn.ts';
 
 /** Each row's event, whole; its session, index, name and time are columns of their own too. */
-const bodyColumn = jsonColumn('session_events.body', SessionEvent);
+const bodyColumn = jsonColumn('session_events.body', StoredSessionEvent);
 
 /** The session_events table: each session's log, in order (contract/sessionEvents.ts). */
 export function sessionEventsRepo(sql: Sql) {

@@ -17,7 +17,12 @@ export const EVENT_KINDS = {
       'FlowResumed',
       'RunCompleted',
       'RunError',
+      'StepHealed',
     ],
+  },
+  agent: {
+    label: 'Agent',
+    events: ['NewMessage', 'AgentRunning', 'AskUserQuestion', 'StepRecorded', 'RunContent', 'RunCompleted', 'RunError'],
   },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
@@ -61,7 +66,7 @@ export function describeEvent(e: SessionEvent): string {
     case 'RunQueued':
       return `Queued at position ${e.position}: waiting for a browser`;
     case 'RunStarted':
-      return `Run started: ${e.total_actions} steps`;
+      return e.total_actions === null ? 'Agent started on a message' : `Run started: ${e.total_actions} steps`;
     case 'ToolCallStarted':
       return `Step ${e.step} (${e.action}) started`;
     case 'ToolCallCompleted':
@@ -69,7 +74,7 @@ export function describeEvent(e: SessionEvent): string {
         ? `Step ${e.step} (${e.action}) done in ${e.duration} ms`
         : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
     case 'RunContent':
-      return `Outputs: ${Object.keys(e.outputs).join(', ')}`;
+      return e.outputs ? `Outputs: ${Object.keys(e.outputs).join(', ')}` : `Agent: ${e.content}`;
     case 'Dialog':
       return `The page opened ${e.dialog_type === 'alert' ? 'an' : 'a'} ${e.dialog_type}${e.message ? `: "${e.message}"` : ''} (${e.answer})`;
     case 'FlowPaused':
@@ -77,9 +82,19 @@ export function describeEvent(e: SessionEvent): string {
     case 'FlowResumed':
       return 'Resumed';
     case 'RunCompleted':
-      return `Run succeeded: ${e.message}`;
+      return e.agent ? `Agent done: ${e.message}` : `Run succeeded: ${e.message}`;
     case 'RunError':
-      return `Run failed: ${e.message}`;
+      return e.agent ? `Agent stopped: ${e.message}` : `Run failed: ${e.message}`;
+    case 'NewMessage':
+      return `Message to the agent: ${e.content}`;
+    case 'AgentRunning':
+      return e.content === 'true' ? 'The agent is working' : 'The agent is waiting for a message';
+    case 'AskUserQuestion':
+      return `The agent asks: ${e.content}`;
+    case 'StepRecorded':
+      return `Recorded step ${e.step} (${String(e.recorded.type === 'customStep' ? e.recorded.name : e.recorded.type)})`;
+    case 'StepHealed':
+      return `Step ${e.step} (${e.action}) healed: its selectors matched nothing, the model found the element`;
     case 'Navigated':
       return `Went to ${e.url}`;
     case 'ConsoleMessage':
