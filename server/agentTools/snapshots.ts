@@ -11,6 +11,15 @@ export interface Snapshot {
   title: string;
   lines: string[];
   refs: Set<string>;
+  /** What part of the page it shows, when not all of it (for the answer's header): `of "form#x", interactive elements only`. */
+  scope?: string;
+}
+
+/** Which part of the page a snapshot takes, and whether only what an agent can act on. */
+export interface SnapshotScope {
+  /** A CSS selector: the snapshot of the first element it matches (and what is inside it). */
+  selector?: string;
+  interactiveOnly?: boolean;
 }
 
 const SNAPSHOT_TIMEOUT_MS = 15_000;
@@ -40,6 +49,75 @@ function tagRefs(line: string, tag: string, refs: Set<string>): string {
     return `[ref=${tag}-${ref}]`;
   });
 }
+
+/**
+ * Roles an agent acts on (click, type, check, choose, drag): with `interactive_only`, a line of
+ * one of them is kept when it has a ref (a ref is what browser_click and the like take).
+ */
+const INTERACTIVE_ROLES = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'slider',
+  'spinbutton',
+  'switch',
+  'treeitem',
+]);
+/**
+ * Kept with `interactive_only` too, ref or not: headings, which say which part of the page a
+ * control is in (a form's "Billing address" vs "Shipping address") for a line each, and options,
+ * the choices browser_select_option takes (a select's options carry no ref). Landmarks and the
+ * rest are left out: headings name the parts well enough on most pages, and every line kept
+ * costs the agent tokens. A link's `/url` stays under its link: where it goes.
+ */
+const CONTEXT_ROLES = new Set(['heading', 'option']);
+/** A line's indent and its role: the key's first word (`- button "Send"`, `- 'checkbox "A: b"'`, `- /url: …`). */
+const LINE_ROLE = /^( *)- '?(\/?[a-z]+)/;
+
+/**
+ * The lines of an AI snapshot an agent can act on, re-indented under the kept lines they were
+ * nested in so the answer stays a tree, with the refs of those lines only. The role is read from
+ * the key's first word, which Playwright writes, not the page; `refs[i]` are the refs tagRefs
+ * found in line i's key part, so a page's text cannot make a line count as one with a ref.
+ */
+function interactiveLines(lines: string[], refs: Set<string>[]): { lines: string[]; refs: Set<string> } {
+  const out: { depth: number; text: string }[] = [];
+  const kept = new Set<string>();
+  const stack: { indent: number; kept: boolean }[] = [];
+  lines.forEach((line, i) => {
+    const m = LINE_ROLE.exec(line);
+    const indent = m ? m[1]!.length : line.length - line.trimStart().length;
+    while (stack.length && stack.at(-1)!.indent >= indent) stack.pop();
+    const role = m?.[2] ?? '';
+    const keep =
+      (INTERACTIVE_ROLES.has(role) && refs[i]!.size > 0) ||
+      CONTEXT_ROLES.has(role) ||
+      (role === '/url' && stack.at(-1)?.kept === true);
+    const depth = stack.filter((s) => s.kept).length;
+    stack.push({ indent, kept: keep });
+    if (!keep) return;
+    out.push({ depth, text: line.trimStart() });
+    for (const r of refs[i]!) kept.add(r);
+  });
+  return {
+    // A line whose children were all left out no longer ends with the colon that opened them.
+    lines: out.map(({ depth, text }, k) => {
+      const childless = (out[k + 1]?.depth ?? -1) <= depth;
+      return '  '.repeat(depth) + (childless && text.endsWith(':') ? text.slice(0, -1) : text);
+    }),
+    refs: kept,
+  };
+}
+
 const OUR_REF = /^([a-z0-9]{6})-([a-z0-9]+)$/;
 const CURSOR = /^([a-z0-9]{6}):(\d{1,9})$/;
 
@@ -61,24 +139,57 @@ const newTag = () => {
 export class SessionSnapshots {
   private readonly latest = new Map<string, Snapshot>();
 
-  async take(sessionId: string, page: Page): Promise<Snapshot> {
-    const yaml = await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+  async take(sessionId: string, page: Page, scope: SnapshotScope = {}): Promise<Snapshot> {
+    const yaml = scope.selector
+      ? await this.ofSelector(page, scope.selector)
+      : await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
     const tag = newTag();
-    const refs = new Set<string>();
-    const text = yaml
-      .split('\n')
-      .map((line) => tagRefs(line, tag, refs))
-      .join('\n');
+    const lineRefs: Set<string>[] = [];
+    let lines = yaml.split('\n').map((line) => {
+      const found = new Set<string>();
+      lineRefs.push(found);
+      return tagRefs(line, tag, found);
+    });
+    let refs = new Set(lineRefs.flatMap((r) => [...r]));
+    if (scope.interactiveOnly) ({ lines, refs } = interactiveLines(lines, lineRefs));
+    const scopes = [
+      ...(scope.selector ? [`of ${JSON.stringify(scope.selector.slice(0, 200))}`] : []),
+      ...(scope.interactiveOnly ? ['interactive elements only'] : []),
+    ];
     const snapshot: Snapshot = {
       sessionId,
       tag,
       url: page.url(),
       title: await page.title().catch(() => ''),
-      lines: text.split('\n'),
+      // No line kept (a page with nothing to act on) is still an answer, not an empty YAML block.
+      lines: lines.length ? lines : ['# nothing here'],
       refs,
+      ...(scopes.length ? { scope: scopes.join(', ') } : {}),
     };
     this.latest.set(sessionId, snapshot);
     return snapshot;
+  }
+
+  /**
+   * The AI snapshot of the first element a CSS selector matches. Playwright's `aria-ref=` locator
+   * then resolves the refs of this snapshot (it keeps the frame's latest one, whatever its root),
+   * and refs are numbered per element, not per snapshot, so they are those of a whole-page one.
+   */
+  private async ofSelector(page: Page, selector: string): Promise<string> {
+    try {
+      // `css=`: only a CSS selector, not Playwright's other engines (xpath=, text=, aria-ref=).
+      return await page.locator(`css=${selector}`).first().ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const quoted = JSON.stringify(selector.slice(0, 200));
+      if (/does not match any element/.test(message))
+        throw new ToolError(
+          `selector ${quoted} matches no element on the page: take a snapshot without selector to see the page`,
+        );
+      if (/while parsing (css )?selector|is not a valid selector|Unexpected token/i.test(message))
+        throw new ToolError(`selector ${quoted} is not a valid CSS selector`);
+      throw err;
+    }
   }
 
   /** The snapshot a cursor continues, and the line it continues at. */
