@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
  * (POST …/chat/completions, plain and `stream: true`) and Anthropic messages (POST …/messages,
  * plain and streaming). Each test scripts what the next requests get with `enqueue`; when the
  * queue is empty every request gets `fallback`. Every request is recorded in `requests`.
+ * Tool calls are scripted with `{ kind: 'tools' }`; `{ kind: 'respond' }` decides per request from
+ * what was sent (see `lastToolResult` and `toolNames`).
  */
 
 export interface FakeUsage {
@@ -36,7 +38,31 @@ export type FakeBehaviour =
       text: string[];
       after: number;
       /** after the first chunk, wait for this before going on */ gate?: Promise<void>;
-    };
+    }
+  /**
+   * Call tools: OpenAI `tool_calls` (finish_reason tool_calls), Anthropic `tool_use` blocks
+   * (stop_reason tool_use), plain or streamed; streamed arguments are split in two chunks.
+   */
+  | {
+      kind: 'tools';
+      calls: FakeToolCall[];
+      /** Assistant text before the calls; an array is one stream chunk per element. */
+      text?: string | string[];
+      usage?: FakeUsage;
+    }
+  /** Decide from the request itself (e.g. its last tool result); may return another `respond`. */
+  | { kind: 'respond'; with: (req: FakeRequest) => FakeBehaviour | Promise<FakeBehaviour> };
+
+export interface FakeToolCall {
+  /** Defaults to a unique `call_<n>` (OpenAI) or `toolu_<n>` (Anthropic). */
+  id?: string;
+  name: string;
+  /**
+   * Sent JSON-encoded; a string is sent as is (so a test can send broken JSON). Anthropic's plain
+   * (non-streamed) answer carries the input as JSON, so there a string arrives as a JSON string.
+   */
+  args: unknown;
+}
 
 export interface FakeRequest {
   protocol: 'openai' | 'anthropic';
@@ -92,6 +118,12 @@ function errorBody(protocol: FakeRequest['protocol'], status: number) {
         type: 'error',
         error: { type: status === 529 ? 'overloaded_error' : 'api_error', message: `fake upstream error ${status}` },
       };
+}
+
+function respondError(protocol: FakeRequest['protocol'], message: string) {
+  return protocol === 'openai'
+    ? { error: { message, type: 'invalid_request_error', param: null, code: null } }
+    : { type: 'error', error: { type: 'invalid_request_error', message } };
 }
 
 /** OpenAI chat completions, plain or streamed. */
@@ -183,6 +215,155 @@ async function anthropicReply(
   res.end();
 }
 
+type ToolsBehaviour = Extract<FakeBehaviour, { kind: 'tools' }>;
+type ResolvedCall = { id: string; name: string; json: string };
+
+const encodeArgs = (args: unknown) => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
+/** Split in two so the client's streaming parser has to join the pieces. */
+const halves = (json: string) =>
+  json.length < 2 ? [json] : [json.slice(0, Math.floor(json.length / 2)), json.slice(Math.floor(json.length / 2))];
+
+/** OpenAI chat completions answering with tool calls, plain or streamed. */
+function openaiTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBehaviour, calls: ResolvedCall[]) {
+  const texts = b.text === undefined ? [] : typeof b.text === 'string' ? [b.text] : b.text;
+  const usage = b.usage ?? { input_tokens: 1, output_tokens: texts.length + calls.length };
+  const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) };
+  const openaiUsage = {
+    prompt_tokens: usage.input_tokens,
+    completion_tokens: usage.output_tokens,
+    total_tokens: usage.input_tokens + usage.output_tokens,
+  };
+  if (!req.stream) {
+    const message = {
+      role: 'assistant',
+      content: texts.length > 0 ? texts.join('') : null,
+      tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.json } })),
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+        usage: openaiUsage,
+      }),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (choices: unknown[], extra: object = {}) =>
+    sse(res, { ...base, object: 'chat.completion.chunk', choices, ...extra });
+  const delta = (d: object) => chunk([{ index: 0, delta: d, finish_reason: null }]);
+  delta({ role: 'assistant', content: '' });
+  for (const text of texts) delta({ content: text });
+  for (const [index, c] of calls.entries()) {
+    const [first = '', ...rest] = halves(c.json);
+    delta({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: first } }] });
+    for (const part of rest) delta({ tool_calls: [{ index, function: { arguments: part } }] });
+  }
+  chunk([{ index: 0, delta: {}, finish_reason: 'tool_calls' }]);
+  if (req.body?.stream_options?.include_usage) chunk([], { usage: openaiUsage });
+  sse(res, '[DONE]');
+  res.end();
+}
+
+/** Anthropic messages answering with tool_use blocks, plain or streamed. */
+function anthropicTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBehaviour, calls: ResolvedCall[]) {
+  const texts = b.text === undefined ? [] : typeof b.text === 'string' ? [b.text] : b.text;
+  const usage = b.usage ?? { input_tokens: 1, output_tokens: texts.length + calls.length };
+  const message = {
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: String(req.body?.model),
+    stop_sequence: null,
+  };
+  if (!req.stream) {
+    const input = (json: string) => {
+      try {
+        return JSON.parse(json) as unknown;
+      } catch {
+        return json;
+      }
+    };
+    const content = [
+      ...(texts.length > 0 ? [{ type: 'text', text: texts.join('') }] : []),
+      ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: input(c.json) })),
+    ];
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...message, content, stop_reason: 'tool_use', usage }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event = (type: string, data: object) => sse(res, { type, ...data }, type);
+  event('message_start', {
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+    },
+  });
+  let index = 0;
+  if (texts.length > 0) {
+    event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    for (const text of texts) event('content_block_delta', { index, delta: { type: 'text_delta', text } });
+    event('content_block_stop', { index });
+    index++;
+  }
+  for (const c of calls) {
+    event('content_block_start', { index, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } });
+    for (const part of halves(c.json))
+      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } });
+    event('content_block_stop', { index });
+    index++;
+  }
+  event('message_delta', {
+    delta: { stop_reason: 'tool_use', stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
+  event('message_stop', {});
+  res.end();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Message = { role?: string; content?: any };
+const textOf = (content: unknown): string | undefined =>
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content
+          .filter((p: { type?: string; text?: unknown }) => p?.type === 'text' && typeof p.text === 'string')
+          .map((p: { text: string }) => p.text)
+          .join('')
+      : undefined;
+
+/**
+ * The text of the most recent tool result in the request: OpenAI, the last `role: 'tool'` message;
+ * Anthropic, the last `tool_result` block of the last user message that has one. Undefined when none.
+ */
+export function lastToolResult(req: FakeRequest): string | undefined {
+  const messages: Message[] = Array.isArray(req.body?.messages) ? req.body.messages : [];
+  for (const m of [...messages].reverse()) {
+    if (req.protocol === 'openai' && m.role === 'tool') return textOf(m.content);
+    if (req.protocol === 'anthropic' && m.role === 'user' && Array.isArray(m.content)) {
+      const results = (m.content as { type?: string; content?: unknown }[]).filter((b) => b?.type === 'tool_result');
+      if (results.length > 0) return textOf(results[results.length - 1]!.content) ?? '';
+    }
+  }
+  return undefined;
+}
+
+/** Names of the tools offered in the request (OpenAI `tools[].function.name`, Anthropic `tools[].name`). */
+export function toolNames(req: FakeRequest): string[] {
+  const tools: { name?: unknown; function?: { name?: unknown } }[] = Array.isArray(req.body?.tools)
+    ? req.body.tools
+    : [];
+  return tools
+    .map((t) => (req.protocol === 'openai' ? t?.function?.name : t?.name))
+    .filter((n): n is string => typeof n === 'string');
+}
+
 /** Send the text chunks, honouring a gate; a cut waits until the chunks before it have left. */
 async function sendChunks(
   res: http.ServerResponse,
@@ -210,6 +391,7 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
   const requests: FakeRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const fake = { fallback: opts.fallback ?? DEFAULT_REPLY } as FakeModel;
+  let toolCallCount = 0;
 
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -246,7 +428,15 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
     }
-    const b = queue.shift() ?? fake.fallback;
+    let b = queue.shift() ?? fake.fallback;
+    try {
+      while (b.kind === 'respond') b = await b.with(record);
+    } catch (err) {
+      // 400: the client gives up at once (no retries) and the test sees why.
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(respondError(protocol, `fake respond() threw: ${String(err)}`)));
+      return;
+    }
     switch (b.kind) {
       case 'hang':
         return; // the socket stays open until the client aborts or close() cuts it
@@ -258,6 +448,15 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
       case 'reply':
         if (b.kind === 'cut' && !record.stream) res.destroy();
         else await (protocol === 'openai' ? openaiReply : anthropicReply)(record, res, b);
+        return;
+      case 'tools': {
+        const calls = b.calls.map((c) => ({
+          id: c.id ?? `${protocol === 'openai' ? 'call' : 'toolu'}_${++toolCallCount}`,
+          name: c.name,
+          json: encodeArgs(c.args),
+        }));
+        (protocol === 'openai' ? openaiTools : anthropicTools)(record, res, b, calls);
+      }
     }
   });
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
