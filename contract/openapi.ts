@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './errors.ts';
 import { operations } from './index.ts';
+import { mcpOperations } from './mcp.ts';
 import type { Operation } from './operation.ts';
 
 type Json = Record<string, unknown>;
@@ -86,6 +87,14 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
   for (const op of Object.values(operations)) {
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operationObject(op) };
   }
+  // /api/mcp is registered outside addRoute (the MCP SDK answers it): in the document only. Its key
+  // may also come as `Authorization: Bearer`, which MCP clients are configured with.
+  for (const op of Object.values(mcpOperations)) {
+    paths[op.path] = {
+      ...(paths[op.path] ?? {}),
+      [op.method]: { ...operationObject(op), security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }] },
+    };
+  }
   return {
     openapi: '3.0.1',
     info: {
@@ -99,6 +108,11 @@ export function buildOpenApiDocument(serverUrl?: string): Json {
     components: {
       securitySchemes: {
         ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The API key as `Authorization: Bearer KEY`: on /mcp only',
+        },
         SignedToken: {
           type: 'apiKey',
           in: 'query',
