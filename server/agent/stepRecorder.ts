@@ -103,6 +103,8 @@ export class StepRecorder {
     const elements = new Map<string, Facts>();
     for (const ref of refsOf(tool, args)) {
       const target = locatorOf(ref);
+      // Not there now: the tool will wait for it or fail; reading it would only delay the call.
+      if ((await target.count()) !== 1) throw new Error(`${ref} names no single element`);
       const facts = await describeElement(target);
       if (facts.selectors.length === 0) throw new Error(`no selector finds ${ref} alone`);
       elements.set(ref, facts.inFrame ? { ...facts, ...(await frameOf(target)) } : facts);
