@@ -5,6 +5,7 @@ import { ThemeSelect } from './ThemeSelect.tsx';
 const NAV = [
   { to: '/', label: 'Overview' },
   { to: '/writer', label: 'Writer' },
+  { to: '/agent', label: 'Agent' },
   { to: '/sessions', label: 'Sessions' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/run', label: 'Run' },

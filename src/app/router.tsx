@@ -47,6 +47,14 @@ export const router = createBrowserRouter([
         lazy: () =>
           import('../features/workflows/WorkflowEditPage.tsx').then((m) => ({ Component: m.WorkflowEditPage })),
       },
+      {
+        path: 'agent',
+        lazy: () => import('../features/agent/AgentStartPage.tsx').then((m) => ({ Component: m.AgentStartPage })),
+      },
+      {
+        path: 'agent/:sessionId',
+        lazy: () => import('../features/agent/AgentSessionPage.tsx').then((m) => ({ Component: m.AgentSessionPage })),
+      },
       { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
       { path: 'runs', lazy: () => import('../features/runs/RunsPage.tsx').then((m) => ({ Component: m.RunsPage })) },
       { path: 'docs', lazy: () => import('../features/docs/DocsPage.tsx').then((m) => ({ Component: m.DocsPage })) },

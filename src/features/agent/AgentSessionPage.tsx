@@ -1,0 +1,98 @@
+import { useEffect, useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { agentKeys } from '../../api/agent/keys.ts';
+import { useAgentState } from '../../api/agent/get-agent-state.ts';
+import { isStatus } from '../../api/errors.ts';
+import { useSessionViews } from '../../api/sessions/create-session-views.ts';
+import { useSession } from '../../api/sessions/get-session.ts';
+import { useSessionEventStream } from '../../api/sessions/stream-session-events.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { LiveViewPanel } from '../sessions/LiveViewPanel.tsx';
+import { recallSession } from '../sessions/session-memory.ts';
+import { AgentChat, agentActivity } from './AgentChat.tsx';
+import { chatModel, stateRevision } from './chat-model.ts';
+import { RecordedSteps } from './RecordedSteps.tsx';
+import './agent.css';
+
+/** /agent/:sessionId: the live browser beside the chat with its agent, and the steps it recorded. */
+export function AgentSessionPage() {
+  const { sessionId = '' } = useParams();
+  const queryClient = useQueryClient();
+  const session = useSession(sessionId);
+  const state = useAgentState(sessionId);
+  // The conversation is the session's own log: its history first, then each event as it happens.
+  const live = useSessionEventStream(sessionId, true);
+  const model = useMemo(() => chatModel(live.events), [live.events]);
+  const revision = useMemo(() => stateRevision(live.events), [live.events]);
+  useEffect(() => {
+    if (revision > 0) void queryClient.invalidateQueries({ queryKey: agentKeys.state(sessionId) });
+  }, [revision, sessionId, queryClient]);
+
+  const sessionEnded = session.data?.state === 'ended' || live.ended;
+  const remembered = recallSession(sessionId);
+  const views = useSessionViews(sessionId, !remembered && session.data?.state === 'live');
+  const urls = remembered ?? views.data;
+  const activity = agentActivity(model, state.data, sessionEnded);
+  const unknown = state.isError && (isStatus(state.error, 404) || isStatus(state.error, 422)) && !live.events.length;
+  const name = session.data?.workflow_name ?? remembered?.workflow_name;
+
+  return (
+    <>
+      <p>
+        <Link to="/agent">← Agent</Link>
+      </p>
+      <h1>Agent{name ? <>: {name}</> : null}</h1>
+      <ul className="stats">
+        <li>
+          Session: <Link to={`/sessions/${sessionId}`}>{sessionId.slice(0, 8)}</Link>
+        </li>
+      </ul>
+      {unknown ? (
+        <div className="notice error" role="alert">
+          <p>
+            <strong>No agent in this session.</strong>
+          </p>
+          <p>
+            This server has no editor session with the id <code>{sessionId}</code>. <Link to="/agent">Start one</Link>.
+          </p>
+        </div>
+      ) : (
+        <div className="agent-grid">
+          <div className="agent-view">
+            {sessionEnded ? (
+              <p className="notice" role="status">
+                This session has ended: its browser is gone. The conversation and the recorded workflow stay.
+              </p>
+            ) : urls && (urls.vnc_url || urls.livestream_url) ? (
+              <LiveViewPanel
+                vncUrl={urls.vnc_url}
+                livestreamUrl={urls.livestream_url}
+                clients={session.data?.clients}
+              />
+            ) : views.isError ? (
+              <ErrorNotice error={views.error} title="Could not open the live view." />
+            ) : (
+              <p className="status" role="status">
+                Opening the live view…
+              </p>
+            )}
+          </div>
+          <div className="agent-side">
+            {state.isError && !unknown && <ErrorNotice error={state.error} title="Could not read the agent's state." />}
+            <AgentChat
+              sessionId={sessionId}
+              model={model}
+              state={state.data}
+              activity={activity}
+              streamError={live.error}
+            />
+          </div>
+          <div className="agent-recorded">
+            <RecordedSteps state={state.data} />
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
