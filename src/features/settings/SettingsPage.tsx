@@ -10,6 +10,7 @@ import { Field } from '../../components/Field.tsx';
 import { ApiKeysSection } from './ApiKeysSection.tsx';
 import { ApiKeySource } from './ApiKeySource.tsx';
 import { CredentialsSection } from './CredentialsSection.tsx';
+import { McpSection } from './McpSection.tsx';
 import { ServerFactsSection } from './ServerFactsSection.tsx';
 import { SettingsForm } from './settings-form.ts';
 import { WebhookSecretSection } from './WebhookSecretSection.tsx';
@@ -119,6 +120,7 @@ export function SettingsPage() {
       </form>
       <ApiKeysSection connected={hasApiKey()} onOwnKeyRevoked={() => forgetKey('revoked')} />
       <ServerFactsSection connected={hasApiKey()} />
+      <McpSection />
       <WebhookSecretSection connected={hasApiKey()} />
       <CredentialsSection connected={hasApiKey()} />
       <ConfirmDialog
