@@ -29,7 +29,7 @@ export function AgentSessionPage() {
     if (revision > 0) void queryClient.invalidateQueries({ queryKey: agentKeys.state(sessionId) });
   }, [revision, sessionId, queryClient]);
 
-  const sessionEnded = session.data?.state === 'ended' || live.ended;
+  const sessionEnded = session.data?.state === 'ended' || live.ended || model.ended || state.data?.status === 'ended';
   const remembered = recallSession(sessionId);
   const views = useSessionViews(sessionId, !remembered && session.data?.state === 'live');
   const urls = remembered ?? views.data;

@@ -23,4 +23,22 @@ export function toStartRequest(v: AgentStartValues): StartEditorSessionBody {
   };
 }
 
-export const agentStartResolver = contractResolver(StartEditorSessionRequest, toStartRequest);
+const byContract = contractResolver(StartEditorSessionRequest, toStartRequest);
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The first test-data row whose name is no variable name, in words (the contract's record says only "Invalid key"). */
+export function badVariableName(rows: AgentStartValues['test_data']): string | undefined {
+  const bad = rows.find((r) => (r.key.trim() !== '' || r.value !== '') && !VARIABLE_NAME.test(r.key.trim()));
+  if (!bad) return undefined;
+  return bad.key.trim() === ''
+    ? 'A variable with a value needs a name.'
+    : `“${bad.key.trim()}” is not a variable name: use letters, digits and _, not starting with a digit.`;
+}
+
+export const agentStartResolver: typeof byContract = async (values, context, options) => {
+  const result = await byContract(values, context, options);
+  const bad = badVariableName(values.test_data);
+  if (!bad) return result;
+  return { values: {}, errors: { ...result.errors, test_data: { type: 'validate', message: bad } } };
+};
