@@ -44,9 +44,21 @@ export const RunWorkflowFields = z
       )
       .optional()
       .describe('A string holding a JSON object of variables passed to the workflow.'),
+    // Every encoding's fields arrive as text (http/runUploads.ts): "true"/"false", any case, as Simplex's clients send
+    // booleans; kept as text here (the dashboard appends these fields to a form as they are), read by healRequested().
+    heal: z
+      .string()
+      .regex(/^(true|false)$/i, 'heal must be "true" or "false"')
+      .optional()
+      .describe(
+        'true: a click, change or hover step none of whose selectors matches asks the configured model for the element (from the page and what the step recorded) and, found, goes on with it; each repair is a StepHealed event carrying the new selectors to apply to the workflow. Default false.',
+      ),
   })
   .strict();
 export type RunWorkflowFields = z.infer<typeof RunWorkflowFields>;
+
+/** Whether run_workflow's `heal` field asks for self-healing. */
+export const healRequested = (fields: Pick<RunWorkflowFields, 'heal'>) => fields.heal?.toLowerCase() === 'true';
 
 /** For the OpenAPI document: the fields plus zero or more `files`. */
 export const RunWorkflowRequest = RunWorkflowFields.extend({

@@ -80,17 +80,101 @@ export const UploadFileStep = z.looseObject({
   }),
 });
 
-/** Custom step: put an element's text (or one attribute) into the run's outputs under `as`. */
+const OutputName = z
+  .string()
+  .regex(VARIABLE_NAME, 'as must be a name: letters, digits and _, not starting with a digit');
+export const AI_INSTRUCTION_MAX_CHARS = 4000;
+const Instruction = z
+  .string({ error: 'instruction must be a string' })
+  .trim()
+  .min(1, 'instruction must not be empty')
+  .refine((s) => codePointLength(s) <= AI_INSTRUCTION_MAX_CHARS, {
+    message: `instruction must be at most ${AI_INSTRUCTION_MAX_CHARS} characters`,
+  })
+  .check(wellFormed('instruction'));
+/** The `as` an AI extract step without one puts its value under. */
+export const DEFAULT_EXTRACT_AS = 'extract';
+
+/**
+ * Custom step: put something of the page into the run's outputs under `as`. Two forms:
+ * - `{selectors, as, attribute?}`: an element's text (or one attribute), read as is.
+ * - `{instruction, schema?, selector?, as?}`: the server's model reads the page's accessibility
+ *   snapshot (or the part a CSS `selector` names) and answers JSON, checked against `schema` (a JSON
+ *   Schema object) when given; `as` defaults to "extract". Its value keeps its JSON types in
+ *   structured_output.
+ */
 export const ExtractStep = z.looseObject({
   ...base,
   type: z.literal('customStep'),
   name: z.literal('extract'),
+  parameters: z
+    .object({
+      selectors: Selectors.optional(),
+      as: OutputName.optional(),
+      attribute: z.string().min(1).optional(),
+      instruction: Instruction.optional(),
+      schema: z
+        .record(z.string(), z.unknown(), { error: 'schema must be a JSON Schema object' })
+        .refine((v) => !nestsDeeperThan(v, MAX_JSON_DEPTH), { message: tooDeepMessage('schema') })
+        .optional(),
+      selector: z.string().trim().min(1, 'selector must be a CSS selector, not empty').max(1000).optional(),
+    })
+    .superRefine((p, ctx) => {
+      const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+      if (p.instruction === undefined && p.selectors === undefined)
+        issue(
+          'instruction',
+          'extract needs either selectors (read an element: {selectors, as, attribute?}) or instruction (ask the model: {instruction, schema?, selector?, as?})',
+        );
+      else if (p.instruction !== undefined && p.selectors !== undefined)
+        issue(
+          'selectors',
+          'extract takes selectors or instruction, not both: selectors read an element as is, instruction asks the model',
+        );
+      else if (p.selectors !== undefined) {
+        if (p.as === undefined) issue('as', "as is required: the output name the element's text goes under");
+        for (const key of ['schema', 'selector'] as const)
+          if (p[key] !== undefined) issue(key, `${key} goes with instruction (an AI extract), not with selectors`);
+      } else if (p.attribute !== undefined)
+        issue('attribute', 'attribute goes with selectors (read an element), not with instruction');
+    }),
+});
+
+export const ACT_MAX_STEPS = 20;
+export const ACT_DEFAULT_STEPS = 5;
+/** Custom step: the agent does `instruction` in the run's session, with at most `max_steps` tool calls. */
+export const ActStep = z.looseObject({
+  ...base,
+  type: z.literal('customStep'),
+  name: z.literal('act'),
   parameters: z.object({
-    selectors: Selectors,
-    as: z.string().regex(VARIABLE_NAME, 'as must be a name: letters, digits and _, not starting with a digit'),
-    attribute: z.string().min(1).optional(),
+    instruction: Instruction,
+    max_steps: z
+      .number({ error: 'max_steps must be a number' })
+      .int('max_steps must be a whole number')
+      .min(1, 'max_steps must be at least 1')
+      .max(ACT_MAX_STEPS, `max_steps must be at most ${ACT_MAX_STEPS}`)
+      .optional()
+      .describe(`How many tool calls the agent may make (default ${ACT_DEFAULT_STEPS})`),
   }),
 });
+
+/** Whether a step asks the model (an extract with an instruction, an act). */
+export function isAiStep(step: Step): boolean {
+  return (
+    step.type === 'customStep' &&
+    (step.name === 'act' || (step.name === 'extract' && step.parameters.instruction !== undefined))
+  );
+}
+
+/** The output names of a flow's AI extract steps: their values are JSON text, kept typed in structured_output. */
+export function aiOutputNames(flow: Pick<Flow, 'steps'>): Set<string> {
+  const names = new Set<string>();
+  for (const step of flow.steps)
+    if (step.type === 'customStep' && step.name === 'extract' && step.parameters.instruction !== undefined)
+      names.add(step.parameters.as ?? DEFAULT_EXTRACT_AS);
+  return names;
+}
 
 /**
  * Custom step: the flow waits here until a person has acted in the live view (typed a code sent to
@@ -152,7 +236,7 @@ export const Step = z.discriminatedUnion('type', [
     upload: z.number(),
     latency: z.number(),
   }),
-  z.discriminatedUnion('name', [UploadFileStep, ExtractStep, PauseStep]),
+  z.discriminatedUnion('name', [UploadFileStep, ExtractStep, ActStep, PauseStep]),
 ]);
 export type Step = z.infer<typeof Step>;
 

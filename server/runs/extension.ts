@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import { credentialOf, PLACEHOLDER, type Selector } from '../../contract/workflows.ts';
+import {
+  ACT_DEFAULT_STEPS,
+  credentialOf,
+  DEFAULT_EXTRACT_AS,
+  PLACEHOLDER,
+  type Selector,
+} from '../../contract/workflows.ts';
+import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
 import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
 
@@ -11,11 +18,6 @@ export interface StepOutput {
   value: string;
 }
 
-/**
- * @puppeteer/replay's Puppeteer extension plus our two custom steps (DESIGN.md, Workflows):
- * uploadFile sets a file input from the run's upload folder, extract reads text or an attribute.
- * Every other step is replayed by the library itself.
- */
 /** How long a navigate step without a timeout of its own (or its flow's) waits for the page to load: Puppeteer's default. */
 const NAVIGATION_TIMEOUT_MS = 30_000;
 
@@ -27,15 +29,35 @@ function fillCredentials(value: string, credentials: ReadonlyMap<string, string>
   });
 }
 
+/** Steps whose selectors self-healing may repair: what acts on one element a person pointed at. */
+const HEALABLE = new Set(['click', 'doubleClick', 'change', 'hover']);
+
+/** puppeteer's Locator gave up waiting: none of the step's selectors matched (in time). */
+const noElementMatched = (err: unknown) =>
+  err instanceof Error && (err.name === 'TimeoutError' || /^Timed out after waiting/.test(err.message));
+
+const firstLineOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 500);
+
+/**
+ * @puppeteer/replay's Puppeteer extension plus our custom steps (DESIGN.md, Workflows): uploadFile
+ * sets a file input from the run's upload folder, extract reads text or an attribute (or, with an
+ * instruction, asks the model), act lets the agent do an instruction, pause waits for a person.
+ * Every other step is replayed by the library itself; with self-healing, a click/change/hover none
+ * of whose selectors matches asks the model for its element and is tried once more with that.
+ */
 export class RunExtension extends PuppeteerRunnerExtension {
   /** Set by runStep for an extract step; read and cleared by the engine after each step. */
   lastOutput: StepOutput | undefined;
+  /** Set by runStep for a step self-healing repaired (and that then succeeded); read by the engine after each step. */
+  lastHeal: { oldSelectors: unknown[]; newSelectors: string[][] } | undefined;
 
   private readonly credentials: ReadonlyMap<string, string>;
   private readonly pauseHere: (message: string) => Promise<void>;
   /** The flow's own timeout, when it sets one (the library's `timeout` falls back to 5 s). */
   private readonly flowTimeout: number | undefined;
   private readonly origins: CredentialOriginGuard;
+  private readonly ai: (request: AiRequest) => Promise<unknown>;
+  private readonly heal: boolean;
 
   constructor(
     browser: Browser,
@@ -49,6 +71,10 @@ export class RunExtension extends PuppeteerRunnerExtension {
       credentialOrigins?: CredentialOrigins;
       /** The pause step: close the run's gate and wait for a person to resume it. */
       pauseHere?: (message: string) => Promise<void>;
+      /** The server's model, for AI steps and self-healing (engine/thread.ts's bridge). */
+      ai?: (request: AiRequest) => Promise<unknown>;
+      /** Self-healing asked for (run_workflow's heal). */
+      heal?: boolean;
     } = {},
   ) {
     super(browser, page, { timeout: opts.timeout });
@@ -56,10 +82,13 @@ export class RunExtension extends PuppeteerRunnerExtension {
     this.credentials = opts.credentials ?? new Map();
     this.pauseHere = opts.pauseHere ?? (() => Promise.reject(new Error('this run cannot pause')));
     this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins);
+    this.ai = opts.ai ?? (() => Promise.reject(new Error('this run cannot ask a model')));
+    this.heal = opts.heal ?? false;
   }
 
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
+    this.lastHeal = undefined;
     // The library's goto waits for the page's default (30 s) whatever timeout the step or flow sets:
     // one they set bounds the navigation itself; without one a page has Puppeteer's 30 s to load.
     if (step.type === 'navigate')
@@ -75,12 +104,34 @@ export class RunExtension extends PuppeteerRunnerExtension {
       return;
     // The value is typed, never written back into the step: results and events show the placeholder.
     if (step.type === 'change')
-      return super.runStep({ ...step, value: fillCredentials(step.value, this.credentials) }, flow);
-    if (step.type !== 'customStep') return super.runStep(step, flow);
+      return this.healing(step, (s) =>
+        super.runStep({ ...s, value: fillCredentials(step.value, this.credentials) } as Step, flow),
+      );
+    if (step.type !== 'customStep') return this.healing(step, (s) => super.runStep(s, flow));
     if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
+    if (step.name === 'act') {
+      const { instruction, max_steps } = step.parameters as { instruction: string; max_steps?: number };
+      await this.ai({ kind: 'act', params: { instruction, maxSteps: max_steps ?? ACT_DEFAULT_STEPS } });
+      return;
+    }
     const timeout = step.timeout ?? flow?.timeout ?? this.timeout;
-    const params = step.parameters as { selectors: Selector[]; file?: string; as?: string; attribute?: string };
-    const handle = await this.find(params.selectors, timeout);
+    const params = step.parameters as {
+      selectors?: Selector[];
+      file?: string;
+      as?: string;
+      attribute?: string;
+      instruction?: string;
+      schema?: Record<string, unknown>;
+      selector?: string;
+    };
+    if (step.name === 'extract' && params.instruction !== undefined) {
+      const { instruction, schema, selector } = params;
+      const value = await this.ai({ kind: 'extract', params: { instruction, schema, selector } });
+      // outputs are text: the JSON answer as JSON text, typed again in structured_output (workflows/structuredOutput.ts).
+      this.lastOutput = { as: params.as ?? DEFAULT_EXTRACT_AS, value: JSON.stringify(value) };
+      return;
+    }
+    const handle = await this.find(params.selectors!, timeout);
     try {
       if (step.name === 'uploadFile') {
         // path.basename: the contract allows plain names only; this keeps it inside the run's folder regardless.
@@ -98,6 +149,44 @@ export class RunExtension extends PuppeteerRunnerExtension {
       }
     } finally {
       await handle.dispose();
+    }
+  }
+
+  /**
+   * Run a step; when self-healing is on and none of a click/change/hover's selectors matched, ask
+   * the model for the element it meant and run it once more with the selectors found. The repair
+   * is reported (lastHeal → a StepHealed event), never silent; a failed repair says so in the
+   * step's error. Its messages avoid "timed out": stepFailure.ts would otherwise replace them with
+   * its plain "no element matched" hint.
+   */
+  private async healing(step: Step, run: (step: Step) => Promise<void>): Promise<void> {
+    try {
+      await run(step);
+    } catch (err) {
+      const selectors = (step as { selectors?: unknown[] }).selectors;
+      if (!this.heal || !HEALABLE.has(step.type) || !selectors || !noElementMatched(err)) throw err;
+      const none = "none of the step's selectors matched";
+      let found: string[][] | null;
+      try {
+        found = (await this.ai({ kind: 'heal', params: { type: step.type, selectors } })) as string[][] | null;
+      } catch (healErr) {
+        throw new Error(`${none}, and self-healing could not ask the model: ${firstLineOf(healErr)}`, {
+          cause: healErr,
+        });
+      }
+      if (!found?.length)
+        throw new Error(`${none}; self-healing asked the model, which found no element on the page for this step`, {
+          cause: err,
+        });
+      try {
+        await run({ ...step, selectors: found } as Step);
+      } catch (retryErr) {
+        throw new Error(
+          `${none}; self-healing found ${JSON.stringify(found[0])}, which failed too: ${firstLineOf(retryErr).replace(/timed? ?out|timeout|waiting for/gi, 'gave up')}`,
+          { cause: retryErr },
+        );
+      }
+      this.lastHeal = { oldSelectors: selectors, newSelectors: found };
     }
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
+  healRequested,
   isUnfinished,
   RunWorkflowFields,
   type RunStatus,
@@ -45,6 +46,7 @@ import { SharedRunQueue } from './queue/sharedRunQueue.ts';
 import { toWorkflow } from '../workflows/records.ts';
 import type { RunForm } from './uploads.ts';
 import type { StopReason } from './stepFailure.ts';
+import type { RunAi } from './ai.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
 
 /** A run under way, by its session. */
@@ -73,7 +75,15 @@ export interface RunServiceDeps extends RunQueueDeps {
   webhooks: Pick<WebhookDispatcher, 'enqueue'>;
   sessionEvents: Pick<SessionEventLog, 'append'>;
   artifacts: Pick<Artifacts, 'files'>;
+  /**
+   * The model for AI steps and self-healing, asked as each run starts: the agent (server/agent)
+   * implements it and is built after runs, so this reads whatever it has set by then (or useAi()).
+   */
+  ai?: () => RunAi | undefined;
 }
+
+/** A prepared run and whether it asked for self-healing. TODO(lead): move `heal` into PreparedRun and the shared queue's StoredRun. */
+type HealingRun = PreparedRun & { heal?: boolean };
 
 /** How a run_workflow call went: started now, queued for a browser, or not started (its browser failed; recorded as a failed run). */
 export interface RunStart {
@@ -95,6 +105,8 @@ export class RunService implements RunQueueHost {
   private readonly active = new Map<string, ActiveRun>();
   /** The engine thread's entry (engine/thread.mjs); a test sets one that fails on purpose. */
   engineEntry: URL | undefined;
+  /** Set by useAi(): the agent's RunAi, preferred over deps.ai. */
+  private runAi: RunAi | undefined;
 
   constructor(private readonly deps: RunServiceDeps) {
     this.repo = runsRepo(deps.db, deps.config.nodeId);
@@ -159,12 +171,21 @@ export class RunService implements RunQueueHost {
     };
   }
 
+  /** The model runs use for AI steps and self-healing, from whoever builds it (the agent); undefined: none. */
+  useAi(ai: RunAi | undefined): void {
+    this.runAi = ai;
+  }
+
+  private aiOf(): RunAi | undefined {
+    return this.runAi ?? this.deps.ai?.();
+  }
+
   runDir(runId: string): string {
     return path.join(this.deps.config.dataDir, 'runs', runId);
   }
 
   /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
-  async prepare(runId: string, form: RunForm): Promise<PreparedRun> {
+  async prepare(runId: string, form: RunForm): Promise<HealingRun> {
     const fields = parseOrInvalid(RunWorkflowFields, form.fields);
     const row = await this.deps.workflowRows.get(fields.workflow_id);
     if (!row) {
@@ -201,6 +222,7 @@ export class RunService implements RunQueueHost {
       filesDir: this.runDir(runId),
       metadata: fields.metadata,
       webhookUrl: fields.webhook_url,
+      ...(healRequested(fields) ? { heal: true } : {}),
     };
   }
 
@@ -354,6 +376,19 @@ export class RunService implements RunQueueHost {
         entry: this.engineEntry,
         // The browser runs as the session's user: it can read the files only once they are in its own folder.
         filesDir: handUploads(run.filesDir, session),
+        sessionId,
+        ai: this.aiOf(),
+        heal: (run as HealingRun).heal ?? false,
+        onHealed: (heal) =>
+          this.deps.sessionEvents.append(sessionId, {
+            event: 'StepHealed',
+            step: heal.index + 1,
+            action: heal.action,
+            old_selectors: heal.oldSelectors,
+            new_selectors: heal.newSelectors,
+            // The repair as a suggestion: the dashboard applies new_selectors to this workflow's step (PATCH).
+            workflow_id: run.workflowId,
+          }),
         signal: active.abort.signal,
         gate: active.gate,
         ...(await this.credentialsOf(run)),

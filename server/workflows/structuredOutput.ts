@@ -89,15 +89,50 @@ export function typedValue(text: string, field: FieldType): StructuredValue {
   }
 }
 
-/** The run's extract values, typed by the workflow's structured_output declaration. */
+/** Whether a JSON value already is what the field declares. */
+function isOfType(value: unknown, field: FieldType): boolean {
+  switch (field.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'enum':
+      return typeof value === 'string' && (field.enumValues?.includes(value) ?? false);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+  }
+}
+
+/**
+ * The run's extract values, typed by the workflow's structured_output declaration.
+ *
+ * `json` names the outputs of AI extract steps (contract/workflows.ts aiOutputNames): their text is
+ * the model's JSON answer, already checked against the step's schema, so it is parsed back and
+ * keeps its types with or without a declaration: `{"price":42.5}` under `as: "extract"` is
+ * `{extract: {price: 42.5}}`. The value stays under its `as`, like every extract, rather than
+ * spread at the top: a declaration names fields by `as`, and two extracts cannot collide. A
+ * declared type the answer is not of reads the text as that type, as for any extract.
+ */
 export function structuredOutputOf(
   outputs: Record<string, string>,
   declaration: unknown,
+  json: ReadonlySet<string> = new Set(),
 ): Record<string, StructuredValue> {
   const types = declaredTypes(declaration);
   return Object.fromEntries(
     Object.entries(outputs).map(([name, text]) => {
       const field = types.get(name);
+      if (json.has(name)) {
+        const parsed = parseJson(text);
+        if (parsed.ok && !nestsDeeperThan(parsed.value, MAX_JSON_DEPTH) && (!field || isOfType(parsed.value, field)))
+          return [name, parsed.value as StructuredValue];
+      }
       return [name, field ? typedValue(text, field) : text];
     }),
   );

@@ -1,12 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { StepResult } from '../../../contract/runs.ts';
-import type { Flow } from '../../../contract/workflows.ts';
+import { isAiStep, type Flow } from '../../../contract/workflows.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../redact.ts';
 import { actionOf, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
-import type { EngineStart, FromEngine, ToEngine } from './messages.ts';
+import type { RunAi } from '../ai.ts';
+import type { EngineStart, FromEngine, StepHeal, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
 
 export const ENGINE_ENTRY = new URL('./thread.mjs', import.meta.url);
@@ -17,6 +18,17 @@ const DEFAULT_STEP_TIMEOUT_MS = 5000;
 const STEP_GRACE_MS = 45_000;
 /** After a stop, how long the engine has to say how it ended before it is ended. */
 const STOP_GRACE_MS = 10_000;
+/**
+ * How long one model call of a run may take before the step counts as hung, by kind. Longer than
+ * any page wait: an extract is a snapshot plus up to two model calls (a retry with the validation
+ * errors), each of which a slow local model may take a minute or two over; act is the agent's
+ * whole loop, up to 20 tool calls with a model call each; heal is a snapshot and one call. The
+ * RunAi bounds its own calls; these only catch one that never answers.
+ */
+const AI_CALL_LIMIT_MS = { extract: 5 * 60_000, act: 15 * 60_000, heal: 3 * 60_000 } as const;
+/** What an AI step says when the run has no RunAi at all (the agent that implements it was not built). */
+export const NO_RUN_AI_MESSAGE =
+  'This step needs a model and none is configured: set WRITER_BASE_URL and WRITER_MODEL (an OpenAI-compatible server), or WRITER_PROVIDER with WRITER_MODEL and WRITER_API_KEY';
 /** The engine thread's heap: a flow or page that makes puppeteer hold more ends the run, not the server. */
 const ENGINE_HEAP_MB = 512;
 
@@ -36,6 +48,14 @@ export interface ContainedRunOptions {
   /** The flow's own pause step closed the gate (the API's pauses are told by whoever asked). */
   onPause?: (state: PauseState) => void;
   onDialog?: (dialog: DialogSeen) => void;
+  /** The run's session: what the RunAi acts on. */
+  sessionId?: string;
+  /** The model, for AI steps and self-healing; without one those fail with NO_RUN_AI_MESSAGE. */
+  ai?: RunAi;
+  /** run_workflow's heal: repair click/change/hover steps whose selectors all fail. */
+  heal?: boolean;
+  /** A step self-healing repaired, which then succeeded. */
+  onHealed?: (heal: StepHeal) => void;
   /** The engine thread's entry; tests hand one that fails on purpose. */
   entry?: URL;
 }
@@ -43,6 +63,9 @@ export interface ContainedRunOptions {
 /** How long a step may take before its engine is taken to be hung. A pause step waits for a person: no limit. */
 function stepDeadline(step: Flow['steps'][number] | undefined, flow: Flow): number | null {
   if (!step || (step.type === 'customStep' && step.name === 'pause')) return null;
+  // An AI step is a model call (or the agent's loop), not a page wait: its own, longer limit.
+  if (step.type === 'customStep' && (step.name === 'act' || step.name === 'extract') && isAiStep(step))
+    return AI_CALL_LIMIT_MS[step.name] + STEP_GRACE_MS;
   return (step.timeout ?? flow.timeout ?? DEFAULT_STEP_TIMEOUT_MS) + STEP_GRACE_MS;
 }
 
@@ -116,6 +139,41 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       () => send({ t: 'gate', id, go: false }),
     );
 
+  /** The step's hang deadline, (re)armed: at its start, and around each model call it makes. */
+  const armStep = (limit: number | null, what: string) => {
+    clearTimeout(stepTimer);
+    if (limit !== null && !settled) stepTimer = setTimeout(() => failEngine(what), limit);
+  };
+  const pageHung = (limit: number) =>
+    `the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`;
+
+  /** Answer the engine's model request through the RunAi; a stop aborts the call (the run's signal). */
+  const answerAi = async (msg: Extract<FromEngine, { t: 'ai' }>) => {
+    const limit = AI_CALL_LIMIT_MS[msg.kind] + STEP_GRACE_MS;
+    armStep(limit, `the model did not answer within ${Math.round(limit / 1000)} s`);
+    try {
+      const ai = opts.ai;
+      const available = ai ? ai.available() : { ok: false as const, message: NO_RUN_AI_MESSAGE };
+      if (!ai || !available.ok) throw new Error(available.ok ? NO_RUN_AI_MESSAGE : available.message);
+      if (!opts.sessionId) throw new Error("the run's session is not known");
+      const value =
+        msg.kind === 'extract'
+          ? await ai.extract(opts.sessionId, { ...msg.params, secrets: opts.credentials }, opts.signal)
+          : msg.kind === 'act'
+            ? await ai.act(opts.sessionId, msg.params, opts.signal)
+            : await ai.heal(opts.sessionId, { ...msg.params, secrets: opts.credentials }, opts.signal);
+      send({ t: 'aiDone', id: msg.id, ok: true, value: value ?? null });
+    } catch (err) {
+      send({ t: 'aiDone', id: msg.id, ok: false, error: redact(firstLine(err)) });
+    } finally {
+      // The rest of the step (a healed step's retry) has its usual deadline again.
+      if (current !== undefined && results.length <= current) {
+        const rest = stepDeadline(opts.flow.steps[current], opts.flow);
+        armStep(rest, pageHung(rest ?? 0));
+      }
+    }
+  };
+
   const onAbort = () => {
     send({ t: 'abort', reason: stopReasonOf(opts.signal) });
     stopTimer = setTimeout(() => failEngine('the run was stopped'), STOP_GRACE_MS);
@@ -132,6 +190,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       credentials: [...opts.credentials],
       credentialOrigins: [...opts.credentialOrigins].map(([name, origins]) => [name, [...origins]]),
       privateNetworksAllowed: opts.privateNetworksAllowed,
+      heal: opts.heal ?? false,
     };
     worker = new Worker(opts.entry ?? ENGINE_ENTRY, {
       workerData: start,
@@ -147,16 +206,8 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
           break;
         case 'stepStart': {
           current = msg.index;
-          clearTimeout(stepTimer);
           const limit = stepDeadline(opts.flow.steps[msg.index], opts.flow);
-          if (limit !== null)
-            stepTimer = setTimeout(
-              () =>
-                failEngine(
-                  `the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`,
-                ),
-              limit,
-            );
+          armStep(limit, pageHung(limit ?? 0));
           opts.onStepStart?.(msg.index, msg.action, msg.params);
           break;
         }
@@ -179,6 +230,12 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
           void answerGate(msg.id);
           break;
         }
+        case 'ai':
+          void answerAi(msg);
+          break;
+        case 'healed':
+          opts.onHealed?.(msg.heal);
+          break;
         case 'done':
           finish({ ...msg.outcome, screenshot: msg.outcome.screenshot && Buffer.from(msg.outcome.screenshot) });
           break;

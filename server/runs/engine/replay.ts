@@ -18,6 +18,7 @@ import {
   stopReasonOf,
 } from '../stepFailure.ts';
 import { explainCause } from './stepCauses.ts';
+import type { AiRequest, StepHeal } from './messages.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -49,6 +50,12 @@ export interface ReplayOptions {
   credentials?: ReadonlyMap<string, string>;
   /** Where each credential may be typed, by name (allowed_origins; []: any page); a credential without an entry is typed nowhere. */
   credentialOrigins?: CredentialOrigins;
+  /** Ask the server's model (AI extract, act, heal): engine/thread.ts's bridge to the run's RunAi. Without it those steps fail. */
+  ai?: (request: AiRequest) => Promise<unknown>;
+  /** Self-healing: a click/change/hover none of whose selectors matches asks `ai` for the element (run_workflow's heal). */
+  heal?: boolean;
+  /** A step was repaired by self-healing and then succeeded: a StepHealed event. */
+  onHealed?: (heal: StepHeal) => void;
   /** Aborting stops the replay: the current step fails and no further step starts. Aborted with a StopReason, its messages say why. */
   signal?: AbortSignal;
 }
@@ -109,6 +116,8 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       credentials: opts.credentials,
       credentialOrigins: opts.credentialOrigins,
       pauseHere: opts.pauseHere,
+      ai: opts.ai,
+      heal: opts.heal,
     });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
     await runner.runBeforeAllSteps();
@@ -132,6 +141,8 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         await untilCrashed(connected, () => runner.runStep(step as unknown as ReplayStep));
         const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
         if (out) outputs[out.as] = out.value;
+        const healed = extension.lastHeal;
+        if (healed) opts.onHealed?.({ index, action: actionOf(step), ...healed });
         result = { ok: true, ...(out ? { output: out.value } : {}) };
       } catch (err) {
         const cause = await causeOf(err, step);

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ConnectionTransport } from 'puppeteer-core';
 import { replayFlow } from './replay.ts';
-import type { EngineStart, FromEngine, ToEngine } from './messages.ts';
+import type { AiRequest, EngineStart, FromEngine, ToEngine } from './messages.ts';
 
 /**
  * The run's engine thread: @puppeteer/replay and its puppeteer objects live here, not on the
@@ -33,6 +33,18 @@ const transport: Partial<Pick<ConnectionTransport, 'onmessage' | 'onclose'>> & C
 const abort = new AbortController();
 const gates = new Map<number, (go: boolean) => void>();
 let nextGate = 1;
+const asked = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+let nextAsk = 1;
+
+/** Ask the server's model (its RunAi) and wait for the answer; rejects with its message, or when the run stops. */
+function askAi(request: AiRequest): Promise<unknown> {
+  if (abort.signal.aborted) return Promise.reject(new Error('the run was stopped'));
+  const id = nextAsk++;
+  return new Promise((resolve, reject) => {
+    asked.set(id, { resolve, reject });
+    post({ t: 'ai', id, ...request });
+  });
+}
 
 /** Ask the server's pause gate; resolves when it lets the run go on, rejects when the run stopped. */
 function askGate(msg: { t: 'beforeStep' } | { t: 'pause'; message: string }): Promise<void> {
@@ -46,8 +58,16 @@ function askGate(msg: { t: 'beforeStep' } | { t: 'pause'; message: string }): Pr
 port.on('message', (msg: ToEngine) => {
   if (msg.t === 'cdp') transport.onmessage?.(msg.data);
   else if (msg.t === 'cdpClosed') transport.onclose?.();
-  else if (msg.t === 'abort') abort.abort(msg.reason);
-  else if (msg.t === 'gate') {
+  else if (msg.t === 'abort') {
+    abort.abort(msg.reason);
+    for (const { reject } of asked.values()) reject(new Error('the run was stopped'));
+    asked.clear();
+  } else if (msg.t === 'aiDone') {
+    const ask = asked.get(msg.id);
+    asked.delete(msg.id);
+    if (msg.ok) ask?.resolve(msg.value);
+    else ask?.reject(new Error(msg.error));
+  } else if (msg.t === 'gate') {
     gates.get(msg.id)?.(msg.go);
     gates.delete(msg.id);
   }
@@ -63,6 +83,9 @@ const outcome = await replayFlow({
   signal: abort.signal,
   beforeStep: () => askGate({ t: 'beforeStep' }),
   pauseHere: (message) => askGate({ t: 'pause', message }),
+  ai: askAi,
+  heal: start.heal,
+  onHealed: (heal) => post({ t: 'healed', heal }),
   onStepStart: (index, action, params) => post({ t: 'stepStart', index, action, params }),
   onStep: (index, result, outputs) => post({ t: 'step', index, result, outputs }),
   onDialog: (dialog) => post({ t: 'dialog', dialog }),
