@@ -9,6 +9,7 @@ const layers = [
   ['artifacts', 'sessionEvents', 'overview'],
   ['runs'],
   ['agentTools'],
+  ['agent'],
   ['cluster'],
   ['http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];

@@ -75,7 +75,10 @@ export const ActiveSession = z.object({
   session_id: z.uuid(),
   status: ActiveSessionStatus,
   logs_url: z.string(),
-  message_url: z.null().describe("Simplex's agent chat; Browserdesk has no agent, so always null"),
+  message_url: z
+    .string()
+    .nullable()
+    .describe("An editor session's agent: POST messages here (signed, a day); null for a session without an agent"),
   vnc_url: z.string().describe('A fresh interactive live view (control token), valid while the session lives'),
 });
 export const WorkflowIdParams = z.object({ id: z.uuid('id must be a workflow UUID') });
@@ -134,7 +137,8 @@ export const runControlOperations = defineOperations({
     method: 'post',
     path: '/editor_interrupt',
     session: 'body.session_id',
-    summary: "Stop the session's run where it is (it fails, saying so) and leave the session live for a person",
+    summary:
+      "Stop the agent's turn, or the session's run where it is (it fails, saying so), and leave the session live for a person",
     tags: ['runs'],
     body: { contentTypes: FORM_OR_JSON, schema: SessionIdForm },
     responses: { 200: { description: 'Interrupted', schema: InterruptResponse } },

@@ -47,6 +47,8 @@ import { recordingService } from './http/services/recordings.ts';
 import { recordingRoutes } from './routes/recordings.ts';
 import { agentToolsService } from './http/services/agentTools.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { agentService } from './http/services/agent.ts';
+import { agentRoutes } from './routes/agent.ts';
 import { overviewService } from './http/services/overview.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { apiKeyAdminService } from './http/services/apiKeys.ts';
@@ -181,6 +183,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(recordingRoutes, { prefix: '/api' });
   await app.register(agentToolsService);
   await app.register(mcpRoutes, { prefix: '/api' });
+  await app.register(agentService);
+  await app.register(agentRoutes, { prefix: '/api' });
   await app.register(overviewService);
   await app.register(overviewRoutes, { prefix: '/api' });
   await app.register(apiKeyAdminService);

@@ -58,8 +58,8 @@ function findEnd(s: string): number {
 }
 
 /** `aria/Name[role="role"]` when Playwright finds this element alone under that role and exact name. */
-async function ariaSelector(target: Locator, page: Page): Promise<string | undefined> {
-  const found = roleAndName(await target.ariaSnapshot({ timeout: 5_000 }));
+async function ariaSelector(target: Locator, page: Page, line?: string): Promise<string | undefined> {
+  const found = roleAndName(line?.trim() ?? (await target.ariaSnapshot({ timeout: 5_000 })));
   // A name that itself reads like an attribute would be taken apart by puppeteer's aria parser.
   if (!found || /\[\s*\w+\s*=/.test(found.name)) return undefined;
   const byRole = page.getByRole(found.role as Parameters<Page['getByRole']>[0], { name: found.name, exact: true });
@@ -208,9 +208,14 @@ function inPage(el: Element, textMax: number): InPage {
 }
 
 /** Selectors and state of the element, read in one evaluate plus the aria snapshot. Throws when it is gone. */
-export async function describeElement(target: Locator): Promise<ElementFacts> {
+/**
+ * `line`: the element's line of the agent's latest snapshot, which names its role and name. Given,
+ * the element's own aria snapshot is not taken: any aria snapshot other than the page's AI one makes
+ * Playwright forget the refs that snapshot handed out, which the tool call that follows still uses.
+ */
+export async function describeElement(target: Locator, line?: string): Promise<ElementFacts> {
   const facts = await target.evaluate(inPage, TEXT_MAX_CHARS, { timeout: 5_000 });
-  const aria = facts.inFrame ? undefined : await ariaSelector(target, target.page()).catch(() => undefined);
+  const aria = facts.inFrame ? undefined : await ariaSelector(target, target.page(), line).catch(() => undefined);
   const { css, rest, ...state } = facts;
   return { ...state, selectors: [...(aria ? [[aria]] : []), ...css, ...rest.map((s) => [s])] };
 }

@@ -81,8 +81,10 @@ export class StepRecorder {
     args: Record<string, unknown>,
     locatorOf: (ref: string) => Locator,
     call: () => Promise<{ isError: boolean } & T>,
+    /** The ref's line in the latest snapshot (see describeElement). */
+    lineOf?: (ref: string) => string | undefined,
   ): Promise<T> {
-    const before = await this.readBefore(page, tool, args, locatorOf).catch(() => undefined);
+    const before = await this.readBefore(page, tool, args, locatorOf, lineOf).catch(() => undefined);
     const result = await call();
     if (!result.isError && before) {
       try {
@@ -99,13 +101,14 @@ export class StepRecorder {
     tool: string,
     args: Record<string, unknown>,
     locatorOf: (ref: string) => Locator,
+    lineOf?: (ref: string) => string | undefined,
   ): Promise<Before> {
     const elements = new Map<string, Facts>();
     for (const ref of refsOf(tool, args)) {
       const target = locatorOf(ref);
       // Not there now: the tool will wait for it or fail; reading it would only delay the call.
       if ((await target.count()) !== 1) throw new Error(`${ref} names no single element`);
-      const facts = await describeElement(target);
+      const facts = await describeElement(target, lineOf?.(ref));
       if (facts.selectors.length === 0) throw new Error(`no selector finds ${ref} alone`);
       elements.set(ref, facts.inFrame ? { ...facts, ...(await frameOf(target)) } : facts);
     }

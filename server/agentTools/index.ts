@@ -1,3 +1,4 @@
+import type { Locator, Page } from 'playwright-core';
 import { SessionBrowsers } from './browsers.ts';
 import { extractTools } from './extract.ts';
 import { handoffTools } from './handoff.ts';
@@ -17,6 +18,12 @@ export type { AgentToolDeps };
 
 export interface AgentTools {
   registry: AgentToolRegistry;
+  /** The page the tools act on in a session (the built-in agent records its steps from it). */
+  page(sessionId: string): Promise<Page>;
+  /** The element a ref of the session's latest snapshot names; throws ToolError as the tools would. */
+  locate(sessionId: string, page: Page, ref: string): Locator;
+  /** The ref's line in the session's latest snapshot (its role and name), if it is there. */
+  lineOf(sessionId: string, ref: string): string | undefined;
   /** Disconnect from every session's browser (the sessions themselves go on). */
   close(): Promise<void>;
 }
@@ -55,5 +62,11 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
   deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });
-  return { registry, close: () => browsers.closeAll() };
+  return {
+    registry,
+    page: (id) => browsers.page(id),
+    locate: (id, page, ref) => page.locator(`aria-ref=${snapshots.resolve(id, ref)}`),
+    lineOf: (id, ref) => snapshots.lineOf(id, ref),
+    close: () => browsers.closeAll(),
+  };
 }

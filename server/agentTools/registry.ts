@@ -104,8 +104,9 @@ export class AgentToolRegistry {
   /**
    * Call a tool by name with the caller's arguments, whatever they are: a bad name, arguments that
    * fail the schema, and any failure of the tool come back as an error result; nothing is thrown.
+   * `record: false`: the caller logs the call itself (the built-in agent's ToolCallStarted/Completed).
    */
-  async call(name: string, args: unknown): Promise<ToolResult> {
+  async call(name: string, args: unknown, opts: { record?: boolean } = {}): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool)
       return errorResult(`No tool is named ${JSON.stringify(clip(name))}: call tools/list for the tools there are`);
@@ -124,7 +125,7 @@ export class AgentToolRegistry {
       result = errorResult(message);
       record = { sessionId: input.session_id, ok: false, message };
     }
-    if (record.sessionId && this.deps.isLive(record.sessionId)) {
+    if (opts.record !== false && record.sessionId && this.deps.isLive(record.sessionId)) {
       this.deps.record(record.sessionId, {
         tool: name,
         ok: record.ok,

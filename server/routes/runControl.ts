@@ -3,6 +3,7 @@ import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { sessionStatusOf } from '../runs/sessionStatus.ts';
+import { interruptSession } from './agent.ts';
 import { sendSessionFiles } from './artifacts.ts';
 
 /** The calls Simplex's clients make on a session beyond the spec: status, pause, resume, interrupt, close, active_session. */
@@ -30,14 +31,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key } as const;
   });
 
-  addRoute(app, ops.interrupt, async ({ body }) => {
-    await app.runs.interrupt(body.session_id);
-    return {
-      succeeded: true,
-      message: 'The run was stopped; the session stays live until it is closed or times out',
-      session_id: body.session_id,
-    } as const;
-  });
+  addRoute(app, ops.interrupt, ({ body }) => interruptSession(app, body.session_id));
 
   addRoute(app, ops.closeSession, async ({ body }) => {
     await sessionRecords.close(body.session_id);
@@ -53,7 +47,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       session_id: active.id,
       status: active.status,
       logs_url: app.urls.logs(active.id),
-      message_url: null,
+      message_url: app.agent.has(active.id) ? app.urls.message(active.id) : null,
       vnc_url: app.urls.vnc(active.id, active.controlToken),
     };
   });

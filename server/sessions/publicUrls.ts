@@ -35,6 +35,11 @@ export class PublicUrls {
     return this.signed('events', sessionId, 'stream');
   }
 
+  /** message_url: talk to the session's agent; the token opens this session's agent only, for a day. */
+  message(sessionId: string): string {
+    return this.signed('message', sessionId, 'message');
+  }
+
   /** screenshot_url: the final page of the session's run. */
   screenshot(sessionId: string): string {
     return this.signed('screenshot', sessionId, 'screenshot');

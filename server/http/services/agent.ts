@@ -1,0 +1,51 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { EditorSessions } from '../../agent/editorSessions.ts';
+import { chooseModel } from '../../writer/model.ts';
+import { modelFetch } from '../../writer/modelFetch.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    agent: EditorSessions;
+  }
+}
+
+/** How many tool calls one turn of the agent may make before it stops and says so. */
+const AGENT_STEPS_PER_TURN = 30;
+
+/**
+ * app.agent: the browser agent of editor sessions (server/agent), over the agent tools and the
+ * writer's model settings (WRITER_*), with the writer's per-attempt timeout and retries.
+ */
+export const agentService = fp(
+  async (app: FastifyInstance) => {
+    const { config } = app;
+    const fetcher = modelFetch(config.WRITER_TIMEOUT_MS);
+    const model = chooseModel(config, fetcher.fetch);
+    const agent = new EditorSessions({
+      records: app.sessionRecords,
+      sessions: app.sessions,
+      workflows: app.workflows,
+      tools: app.agentTools,
+      credentials: app.credentials,
+      events: app.sessionEvents,
+      urls: app.urls,
+      model: () => model,
+      limits: {
+        maxSteps: AGENT_STEPS_PER_TURN,
+        maxRetries: config.WRITER_MAX_RETRIES,
+        maxOutputTokens: config.WRITER_MAX_OUTPUT_TOKENS,
+        timeoutMs: config.WRITER_TIMEOUT_MS,
+      },
+      log: app.log,
+    });
+    app.decorate('agent', agent);
+    // preClose: turns under way stop before the sessions (and the tools' connections) go.
+    app.addHook('preClose', async () => agent.close());
+    app.addHook('onClose', async () => fetcher.close());
+  },
+  {
+    name: 'agent',
+    dependencies: ['agentTools', 'sessionRecords', 'sessions', 'workflows', 'credentials', 'sessionEvents'],
+  },
+);
