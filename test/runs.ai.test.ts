@@ -63,6 +63,16 @@ const extractFlow = (): unknown => ({
   ],
 });
 
+const clickFlow = (): unknown => ({
+  title: 'buy',
+  timeout: 1500,
+  steps: [
+    { type: 'navigate', url: `${origin}/shop` },
+    { type: 'click', selectors: [['#old-id']], offsetX: 5, offsetY: 5 },
+    { type: 'waitForElement', selectors: [['text/Bought']] },
+  ],
+});
+
 beforeAll(async () => {
   site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -207,6 +217,10 @@ describe('AI extract', () => {
       const { status } = await run(extractFlow());
       expect(status.succeeded).toBe(false);
       expect(status.message).toMatch(/^Step 2 \(extract\): No writing model is configured: set WRITER_BASE_URL/);
+      const healing = await run(clickFlow(), { heal: 'true' });
+      expect(healing.status.message).toMatch(
+        /^Step 2 \(click #old-id\): none of the step's selectors matched, and self-healing could not ask the model: No writing model is configured/,
+      );
       server.app.runs.useAi(undefined);
       const again = await run(extractFlow());
       expect(again.status.message).toBe(`Step 2 (extract): ${NO_RUN_AI_MESSAGE}`);
@@ -220,17 +234,59 @@ describe('AI extract', () => {
   }, 90_000);
 });
 
-describe('self-healing', () => {
-  const clickFlow = (): unknown => ({
-    title: 'buy',
-    timeout: 1500,
-    steps: [
-      { type: 'navigate', url: `${origin}/shop` },
-      { type: 'click', selectors: [['#old-id']], offsetX: 5, offsetY: 5 },
-      { type: 'waitForElement', selectors: [['text/Bought']] },
-    ],
-  });
+describe('act', () => {
+  it("the step runs the agent's act in the run's session, bounded by max_steps (default 5)", async () => {
+    const calls: { instruction: string; maxSteps: number }[] = [];
+    const model = chooseModel(server.app.config, globalThis.fetch);
+    server.app.runs.useAi(
+      new AgentRunAi({
+        model: () => model,
+        page: (id) => browsers.page(id),
+        snapshots: new SessionSnapshots(),
+        // Stands in for the agent loop (the lead's): it acts on the same page the run drives.
+        act: async (sessionId, instruction, maxSteps) => {
+          calls.push({ instruction, maxSteps });
+          await (await browsers.page(sessionId)).click('#new-id');
+          return 'Clicked Buy now';
+        },
+      }),
+    );
+    try {
+      const { status } = await run({
+        title: 'act',
+        timeout: 3000,
+        steps: [
+          { type: 'navigate', url: `${origin}/shop` },
+          { type: 'customStep', name: 'act', parameters: { instruction: 'buy the kettle' } },
+          { type: 'waitForElement', selectors: [['text/Bought']] },
+          { type: 'customStep', name: 'act', parameters: { instruction: 'again', max_steps: 2 } },
+        ],
+      });
+      expect(status.message).toBe('All 4 steps succeeded');
+      expect(calls).toEqual([
+        { instruction: 'buy the kettle', maxSteps: 5 },
+        { instruction: 'again', maxSteps: 2 },
+      ]);
+    } finally {
+      server.app.runs.useAi(
+        new AgentRunAi({ model: () => model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+      );
+    }
+  }, 60_000);
 
+  it('without an agent to run it, an act step fails saying so', async () => {
+    const { status } = await run({
+      title: 'act',
+      steps: [
+        { type: 'navigate', url: `${origin}/shop` },
+        { type: 'customStep', name: 'act', parameters: { instruction: 'buy the kettle' } },
+      ],
+    });
+    expect(status.message).toBe('Step 2 (act): act steps are not available on this server yet (no agent to run them)');
+  }, 60_000);
+});
+
+describe('self-healing', () => {
   it('heal: true asks the model for the element, goes on with it and logs StepHealed', async () => {
     fake.enqueue({
       kind: 'respond',
