@@ -199,12 +199,15 @@ export function AgentChat({
   state,
   activity,
   streamError,
+  focusComposer = false,
 }: {
   sessionId: string;
   model: ChatModel;
   state: AgentState | undefined;
   activity: AgentActivity;
   streamError: unknown;
+  /** Put the cursor in the composer at once (the page was opened by starting the agent). */
+  focusComposer?: boolean;
 }) {
   const message = useAgentMessage(sessionId);
   const answer = useAgentMessage(sessionId);
@@ -224,6 +227,10 @@ export function AgentChat({
     const el = list.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [lastSize]);
+
+  useEffect(() => {
+    if (focusComposer) composer.current?.focus({ preventScroll: true });
+  }, [focusComposer]);
 
   const send = () => {
     const text = draft.trim();
@@ -255,7 +262,8 @@ export function AgentChat({
     <section className="card agent-chat" aria-labelledby="agent-chat-title">
       <div className="row spread">
         <h2 id="agent-chat-title">Chat</h2>
-        {activity === 'working' && (
+        {/* While the agent works, and while it waits on its own question within a turn. */}
+        {!ended && (activity === 'working' || model.running === true) && (
           <button type="button" className="danger small" disabled={stop.isPending} onClick={() => stop.mutate()}>
             {stop.isPending ? 'Stopping…' : 'Stop'}
           </button>

@@ -53,7 +53,7 @@ const json = (body: unknown, status = 200) =>
  * The server as the contract says: the session, its agent state, its event stream (history first,
  * then whatever the test pushes), and the message, interrupt and views calls, which it records.
  */
-function fakeServer(history: SessionEvent[], state: Partial<AgentState> = {}) {
+function fakeServer(history: SessionEvent[], state: Partial<AgentState> | 'none' = {}) {
   const posted: Posted[] = [];
   const stateReads = { count: 0 };
   let push: (e: SessionEvent) => void = () => undefined;
@@ -68,6 +68,7 @@ function fakeServer(history: SessionEvent[], state: Partial<AgentState> = {}) {
         return json({ vnc_url: 'vnc://view', livestream_url: 'ws://live', connect_url: 'ws://cdp' });
       if (path === `/session/${SESSION}/agent`) {
         stateReads.count++;
+        if (state === 'none') return json({ error: 'not_found', message: 'This session has no agent' }, 404);
         return json({ ...baseState, ...state });
       }
       if (path === `/session/${SESSION}/message`) return json({ status: 'received' });
@@ -236,6 +237,18 @@ describe('AgentSessionPage', () => {
     const before = server.stateReads.count;
     act(() => server.push(l.recorded(3, { type: 'click' })));
     await waitFor(() => expect(server.stateReads.count).toBeGreaterThan(before));
+  });
+
+  it('says when the session has no agent, with a link to its own page', async () => {
+    const l = eventLog();
+    fakeServer([l.message('x')], 'none');
+    renderPage();
+    expect(await screen.findByText('No agent in this session.')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'the session’s own page' }).getAttribute('href')).toBe(
+        `/sessions/${SESSION}`,
+      ),
+    );
   });
 
   it('once the session has ended, says so and takes no more messages', async () => {

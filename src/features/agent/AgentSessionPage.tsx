@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { agentKeys } from '../../api/agent/keys.ts';
 import { useAgentState } from '../../api/agent/get-agent-state.ts';
 import { isStatus } from '../../api/errors.ts';
@@ -19,6 +19,7 @@ import './agent.css';
 export function AgentSessionPage() {
   const { sessionId = '' } = useParams();
   const queryClient = useQueryClient();
+  const started = (useLocation().state as { started?: boolean } | null)?.started === true;
   const session = useSession(sessionId);
   const state = useAgentState(sessionId);
   // The conversation is the session's own log: its history first, then each event as it happens.
@@ -34,7 +35,8 @@ export function AgentSessionPage() {
   const views = useSessionViews(sessionId, !remembered && session.data?.state === 'live');
   const urls = remembered ?? views.data;
   const activity = agentActivity(model, state.data, sessionEnded);
-  const unknown = state.isError && (isStatus(state.error, 404) || isStatus(state.error, 422)) && !live.events.length;
+  // 404: no such session, or one without an agent (a launcher's or a run's); 422: no session id at all.
+  const unknown = state.isError && (isStatus(state.error, 404) || isStatus(state.error, 422));
   const name = session.data?.workflow_name ?? remembered?.workflow_name;
 
   return (
@@ -54,7 +56,13 @@ export function AgentSessionPage() {
             <strong>No agent in this session.</strong>
           </p>
           <p>
-            This server has no editor session with the id <code>{sessionId}</code>. <Link to="/agent">Start one</Link>.
+            This server has no editor session with the id <code>{sessionId}</code>. <Link to="/agent">Start one</Link>
+            {live.events.length > 0 && (
+              <>
+                , or see <Link to={`/sessions/${sessionId}`}>the session’s own page</Link>
+              </>
+            )}
+            .
           </p>
         </div>
       ) : (
@@ -86,6 +94,7 @@ export function AgentSessionPage() {
               state={state.data}
               activity={activity}
               streamError={live.error}
+              focusComposer={started}
             />
           </div>
           <div className="agent-recorded">

@@ -24,7 +24,7 @@ const started = {
 };
 
 /** POST /start_editor_session answers `answer`; returns the bodies sent. */
-function serve(answer: () => Response) {
+function serve(answer: () => Response, writerConfigured = true) {
   const bodies: unknown[] = [];
   vi.stubGlobal(
     'fetch',
@@ -33,6 +33,14 @@ function serve(answer: () => Response) {
         bodies.push(JSON.parse(String(init?.body)));
         return answer();
       }
+      if (new URL(url).pathname === '/api/server_info')
+        return json({
+          version: '1.0.0',
+          writer_configured: writerConfigured,
+          proxy_configured: false,
+          max_sessions: 4,
+          api_key_file: 'DATA_DIR/api-key',
+        });
       return json({ error: 'not_found', message: 'No route' }, 404);
     }),
   );
@@ -105,6 +113,13 @@ describe('AgentStartPage', () => {
     const notice = alert.closest('[role="alert"]')!;
     expect(notice.textContent).toContain('No model is configured: set WRITER_PROVIDER and WRITER_MODEL.');
     expect(notice.textContent).toContain('README');
+  });
+
+  it('says before the form is filled when the server has no model', async () => {
+    serve(() => json(started), false);
+    renderPage();
+    const notice = await screen.findByText('No model is configured on this server, so the agent cannot start.');
+    expect(notice.closest('.notice')!.textContent).toContain('WRITER_MODEL');
   });
 
   it('puts a 422 on the field it names', async () => {
