@@ -13,7 +13,9 @@ export * from './credentials.ts';
 export * from './artifacts.ts';
 export * from './overview.ts';
 export * from './apiKeys.ts';
+export * from './agent.ts';
 
+import { agentOperations } from './agent.ts';
 import { apiKeyOperations } from './apiKeys.ts';
 import { artifactOperations } from './artifacts.ts';
 import { eventOperations } from './events.ts';
@@ -34,6 +36,7 @@ export const operations: Record<string, Operation> = {
   ...sessionOperations,
   ...runOperations,
   ...runControlOperations,
+  ...agentOperations,
   ...artifactOperations,
   ...sessionEventOperations,
   ...credentialOperations,

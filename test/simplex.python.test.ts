@@ -1,41 +1,26 @@
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastToolResult, startFakeModel, type FakeModel, type FakeRequest } from './helpers/fakeModel.ts';
+import { refIn, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
+import { lastToolResult, startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 
 /**
- * Simplex's official Python client (vendored unmodified in test/fixtures/simplex-python), run by
+ * Simplex's official Python client (vendored unmodified in test/fixtures/vendor/simplex-python), run by
  * python3 and pointed at Browserdesk by its base_url only, driving an editor session the way
  * Simplex's examples/editor_example.py and its CLI's `connect` do. The model is the scripted fake.
  */
-const CLIENT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/simplex-python');
+const CLIENT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/vendor/simplex-python');
 
 let server: TestServer;
 let fake: FakeModel;
-let site: { origin: string; close(): Promise<void> };
-
-const PAGES: Record<string, string> = {
-  '/start': `<!doctype html><title>Example Domain</title><h1>Example Domain</h1>
-    <p>This domain is for use in examples.</p><a href="/more">More information...</a>`,
-  '/more': `<!doctype html><title>More information</title><h1>About example domains</h1>`,
-};
+let site: AgentSite;
 
 beforeAll(async () => {
   fake = await startFakeModel();
   server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
-  const srv = http.createServer((req, res) => {
-    const page = PAGES[new URL(req.url ?? '/', 'http://x').pathname];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html' }).end(page ?? 'not found');
-  });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  site = {
-    origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => srv.close(() => resolve())),
-  };
+  site = await startAgentSite();
 }, 60_000);
 
 afterAll(async () => {
@@ -43,15 +28,6 @@ afterAll(async () => {
   await site?.close();
   await fake?.close();
 });
-
-/** The ref of the snapshot line that matches, from the last tool answer the model was sent. */
-function refIn(req: FakeRequest, line: RegExp): string {
-  const snapshot = lastToolResult(req) ?? '';
-  const found = snapshot.split('\n').find((l) => line.test(l));
-  const ref = found && /\[ref=([a-z0-9]+-[a-z0-9]+)\]/.exec(found)?.[1];
-  if (!ref) throw new Error(`no line like ${line} in:\n${snapshot}`);
-  return ref;
-}
 
 /**
  * One JSON line per step: {"step": name, "value": …}. Any exception ends it with

@@ -19,9 +19,10 @@ import type { SessionManager } from '../sessions/types.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
 import type { ModelChoice } from '../writer/model.ts';
 import { AgentConversation, type TurnLimits } from './conversation.ts';
-import type { PlaceholderSources } from './placeholders.ts';
+import { storedPlaceholders } from './placeholders.ts';
 import { systemPrompt } from './prompt.ts';
 import { sessionTools } from './sessionTools.ts';
+import { runTurn } from './turn.ts';
 import { StepRecorder } from './stepRecorder.ts';
 
 export interface EditorSessionsDeps {
@@ -147,20 +148,18 @@ export class EditorSessions {
     const emit = (event: SessionEventInput) => deps.events.append(sessionId, event);
     const recorder = new StepRecorder();
     const known = new Map<string, string>();
-    const placeholders: PlaceholderSources = {
-      testData,
-      credential: async (name) => {
-        const { values, origins } = await deps.credentials.revealForRun([name]);
-        known.set(name, values.get(name)!);
-        return { value: values.get(name)!, origins: origins.get(name) ?? [] };
-      },
-    };
+    const placeholders = storedPlaceholders(deps.credentials, testData, known);
     const conversation = new AgentConversation({
       sessionId,
       workflowId,
       model: choice.model,
       system: async () =>
-        systemPrompt({ startUrl, testData, credentialNames: (await deps.credentials.list()).map((c) => c.name) }),
+        systemPrompt({
+          startUrl,
+          testData,
+          credentialNames: (await deps.credentials.list()).map((c) => c.name),
+          inRun: false,
+        }),
       tools: sessionTools({
         sessionId,
         tools: deps.tools,
@@ -238,6 +237,56 @@ export class EditorSessions {
     const editor = this.editors.get(sessionId);
     if (!editor) return 'none';
     return editor.conversation.interrupt() ? 'interrupted' : 'idle';
+  }
+
+  /**
+   * A run's act step (RunAi.act): the agent, bounded to `maxSteps` tool calls, doing `instruction`
+   * in the run's session with nobody to ask. Its calls are logged as AgentToolCall events (the
+   * run's own steps keep ToolCallStarted/Completed). Resolves to its summary; rejects saying why not.
+   */
+  async act(sessionId: string, instruction: string, maxSteps: number, signal: AbortSignal): Promise<string> {
+    const { deps } = this;
+    const choice = deps.model();
+    if (!choice.configured) throw new Error(choice.message);
+    const known = new Map<string, string>();
+    const end = await runTurn({
+      model: choice.model,
+      system: systemPrompt({
+        startUrl: 'the page the run is on',
+        testData: {},
+        credentialNames: (await deps.credentials.list()).map((c) => c.name),
+        inRun: true,
+      }),
+      history: [{ role: 'user', content: instruction }],
+      tools: sessionTools({
+        sessionId,
+        tools: deps.tools,
+        placeholders: storedPlaceholders(deps.credentials, {}, known),
+        redact: (text) => redactor(known)(text),
+      }),
+      maxSteps,
+      maxRetries: deps.limits.maxRetries,
+      maxOutputTokens: deps.limits.maxOutputTokens,
+      signal,
+      nextStep: () => 0,
+      emit: (event) => {
+        if (event.event !== 'ToolCallCompleted') return;
+        deps.events.append(sessionId, {
+          event: 'AgentToolCall',
+          tool: event.action,
+          ok: event.result.ok,
+          message: (event.content ?? '').slice(0, 500),
+          duration: event.duration,
+        });
+      },
+    });
+    if (end.kind === 'done') return end.summary;
+    if (end.kind === 'replied') return end.text || 'The agent finished without a summary';
+    if (end.kind === 'ask')
+      throw new Error(
+        `the agent asked "${end.question.slice(0, 200)}", and a run has nobody to answer: say in the instruction what to choose`,
+      );
+    throw new Error(`the agent did not finish within ${maxSteps} tool calls`);
   }
 
   /** Server close: every agent stops (their sessions end right after). */

@@ -57,3 +57,25 @@ export async function fillPlaceholders(text: string, sources: PlaceholderSources
   }
   return text.replace(PLACEHOLDER, (whole) => values.get(whole) ?? whole);
 }
+
+/**
+ * Placeholder sources over the credentials service: each credential revealed is remembered in
+ * `revealed` (by name), so whatever the model reads back can have its value redacted.
+ */
+export function storedPlaceholders(
+  credentials: {
+    revealForRun(names: readonly string[]): Promise<{ values: Map<string, string>; origins: Map<string, string[]> }>;
+  },
+  testData: PlaceholderSources['testData'],
+  revealed: Map<string, string>,
+): PlaceholderSources {
+  return {
+    testData,
+    credential: async (name) => {
+      const { values, origins } = await credentials.revealForRun([name]);
+      const value = values.get(name)!;
+      revealed.set(name, value);
+      return { value, origins: origins.get(name) ?? [] };
+    },
+  };
+}

@@ -7,6 +7,8 @@ export function systemPrompt(facts: {
   startUrl: string;
   testData: Readonly<Record<string, string | number | boolean>>;
   credentialNames: readonly string[];
+  /** An act step of a workflow run: nobody to ask, no chat. */
+  inRun: boolean;
 }): string {
   const testValues = Object.entries(facts.testData);
   return [
@@ -16,7 +18,9 @@ export function systemPrompt(facts: {
     'How to work:',
     '- Look before you act: call browser_snapshot, then act on elements by the ref the latest snapshot gives them. After a navigation or a click that changes the page, take a new snapshot.',
     '- Do what the person asked, in as few steps as it takes, then call done with a short summary. Every action you take is saved as a step of a workflow that will be replayed later without you, so do not take detours you would not want replayed.',
-    '- If you need a decision or a fact you cannot find on the page, call ask_user and wait.',
+    facts.inRun
+      ? '- You are one step of a workflow run: nobody is there to answer. Do the instruction and call done; if it cannot be done, call done saying why.'
+      : '- If you need a decision or a fact you cannot find on the page, call ask_user and wait.',
     '- Keep what you write short.',
     '',
     'Safety:',
