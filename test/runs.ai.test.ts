@@ -263,6 +263,8 @@ describe('act', () => {
         ],
       });
       expect(status.message).toBe('All 4 steps succeeded');
+      expect(status.results[1]!.result).toEqual({ ok: true, output: 'Clicked Buy now' });
+      expect(status.outputs).toEqual({});
       expect(calls).toEqual([
         { instruction: 'buy the kettle', maxSteps: 5 },
         { instruction: 'again', maxSteps: 2 },

@@ -48,6 +48,8 @@ const firstLineOf = (err: unknown) => (err instanceof Error ? err.message : Stri
 export class RunExtension extends PuppeteerRunnerExtension {
   /** Set by runStep for an extract step; read and cleared by the engine after each step. */
   lastOutput: StepOutput | undefined;
+  /** Set by runStep for an act step: the agent's summary, shown as the step's result (not an output). */
+  lastSummary: string | undefined;
   /** Set by runStep for a step self-healing repaired (and that then succeeded); read by the engine after each step. */
   lastHeal: { oldSelectors: unknown[]; newSelectors: string[][] } | undefined;
 
@@ -89,6 +91,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
   override async runStep(step: Step, flow?: UserFlow): Promise<void> {
     this.lastOutput = undefined;
     this.lastHeal = undefined;
+    this.lastSummary = undefined;
     // The library's goto waits for the page's default (30 s) whatever timeout the step or flow sets:
     // one they set bounds the navigation itself; without one a page has Puppeteer's 30 s to load.
     if (step.type === 'navigate')
@@ -111,7 +114,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
     if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
     if (step.name === 'act') {
       const { instruction, max_steps } = step.parameters as { instruction: string; max_steps?: number };
-      await this.ai({ kind: 'act', params: { instruction, maxSteps: max_steps ?? ACT_DEFAULT_STEPS } });
+      const summary = await this.ai({ kind: 'act', params: { instruction, maxSteps: max_steps ?? ACT_DEFAULT_STEPS } });
+      this.lastSummary = typeof summary === 'string' ? summary : undefined;
       return;
     }
     const timeout = step.timeout ?? flow?.timeout ?? this.timeout;

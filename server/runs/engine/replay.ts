@@ -143,7 +143,9 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         if (out) outputs[out.as] = out.value;
         const healed = extension.lastHeal;
         if (healed) opts.onHealed?.({ index, action: actionOf(step), ...healed });
-        result = { ok: true, ...(out ? { output: out.value } : {}) };
+        // An act step's summary shows as its result, like an extract's value, without becoming an output.
+        const shown = out?.value ?? (extension.lastSummary !== undefined ? redact(extension.lastSummary) : undefined);
+        result = { ok: true, ...(shown !== undefined ? { output: shown } : {}) };
       } catch (err) {
         const cause = await causeOf(err, step);
         result = { ok: false, error: cause };

@@ -31,14 +31,14 @@ describe('flow problems in words', () => {
 
   it('custom steps go by their name; allowed values and bounds read as sentences', () => {
     expect(messagesFor({ title: 't', steps: [{ type: 'customStep', name: 'wait' }] })).toEqual([
-      'Step 1 (customStep): "name" must be one of uploadFile, extract, pause, not "wait"',
+      'Step 1 (customStep): "name" must be one of uploadFile, extract, act, pause, not "wait"',
     ]);
     expect(
       messagesFor({
         title: 't',
         steps: [{ type: 'customStep', name: 'extract', parameters: { selectors: [['#t']] } }],
       }),
-    ).toEqual(['Step 1 (extract): "parameters.as" is missing (a string)']);
+    ).toEqual(["Step 1 (extract): as is required: the output name the element's text goes under"]);
     expect(
       messagesFor({
         title: 't',
