@@ -29,6 +29,9 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     await page.getByRole('button', { name: 'Start the agent' }).click();
     await expect(page).toHaveURL(/\/agent\/[0-9a-f-]{36}$/, { timeout: 60_000 });
     sessionId = new URL(page.url()).pathname.split('/').at(-1);
+    // Started from here: the cursor is in the composer, ready for the first message.
+    const composer = page.getByLabel('Message to the agent');
+    await expect(composer).toBeFocused();
     await expect(page.getByRole('heading', { level: 1, name: 'Agent: E2E agent' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Live browser' })).toBeVisible();
 
@@ -37,7 +40,6 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     const chat = await page.getByRole('heading', { name: 'Chat' }).boundingBox();
     expect(chat!.x).toBeGreaterThan(view!.x + 300);
 
-    const composer = page.getByLabel('Message to the agent');
     await composer.fill('Click the More information link');
     await composer.press('Enter');
     const log = page.getByRole('list', { name: 'Conversation' });
@@ -68,6 +70,10 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'agent-390');
+    // The dark theme keeps its contrast too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'agent-390-dark');
 
     // Ended (here through the API): the page says so and the composer takes no more messages.
     await api.delete(`/api/sessions/${sessionId}`);
