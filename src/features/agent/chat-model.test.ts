@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chatModel, stateRevision, toolTarget } from './chat-model.ts';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
-import { eventLog, SESSION } from './agent-fixtures.ts';
+import type { AgentState } from '../../../contract/agent.ts';
+import { eventLog, SESSION, WORKFLOW } from './agent-fixtures.ts';
+import { agentActivity } from './AgentChat.tsx';
 
 describe('chatModel', () => {
   it('joins the streamed pieces of one turn into one agent message, after the user message', () => {
@@ -128,5 +130,30 @@ describe('toolTarget', () => {
     expect(toolTarget({ ref: 'e1' })).toBe('e1');
     expect(toolTarget({ n: 3 })).toBeUndefined();
     expect(toolTarget({ text: 'x'.repeat(100) })).toHaveLength(60);
+  });
+});
+
+describe('agentActivity', () => {
+  const state = (status: AgentState['status']): AgentState => ({
+    session_id: SESSION,
+    workflow_id: WORKFLOW,
+    status,
+    queued: [],
+    question: null,
+    steps: [],
+    model: 'fake',
+  });
+
+  it('reads the events first, then the state, and says ended above all', () => {
+    const l = eventLog();
+    expect(agentActivity(chatModel([]), undefined, false)).toBe('connecting');
+    expect(agentActivity(chatModel([]), state('working'), false)).toBe('working');
+    expect(agentActivity(chatModel([l.running(false)]), state('working'), false)).toBe('idle');
+    expect(agentActivity(chatModel([l.running(true)]), state('idle'), false)).toBe('working');
+    expect(agentActivity(chatModel([l.running(true), l.ask('t', 'Which?', [])]), state('working'), false)).toBe(
+      'waiting',
+    );
+    expect(agentActivity(chatModel([l.running(true)]), state('working'), true)).toBe('ended');
+    expect(agentActivity(chatModel([]), state('ended'), false)).toBe('ended');
   });
 });
