@@ -264,7 +264,15 @@ export function AgentChat({
         <h2 id="agent-chat-title">Chat</h2>
         {/* While the agent works, and while it waits on its own question within a turn. */}
         {!ended && (activity === 'working' || model.running === true) && (
-          <button type="button" className="danger small" disabled={stop.isPending} onClick={() => stop.mutate()}>
+          <button
+            type="button"
+            className="danger small"
+            disabled={stop.isPending}
+            onClick={() =>
+              // The button goes once the agent stops: the cursor goes on to the composer, not to the page's start.
+              stop.mutate(undefined, { onSuccess: () => composer.current?.focus() })
+            }
+          >
             {stop.isPending ? 'Stopping…' : 'Stop'}
           </button>
         )}
