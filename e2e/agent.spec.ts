@@ -81,6 +81,12 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     await expect(page.getByText('The session has ended; the agent takes no more messages.')).toBeVisible();
     await expect(composer).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+    // Read again later, with the agent gone: the conversation and the workflow's links are still there.
+    await page.reload();
+    await expect(log).toContainText('smelled of salt and bread.');
+    await expect(composer).toBeDisabled();
+    await expect(steps.getByRole('link', { name: 'Open workflow' })).toBeVisible();
+    await expect(page.getByText('No agent in this session.')).toHaveCount(0);
   } finally {
     // The session's browser holds its connections to the page open: end it first, then the page closes at once.
     if (sessionId) await api.delete(`/api/sessions/${sessionId}`);

@@ -241,7 +241,7 @@ describe('AgentSessionPage', () => {
 
   it('says when the session has no agent, with a link to its own page', async () => {
     const l = eventLog();
-    fakeServer([l.message('x')], 'none');
+    fakeServer([l.ended()], 'none');
     renderPage();
     expect(await screen.findByText('No agent in this session.')).toBeTruthy();
     await waitFor(() =>
@@ -249,6 +249,31 @@ describe('AgentSessionPage', () => {
         `/sessions/${SESSION}`,
       ),
     );
+  });
+
+  it('an ended editor session (its agent state gone) still shows the conversation and the steps from its events', async () => {
+    const l = eventLog();
+    fakeServer(
+      [
+        l.message('open the page'),
+        l.started(),
+        l.text('Opened.'),
+        l.recorded(1, { type: 'navigate', url: 'https://example.com/' }),
+        l.completed('Opened the page'),
+        l.ended(),
+      ],
+      'none',
+    );
+    renderPage();
+    await screen.findByText('Opened.');
+    const steps = screen.getByRole('region', { name: 'Recorded steps' });
+    expect(within(steps).getByText('Go to https://example.com/')).toBeTruthy();
+    expect(within(steps).getByRole('link', { name: 'Open workflow' }).getAttribute('href')).toBe(
+      `/workflows/${WORKFLOW}`,
+    );
+    expect(screen.queryByText('No agent in this session.')).toBeNull();
+    expect(screen.queryByText("Could not read the agent's state.")).toBeNull();
+    expect((screen.getByLabelText('Message to the agent') as HTMLTextAreaElement).disabled).toBe(true);
   });
 
   it('once the session has ended, says so and takes no more messages', async () => {

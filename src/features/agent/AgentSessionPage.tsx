@@ -11,7 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LiveViewPanel } from '../sessions/LiveViewPanel.tsx';
 import { recallSession } from '../sessions/session-memory.ts';
 import { AgentChat, agentActivity } from './AgentChat.tsx';
-import { chatModel, stateRevision } from './chat-model.ts';
+import { agentWorkflowId, chatModel, hasAgentEvents, recordedSteps, stateRevision } from './chat-model.ts';
 import { RecordedSteps } from './RecordedSteps.tsx';
 import './agent.css';
 
@@ -35,8 +35,13 @@ export function AgentSessionPage() {
   const views = useSessionViews(sessionId, !remembered && session.data?.state === 'live');
   const urls = remembered ?? views.data;
   const activity = agentActivity(model, state.data, sessionEnded);
-  // 404: no such session, or one without an agent (a launcher's or a run's); 422: no session id at all.
-  const unknown = state.isError && (isStatus(state.error, 404) || isStatus(state.error, 422));
+  // Its state is asked of the live agent: 404 once an editor session has ended (its log stays), or
+  // for a session that never had an agent (a launcher's or a run's); 422 for no session id at all.
+  const stateGone = state.isError && (isStatus(state.error, 404) || isStatus(state.error, 422));
+  const agentLog = hasAgentEvents(live.events);
+  const unknown = stateGone && !agentLog && (live.events.length > 0 || live.ended || live.error !== null);
+  const steps = state.data?.steps ?? recordedSteps(live.events);
+  const workflowId = state.data?.workflow_id ?? session.data?.workflow_id ?? agentWorkflowId(live.events);
   const name = session.data?.workflow_name ?? remembered?.workflow_name;
 
   return (
@@ -87,7 +92,9 @@ export function AgentSessionPage() {
             )}
           </div>
           <div className="agent-side">
-            {state.isError && !unknown && <ErrorNotice error={state.error} title="Could not read the agent's state." />}
+            {state.isError && !stateGone && (
+              <ErrorNotice error={state.error} title="Could not read the agent's state." />
+            )}
             <AgentChat
               sessionId={sessionId}
               model={model}
@@ -98,7 +105,7 @@ export function AgentSessionPage() {
             />
           </div>
           <div className="agent-recorded">
-            <RecordedSteps state={state.data} />
+            <RecordedSteps steps={steps} workflowId={workflowId} loading={state.isPending} />
           </div>
         </div>
       )}

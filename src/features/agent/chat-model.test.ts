@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatModel, stateRevision, toolTarget } from './chat-model.ts';
+import { agentWorkflowId, chatModel, hasAgentEvents, recordedSteps, stateRevision, toolTarget } from './chat-model.ts';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
 import type { AgentState } from '../../../contract/agent.ts';
 import { eventLog, SESSION, WORKFLOW } from './agent-fixtures.ts';
@@ -120,6 +120,22 @@ describe('chatModel', () => {
   it('counts the events the agent state depends on', () => {
     const l = eventLog();
     expect(stateRevision([l.text('a'), l.running(true), l.recorded(1, { type: 'click' }), l.completed('x')])).toBe(3);
+  });
+});
+
+describe('from the log alone (an ended editor session)', () => {
+  it('reads the recorded steps in step order, the workflow, and whether the log is an agent’s', () => {
+    const l = eventLog();
+    const log = [
+      l.started(),
+      l.recorded(2, { type: 'click', n: 1 }),
+      l.recorded(1, { type: 'navigate' }),
+      l.recorded(2, { type: 'click', n: 2 }),
+    ];
+    expect(recordedSteps(log)).toEqual([{ type: 'navigate' }, { type: 'click', n: 2 }]);
+    expect(agentWorkflowId(log)).toBe(WORKFLOW);
+    expect(hasAgentEvents(log)).toBe(true);
+    expect(hasAgentEvents([l.ended()])).toBe(false);
   });
 });
 

@@ -210,3 +210,19 @@ export function stateRevision(events: readonly SessionEvent[]): number {
       n++;
   return n;
 }
+
+/** Whether the log is an agent's (any event with the agent mark): an ended editor session has no agent state left to ask. */
+export const hasAgentEvents = (events: readonly SessionEvent[]): boolean => events.some(isAgent);
+
+/** The steps recorded so far, from StepRecorded events (by step number, the last word on each): for when the agent state is gone. */
+export function recordedSteps(events: readonly SessionEvent[]): unknown[] {
+  const byStep = new Map<number, unknown>();
+  for (const e of events) if (e.event === 'StepRecorded') byStep.set(e.step, e.recorded);
+  return [...byStep.entries()].sort(([a], [b]) => a - b).map(([, recorded]) => recorded);
+}
+
+/** The workflow the agent writes, as its turns' RunStarted name it. */
+export function agentWorkflowId(events: readonly SessionEvent[]): string | undefined {
+  for (const e of events) if (e.event === 'RunStarted' && isAgent(e)) return e.workflow_id;
+  return undefined;
+}
