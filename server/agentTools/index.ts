@@ -22,6 +22,8 @@ export interface AgentTools {
   page(sessionId: string): Promise<Page>;
   /** The element a ref of the session's latest snapshot names; throws ToolError as the tools would. */
   locate(sessionId: string, page: Page, ref: string): Locator;
+  /** Each session's latest snapshot, which refs resolve against (the runs' self-healing takes its own). */
+  snapshots: SessionSnapshots;
   /** The ref's line in the session's latest snapshot (its role and name), if it is there. */
   lineOf(sessionId: string, ref: string): string | undefined;
   /** Disconnect from every session's browser (the sessions themselves go on). */
@@ -67,6 +69,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
     page: (id) => browsers.page(id),
     locate: (id, page, ref) => page.locator(`aria-ref=${snapshots.resolve(id, ref)}`),
     lineOf: (id, ref) => snapshots.lineOf(id, ref),
+    snapshots,
     close: () => browsers.closeAll(),
   };
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { EditorSessions } from '../../agent/editorSessions.ts';
+import { AgentRunAi } from '../../agent/runAi.ts';
 import { chooseModel } from '../../writer/model.ts';
 import { modelFetch } from '../../writer/modelFetch.ts';
 
@@ -15,7 +16,8 @@ const AGENT_STEPS_PER_TURN = 30;
 
 /**
  * app.agent: the browser agent of editor sessions (server/agent), over the agent tools and the
- * writer's model settings (WRITER_*), with the writer's per-attempt timeout and retries.
+ * writer's model settings (WRITER_*), with the writer's per-attempt timeout and retries; and the
+ * runs' AI steps (extract with an instruction, act, self-healing) on the same.
  */
 export const agentService = fp(
   async (app: FastifyInstance) => {
@@ -40,12 +42,21 @@ export const agentService = fp(
       log: app.log,
     });
     app.decorate('agent', agent);
+    // Runs' AI steps and self-healing (runs/ai.ts) go through the same model, browsers and agent.
+    app.runs.useAi(
+      new AgentRunAi({
+        model: () => model,
+        page: (id) => app.agentTools.page(id),
+        snapshots: app.agentTools.snapshots,
+        act: (id, instruction, maxSteps, signal) => agent.act(id, instruction, maxSteps, signal),
+      }),
+    );
     // preClose: turns under way stop before the sessions (and the tools' connections) go.
     app.addHook('preClose', async () => agent.close());
     app.addHook('onClose', async () => fetcher.close());
   },
   {
     name: 'agent',
-    dependencies: ['agentTools', 'sessionRecords', 'sessions', 'workflows', 'credentials', 'sessionEvents'],
+    dependencies: ['agentTools', 'runs', 'sessionRecords', 'sessions', 'workflows', 'credentials', 'sessionEvents'],
   },
 );
