@@ -55,6 +55,8 @@ export class AgentConversation {
   private question: { toolCallId: string; question: string; options: string[] } | undefined;
   private abort: AbortController | undefined;
   private working = false;
+  /** An answered question: the turn it held goes on before any queued message. */
+  private resume = false;
   private ended = false;
   /** A turn under way has logged RunStarted and not yet its end (a question keeps it open). */
   private runOpen = false;
@@ -70,10 +72,11 @@ export class AgentConversation {
   }
 
   state(): Pick<AgentState, 'status' | 'queued' | 'question'> {
+    const q = this.question;
     return {
       status: this.status(),
       queued: [...this.queue],
-      question: this.question ? { ...this.question, tool_use_id: this.question.toolCallId } : null,
+      question: q ? { tool_use_id: q.toolCallId, question: q.question, options: q.options } : null,
     };
   }
 
@@ -108,7 +111,8 @@ export class AgentConversation {
     const text = answerText(body.answers);
     this.history.push(toolAnswer(q.toolCallId, ASK_USER, text));
     this.deps.emit({ event: 'NewMessage', content: text, content_type: 'message_boundary', agent: true });
-    void this.pump(true);
+    this.resume = true;
+    void this.pump();
   }
 
   /** Stop the turn under way (or the wait on a question); the session and the queue stay. True when there was one. */
@@ -141,14 +145,22 @@ export class AgentConversation {
     }
   }
 
-  /** Take up queued messages one turn at a time; `resume`: go on with the turn a question held. */
-  private async pump(resume = false): Promise<void> {
+  /**
+   * Take up queued messages one turn at a time, and go on with a turn a question held once it is
+   * answered (`resume`). One loop at a time: what arrives meanwhile is seen by the loop under way.
+   */
+  private async pump(): Promise<void> {
     if (this.working) return;
     this.working = true;
     try {
-      if (resume) await this.turn();
-      while (!this.ended && !this.question && this.queue.length) {
-        const text = this.queue.shift()!;
+      while (!this.ended && !this.question) {
+        if (this.resume) {
+          this.resume = false;
+          await this.turn();
+          continue;
+        }
+        const text = this.queue.shift();
+        if (text === undefined) break;
         this.history.push({ role: 'user', content: text });
         this.deps.emit({ event: 'NewMessage', content: text, content_type: 'message_boundary', agent: true });
         await this.turn();
