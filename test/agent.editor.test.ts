@@ -3,7 +3,7 @@ import { AgentState, StartEditorSessionResponse } from '../contract/agent.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { Workflow } from '../contract/workflows.ts';
 import { lastToolResult, startFakeModel, toolNames, type FakeModel, type FakeRequest } from './helpers/fakeModel.ts';
-import { refIn, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
+import { EDITOR_EXAMPLE_TURN, refIn, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
 import { runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
@@ -77,22 +77,7 @@ const close = (id: string) => postJson(server, '/api/close_workflow_session', { 
 describe('editor sessions', () => {
   it("runs Simplex's editor example: a message, the agent clicks the link, events to RunCompleted; the workflow replays without the model", async () => {
     fake.reset();
-    fake.enqueue(
-      { kind: 'tools', text: 'Let me look at the page.', calls: [{ name: 'browser_snapshot', args: {} }] },
-      {
-        kind: 'respond',
-        with: (req) => ({
-          kind: 'tools',
-          calls: [
-            {
-              name: 'browser_click',
-              args: { element: 'More information link', ref: refIn(req, /link "More information\.\.\."/) },
-            },
-          ],
-        }),
-      },
-      { kind: 'tools', calls: [{ name: 'done', args: { summary: 'Clicked the More information link.' } }] },
-    );
+    fake.enqueue(...EDITOR_EXAMPLE_TURN);
     const editor = await startEditor('Example.com Demo', '/start');
     expect(editor.message_url).toContain(`/api/session/${editor.session_id}/message?token=`);
     expect(editor.filesystem_url).toBeNull();
@@ -299,6 +284,64 @@ describe('editor sessions', () => {
     expect(session.state).toBe('live');
     await close(editor.session_id);
   }, 60_000);
+});
+
+describe('the agent inside a run', () => {
+  it("an act step runs the agent on the run's page, its calls logged, and an AI extract keeps its types", async () => {
+    fake.reset();
+    fake.enqueue(
+      { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
+      {
+        kind: 'respond',
+        with: (req) => ({
+          kind: 'tools',
+          calls: [
+            { name: 'browser_click', args: { element: 'More', ref: refIn(req, /link "More information\.\.\."/) } },
+          ],
+        }),
+      },
+      { kind: 'tools', calls: [{ name: 'done', args: { summary: 'Opened the page.' } }] },
+      { kind: 'reply', text: JSON.stringify({ heading: 'About example domains', words: 3 }) },
+    );
+    const created = await postJson(server, '/api/workflows', {
+      name: 'act and extract',
+      flow: {
+        title: 'act and extract',
+        steps: [
+          { type: 'navigate', url: `${site.origin}/start` },
+          {
+            type: 'customStep',
+            name: 'act',
+            parameters: { instruction: 'Open the More information page', max_steps: 4 },
+          },
+          {
+            type: 'customStep',
+            name: 'extract',
+            parameters: {
+              instruction: 'The main heading and how many words it has',
+              schema: { type: 'object', properties: { heading: { type: 'string' }, words: { type: 'number' } } },
+              as: 'about',
+            },
+          },
+        ],
+      },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const run = await runWorkflow(server, { workflow_id: id });
+    const status = await untilCompleted(server, run.body.session_id!);
+    expect(status.succeeded, status.message).toBe(true);
+    const log = await events(run.body.session_id!);
+    expect(log.filter((e) => e.event === 'AgentToolCall').map((e) => e.event === 'AgentToolCall' && e.tool)).toEqual([
+      'browser_snapshot',
+      'browser_click',
+    ]);
+    expect(log.some((e) => e.event === 'Navigated' && e.url.endsWith('/more'))).toBe(true);
+    // The extract read the page the agent opened.
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('About example domains');
+    const sessionStatus = await (await server.api(`/api/session/${run.body.session_id}/status`)).json();
+    expect(sessionStatus.structured_output).toEqual({ about: { heading: 'About example domains', words: 3 } });
+  }, 90_000);
 });
 
 describe('editor sessions under attack', () => {

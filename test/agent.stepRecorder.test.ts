@@ -3,21 +3,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { selectorToPElementSelector } from '@puppeteer/replay';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import puppeteer, { type Browser as PBrowser } from 'puppeteer-core';
+import type { Browser as PBrowser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Flow, type Step } from '../contract/workflows.ts';
 import { roleAndName } from '../server/agent/elementSelectors.ts';
 import { StepRecorder } from '../server/agent/stepRecorder.ts';
 import { replayFlow } from '../server/runs/engine/replay.ts';
+import { launchChromium } from './fixtures/chromium.ts';
+import { CHROMIUM_ARGS } from './fixtures/chromiumArgs.ts';
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // Two same-text buttons, a labelled input without id, a select, a checkbox; the clicks write into
@@ -54,8 +48,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   [pw, pp] = await Promise.all([
-    chromium.launch({ executablePath: EXECUTABLE, args: ARGS }),
-    puppeteer.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS }),
+    chromium.launch({ executablePath: EXECUTABLE, args: CHROMIUM_ARGS }),
+    launchChromium(),
   ]);
 });
 afterAll(async () => {

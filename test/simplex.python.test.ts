@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refIn, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
+import { EDITOR_EXAMPLE_TURN, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
 import { lastToolResult, startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 
@@ -121,20 +121,7 @@ describe("Simplex's Python client against Browserdesk", () => {
     fake.fallback = { kind: 'reply', text: 'ok' };
     fake.enqueue(
       // The editor example's turn.
-      { kind: 'tools', text: 'Let me look at the page.', calls: [{ name: 'browser_snapshot', args: {} }] },
-      {
-        kind: 'respond',
-        with: (req) => ({
-          kind: 'tools',
-          calls: [
-            {
-              name: 'browser_click',
-              args: { element: 'More information link', ref: refIn(req, /link "More information\.\.\."/) },
-            },
-          ],
-        }),
-      },
-      { kind: 'tools', calls: [{ name: 'done', args: { summary: 'Clicked the More information link.' } }] },
+      ...EDITOR_EXAMPLE_TURN,
       // The question's turn.
       { kind: 'tools', calls: [{ name: 'ask_user', args: { question: 'Which page?', options: ['Start', 'More'] } }] },
       {
