@@ -25,6 +25,7 @@ const ACTIVITY_WORDS: Record<AgentActivity, string> = {
 };
 
 function ToolLine({ item }: { item: ToolItem }) {
+  const id = useId();
   const mark = item.status === 'ok' ? '✓' : item.status === 'error' ? '✗' : '…';
   const words = item.status === 'ok' ? 'succeeded' : item.status === 'error' ? 'failed' : 'running';
   return (
@@ -38,11 +39,20 @@ function ToolLine({ item }: { item: ToolItem }) {
         <span className="visually-hidden">{words}</span>
         {item.status === 'error' && item.result && <span className="agent-tool-error"> {item.result}</span>}
       </summary>
+      {/* Long lines scroll sideways: each block takes the keyboard's focus, so it can be scrolled without a mouse. */}
       <div className="agent-tool-detail">
-        <p className="label">Arguments</p>
-        <pre className="code-scroll">{JSON.stringify(item.args, null, 2)}</pre>
-        <p className="label">Result</p>
-        <pre className="code-scroll">{item.result ?? 'No answer yet.'}</pre>
+        <p className="label" id={`${id}-args`}>
+          Arguments
+        </p>
+        <pre className="code-scroll" tabIndex={0} aria-labelledby={`${id}-args`}>
+          {JSON.stringify(item.args, null, 2)}
+        </pre>
+        <p className="label" id={`${id}-result`}>
+          Result
+        </p>
+        <pre className="code-scroll" tabIndex={0} aria-labelledby={`${id}-result`}>
+          {item.result ?? 'No answer yet.'}
+        </pre>
       </div>
     </details>
   );
@@ -227,6 +237,16 @@ export function AgentChat({
     const el = list.current;
     if (el && following.current) el.scrollTop = el.scrollHeight;
   }, [lastSize]);
+  // …and when the log changes size (a narrower window wraps its lines taller), stay at its end.
+  useEffect(() => {
+    const el = list.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     if (focusComposer) composer.current?.focus({ preventScroll: true });
