@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionStatus } from '../contract/runControl.ts';
 import { aiOutputNames, Flow } from '../contract/workflows.ts';
 import { AgentRunAi } from '../server/agent/runAi.ts';
@@ -10,6 +10,7 @@ import { NO_RUN_AI_MESSAGE } from '../server/runs/engine/containedRun.ts';
 import { PublicUrls } from '../server/sessions/publicUrls.ts';
 import { structuredOutputOf } from '../server/workflows/structuredOutput.ts';
 import { chooseModel } from '../server/writer/model.ts';
+import { startReceiver } from './fixtures/webhookReceiver.ts';
 import { startFakeModel, type FakeModel, type FakeRequest } from './helpers/fakeModel.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
@@ -153,6 +154,27 @@ describe('AI extract', () => {
     const wf = (await (await server.api(`/api/workflows/${workflowId}`)).json()) as { flow: Flow };
     expect(structuredOutputOf(status.outputs, null, aiOutputNames(wf.flow))).toEqual({ extract: { price: 42.5 } });
     expect(structuredOutputOf(status.outputs, null)).toEqual({ extract: '{"price":42.5}' });
+  }, 60_000);
+
+  it('without a declaration, the status and the webhook keep the answer typed too', async () => {
+    fake.enqueue({ kind: 'reply', text: '{"price": 42.5}' });
+    const receiver = await startReceiver();
+    try {
+      const { status, sessionId } = await run(extractFlow(), { webhook_url: receiver.url });
+      expect(status.message).toBe('All 2 steps succeeded');
+      const simplex = SessionStatus.parse(await (await server.api(`/api/session/${sessionId}/status`)).json());
+      expect(simplex.structured_output).toEqual({ extract: { price: 42.5 } });
+      await vi.waitFor(
+        () => {
+          const bodies = receiver.received.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+          const completed = bodies.find((b) => b.type === 'run.completed');
+          expect(completed?.structured_output).toEqual({ extract: { price: 42.5 } });
+        },
+        { timeout: 15_000 },
+      );
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 
   it('a wrong answer is retried once with the validation error, then the run fails saying what was wrong', async () => {

@@ -19,4 +19,6 @@ export interface WorkflowRunFacts {
   metadata: string | null;
   /** The workflow's structured_output as stored (output fields, or other JSON); null when none. */
   structuredOutput: unknown;
+  /** The output names of the workflow's AI extract steps (aiOutputNames): JSON text, kept typed in structured_output. */
+  aiOutputs: string[];
 }

@@ -48,7 +48,10 @@ export function sessionStatusOf(input: {
     workflow_metadata: workflowMetadataOf(input.workflow.metadata),
     file_metadata: input.files ?? [],
     scraper_outputs: outputs,
-    structured_output: run && !inProgress ? structuredOutputOf(outputs, input.workflow.structuredOutput) : null,
+    structured_output:
+      run && !inProgress
+        ? structuredOutputOf(outputs, input.workflow.structuredOutput, new Set(input.workflow.aiOutputs))
+        : null,
     final_message: run && !inProgress ? run.message : null,
     queued: run?.status === 'queued',
     queue_position: run?.status === 'queued' ? input.queuePosition : null,

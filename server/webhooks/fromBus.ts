@@ -7,7 +7,7 @@ import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 /** The Simplex fields of run.completed that come from the run's workflow: outputs typed by its declaration, its metadata as the clients type it. */
 export function workflowFieldsOf(outputs: Record<string, string>, workflow: WorkflowRunFacts | undefined) {
   return {
-    structured_output: structuredOutputOf(outputs, workflow?.structuredOutput ?? null),
+    structured_output: structuredOutputOf(outputs, workflow?.structuredOutput ?? null, new Set(workflow?.aiOutputs)),
     workflow_metadata: workflowMetadataOf(workflow?.metadata),
   };
 }

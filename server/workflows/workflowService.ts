@@ -6,6 +6,7 @@ import {
   type Workflow,
   type WorkflowInput,
   type WorkflowSearchHit,
+  aiOutputNames,
 } from '../../contract/workflows.ts';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
@@ -117,13 +118,15 @@ export class WorkflowService {
 
   /**
    * What a run's status and final webhook carry of its workflow: the metadata string and the
-   * structured_output declaration that types the outputs; nulls when it has none or no longer exists.
+   * structured_output declaration that types the outputs, and the outputs of its AI extract steps
+   * (JSON text, typed without a declaration); nulls (no AI outputs) when it has none or no longer exists.
    */
   async runFactsOf(id: string): Promise<WorkflowRunFacts> {
     const row = await this.repo.get(id);
     return {
       metadata: row?.metadata ?? null,
       structuredOutput: row?.structured_output ? workflowColumns.structuredOutput.read(row.structured_output) : null,
+      aiOutputs: row ? [...aiOutputNames(workflowColumns.flow.read(row.flow))] : [],
     };
   }
 
