@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run fuzz -- --minutes N [--seed S] [--only flows,cdp,routes]
+// npm run fuzz -- --minutes N [--seed S] [--only flows,cdp,routes,mcp,agent]
 // Loops the fuzzer's properties (test/fuzz.test.ts) against child servers until N minutes are up,
 // then prints one line of JSON: cases run per property, failures (seed, path, shrunk case, error)
 // and crashes of the server seen meanwhile. Exits 1 when anything failed.

@@ -8,14 +8,17 @@ import { flowCaseArb, runFlowCase, type FlowWorld } from './fuzz/flows.ts';
 import { FUZZ_API_KEY, fuzzEnv, Service } from './fuzz/harness.ts';
 import { routeCaseArb, runRouteCase, type RouteWorld } from './fuzz/routes.ts';
 import { mcpCaseArb, runMcpCase } from './fuzz/mcp.ts';
+import { agentCaseArb, runAgentCase, type AgentWorld } from './fuzz/agent.ts';
+import { startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
 
 /**
- * Issue 23: nothing a caller sends ends the service. Four properties, each case against the real
+ * Issue 23: nothing a caller sends ends the service. Five properties, each case against the real
  * server as a child process (a crash is a failed check, not the end of vitest):
  * - flows: random Recorder flows over a hostile site, run through the API;
  * - cdp: random connect_url traffic;
  * - routes: every contract route with random and mutated bodies, encodings and headers;
- * - mcp: arbitrary JSON-RPC on /api/mcp (test/fuzz/mcp.ts).
+ * - mcp: arbitrary JSON-RPC on /api/mcp (test/fuzz/mcp.ts);
+ * - agent: editor sessions whose model (a fake) answers at random, with random messages (test/fuzz/agent.ts).
  * After every case the server answers /api/healthz, every run is terminal with a message naming
  * its step, no process is left, and a next session starts.
  *
@@ -26,7 +29,7 @@ import { mcpCaseArb, runMcpCase } from './fuzz/mcp.ts';
  */
 
 /** Cases per property in `npm test`: about 90 s for the file on two cores (flows ~4 s a case, cdp ~2 s, routes ~2 s), two minutes at worst. */
-export const CI_RUNS = { flows: 10, cdp: 10, routes: 15, mcp: 6 } as const;
+export const CI_RUNS = { flows: 10, cdp: 10, routes: 15, mcp: 6, agent: 4 } as const;
 type Name = keyof typeof CI_RUNS;
 
 let site: HostileSite;
@@ -43,6 +46,10 @@ const open = new Service('open', {}, credentials);
 let strict: Service | undefined;
 let flowWorld: FlowWorld;
 let routeWorld: RouteWorld;
+/** The agent's model: one fake for the whole file, its answers set per case (test/fuzz/agent.ts). */
+let fake: FakeModel | undefined;
+let agentSvc: Service | undefined;
+let agentWorld: AgentWorld;
 
 beforeAll(async () => {
   site = await startHostileSite();
@@ -55,11 +62,20 @@ beforeAll(async () => {
     strict: async () => (strict ??= new Service('strict', { BROWSER_ALLOW_PRIVATE_NETWORKS: '0' }, credentials)).up(),
   };
   routeWorld = { svc: open, apiKey: FUZZ_API_KEY };
+  fake = await startFakeModel();
+  const model = fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0', WRITER_TIMEOUT_MS: '3000' });
+  agentWorld = {
+    site: site.origin,
+    fake,
+    svc: async () => (agentSvc ??= new Service('agent', model)).up(),
+  };
 }, 120_000);
 
 afterAll(async () => {
   await open.down();
   await strict?.down();
+  await agentSvc?.down();
+  await fake?.close();
   await site?.close();
 });
 
@@ -71,6 +87,7 @@ const properties: Record<Name, () => Property> = {
   cdp: () => property(cdpCaseArb, (c) => runCdpCase(c, open)),
   routes: () => property(routeCaseArb, (c) => runRouteCase(c, routeWorld)),
   mcp: () => property(mcpCaseArb, (c) => runMcpCase(c, open, FUZZ_API_KEY)),
+  agent: () => property(agentCaseArb, (c) => runAgentCase(c, agentWorld)),
 };
 const names = (Object.keys(properties) as Name[]).filter((n) => !fuzzEnv.only || fuzzEnv.only.includes(n));
 
@@ -111,7 +128,7 @@ if (!fuzzEnv.minutes) {
             const seed = (fuzzEnv.seed + round * names.length + i) % 2 ** 31;
             const details = await fc.check(properties[name](), {
               seed,
-              numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4 }[name],
+              numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4, agent: 3 }[name],
               interruptAfterTimeLimit: left + 3 * 60_000,
             });
             cases[name]! += details.numRuns;
@@ -134,7 +151,7 @@ if (!fuzzEnv.minutes) {
             }
           }
         }
-        const crashes = [open, ...(strict ? [strict] : [])].flatMap((s) =>
+        const crashes = [open, ...(strict ? [strict] : []), ...(agentSvc ? [agentSvc] : [])].flatMap((s) =>
           s.crashes.map((c) => ({ server: s.name, crash: c.slice(0, 4000) })),
         );
         const summary = { minutes: fuzzEnv.minutes, seed: fuzzEnv.seed, cases, failures, crashes };

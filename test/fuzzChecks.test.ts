@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunStatusResponse } from '../contract/runs.ts';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { behaviourOf, checkAgentAnswer, DONE_MOVE } from './fuzz/agent.ts';
 import { checkRunOutcome, endAllSessions, FuzzFailure, healthy, noProcessesLeft, Service } from './fuzz/harness.ts';
+import type { FakeRequest } from './helpers/fakeModel.ts';
 
 /**
  * The fuzzer's checks (test/fuzz/harness.ts) fail when they should: a fuzzer whose checks cannot
@@ -107,6 +109,43 @@ describe('checkRunOutcome', () => {
     ],
   ])('fails %s', (_, s) => {
     expect(() => checkRunOutcome(s, 2)).toThrow(FuzzFailure);
+  });
+});
+
+describe('the agent property (test/fuzz/agent.ts)', () => {
+  it('fails a 5xx, the 503 of an unconfigured model included, and passes a 4xx', () => {
+    expect(() => checkAgentAnswer(500, 'boom', 'message 1')).toThrow(FuzzFailure);
+    expect(() => checkAgentAnswer(503, '{"error":"no model is configured"}', 'start')).toThrow(/answered 503/);
+    checkAgentAnswer(200, '{"status":"received"}', 'message 1');
+    checkAgentAnswer(409, 'no question', 'message 2');
+    checkAgentAnswer(422, 'bad', 'message 3');
+  });
+
+  it("hands the model a ref of the latest snapshot it was sent, and the site's address", () => {
+    const req = {
+      protocol: 'openai',
+      body: { messages: [{ role: 'tool', content: '- button "go" [ref=k3f9ab-e5]\n- link "next" [ref=k3f9ab-e7]' }] },
+    } as unknown as FakeRequest;
+    const b = behaviourOf(
+      {
+        k: 'tools',
+        calls: [
+          { name: 'browser_click', args: { element: 'go', ref: '$REF' }, raw: false },
+          { name: 'browser_navigate', args: '{"url":"$SITE/alert"', raw: true },
+        ],
+      },
+      req,
+      'http://127.0.0.1:9',
+      1,
+    );
+    expect(b).toEqual({
+      kind: 'tools',
+      calls: [
+        { name: 'browser_click', args: { element: 'go', ref: 'k3f9ab-e7' } },
+        { name: 'browser_navigate', args: '{"url":"http://127.0.0.1:9/alert"' },
+      ],
+    });
+    expect(DONE_MOVE).toMatchObject({ kind: 'tools', calls: [{ name: 'done' }] });
   });
 });
 
