@@ -11,6 +11,8 @@ export interface PreparedRun {
   filesDir: string;
   metadata?: string;
   webhookUrl?: string;
+  /** run_workflow's heal: a click, change or hover step none of whose selectors matches asks the model for the element. */
+  heal: boolean;
 }
 
 /** The session a run asks for. */

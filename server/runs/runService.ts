@@ -82,9 +82,6 @@ export interface RunServiceDeps extends RunQueueDeps {
   ai?: () => RunAi | undefined;
 }
 
-/** A prepared run and whether it asked for self-healing. TODO(lead): move `heal` into PreparedRun and the shared queue's StoredRun. */
-type HealingRun = PreparedRun & { heal?: boolean };
-
 /** How a run_workflow call went: started now, queued for a browser, or not started (its browser failed; recorded as a failed run). */
 export interface RunStart {
   outcome: 'started' | 'queued' | 'not_started';
@@ -185,7 +182,7 @@ export class RunService implements RunQueueHost {
   }
 
   /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
-  async prepare(runId: string, form: RunForm): Promise<HealingRun> {
+  async prepare(runId: string, form: RunForm): Promise<PreparedRun> {
     const fields = parseOrInvalid(RunWorkflowFields, form.fields);
     const row = await this.deps.workflowRows.get(fields.workflow_id);
     if (!row) {
@@ -222,7 +219,7 @@ export class RunService implements RunQueueHost {
       filesDir: this.runDir(runId),
       metadata: fields.metadata,
       webhookUrl: fields.webhook_url,
-      ...(healRequested(fields) ? { heal: true } : {}),
+      heal: healRequested(fields),
     };
   }
 
@@ -378,7 +375,7 @@ export class RunService implements RunQueueHost {
         filesDir: handUploads(run.filesDir, session),
         sessionId,
         ai: this.aiOf(),
-        heal: (run as HealingRun).heal ?? false,
+        heal: run.heal,
         onHealed: (heal) =>
           this.deps.sessionEvents.append(sessionId, {
             event: 'StepHealed',

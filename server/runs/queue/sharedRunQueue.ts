@@ -41,6 +41,8 @@ const StoredRun = z.object({
   totalActions: z.number().int().min(0),
   metadata: z.string().optional(),
   webhookUrl: z.string().optional(),
+  /** Whether the run asked for self-healing; rows queued before it was kept have none: false. */
+  heal: z.boolean().default(false),
 });
 const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
 
@@ -346,6 +348,7 @@ export class SharedRunQueue implements RunQueue {
       filesDir: this.host.runDir(runRow.id),
       metadata: runRow.metadata ?? undefined,
       webhookUrl: runRow.webhook_url ?? undefined,
+      heal: false,
     };
     await this.host.failUnstarted(
       run,
@@ -384,6 +387,7 @@ const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   totalActions: run.totalActions,
   metadata: run.metadata,
   webhookUrl: run.webhookUrl,
+  heal: run.heal,
 });
 
 /** The run's uploads, as the upload route left them (one file per name, nothing else). */
