@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
+import { HealedStep } from './HealedStep.tsx';
 import { describeEvent, EVENT_KINDS, isProblem, kindMatches, type EventKind } from './event-text.ts';
 
 /** A session's log with the filter by kind: the same for an ended session and one still running. */
@@ -46,6 +47,7 @@ export function EventLog({
             <span className="clamp-3" title={describeEvent(e)}>
               {describeEvent(e)}
             </span>
+            {e.event === 'StepHealed' && <HealedStep event={e} />}
           </li>
         ))}
       </ol>
