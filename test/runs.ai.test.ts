@@ -343,6 +343,17 @@ describe('self-healing', () => {
     );
   }, 60_000);
 
+  it('a JSON body may send heal as a boolean', async () => {
+    fake.enqueue({ kind: 'reply', text: '{"ref": null}' });
+    const workflowId = await createWorkflow(server, { name: `heal json ${Math.random()}`, flow: clickFlow() });
+    const started = await postJson(server, '/api/run_workflow', { workflow_id: workflowId, heal: true });
+    const body = (await started.json()) as { session_id: string };
+    expect(started.status, JSON.stringify(body)).toBe(200);
+    const status = await untilCompleted(server, body.session_id, 60_000);
+    expect(status.message).toMatch(/^Step 2 \(click #old-id\): .*self-healing asked the model, which found no element/);
+    expect(fake.requests).toHaveLength(1);
+  }, 60_000);
+
   it('without heal the step fails as before and the model is not asked', async () => {
     const { status } = await run(clickFlow(), { heal: 'false' });
     expect(status.message).toBe(

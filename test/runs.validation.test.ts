@@ -113,6 +113,12 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
     expect(json.message).toContain('private, loopback or link-local');
   });
 
+  it('heal neither true nor false (a JSON boolean, or the text in any encoding): 422', async () => {
+    await expectRefused(form({ ...good(), heal: 'yes' }, [report]), 422, 'heal');
+    const json = await expectRefused(JSON.stringify({ ...good(), heal: 1 }), 422, 'heal', 'application/json');
+    expect(json.message).toContain('heal must be true or false');
+  });
+
   it('unknown fields and files under another name: 422', async () => {
     await expectRefused(form({ ...good(), colour: 'red' }, [report]), 422, 'colour');
     await expectRefused(form(good(), [{ ...report, field: 'attachment' }]), 422, 'attachment');

@@ -17,10 +17,14 @@ function fieldText(name: string, value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Fields a JSON body may send as booleans (`"heal": true`); as text, the other encodings' form, they read the same. */
+const BOOLEAN_FIELDS = new Set(['heal']);
+
 /**
  * A run_workflow body sent urlencoded (Simplex's clients, when there are no files) or as JSON (older
  * docs, with `variables` as an object): the same fields as text, so one schema checks all three
- * encodings. A JSON object or list becomes its JSON text, as the clients do; a null is left out.
+ * encodings. A JSON object or list becomes its JSON text, as the clients do; a boolean of
+ * BOOLEAN_FIELDS becomes "true" or "false"; a null is left out.
  */
 function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -32,12 +36,20 @@ function fieldsOfBody(body: unknown, urlencoded: boolean): Record<string, string
     if (urlencoded && Array.isArray(value)) {
       throw new Invalid([{ path: name, message: `${name} was sent more than once` }]);
     }
+    if (typeof value === 'boolean' && BOOLEAN_FIELDS.has(name)) {
+      fields[name] = String(value);
+      continue;
+    }
     if (typeof value !== 'string' && (typeof value !== 'object' || name === 'files')) {
       throw new Invalid([
         {
           path: name,
           message:
-            name === 'files' ? 'files can only be sent as multipart/form-data parts' : `${name} must be a string`,
+            name === 'files'
+              ? 'files can only be sent as multipart/form-data parts'
+              : BOOLEAN_FIELDS.has(name)
+                ? `${name} must be true or false (a boolean, or the text "true" or "false")`
+                : `${name} must be a string`,
         },
       ]);
     }
