@@ -39,7 +39,7 @@ describe('describeStep', () => {
     expect(steps[0]!.fields).toEqual([{ label: 'URL', path: ['steps', 0, 'url'], value: 'https://example.com/' }]);
   });
 
-  it('reads custom steps: upload, extract, pause', () => {
+  it('reads custom steps: upload, extract (selectors or AI), act, pause', () => {
     const upload = describeStep(
       { type: 'customStep', name: 'uploadFile', parameters: { selectors: [['#file', 'input']], file: 'report.pdf' } },
       3,
@@ -61,6 +61,31 @@ describe('describeStep', () => {
         0,
       ).words,
     ).toBe('Keep its href attribute as link from');
+    const ask = describeStep(
+      { type: 'customStep', name: 'extract', parameters: { instruction: 'The price', schema: {}, as: 'price' } },
+      2,
+    );
+    expect(ask).toMatchObject({ kind: 'extract', words: 'Ask the model: “The price” → price', otherSelectors: 0 });
+    expect(ask.selector).toBeUndefined();
+    expect(ask.fields).toEqual([
+      { label: 'Instruction', path: ['steps', 2, 'parameters', 'instruction'], value: 'The price' },
+      { label: 'Output name', path: ['steps', 2, 'parameters', 'as'], value: 'price' },
+    ]);
+    expect(
+      describeStep(
+        { type: 'customStep', name: 'extract', parameters: { instruction: 'The total', selector: 'main' } },
+        0,
+      ),
+    ).toMatchObject({ words: 'Ask the model: “The total” → extract, looking in', selector: 'main' });
+    const act = describeStep({ type: 'customStep', name: 'act', parameters: { instruction: 'Accept the cookies' } }, 1);
+    expect(act).toMatchObject({ kind: 'act', words: 'Let the agent: “Accept the cookies” (at most 5 steps)' });
+    expect(act.selector).toBeUndefined();
+    expect(act.fields).toEqual([
+      { label: 'Instruction', path: ['steps', 1, 'parameters', 'instruction'], value: 'Accept the cookies' },
+    ]);
+    expect(
+      describeStep({ type: 'customStep', name: 'act', parameters: { instruction: 'Buy', max_steps: 1 } }, 0).words,
+    ).toBe('Let the agent: “Buy” (at most 1 step)');
     const pause = describeStep({ type: 'customStep', name: 'pause', parameters: { message: 'Type the code' } }, 0);
     expect(pause).toMatchObject({ kind: 'pause', words: 'Pause for a person: “Type the code”' });
     expect(pause.selector).toBeUndefined();

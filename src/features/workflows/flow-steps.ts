@@ -1,4 +1,5 @@
 import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node } from 'jsonc-parser';
+import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS } from '../../../contract/workflows.ts';
 
 /**
  * The flow's steps in words, and the edits the step list makes to the flow's text. The text stays
@@ -10,7 +11,7 @@ export type JsonPath = (string | number)[];
 
 /** A value the step list lets one edit in place: where it is in the flow, and its text. */
 export interface StepField {
-  /** Names the input: "URL", "Value", "File name", "Message", "Key", "Output name". */
+  /** Names the input: "URL", "Value", "File name", "Message", "Key", "Output name", "Instruction". */
   label: string;
   /** From the flow's root: ['steps', 2, 'value']. */
   path: JsonPath;
@@ -117,6 +118,26 @@ export function describeStep(step: unknown, index: number): StepView {
           `Upload file ${str(params.file) || '(no file name yet)'} into`,
           field('File name', [...p, 'file'], params.file),
         );
+      if (name === 'extract' && params.instruction !== undefined) {
+        // The AI form: the model answers the instruction from the page (or the part `selector` names).
+        const scope = str(params.selector);
+        return custom(
+          `Ask the model: ${quoted(str(params.instruction) ?? '')} → ${str(params.as) ?? DEFAULT_EXTRACT_AS}${scope ? ', looking in' : ''}`,
+          [
+            ...field('Instruction', [...p, 'instruction'], params.instruction),
+            ...field('Output name', [...p, 'as'], params.as),
+          ],
+          scope ? { selector: scope, otherSelectors: 0 } : { otherSelectors: 0 },
+        );
+      }
+      if (name === 'act') {
+        const steps = typeof params.max_steps === 'number' ? params.max_steps : ACT_DEFAULT_STEPS;
+        return custom(
+          `Let the agent: ${quoted(str(params.instruction) ?? '')} (at most ${steps} step${steps === 1 ? '' : 's'})`,
+          field('Instruction', [...p, 'instruction'], params.instruction),
+          { otherSelectors: 0 },
+        );
+      }
       if (name === 'extract') {
         const what = str(params.attribute) ? `its ${str(params.attribute)!} attribute` : 'the text';
         return custom(`Keep ${what} as ${str(params.as) ?? '?'} from`, field('Output name', [...p, 'as'], params.as));
