@@ -75,11 +75,6 @@ export interface RunServiceDeps extends RunQueueDeps {
   webhooks: Pick<WebhookDispatcher, 'enqueue'>;
   sessionEvents: Pick<SessionEventLog, 'append'>;
   artifacts: Pick<Artifacts, 'files'>;
-  /**
-   * The model for AI steps and self-healing, asked as each run starts: the agent (server/agent)
-   * implements it and is built after runs, so this reads whatever it has set by then (or useAi()).
-   */
-  ai?: () => RunAi | undefined;
 }
 
 /** How a run_workflow call went: started now, queued for a browser, or not started (its browser failed; recorded as a failed run). */
@@ -102,7 +97,7 @@ export class RunService implements RunQueueHost {
   private readonly active = new Map<string, ActiveRun>();
   /** The engine thread's entry (engine/thread.mjs); a test sets one that fails on purpose. */
   engineEntry: URL | undefined;
-  /** Set by useAi(): the agent's RunAi, preferred over deps.ai. */
+  /** Set by useAi(): the agent's RunAi. The agent is built after runs (it runs workflows itself), so it is handed over later. */
   private runAi: RunAi | undefined;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -171,10 +166,6 @@ export class RunService implements RunQueueHost {
   /** The model runs use for AI steps and self-healing, from whoever builds it (the agent); undefined: none. */
   useAi(ai: RunAi | undefined): void {
     this.runAi = ai;
-  }
-
-  private aiOf(): RunAi | undefined {
-    return this.runAi ?? this.deps.ai?.();
   }
 
   runDir(runId: string): string {
@@ -374,7 +365,7 @@ export class RunService implements RunQueueHost {
         // The browser runs as the session's user: it can read the files only once they are in its own folder.
         filesDir: handUploads(run.filesDir, session),
         sessionId,
-        ai: this.aiOf(),
+        ai: this.runAi,
         heal: run.heal,
         onHealed: (heal) =>
           this.deps.sessionEvents.append(sessionId, {
