@@ -26,7 +26,9 @@ export const StartEditorSessionRequest = z
       .min(1, 'name must not be empty')
       .max(200, 'name must be at most 200 characters')
       .check(wellFormed('name'))
-      .describe('The workflow to make; a name already taken gets " (2)", " (3)", … so nothing is overwritten'),
+      .describe(
+        'The workflow to make; a name already taken gets " (2)", " (3)", … up to " (50)" (then 409), so nothing is overwritten',
+      ),
     url: webUrl('url').describe('Where the session starts'),
     test_data: z
       .preprocess(
