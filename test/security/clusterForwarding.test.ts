@@ -581,6 +581,7 @@ describe('the route table', () => {
       '/api/pause',
       '/api/resume_session',
       '/api/editor_interrupt',
+      '/api/interrupt',
       '/api/close_workflow_session',
       '/api/download_session_files',
       '/api/run_workflow_status',
