@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentState, StartEditorSessionResponse } from '../contract/agent.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { Workflow } from '../contract/workflows.ts';
-import { lastToolResult, startFakeModel, toolNames, type FakeModel, type FakeRequest } from './helpers/fakeModel.ts';
-import { EDITOR_EXAMPLE_TURN, refIn, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
+import { lastToolResult, toolNames, type FakeRequest } from './helpers/fakeModel.ts';
+import { EDITOR_EXAMPLE_TURN, refIn } from './fixtures/agentSite.ts';
 import { runWorkflow, untilCompleted } from './helpers/runs.ts';
-import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { agentBed } from './helpers/agentBed.ts';
+import { postJson } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
 /**
@@ -13,26 +14,12 @@ import { waitForAsync } from './helpers/wait.ts';
  * scripted fake: the agent's loop, its events in Simplex's shape, questions, interrupts, failures,
  * the workflow it records (replayed with the model gone) and what a hostile page can get from it.
  */
-let server: TestServer;
-let fake: FakeModel;
-let site: AgentSite;
-
-beforeAll(async () => {
-  fake = await startFakeModel();
-  server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
-  site = await startAgentSite();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.discard();
-  await site?.close();
-  await fake?.close();
-});
+const bed = agentBed();
 
 async function startEditor(name: string, path: string, testData?: Record<string, string>) {
-  const res = await postJson(server, '/api/start_editor_session', {
+  const res = await postJson(bed.server, '/api/start_editor_session', {
     name,
-    url: `${site.origin}${path}`,
+    url: `${bed.site.origin}${path}`,
     ...(testData ? { test_data: testData } : {}),
   });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -40,7 +27,7 @@ async function startEditor(name: string, path: string, testData?: Record<string,
 }
 
 async function events(id: string): Promise<SessionEvent[]> {
-  const res = await server.api(`/api/session/${id}/events?limit=1000`);
+  const res = await bed.server.api(`/api/session/${id}/events?limit=1000`);
   return ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
 }
 
@@ -61,23 +48,23 @@ const turnEnded = (e: SessionEvent) => (e.event === 'RunCompleted' || e.event ==
 async function send(message: string | object, url: string, headers: Record<string, string> = {}) {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey, ...headers },
+    headers: { 'content-type': 'application/json', 'x-api-key': bed.server.apiKey, ...headers },
     body: JSON.stringify(typeof message === 'string' ? { message } : message),
   });
 }
 
 async function state(id: string) {
-  const res = await server.api(`/api/session/${id}/agent`);
+  const res = await bed.server.api(`/api/session/${id}/agent`);
   expect(res.status).toBe(200);
   return AgentState.parse(await res.json());
 }
 
-const close = (id: string) => postJson(server, '/api/close_workflow_session', { session_id: id });
+const close = (id: string) => postJson(bed.server, '/api/close_workflow_session', { session_id: id });
 
 describe('editor sessions', () => {
   it("runs Simplex's editor example: a message, the agent clicks the link, events to RunCompleted; the workflow replays without the model", async () => {
-    fake.reset();
-    fake.enqueue(...EDITOR_EXAMPLE_TURN);
+    bed.fake.reset();
+    bed.fake.enqueue(...EDITOR_EXAMPLE_TURN);
     const editor = await startEditor('Example.com Demo', '/start');
     expect(editor.message_url).toContain(`/api/session/${editor.session_id}/message?token=`);
     expect(editor.filesystem_url).toBeNull();
@@ -99,33 +86,33 @@ describe('editor sessions', () => {
     expect(completed.map((e) => e.tool.tool_call_error)).toEqual([false, false]);
     expect(log.find((e) => e.event === 'RunContent')).toMatchObject({ content: 'Let me look at the page.' });
     // The model was offered the browser tools, not the session-management ones.
-    expect(toolNames(fake.requests[0]!)).toEqual(expect.arrayContaining(['browser_click', 'ask_user', 'done']));
-    expect(toolNames(fake.requests[0]!)).not.toContain('session_create');
+    expect(toolNames(bed.fake.requests[0]!)).toEqual(expect.arrayContaining(['browser_click', 'ask_user', 'done']));
+    expect(toolNames(bed.fake.requests[0]!)).not.toContain('session_create');
 
     // The page changed, and the workflow holds what the agent did.
     const agent = await state(editor.session_id);
     expect(agent.status).toBe('idle');
     expect(agent.steps.map((s) => s.type)).toEqual(['navigate', 'click']);
     const saved = await waitForAsync('the workflow saved', async () => {
-      const wf = Workflow.parse(await (await server.api(`/api/workflows/${editor.workflow_id}`)).json());
+      const wf = Workflow.parse(await (await bed.server.api(`/api/workflows/${editor.workflow_id}`)).json());
       return wf.flow.steps.length === 2 ? wf : undefined;
     });
     expect(saved.name).toBe('Example.com Demo');
     expect(log.some((e) => e.event === 'Navigated' && e.url.endsWith('/more'))).toBe(true);
 
     // active_session hands out the message URL too.
-    const active = await (await server.api(`/api/workflow/${editor.workflow_id}/active_session`)).json();
+    const active = await (await bed.server.api(`/api/workflow/${editor.workflow_id}/active_session`)).json();
     expect(active).toMatchObject({ session_id: editor.session_id, message_url: expect.stringContaining('/message') });
     await close(editor.session_id);
 
     // Replayed as a workflow, with every model request refused: nothing asks the model.
-    fake.reset();
-    fake.fallback = { kind: 'status', status: 500 };
-    const run = await runWorkflow(server, { workflow_id: editor.workflow_id });
+    bed.fake.reset();
+    bed.fake.fallback = { kind: 'status', status: 500 };
+    const run = await runWorkflow(bed.server, { workflow_id: editor.workflow_id });
     expect(run.status).toBe(200);
-    const status = await untilCompleted(server, run.body.session_id!);
+    const status = await untilCompleted(bed.server, run.body.session_id!);
     expect(status.succeeded, status.message).toBe(true);
-    expect(fake.requests).toHaveLength(0);
+    expect(bed.fake.requests).toHaveLength(0);
     const runLog = await events(run.body.session_id!);
     expect(runLog.some((e) => e.event === 'Navigated' && e.url.endsWith('/more'))).toBe(true);
     // A run's steps carry Simplex's tool fields too (its CLI printed "unknown" for every step).
@@ -133,12 +120,12 @@ describe('editor sessions', () => {
       tool_name: 'navigate',
       tool: { tool_name: 'navigate' },
     });
-    fake.fallback = { kind: 'reply', text: 'ok' };
+    bed.fake.fallback = { kind: 'reply', text: 'ok' };
   }, 120_000);
 
   it('types test data as its placeholder, so the recorded workflow types whatever a run is given', async () => {
-    fake.reset();
-    fake.enqueue(
+    bed.fake.reset();
+    bed.fake.enqueue(
       { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
       {
         kind: 'respond',
@@ -157,28 +144,28 @@ describe('editor sessions', () => {
     const editor = await startEditor('Sign up', '/form', { who: 'Ada' });
     await send('Sign up as the test user.', editor.message_url);
     const typed = await until(editor.session_id, 'the turn to end', turnEnded);
-    expect(site.submitted.at(-1), JSON.stringify(typed.filter((e) => e.event === 'ToolCallCompleted'))).toBe(
+    expect(bed.site.submitted.at(-1), JSON.stringify(typed.filter((e) => e.event === 'ToolCallCompleted'))).toBe(
       '?who=Ada',
     );
     const steps = (await state(editor.session_id)).steps;
     expect(steps.find((s) => s.type === 'change')).toMatchObject({ value: '{{who}}' });
     // The prompt told the model the placeholder, and what it stands for.
-    expect(JSON.stringify(fake.requests[0]!.body)).toContain('{{who}}');
+    expect(JSON.stringify(bed.fake.requests[0]!.body)).toContain('{{who}}');
     await close(editor.session_id);
 
-    fake.reset();
-    const run = await runWorkflow(server, {
+    bed.fake.reset();
+    const run = await runWorkflow(bed.server, {
       workflow_id: editor.workflow_id,
       variables: JSON.stringify({ who: 'Grace' }),
     });
-    const status = await untilCompleted(server, run.body.session_id!);
+    const status = await untilCompleted(bed.server, run.body.session_id!);
     expect(status.succeeded, status.message).toBe(true);
-    expect(site.submitted.at(-1)).toBe('?who=Grace');
+    expect(bed.site.submitted.at(-1)).toBe('?who=Grace');
   }, 120_000);
 
   it('asks the person a question and goes on with the answer', async () => {
-    fake.reset();
-    fake.enqueue(
+    bed.fake.reset();
+    bed.fake.enqueue(
       { kind: 'tools', calls: [{ name: 'ask_user', args: { question: 'Which page?', options: ['Start', 'More'] } }] },
       {
         kind: 'respond',
@@ -216,19 +203,19 @@ describe('editor sessions', () => {
   }, 60_000);
 
   it('queues messages in order, takes one back, and stops a turn on interrupt with the session still live', async () => {
-    fake.reset();
-    fake.enqueue({ kind: 'hang' });
+    bed.fake.reset();
+    bed.fake.enqueue({ kind: 'hang' });
     const editor = await startEditor('Interrupt', '/start');
     await send('first', editor.message_url);
-    await fake.received(1);
+    await bed.fake.received(1);
     await send('second', editor.message_url);
     await send('third', editor.message_url);
     expect((await send('SIMPLEX_CANCEL second', editor.message_url)).status).toBe(200);
     expect((await send('SIMPLEX_CANCEL never sent', editor.message_url)).status).toBe(409);
     expect((await state(editor.session_id)).queued).toEqual(['third']);
 
-    fake.enqueue({ kind: 'tools', calls: [{ name: 'done', args: { summary: 'third done' } }] });
-    const res = await postJson(server, '/api/interrupt', { session_id: editor.session_id });
+    bed.fake.enqueue({ kind: 'tools', calls: [{ name: 'done', args: { summary: 'third done' } }] });
+    const res = await postJson(bed.server, '/api/interrupt', { session_id: editor.session_id });
     expect(res.status).toBe(200);
     const log = await until(
       editor.session_id,
@@ -240,15 +227,15 @@ describe('editor sessions', () => {
     const messages = log.filter((e) => e.event === 'NewMessage').map((e) => e.content);
     expect(messages).toEqual(['first', 'third']);
     // The interrupted request was cut; the session is live.
-    await fake.requests[0]!.closed;
-    const session = await (await server.api(`/api/sessions/${editor.session_id}`)).json();
+    await bed.fake.requests[0]!.closed;
+    const session = await (await bed.server.api(`/api/sessions/${editor.session_id}`)).json();
     expect(session.state).toBe('live');
     await close(editor.session_id);
   }, 60_000);
 
   it('a model failure ends the turn with RunError and the session lives on; a bad tool call goes back to the model', async () => {
-    fake.reset();
-    fake.enqueue({ kind: 'status', status: 500 });
+    bed.fake.reset();
+    bed.fake.enqueue({ kind: 'status', status: 500 });
     const editor = await startEditor('Failures', '/start');
     await send('do something', editor.message_url);
     const log = await until(editor.session_id, 'the error', turnEnded);
@@ -258,7 +245,7 @@ describe('editor sessions', () => {
     });
     expect((await state(editor.session_id)).status).toBe('idle');
 
-    fake.enqueue(
+    bed.fake.enqueue(
       {
         kind: 'tools',
         calls: [
@@ -279,8 +266,8 @@ describe('editor sessions', () => {
       'no_such_tool',
     ]);
     // The model read the errors and answered.
-    expect(JSON.stringify(fake.requests.at(-1)!.body)).toMatch(/ref/i);
-    const session = await (await server.api(`/api/sessions/${editor.session_id}`)).json();
+    expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toMatch(/ref/i);
+    const session = await (await bed.server.api(`/api/sessions/${editor.session_id}`)).json();
     expect(session.state).toBe('live');
     await close(editor.session_id);
   }, 60_000);
@@ -288,8 +275,8 @@ describe('editor sessions', () => {
 
 describe('the agent inside a run', () => {
   it("an act step runs the agent on the run's page, its calls logged, and an AI extract keeps its types", async () => {
-    fake.reset();
-    fake.enqueue(
+    bed.fake.reset();
+    bed.fake.enqueue(
       { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
       {
         kind: 'respond',
@@ -303,12 +290,12 @@ describe('the agent inside a run', () => {
       { kind: 'tools', calls: [{ name: 'done', args: { summary: 'Opened the page.' } }] },
       { kind: 'reply', text: JSON.stringify({ heading: 'About example domains', words: 3 }) },
     );
-    const created = await postJson(server, '/api/workflows', {
+    const created = await postJson(bed.server, '/api/workflows', {
       name: 'act and extract',
       flow: {
         title: 'act and extract',
         steps: [
-          { type: 'navigate', url: `${site.origin}/start` },
+          { type: 'navigate', url: `${bed.site.origin}/start` },
           {
             type: 'customStep',
             name: 'act',
@@ -328,8 +315,8 @@ describe('the agent inside a run', () => {
     });
     expect(created.status, await created.clone().text()).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    const run = await runWorkflow(server, { workflow_id: id });
-    const status = await untilCompleted(server, run.body.session_id!);
+    const run = await runWorkflow(bed.server, { workflow_id: id });
+    const status = await untilCompleted(bed.server, run.body.session_id!);
     expect(status.succeeded, status.message).toBe(true);
     const log = await events(run.body.session_id!);
     expect(log.filter((e) => e.event === 'AgentToolCall').map((e) => e.event === 'AgentToolCall' && e.tool)).toEqual([
@@ -338,8 +325,8 @@ describe('the agent inside a run', () => {
     ]);
     expect(log.some((e) => e.event === 'Navigated' && e.url.endsWith('/more'))).toBe(true);
     // The extract read the page the agent opened.
-    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('About example domains');
-    const sessionStatus = await (await server.api(`/api/session/${run.body.session_id}/status`)).json();
+    expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toContain('About example domains');
+    const sessionStatus = await (await bed.server.api(`/api/session/${run.body.session_id}/status`)).json();
     expect(sessionStatus.structured_output).toEqual({ about: { heading: 'About example domains', words: 3 } });
   }, 90_000);
 });
@@ -351,10 +338,14 @@ describe('editor sessions under attack', () => {
       ['BANK', ['https://bank.example']],
       ['ANYWHERE', []],
     ] as const) {
-      const stored = await postJson(server, '/api/store_credential', { name, value: secret, allowed_origins: origins });
+      const stored = await postJson(bed.server, '/api/store_credential', {
+        name,
+        value: secret,
+        allowed_origins: origins,
+      });
       expect(stored.status, await stored.clone().text()).toBeLessThan(300);
     }
-    fake.reset();
+    bed.fake.reset();
     const typeInto = (credential: string) => ({
       kind: 'respond' as const,
       with: (req: FakeRequest) => ({
@@ -372,7 +363,7 @@ describe('editor sessions under attack', () => {
         ],
       }),
     });
-    fake.enqueue(
+    bed.fake.enqueue(
       { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
       typeInto('BANK'),
       { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
@@ -385,8 +376,8 @@ describe('editor sessions under attack', () => {
     const typed = log.filter((e) => e.event === 'ToolCallCompleted' && e.tool.tool_name === 'browser_type');
     expect(typed).toHaveLength(2);
     for (const e of typed) expect(e.event === 'ToolCallCompleted' && e.tool.tool_call_error).toBe(true);
-    expect(site.submitted.some((q) => q.includes('hunter2'))).toBe(false);
-    for (const req of fake.requests) expect(JSON.stringify(req.body)).not.toContain(secret);
+    expect(bed.site.submitted.some((q) => q.includes('hunter2'))).toBe(false);
+    for (const req of bed.fake.requests) expect(JSON.stringify(req.body)).not.toContain(secret);
     expect(JSON.stringify(log)).not.toContain(secret);
     // Nothing was recorded for the refused calls.
     expect((await state(editor.session_id)).steps.map((s) => s.type)).toEqual(['navigate']);
@@ -394,8 +385,8 @@ describe('editor sessions under attack', () => {
   }, 60_000);
 
   it('message_url takes the API key or its own token, nothing else; bad bodies change nothing', async () => {
-    fake.reset();
-    fake.fallback = { kind: 'hang' };
+    bed.fake.reset();
+    bed.fake.fallback = { kind: 'hang' };
     const a = await startEditor('Auth A', '/start');
     const b = await startEditor('Auth B', '/start');
     try {
@@ -405,7 +396,7 @@ describe('editor sessions under attack', () => {
       expect((await noKey(a.message_url, { message: 'hello' })).status).toBe(200);
       // B's token on A's path, no token, a token of another scope (logs_url's): refused.
       const bToken = new URL(b.message_url).searchParams.get('token')!;
-      const aPath = `${server.url}/api/session/${a.session_id}/message`;
+      const aPath = `${bed.server.url}/api/session/${a.session_id}/message`;
       expect((await noKey(`${aPath}?token=${encodeURIComponent(bToken)}`, { message: 'x' })).status).toBe(401);
       expect((await noKey(aPath, { message: 'x' })).status).toBe(401);
       const eventsToken = new URL(a.logs_url).searchParams.get('token')!;
@@ -431,12 +422,12 @@ describe('editor sessions under attack', () => {
       expect(text.status).toBe(415);
       expect((await state(a.session_id)).queued).toEqual(before);
       // A session without an agent has no message_url to talk to.
-      const plain = await postJson(server, '/api/create_workflow_session', { workflow_name: 'no agent' });
+      const plain = await postJson(bed.server, '/api/create_workflow_session', { workflow_name: 'no agent' });
       const plainId = ((await plain.json()) as { session_id: string }).session_id;
-      expect((await send('hi', `${server.url}/api/session/${plainId}/message`)).status).toBe(404);
+      expect((await send('hi', `${bed.server.url}/api/session/${plainId}/message`)).status).toBe(404);
       await close(plainId);
     } finally {
-      fake.fallback = { kind: 'reply', text: 'ok' };
+      bed.fake.fallback = { kind: 'reply', text: 'ok' };
       await close(a.session_id);
       await close(b.session_id);
     }
@@ -446,15 +437,16 @@ describe('editor sessions under attack', () => {
     for (const body of [
       { name: 'x' },
       { name: 'x', url: 'file:///etc/passwd' },
-      { name: '', url: `${site.origin}/start` },
-      { name: 'x', url: `${site.origin}/start`, test_data: { 'bad key': 1 } },
+      { name: '', url: `${bed.site.origin}/start` },
+      { name: 'x', url: `${bed.site.origin}/start`, test_data: { 'bad key': 1 } },
     ]) {
-      const res = await postJson(server, '/api/start_editor_session', body);
+      const res = await postJson(bed.server, '/api/start_editor_session', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
     const first = await startEditor('Twice', '/start');
     const second = await startEditor('Twice', '/start');
-    const named = async (id: string) => Workflow.parse(await (await server.api(`/api/workflows/${id}`)).json()).name;
+    const named = async (id: string) =>
+      Workflow.parse(await (await bed.server.api(`/api/workflows/${id}`)).json()).name;
     expect(await named(first.workflow_id)).toBe('Twice');
     expect(await named(second.workflow_id)).toBe('Twice (2)');
     await close(first.session_id);

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EDITOR_EXAMPLE_TURN, startAgentSite, type AgentSite } from './fixtures/agentSite.ts';
-import { lastToolResult, startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { EDITOR_EXAMPLE_TURN } from './fixtures/agentSite.ts';
+import { lastToolResult } from './helpers/fakeModel.ts';
+import { agentBed } from './helpers/agentBed.ts';
 
 /**
  * Simplex's official Python client (vendored unmodified in test/fixtures/vendor/simplex-python), run by
@@ -13,21 +13,7 @@ import { startServer, type TestServer } from './helpers/server.ts';
  */
 const CLIENT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/vendor/simplex-python');
 
-let server: TestServer;
-let fake: FakeModel;
-let site: AgentSite;
-
-beforeAll(async () => {
-  fake = await startFakeModel();
-  server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
-  site = await startAgentSite();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.discard();
-  await site?.close();
-  await fake?.close();
-});
+const bed = agentBed();
 
 /**
  * One JSON line per step: {"step": name, "value": …}. Any exception ends it with
@@ -92,9 +78,9 @@ function runPython(timeoutMs: number): Promise<{ code: number | null; lines: Lin
         PYTHONPATH: CLIENT_DIR,
         PYTHONDONTWRITEBYTECODE: '1',
         PYTHONUNBUFFERED: '1',
-        SIMPLEX_API_KEY: server.apiKey,
-        SIMPLEX_BASE_URL: `${server.url}/api`,
-        SITE: site.origin,
+        SIMPLEX_API_KEY: bed.server.apiKey,
+        SIMPLEX_BASE_URL: `${bed.server.url}/api`,
+        SITE: bed.site.origin,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -117,9 +103,9 @@ function runPython(timeoutMs: number): Promise<{ code: number | null; lines: Lin
 
 describe("Simplex's Python client against Browserdesk", () => {
   it('runs the editor example (start, message, stream, poll, active_session, interrupt, close) and answers a question as the CLI does', async () => {
-    fake.reset();
-    fake.fallback = { kind: 'reply', text: 'ok' };
-    fake.enqueue(
+    bed.fake.reset();
+    bed.fake.fallback = { kind: 'reply', text: 'ok' };
+    bed.fake.enqueue(
       // The editor example's turn.
       ...EDITOR_EXAMPLE_TURN,
       // The question's turn.

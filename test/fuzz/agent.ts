@@ -4,6 +4,8 @@ import { AgentState, StartEditorSessionResponse } from '../../contract/agent.ts'
 import type { FakeBehaviour, FakeModel, FakeRequest } from '../helpers/fakeModel.ts';
 import { lastToolResult } from '../helpers/fakeModel.ts';
 import { afterCase, check, FUZZ_API_KEY, healthy, type Service } from './harness.ts';
+import { AGENT_BROWSER_TOOLS } from '../../server/agent/sessionTools.ts';
+import { ASK_USER, DONE } from '../../server/agent/turn.ts';
 
 /**
  * Property 5: the browser agent (editor sessions). The agent's server has a model configured (the
@@ -20,21 +22,8 @@ import { afterCase, check, FUZZ_API_KEY, healthy, type Service } from './harness
 
 type Json = unknown;
 
-/** The browser tools the agent is offered (server/agent/sessionTools.ts) and the two that end a turn. */
-const BROWSER_TOOLS = [
-  'browser_navigate',
-  'browser_back',
-  'browser_snapshot',
-  'browser_click',
-  'browser_hover',
-  'browser_type',
-  'browser_select_option',
-  'browser_fill_form',
-  'browser_press_key',
-  'browser_wait_for',
-  'downloads_list',
-] as const;
-const TOOLS = [...BROWSER_TOOLS, 'ask_user', 'done'] as const;
+/** The browser tools the agent is offered and the two that end a turn. */
+const TOOLS = [...AGENT_BROWSER_TOOLS, ASK_USER, DONE] as const;
 
 /** In arguments, `$REF` becomes a ref of the latest snapshot the model was sent (or a made-up one), `$SITE` the hostile site. */
 const REF = '$REF';
