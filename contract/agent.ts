@@ -13,6 +13,8 @@ import { Step } from './workflows.ts';
  */
 
 export const MESSAGE_MAX_CHARS = 20_000;
+/** Messages that may wait for the agent at once; one more is refused (409) until it takes one up. */
+export const QUEUED_MESSAGES_MAX = 100;
 export const TEST_DATA_MAX_KEYS = 100;
 
 /** A scalar test value, as a variable's value is. */

@@ -11,7 +11,7 @@ echo "== unit and API tests (SQLite)"; npx vitest run
 # The Postgres pass is for what the store decides: tests of the browser, its boundary and its
 # processes alone (no store-specific path) run once, in the SQLite pass, as do the cluster test and
 # the poison-pill test (each brings its own Postgres) and the fuzzer (child servers).
-SQLITE_ONLY=(test/cluster.test.ts test/agent.cluster.test.ts test/simplex.python.test.ts test/agent.stepRecorder.test.ts test/fakeModel.test.ts test/runs.poisonPill.test.ts test/fuzz.test.ts test/fuzzChecks.test.ts test/recording.test.ts test/runs.contained.test.ts
+SQLITE_ONLY=(test/cluster.test.ts test/runs.ai.test.ts test/agent.cluster.test.ts test/simplex.python.test.ts test/agent.stepRecorder.test.ts test/fakeModel.test.ts test/runs.poisonPill.test.ts test/fuzz.test.ts test/fuzzChecks.test.ts test/recording.test.ts test/runs.contained.test.ts
   test/security/cdpBoundary.test.ts test/security/cdpLimits.test.ts test/security/connectionExhaustion.test.ts test/security/egressAndVnc.test.ts
   test/security/egressHostLocal.test.ts test/vnc.test.ts test/livestream.test.ts test/sessions.warmPool.test.ts test/chromium.infobar.test.ts)
 echo "== unit and API tests (Postgres)"; BROWSERDESK_TEST_DB=postgres npx vitest run "${SQLITE_ONLY[@]/#/--exclude=}"

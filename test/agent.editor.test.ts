@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentState, StartEditorSessionResponse } from '../contract/agent.ts';
+import { AgentState, QUEUED_MESSAGES_MAX, StartEditorSessionResponse } from '../contract/agent.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { Workflow } from '../contract/workflows.ts';
 import { lastToolResult, toolNames, type FakeRequest } from './helpers/fakeModel.ts';
@@ -421,6 +421,13 @@ describe('editor sessions under attack', () => {
       });
       expect(text.status).toBe(415);
       expect((await state(a.session_id)).queued).toEqual(before);
+      // The queue is bounded: one over the limit is refused and changes nothing.
+      for (let i = before.length; i < QUEUED_MESSAGES_MAX; i++)
+        expect((await send(`queued ${i}`, a.message_url)).status).toBe(200);
+      const over = await send('one too many', a.message_url);
+      expect(over.status).toBe(409);
+      expect((await over.json()).message).toMatch(/messages already wait/);
+      expect((await state(a.session_id)).queued).toHaveLength(QUEUED_MESSAGES_MAX);
       // A session without an agent has no message_url to talk to.
       const plain = await postJson(bed.server, '/api/create_workflow_session', { workflow_name: 'no agent' });
       const plainId = ((await plain.json()) as { session_id: string }).session_id;

@@ -1,5 +1,11 @@
 import { RetryError, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import { AskUserAnswer, CANCEL_PREFIX, type AgentMessageRequest, type AgentState } from '../../contract/agent.ts';
+import {
+  AskUserAnswer,
+  CANCEL_PREFIX,
+  QUEUED_MESSAGES_MAX,
+  type AgentMessageRequest,
+  type AgentState,
+} from '../../contract/agent.ts';
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
 import { Conflict } from '../domain/errors.ts';
 import type { Log } from '../log.ts';
@@ -97,6 +103,10 @@ export class AgentConversation {
     // A message while the agent waits on its question is the answer, as in any chat.
     if (this.question)
       return this.answer({ type: 'ask_user_answer', tool_use_id: this.question.toolCallId, answers: text });
+    if (this.queue.length >= QUEUED_MESSAGES_MAX)
+      throw new Conflict(
+        `${QUEUED_MESSAGES_MAX} messages already wait for the agent: send more once it has taken some up, or take one back`,
+      );
     this.queue.push(text);
     void this.pump();
   }
