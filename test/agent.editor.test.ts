@@ -265,8 +265,14 @@ describe('editor sessions', () => {
       'browser_click',
       'no_such_tool',
     ]);
-    // The model read the errors and answered.
-    expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toMatch(/ref/i);
+    // The model read why each call failed (not "{}"), and answered.
+    const sent = (bed.fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    expect(sent).toHaveLength(2);
+    expect(sent.join('\n')).toMatch(/no_such_tool/);
+    expect(sent.join('\n')).toMatch(/ref/);
+    expect(sent).not.toContain('{}');
     const session = await (await bed.server.api(`/api/sessions/${editor.session_id}`)).json();
     expect(session.state).toBe('live');
     await close(editor.session_id);
@@ -378,6 +384,9 @@ describe('editor sessions under attack', () => {
     for (const e of typed) expect(e.event === 'ToolCallCompleted' && e.tool.tool_call_error).toBe(true);
     expect(bed.site.submitted.some((q) => q.includes('hunter2'))).toBe(false);
     for (const req of bed.fake.requests) expect(JSON.stringify(req.body)).not.toContain(secret);
+    // The model was told why, in words it can act on.
+    expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toMatch(/may only be typed into https:\/\/bank\.example/);
+    expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toMatch(/lists none/);
     expect(JSON.stringify(log)).not.toContain(secret);
     // Nothing was recorded for the refused calls.
     expect((await state(editor.session_id)).steps.map((s) => s.type)).toEqual(['navigate']);

@@ -220,6 +220,8 @@ export class AgentConversation {
   }
 
   private finished(end: TurnEnd): void {
+    // The session ended as the turn wound down (too late to abort it): its log entry still closes.
+    if (this.ended) return this.closeRun({ failed: 'The session ended' });
     if (end.kind === 'ask') {
       this.question = { toolCallId: end.toolCallId, question: end.question, options: end.options };
       this.deps.emit({

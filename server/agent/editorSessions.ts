@@ -27,7 +27,7 @@ import { StepRecorder } from './stepRecorder.ts';
 
 export interface EditorSessionsDeps {
   records: Pick<SessionRecords, 'create' | 'close'>;
-  sessions: Pick<SessionManager, 'addLifecycleHooks'>;
+  sessions: Pick<SessionManager, 'addLifecycleHooks' | 'get'>;
   workflows: Pick<WorkflowService, 'create' | 'get' | 'update' | 'delete'>;
   tools: AgentTools;
   credentials: Pick<CredentialsService, 'list' | 'revealForRun'>;
@@ -100,7 +100,8 @@ export class EditorSessions {
     }
     const { sessionId, tokens } = started;
     const editor = this.editorFor(sessionId, workflow.id, request.url, testData, choice);
-    this.editors.set(sessionId, editor);
+    // A session that died as it started has already had its end hook: no agent is kept for it.
+    if (this.deps.sessions.get(sessionId)?.state === 'live') this.editors.set(sessionId, editor);
     const urls = this.deps.urls.session(sessionId, tokens);
     return {
       succeeded: true,
@@ -244,11 +245,18 @@ export class EditorSessions {
    * in the run's session with nobody to ask. Its calls are logged as AgentToolCall events (the
    * run's own steps keep ToolCallStarted/Completed). Resolves to its summary; rejects saying why not.
    */
-  async act(sessionId: string, instruction: string, maxSteps: number, signal: AbortSignal): Promise<string> {
+  async act(
+    sessionId: string,
+    instruction: string,
+    maxSteps: number,
+    signal: AbortSignal,
+    secrets: ReadonlyMap<string, string> = new Map(),
+  ): Promise<string> {
     const { deps } = this;
     const choice = deps.model();
     if (!choice.configured) throw new Error(choice.message);
-    const known = new Map<string, string>();
+    // What the run typed before this step shows in fields the agent reads: hidden like its own.
+    const known = new Map<string, string>(secrets);
     const end = await runTurn({
       model: choice.model,
       system: systemPrompt({

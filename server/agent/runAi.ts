@@ -25,7 +25,14 @@ export interface RunAiDeps {
   /** The agent tools' snapshots: heal's refs are theirs (a snapshot with refs, and a ref back to Playwright's). */
   snapshots: Pick<SessionSnapshots, 'take' | 'resolve'>;
   /** The agent, bounded to maxSteps tool calls, in the session; resolves to its summary. Left out: act steps fail saying so. */
-  act?: (sessionId: string, instruction: string, maxSteps: number, signal: AbortSignal) => Promise<string>;
+  act?: (
+    sessionId: string,
+    instruction: string,
+    maxSteps: number,
+    signal: AbortSignal,
+    /** The run's credential values, redacted from all the agent reads (it types its own through placeholders). */
+    secrets: Secrets,
+  ) => Promise<string>;
 }
 
 const DATA_RULE =
@@ -36,8 +43,6 @@ const DATA_RULE =
  * the repair of a step whose selectors all failed (self-healing).
  */
 export class AgentRunAi implements RunAi {
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
-
   constructor(private readonly deps: RunAiDeps) {}
 
   available(): { ok: true } | { ok: false; message: string } {
@@ -60,7 +65,8 @@ export class AgentRunAi implements RunAi {
     let validate: ValidateFunction | undefined;
     if (params.schema) {
       try {
-        validate = this.ajv.compile(params.schema);
+        // A fresh Ajv per step: a shared one keeps every schema it compiled and refuses a second with the same $id.
+        validate = new Ajv({ allErrors: true, strict: false }).compile(params.schema);
       } catch (err) {
         throw new Error(`the step's schema is not a JSON Schema this server can use: ${firstLine(err)}`, {
           cause: err,
@@ -100,12 +106,12 @@ export class AgentRunAi implements RunAi {
 
   async act(
     sessionId: string,
-    params: { instruction: string; maxSteps: number },
+    params: { instruction: string; maxSteps: number; secrets?: Secrets },
     signal: AbortSignal,
   ): Promise<string> {
     this.modelOrThrow();
     if (!this.deps.act) throw new Error('act steps are not available on this server yet (no agent to run them)');
-    return this.deps.act(sessionId, params.instruction, params.maxSteps, signal);
+    return this.deps.act(sessionId, params.instruction, params.maxSteps, signal, params.secrets ?? new Map());
   }
 
   /**

@@ -100,12 +100,15 @@ export function sessionTools(opts: SessionToolsOptions): ToolSet {
     set[name] = tool({
       description: description.description,
       inputSchema: jsonSchema<Record<string, unknown>>(withoutSessionId(description.inputSchema)),
-      execute: async (input: Record<string, unknown>) => {
+      execute: async (input: Record<string, unknown>, { abortSignal }) => {
         const args = { ...input, session_id: opts.sessionId };
         let result: ToolResult;
         try {
+          abortSignal?.throwIfAborted();
           const filled = await filledArgs(opts, name, args);
-          const call = () => opts.tools.registry.call(name, filled, { record: false });
+          // An interrupt does not wait for the page: the call goes on in the browser (each has its own
+          // timeout), the turn stops now.
+          const call = () => untilAborted(opts.tools.registry.call(name, filled, { record: false }), abortSignal);
           if (opts.recorder) {
             const page = await opts.tools.page(opts.sessionId);
             // The recorder keeps the arguments as the model gave them: placeholders, never values.
@@ -128,4 +131,15 @@ export function sessionTools(opts: SessionToolsOptions): ToolSet {
     });
   }
   return set;
+}
+
+/** The promise, or a rejection as soon as the signal aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ToolCallFailed('Interrupted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -107,7 +107,7 @@ export class StepRecorder {
     for (const ref of refsOf(tool, args)) {
       const target = locatorOf(ref);
       // Not there now: the tool will wait for it or fail; reading it would only delay the call.
-      if ((await target.count()) !== 1) throw new Error(`${ref} names no single element`);
+      if ((await within(target.count(), READ_TIMEOUT_MS)) !== 1) throw new Error(`${ref} names no single element`);
       const facts = await describeElement(target, lineOf?.(ref));
       if (facts.selectors.length === 0) throw new Error(`no selector finds ${ref} alone`);
       elements.set(ref, facts.inFrame ? { ...facts, ...(await frameOf(target)) } : facts);
@@ -119,7 +119,7 @@ export class StepRecorder {
     const navigation = async (): Promise<Navigation> => ({
       type: 'navigation',
       url: page.url(),
-      title: await page.title().catch(() => ''),
+      title: await within(page.title(), READ_TIMEOUT_MS).catch(() => ''),
     });
     /** The navigation assertion when the call moved the page: the replay then waits for it. */
     const moved = async () => (page.url() !== before.url ? { assertedEvents: [await navigation()] } : {});
@@ -204,4 +204,15 @@ async function frameOf(target: Locator): Promise<{ frame?: number[] }> {
   } finally {
     await handle.dispose();
   }
+}
+
+/** How long the recorder waits on the page for what it reads: a page that stops answering holds up no tool call. */
+const READ_TIMEOUT_MS = 5_000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the page did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -1,11 +1,11 @@
 import {
-  hasToolCall,
   jsonSchema,
   stepCountIs,
   streamText,
   tool,
   type LanguageModel,
   type ModelMessage,
+  type StopCondition,
   type ToolSet,
 } from 'ai';
 import type { SessionEventInput, SimplexTool } from '../../contract/sessionEvents.ts';
@@ -124,16 +124,21 @@ export async function runTurn(opts: TurnOptions): Promise<TurnEnd> {
 
   let ending: TurnEnd | undefined;
   let failure: unknown;
+  let completedSteps: ModelMessage[] = [];
   const result = streamText({
     model: opts.model,
     system: opts.system,
     messages: opts.history,
     tools: { ...opts.tools, ...turnEndingTools },
-    stopWhen: [stepCountIs(opts.maxSteps), hasToolCall(ASK_USER), hasToolCall(DONE)],
+    stopWhen: [stepCountIs(opts.maxSteps), calledTurnEnding],
     maxRetries: opts.maxRetries,
     maxOutputTokens: opts.maxOutputTokens,
     abortSignal: opts.signal,
-    prepareStep: ({ messages }) => ({ messages: withOldPagesCut(messages) }),
+    prepareStep: ({ messages }) => ({ messages: recentTurns(withOldPagesCut(errorsAsText(messages))) }),
+    // What the completed steps said and did: kept in the history when a later step fails or is stopped.
+    onStepFinish: (step) => {
+      completedSteps = step.response.messages;
+    },
     // The stream's error part ends the turn (RunError); the SDK's default would also print it.
     onError: () => undefined,
   });
@@ -148,12 +153,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnEnd> {
         flush();
         const args = argsOf(part.input);
         if (!part.invalid && part.toolName === DONE) {
-          ending = { kind: 'done', summary: String(args.summary ?? '') };
+          ending ??= { kind: 'done', summary: String(args.summary ?? '') };
           break;
         }
         if (!part.invalid && part.toolName === ASK_USER) {
           const options = Array.isArray(args.options) ? args.options.map(String) : [];
-          ending = { kind: 'ask', toolCallId: part.toolCallId, question: String(args.question ?? ''), options };
+          ending ??= { kind: 'ask', toolCallId: part.toolCallId, question: String(args.question ?? ''), options };
           break;
         }
         const step = opts.nextStep();
@@ -192,27 +197,67 @@ export async function runTurn(opts: TurnOptions): Promise<TurnEnd> {
     }
   }
   flush();
-  if (failure !== undefined) throw failure;
-  const response = await result.response;
-  opts.history.push(...response.messages);
-  if (ending?.kind === 'done') {
-    // Every tool call needs its result in the history before the model is called again.
-    opts.history.push(toolAnswer(lastCallId(response.messages, DONE), DONE, 'Noted.'));
-    return ending;
+  if (failure !== undefined) {
+    // The steps that finished did happen (the page changed, steps were recorded): the model must know.
+    opts.history.push(...errorsAsText(completedSteps));
+    throw failure;
   }
+  const response = await result.response;
+  opts.history.push(...errorsAsText(response.messages));
+  answerOpenCalls(opts.history, ending?.kind === 'ask' ? ending.toolCallId : undefined);
   if (ending) return ending;
   if ((await result.finishReason) === 'tool-calls') return { kind: 'limit' };
   return { kind: 'replied', text: text.trim() };
 }
 
-/** The id of the last call of `toolName` in these messages. */
-function lastCallId(messages: ModelMessage[], toolName: string): string {
-  for (const m of [...messages].reverse()) {
-    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
-    const call = [...m.content].reverse().find((p) => p.type === 'tool-call' && p.toolName === toolName);
-    if (call && call.type === 'tool-call') return call.toolCallId;
+/** The loop stops at a valid done or ask_user (an invalid one goes back to the model as an error, like any tool). */
+const calledTurnEnding: StopCondition<ToolSet> = ({ steps }) =>
+  steps
+    .at(-1)
+    ?.toolCalls.some((c) => (c.toolName === DONE || c.toolName === ASK_USER) && !('invalid' in c && c.invalid)) ??
+  false;
+
+/**
+ * Every tool call needs its result in the history before the model is called again, or the
+ * provider refuses the conversation from then on. done and ask_user have none of their own: done
+ * is acknowledged, the question the turn waits on (`waiting`) is answered later by the person, and
+ * any other one of the last step (a second question, a done beside a question) is answered as ignored.
+ */
+function answerOpenCalls(history: ModelMessage[], waiting: string | undefined): void {
+  const answered = new Set<string>();
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!;
+    if (m.role === 'tool') {
+      for (const part of m.content) if (part.type === 'tool-result') answered.add(part.toolCallId);
+      continue;
+    }
+    if (m.role !== 'assistant' || typeof m.content === 'string') return;
+    for (const part of m.content) {
+      if (part.type !== 'tool-call' || answered.has(part.toolCallId) || part.toolCallId === waiting) continue;
+      const said = part.toolName === DONE ? 'Noted.' : 'Ignored: one done or question at a time.';
+      history.push(toolAnswer(part.toolCallId, part.toolName, said));
+    }
+    return;
   }
-  return '';
+}
+
+/**
+ * A tool that threw reaches the history as `error-json` holding the Error itself, which the
+ * providers serialise as `{}`: the model would never read why its call failed. Said as text instead.
+ */
+export function errorsAsText(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((m) => {
+    if (m.role !== 'tool') return m;
+    return {
+      ...m,
+      content: m.content.map((part) => {
+        if (part.type !== 'tool-result' || part.output.type !== 'error-json') return part;
+        const value = part.output.value as unknown;
+        const text = value instanceof Error ? value.message : typeof value === 'string' ? value : JSON.stringify(value);
+        return { ...part, output: { type: 'error-text' as const, value: text } };
+      }),
+    };
+  });
 }
 
 /** A tool's answer as a message of the history: how an ask_user answer (or done's acknowledgement) goes back. */
@@ -244,4 +289,18 @@ export function withOldPagesCut(messages: ModelMessage[]): ModelMessage[] {
       };
     })
     .reverse();
+}
+
+/** Messages resent at most: a long chat keeps its latest turns, so it never outgrows the model's context. */
+const MESSAGES_SENT_MAX = 80;
+
+/**
+ * The latest messages, from a message of the person's on (a turn's start, so no tool result is
+ * parted from its call), when there are more than MESSAGES_SENT_MAX; all of them otherwise, or
+ * when one turn alone is longer.
+ */
+export function recentTurns(messages: ModelMessage[]): ModelMessage[] {
+  if (messages.length <= MESSAGES_SENT_MAX) return messages;
+  const from = messages.findIndex((m, i) => m.role === 'user' && messages.length - i <= MESSAGES_SENT_MAX);
+  return from > 0 ? messages.slice(from) : messages;
 }

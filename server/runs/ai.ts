@@ -21,7 +21,11 @@ export interface RunAi {
     signal: AbortSignal,
   ): Promise<unknown>;
   /** The agent, bounded to `maxSteps` tool calls, doing `instruction` in the run's session; resolves to its summary. */
-  act(sessionId: string, params: { instruction: string; maxSteps: number }, signal: AbortSignal): Promise<string>;
+  act(
+    sessionId: string,
+    params: { instruction: string; maxSteps: number; secrets?: Secrets },
+    signal: AbortSignal,
+  ): Promise<string>;
   /**
    * A click/change step none of whose selectors matched: the selectors of the element it meant,
    * found by the model from a snapshot and what the step recorded (its aria and text selectors),

@@ -48,7 +48,7 @@ export const agentService = fp(
         model: () => model,
         page: (id) => app.agentTools.page(id),
         snapshots: app.agentTools.snapshots,
-        act: (id, instruction, maxSteps, signal) => agent.act(id, instruction, maxSteps, signal),
+        act: (id, instruction, maxSteps, signal, secrets) => agent.act(id, instruction, maxSteps, signal, secrets),
       }),
     );
     // preClose: turns under way stop before the sessions (and the tools' connections) go.

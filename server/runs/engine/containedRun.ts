@@ -147,7 +147,10 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
   const pageHung = (limit: number) =>
     `the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`;
 
-  /** Answer the engine's model request through the RunAi; a stop aborts the call (the run's signal). */
+  /** Ended when the run ends however it ends (a hung engine too), so no model call or agent outlives it. */
+  const runOver = new AbortController();
+  const aiSignal = AbortSignal.any([opts.signal, runOver.signal]);
+  /** Answer the engine's model request through the RunAi; a stop, or the run's end, aborts the call. */
   const answerAi = async (msg: Extract<FromEngine, { t: 'ai' }>) => {
     const limit = AI_CALL_LIMIT_MS[msg.kind] + STEP_GRACE_MS;
     armStep(limit, `the model did not answer within ${Math.round(limit / 1000)} s`);
@@ -158,10 +161,10 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       if (!opts.sessionId) throw new Error("the run's session is not known");
       const value =
         msg.kind === 'extract'
-          ? await ai.extract(opts.sessionId, { ...msg.params, secrets: opts.credentials }, opts.signal)
+          ? await ai.extract(opts.sessionId, { ...msg.params, secrets: opts.credentials }, aiSignal)
           : msg.kind === 'act'
-            ? await ai.act(opts.sessionId, msg.params, opts.signal)
-            : await ai.heal(opts.sessionId, { ...msg.params, secrets: opts.credentials }, opts.signal);
+            ? await ai.act(opts.sessionId, { ...msg.params, secrets: opts.credentials }, aiSignal)
+            : await ai.heal(opts.sessionId, { ...msg.params, secrets: opts.credentials }, aiSignal);
       send({ t: 'aiDone', id: msg.id, ok: true, value: value ?? null });
     } catch (err) {
       send({ t: 'aiDone', id: msg.id, ok: false, error: redact(firstLine(err)) });
@@ -250,6 +253,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     failEngine(`the run could not start its engine: ${firstLine(err)}`);
     return await ended;
   } finally {
+    runOver.abort(new Error('the run has ended'));
     opts.signal.removeEventListener('abort', onAbort);
     clearTimeout(stepTimer);
     clearTimeout(stopTimer);
