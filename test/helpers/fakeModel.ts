@@ -126,6 +126,58 @@ function respondError(protocol: FakeRequest['protocol'], message: string) {
     : { type: 'error', error: { type: 'invalid_request_error', message } };
 }
 
+/** What every OpenAI answer of the fake starts with, and its usage in OpenAI's names. */
+function openaiFrame(req: FakeRequest, usage: FakeUsage) {
+  return {
+    base: { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) },
+    openaiUsage: {
+      prompt_tokens: usage.input_tokens,
+      completion_tokens: usage.output_tokens,
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    },
+  };
+}
+
+/** The fixed fields of an Anthropic message from the fake. */
+const anthropicMessage = (req: FakeRequest) => ({
+  id: 'msg_fake',
+  type: 'message',
+  role: 'assistant',
+  model: String(req.body?.model),
+  stop_sequence: null,
+});
+
+type AnthropicEvent = (type: string, data: object) => void;
+
+/** Open an Anthropic stream (headers, message_start); the writer of its events. */
+function startAnthropicStream(
+  res: http.ServerResponse,
+  message: ReturnType<typeof anthropicMessage>,
+  usage: FakeUsage,
+): AnthropicEvent {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event: AnthropicEvent = (type, data) => sse(res, { type, ...data }, type);
+  event('message_start', {
+    message: {
+      ...message,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+    },
+  });
+  return event;
+}
+
+/** Close it: the stop reason and usage (message_delta), then message_stop. */
+function endAnthropicStream(res: http.ServerResponse, event: AnthropicEvent, stopReason: string, usage: FakeUsage) {
+  event('message_delta', {
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
+  event('message_stop', {});
+  res.end();
+}
+
 /** OpenAI chat completions, plain or streamed. */
 async function openaiReply(
   req: FakeRequest,
@@ -135,12 +187,7 @@ async function openaiReply(
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
   const finish = b.kind === 'reply' && b.finish === 'length' ? 'length' : 'stop';
-  const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) };
-  const openaiUsage = {
-    prompt_tokens: usage.input_tokens,
-    completion_tokens: usage.output_tokens,
-    total_tokens: usage.input_tokens + usage.output_tokens,
-  };
+  const { base, openaiUsage } = openaiFrame(req, usage);
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -174,13 +221,7 @@ async function anthropicReply(
   const chunks = typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.kind === 'reply' && b.usage ? b.usage : { input_tokens: 1, output_tokens: chunks.length };
   const stopReason = b.kind === 'reply' && b.finish === 'length' ? 'max_tokens' : 'end_turn';
-  const message = {
-    id: 'msg_fake',
-    type: 'message',
-    role: 'assistant',
-    model: String(req.body?.model),
-    stop_sequence: null,
-  };
+  const message = anthropicMessage(req);
   if (!req.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -193,26 +234,12 @@ async function anthropicReply(
     );
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const event = (type: string, data: object) => sse(res, { type, ...data }, type);
-  event('message_start', {
-    message: {
-      ...message,
-      content: [],
-      stop_reason: null,
-      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
-    },
-  });
+  const event = startAnthropicStream(res, message, usage);
   event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   await sendChunks(res, b, (text) => event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
   if (res.destroyed) return;
   event('content_block_stop', { index: 0 });
-  event('message_delta', {
-    delta: { stop_reason: stopReason, stop_sequence: null },
-    usage: { output_tokens: usage.output_tokens },
-  });
-  event('message_stop', {});
-  res.end();
+  endAnthropicStream(res, event, stopReason, usage);
 }
 
 type ToolsBehaviour = Extract<FakeBehaviour, { kind: 'tools' }>;
@@ -227,12 +254,7 @@ const halves = (json: string) =>
 function openaiTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBehaviour, calls: ResolvedCall[]) {
   const texts = b.text === undefined ? [] : typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.usage ?? { input_tokens: 1, output_tokens: texts.length + calls.length };
-  const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: String(req.body?.model) };
-  const openaiUsage = {
-    prompt_tokens: usage.input_tokens,
-    completion_tokens: usage.output_tokens,
-    total_tokens: usage.input_tokens + usage.output_tokens,
-  };
+  const { base, openaiUsage } = openaiFrame(req, usage);
   if (!req.stream) {
     const message = {
       role: 'assistant',
@@ -271,13 +293,7 @@ function openaiTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBehavio
 function anthropicTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBehaviour, calls: ResolvedCall[]) {
   const texts = b.text === undefined ? [] : typeof b.text === 'string' ? [b.text] : b.text;
   const usage = b.usage ?? { input_tokens: 1, output_tokens: texts.length + calls.length };
-  const message = {
-    id: 'msg_fake',
-    type: 'message',
-    role: 'assistant',
-    model: String(req.body?.model),
-    stop_sequence: null,
-  };
+  const message = anthropicMessage(req);
   if (!req.stream) {
     const input = (json: string) => {
       try {
@@ -294,16 +310,7 @@ function anthropicTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBeha
     res.end(JSON.stringify({ ...message, content, stop_reason: 'tool_use', usage }));
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const event = (type: string, data: object) => sse(res, { type, ...data }, type);
-  event('message_start', {
-    message: {
-      ...message,
-      content: [],
-      stop_reason: null,
-      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
-    },
-  });
+  const event = startAnthropicStream(res, message, usage);
   let index = 0;
   if (texts.length > 0) {
     event('content_block_start', { index, content_block: { type: 'text', text: '' } });
@@ -318,12 +325,7 @@ function anthropicTools(req: FakeRequest, res: http.ServerResponse, b: ToolsBeha
     event('content_block_stop', { index });
     index++;
   }
-  event('message_delta', {
-    delta: { stop_reason: 'tool_use', stop_sequence: null },
-    usage: { output_tokens: usage.output_tokens },
-  });
-  event('message_stop', {});
-  res.end();
+  endAnthropicStream(res, event, 'tool_use', usage);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
