@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callerMetadata, webUrl, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
-import { InterruptResponse } from './runControl.ts';
+import { InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
 import { Step } from './workflows.ts';
 
@@ -133,8 +133,6 @@ export const AgentState = z.object({
   model: z.string().describe('provider:model the agent uses'),
 });
 export type AgentState = z.infer<typeof AgentState>;
-
-const SessionIdForm = z.object({ session_id: z.uuid('session_id must be a session UUID') }).strict();
 
 export const agentOperations = defineOperations({
   startEditorSession: {

@@ -9,7 +9,7 @@ import { PauseType, SessionIdParams } from './sessionEvents.ts';
  * Form calls arrive urlencoded from the clients; JSON works too.
  */
 
-const SessionIdForm = z.object({ session_id: z.uuid('session_id must be a session UUID') }).strict();
+export const SessionIdForm = z.object({ session_id: z.uuid('session_id must be a session UUID') }).strict();
 
 export const SessionStatus = z.object({
   in_progress: z
