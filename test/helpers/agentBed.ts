@@ -1,7 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { AgentState, StartEditorSessionResponse } from '../../contract/agent.ts';
+import { SessionEvent } from '../../contract/sessionEvents.ts';
 import { startAgentSite, type AgentSite } from '../fixtures/agentSite.ts';
 import { startFakeModel, type FakeModel } from './fakeModel.ts';
-import { startServer, type TestServer } from './server.ts';
+import { postJson, startServer, type TestServer } from './server.ts';
+import { waitForAsync } from './wait.ts';
 
 /** What the agent's tests run against: the real server, the fake model as its writer, and the agent's local site. */
 export interface AgentBed {
@@ -27,4 +30,55 @@ export function agentBed(): AgentBed {
     await bed.fake?.close();
   });
   return bed;
+}
+
+/** An agent's turn ended (done, replied, failed or interrupted). */
+export const turnEnded = (e: SessionEvent) =>
+  (e.event === 'RunCompleted' || e.event === 'RunError') && e.agent === true;
+
+/** The calls the agent's tests make on the bed's server, each checked for its status where it must succeed. */
+export function editorCalls(bed: AgentBed) {
+  async function startEditor(name: string, path: string, testData?: Record<string, string>) {
+    const res = await postJson(bed.server, '/api/start_editor_session', {
+      name,
+      url: `${bed.site.origin}${path}`,
+      ...(testData ? { test_data: testData } : {}),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return StartEditorSessionResponse.parse(await res.json());
+  }
+
+  async function events(id: string): Promise<SessionEvent[]> {
+    const res = await bed.server.api(`/api/session/${id}/events?limit=1000`);
+    return ((await res.json()) as { events: unknown[] }).events.map((e) => SessionEvent.parse(e));
+  }
+
+  /** Wait until the log has an event `match` accepts after `since` events; the log so far. */
+  async function until(id: string, what: string, match: (e: SessionEvent) => boolean, timeoutMs = 30_000) {
+    return waitForAsync(
+      what,
+      async () => {
+        const log = await events(id);
+        return log.some(match) ? log : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  async function send(message: string | object, url: string, headers: Record<string, string> = {}) {
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': bed.server.apiKey, ...headers },
+      body: JSON.stringify(typeof message === 'string' ? { message } : message),
+    });
+  }
+
+  async function state(id: string) {
+    const res = await bed.server.api(`/api/session/${id}/agent`);
+    expect(res.status).toBe(200);
+    return AgentState.parse(await res.json());
+  }
+
+  const close = (id: string) => postJson(bed.server, '/api/close_workflow_session', { session_id: id });
+  return { startEditor, events, until, send, state, close };
 }
