@@ -6,6 +6,9 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
+  // Every assertion's wait (toBeVisible, expect.poll, …) unless it names its own: Playwright's 5 s is
+  // too short for a loaded host, where the dashboard, the service and its browsers share two cores.
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list']],
   outputDir: 'test-results',

@@ -22,15 +22,10 @@ import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts
 import { connectCdp } from '../test/helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
 import { pssKb, serviceProcesses } from '../test/helpers/processes.ts';
+import { machineBusyMs, quantile, stats } from './lib/measure.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 10);
 const MAX_CONCURRENT = Number(process.argv[3] ?? 24);
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? Math.round(s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!) : null;
-};
-const stats = (xs: number[]) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), n: xs.length });
 
 /** connect_url answers: a CdpClient connects and Browser.getVersion comes back. */
 async function getVersion(connectUrl: string): Promise<void> {
@@ -91,14 +86,6 @@ async function pacedCycles(server: TestServer, pageUrl: string, perSecond: numbe
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
   return out;
-}
-
-/** Busy CPU time of the whole machine (every core, user + system), in milliseconds. */
-function machineBusyMs(): number {
-  const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
-  const ticks = user! + nice! + system! + irq! + softirq! + steal!;
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 /** Paced cycles on a fresh server with the default pool settings, and what they cost the machine. */

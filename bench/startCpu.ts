@@ -13,21 +13,13 @@ import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { postJson, startServer } from '../test/helpers/server.ts';
 import { serviceProcesses } from '../test/helpers/processes.ts';
+import { processCpuMs } from './lib/measure.ts';
 
 const ITERATIONS = Number(process.argv[2] ?? 8);
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 const SETTLE_MS = 2000;
 const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
 
-/** utime + stime of one process, in ms (0 once it is gone). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
+const cpuMs = (pid: number) => processCpuMs(pid);
 
 /** A Chromium process's kind from its flags: browser, zygote, renderer, gpu-process, utility:network, … */
 function kindOf(name: string, cmdline: string): string {

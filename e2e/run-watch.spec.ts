@@ -20,7 +20,9 @@ test('a run started through the API is watched live when its page is opened dire
           title: 'Wait a while',
           steps: [
             { type: 'navigate', url: `${site.origin}/slow` },
-            { type: 'waitForExpression', expression: 'performance.now() > 40000', timeout: 50000 },
+            // Never true: the run is under way for as long as the test watches it, however slow the host
+            // (its session is ended at the end).
+            { type: 'waitForExpression', expression: 'false', timeout: 600_000 },
           ],
         },
         variables: [],

@@ -9,8 +9,9 @@ test('a live session at 1280×800: the remote screen fills its box without bars,
   await page.goto('/sessions');
   await page.getByLabel('Workflow name').fill('e2e session screen');
   await page.getByRole('button', { name: 'Launch session' }).click();
-  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
-  await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible();
+  // The page moves on once the session's browser has started.
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible({ timeout: 20_000 });
   await page.evaluate(() => window.scrollTo(0, 0));
 
   const canvas = page.locator('.bd-viewer canvas').first();

@@ -27,7 +27,8 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
   await page.getByLabel('Workflow name').fill('e2e session');
   await expect(page.getByLabel('Timeout (seconds)')).toHaveValue('1200');
   await page.getByRole('button', { name: 'Launch session' }).click();
-  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  // The page moves on once the session's browser has started.
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
   const sessionId = page.url().split('/').pop()!;
   await expect(page.locator('.badge.live')).toBeVisible();
   await expect(page.getByTestId('time-left')).toContainText('min');

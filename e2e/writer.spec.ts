@@ -1,4 +1,5 @@
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { CHUNK_DELAY_MS } from './support/writerModel.ts';
 
 // The fake model (e2e/support/writerModel.ts) streams this text word by word.
 const FIRST_WORDS = 'The harbour woke slowly that morning.';
@@ -22,7 +23,8 @@ test('write with the model: the prose streams in, then the word count and usage'
   await expect(page.getByRole('button', { name: 'Writing…' })).toBeDisabled();
   await keepScreenshot(page, testInfo, 'writer-streaming');
 
-  await expect(page.getByTestId('word-count')).toHaveText(String(WORDS));
+  // The whole stream is some ten seconds (CHUNK_DELAY_MS a word).
+  await expect(page.getByTestId('word-count')).toHaveText(String(WORDS), { timeout: 30_000 });
   await expect(prose).toContainText('smelled of salt and bread.');
   await expect(page.getByText('Output tokens:')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Download .md' })).toBeVisible();
@@ -62,7 +64,7 @@ test('Stop ends a write mid-stream and keeps what arrived, marked incomplete and
   const kept = (await prose.textContent()) ?? '';
   expect(kept.startsWith(FIRST_WORDS)).toBe(true);
   // Stopped before the end: the last words never arrive, and no word count is shown.
-  await page.waitForTimeout(WORDS * 60 + 500);
+  await page.waitForTimeout(WORDS * CHUNK_DELAY_MS + 500);
   await expect(prose).not.toContainText('smelled of salt and bread.');
   await expect(page.getByTestId('word-count')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Copy/ })).toBeVisible();

@@ -18,7 +18,7 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # postgresql: the tests' throwaway clusters (test/helpers/postgres.ts, npm run test:postgres) run its
 # initdb/postgres from /usr/lib/postgresql/<version>/bin; the package's own cluster is not used.
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
-# python3 and requests: test/simplex.python.test.ts runs Simplex's Python client (test/fixtures/simplex-python).
+# python3 and requests: test/simplex.python.test.ts runs Simplex's Python client (from ../shared/vendor/simplex-python or SIMPLEX_PYTHON_DIR).
 python3 -c 'import requests' >/dev/null 2>&1 || need+=(python3 python3-requests)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"

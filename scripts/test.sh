@@ -8,11 +8,15 @@ echo "== lint"; npx eslint .
 echo "== format"; npx prettier --check . --log-level warn
 echo "== layers"; npm run --silent deps
 echo "== unit and API tests (SQLite)"; npx vitest run
-# The Postgres pass is for what the store decides: tests of the browser, its boundary and its
-# processes alone (no store-specific path) run once, in the SQLite pass, as do the cluster test and
-# the poison-pill test (each brings its own Postgres) and the fuzzer (child servers).
-SQLITE_ONLY=(test/cluster.test.ts test/runs.ai.test.ts test/agent.cluster.test.ts test/simplex.python.test.ts test/agent.stepRecorder.test.ts test/fakeModel.test.ts test/runs.poisonPill.test.ts test/fuzz.test.ts test/fuzzChecks.test.ts test/recording.test.ts test/runs.contained.test.ts
-  test/security/cdpBoundary.test.ts test/security/cdpLimits.test.ts test/security/connectionExhaustion.test.ts test/security/egressAndVnc.test.ts
-  test/security/egressHostLocal.test.ts test/vnc.test.ts test/livestream.test.ts test/sessions.warmPool.test.ts test/chromium.infobar.test.ts)
-echo "== unit and API tests (Postgres)"; BROWSERDESK_TEST_DB=postgres npx vitest run "${SQLITE_ONLY[@]/#/--exclude=}"
+# The Postgres pass is for what the store decides: records, lists and their filters, the run queue,
+# keys, credentials, webhooks, the event log, recovery after a crash. Tests of the browser, its
+# boundary, its processes, the agent and the dashboard take no store-specific path and run once, in
+# the SQLite pass, as do the cluster tests that bring their own Postgres and the fuzzer.
+POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKeys.test.ts test/auth.test.ts
+  test/credentials.test.ts test/security/credentialAttacks.test.ts test/security/apiKeyAttacks.test.ts
+  test/webhooks.test.ts test/security/webhookSecretAttacks.test.ts test/events.test.ts test/sessionEventLog.test.ts
+  test/overview.test.ts test/runs.list.test.ts test/runs.queue.test.ts test/runs.crash.test.ts test/runs.test.ts
+  test/runs.validation.test.ts test/sessions.test.ts test/sessions.lifecycle.test.ts test/sessions.refused.test.ts
+  test/workflows.test.ts test/workflows.simplex.test.ts test/structuredOutput.test.ts test/badInput.test.ts)
+echo "== unit and API tests (Postgres)"; BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}"
 echo "== end-to-end"; npx playwright test

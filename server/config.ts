@@ -53,6 +53,11 @@ export const EnvSchema = z.object({
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
   WARM_POOL_MAX: z.coerce.number().int().min(0).max(50).default(4),
   MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
+  /**
+   * Browser starts that run at once; more wait in line (a create before the pool's refills). Two on
+   * two cores: measured (bench/arena.ts), one start leaves a core idle while it waits on I/O and IPC.
+   */
+  BROWSER_STARTS_AT_ONCE: z.coerce.number().int().min(1).max(64).default(Math.max(2, os.availableParallelism())),
   /** Runs that wait for a browser on a full host; beyond it run_workflow answers 429. 0: no queue. */
   MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(1000),
   PROXY_URL: optionalUrl,

@@ -48,7 +48,7 @@ async function untilPainted(id: string, top: (t: number) => boolean) {
       const f = grabDisplay(displays.get(id));
       return isRed(f, SCREEN.width / 2, SCREEN.height - 5) && top(pageTop(f)) ? f : undefined;
     },
-    20_000,
+    30_000,
   ).catch(() => grabDisplay(displays.get(id)));
 }
 
@@ -104,18 +104,18 @@ describe('no automation infobar on the display', () => {
     expect(body.succeeded).toBe(true);
     const sid = body.session_id!;
     try {
+      // Held at the pause step: the navigate step is done and the pause step has begun (the override
+      // is sent as each step begins), whatever time that took.
       await waitForAsync(
-        'the navigate step',
+        'the pause step',
         async () => {
           const r = await server.api(`/api/run_workflow_status?session_id=${sid}`);
-          const st = (await r.json()) as { status?: string; completed?: boolean; results?: unknown[] };
+          const st = (await r.json()) as { status?: string; completed?: boolean; pause?: unknown };
           if (st.completed) throw new Error(`run ended: ${JSON.stringify(st).slice(0, 600)}`);
-          return (st.results?.length ?? 0) > 0 ? true : undefined;
+          return st.pause ? true : undefined;
         },
         30_000,
       );
-      // Past the next step's start too (the override is sent as each step begins).
-      await new Promise((r) => setTimeout(r, 500));
       const f = await untilPainted(sid, (t) => t === 0);
       expect(pageTop(f)).toBe(0);
     } finally {

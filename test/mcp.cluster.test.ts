@@ -59,7 +59,8 @@ describe('MCP tool calls in a cluster', () => {
       submit: true,
     });
     expect(typed.isError, textOf(typed)).toBeFalsy();
-    await expect.poll(() => site.submissions.at(-1)?.name).toBe('Via B');
+    // The browser posts the form in its own time: expect.poll's 1 s is not enough on a loaded host.
+    await expect.poll(() => site.submissions.at(-1)?.name, { timeout: 30_000 }).toBe('Via B');
 
     // A wrong key is refused by A itself, never passed on.
     const res = await fetch(`${a.url}/api/mcp`, {

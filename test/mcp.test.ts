@@ -150,7 +150,8 @@ describe('the MCP server at /api/mcp', () => {
     });
     expect(clicked.isError, textOf(clicked)).toBeFalsy();
 
-    await expect.poll(() => site.submissions.length).toBe(1);
+    // The browser posts the form in its own time: expect.poll's 1 s is not enough on a loaded host.
+    await expect.poll(() => site.submissions.length, { timeout: 30_000 }).toBe(1);
     expect(site.submissions[0]).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', size: 'small' });
     const result = textOf(await callTool(client, 'browser_snapshot', { session_id: id }));
     expect(result).toContain('Order received');
@@ -239,7 +240,7 @@ describe('the MCP server at /api/mcp', () => {
       submit: true,
     });
     expect(typed.isError, textOf(typed)).toBeFalsy();
-    await expect.poll(() => site.submissions.length).toBe(before + 1);
+    await expect.poll(() => site.submissions.length, { timeout: 30_000 }).toBe(before + 1);
     expect(site.submissions.at(-1)!.name).toBe('Grace');
     const pressed = await callTool(client, 'browser_press_key', { session_id: id, key: 'Tab' });
     expect(pressed.isError, textOf(pressed)).toBeFalsy();
@@ -351,7 +352,7 @@ describe('the MCP server at /api/mcp', () => {
         element: 'Send order',
         ref: refOf(snap, /button "Send order"/),
       });
-      await expect.poll(() => site.submissions.at(-1)?.name).toBe('Uploader');
+      await expect.poll(() => site.submissions.at(-1)?.name, { timeout: 30_000 }).toBe('Uploader');
       expect(site.submissions.at(-1)!.file).toEqual({ name: 'notes.txt', bytes });
     } finally {
       await callTool(client, 'session_close', { session_id: id });
@@ -385,6 +386,7 @@ describe('the MCP server at /api/mcp', () => {
                 page: { title: string };
               }
             ).page.title,
+          { timeout: 30_000 },
         )
         .toBe('clicked inside');
     } finally {

@@ -118,7 +118,8 @@ describe('workflows, hand-off and downloads', () => {
         title: 'wait',
         steps: [
           { type: 'navigate', url: '{{site}}/form' },
-          { type: 'waitForElement', selectors: [['#result-name']], timeout: 20_000 },
+          // Never there: the run is still waiting when it is handed over and taken back, however slow the host.
+          { type: 'waitForElement', selectors: [['#result-name']], timeout: 120_000 },
         ],
       },
       variables: [{ name: 'site', type: 'string', required: true }],
@@ -194,7 +195,7 @@ describe('workflows, hand-off and downloads', () => {
       let files: { filename: string; download_url: string }[] = [];
       await expect
         .poll(async () => (files = firstJson(await callTool(client, 'downloads_list', { session_id: id }))).length, {
-          timeout: 10_000,
+          timeout: 30_000,
         })
         .toBe(1);
       expect(files[0]!.filename).toBe(LINKED_NAME);

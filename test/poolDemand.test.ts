@@ -43,32 +43,6 @@ describe('warm pool demand', () => {
     expect(d.rate(t0 + 37_000)).toBe(0);
   });
 
-  it('starts as many at once as the pool wants to hold, one per two cores', () => {
-    const d = new PoolDemand({ min: 1, max: 6 });
-    const t0 = 1_000_000;
-    for (let i = 0; i < 20; i++) d.noteStart(600);
-    // Nothing asked for: one at a time.
-    expect(d.startsAtOnce(8, t0)).toBe(1);
-    // 4 creates in 30 s, starts of 0.6 s: 0.14 × 0.6 × 2 = 0.17, still one.
-    for (let i = 0; i < 4; i++) d.noteTake(t0 + i * 7_000);
-    expect(d.startsAtOnce(8, t0 + 29_000)).toBe(1);
-    // 4 creates every 3 s (the ceiling of one start at a time, 1/0.75 s), starts of 0.6 s:
-    // 1.33 × 0.6 × 2 = 1.6, so two at once where there are four cores, and the rate can rise past
-    // that ceiling; on two cores, still one.
-    const d2 = new PoolDemand({ min: 1, max: 6 });
-    for (let i = 0; i < 20; i++) d2.noteStart(600);
-    for (let i = 0; i < 40; i++) d2.noteTake(t0 + i * 750);
-    const now = t0 + 30_000;
-    expect(d2.startsAtOnce(4, now)).toBe(2);
-    expect(d2.startsAtOnce(2, now)).toBe(1);
-    // Slower starts want 4 (1.33 × 1.5 × 2): bounded by half the cores.
-    for (let i = 0; i < 30; i++) d2.noteStart(1500);
-    expect(d2.startsAtOnce(6, now)).toBe(3);
-    expect(d2.startsAtOnce(16, now)).toBe(4);
-    // And never fewer than one, whatever the cores.
-    expect(d2.startsAtOnce(1, now)).toBe(1);
-  });
-
   it('lets memory bound the pool, keeping a quarter of the machine free', () => {
     expect(treesMemoryAllows(8 * GiB, 16 * GiB)).toBe(Math.floor((4 * GiB) / TREE_BYTES));
     expect(treesMemoryAllows(3 * GiB, 16 * GiB)).toBe(0);

@@ -158,7 +158,8 @@ describe('POST /api/run_workflow', () => {
         title: 'broken',
         timeout: 1500,
         steps: [
-          { type: 'navigate', url: `${site.origin}/form` },
+          // The flow's 1.5 s is the missing button's; the page's load has a loaded host's time.
+          { type: 'navigate', url: `${site.origin}/form`, timeout: 30_000 },
           { type: 'click', selectors: [['#no-such-button']], offsetX: 1, offsetY: 1 },
           { type: 'change', selectors: [['#name']], value: 'never' },
         ],

@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionLogs } from '../contract/sessionEvents.ts';
+import { EventsPage, SessionLogs } from '../contract/sessionEvents.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { waitForAsync } from './helpers/wait.ts';
 
 // The session log: what a CDP client did in the session, as the log tells it afterwards.
 let server: TestServer;
@@ -30,7 +31,11 @@ describe('the session log', () => {
     const browser = await chromium.connectOverCDP(s.connect_url);
     const page = browser.contexts()[0]!.pages()[0] ?? (await browser.contexts()[0]!.newPage());
     await page.goto(`${origin}/logged`);
-    await page.waitForTimeout(300);
+    // The page's error comes a task after its console lines: all of it is in the log before the session ends.
+    await waitForAsync('the page error in the log', async () => {
+      const res = await server.api(`/api/session/${s.session_id}/events?limit=1000`);
+      return EventsPage.parse(await res.json()).events.some((e) => e.event === 'PageError') ? true : undefined;
+    });
     expect(await (await server.api(`/api/retrieve_session_logs/${s.session_id}`)).json()).toEqual({ logs: null });
     await browser.close().catch(() => undefined);
     await server.api(`/api/sessions/${s.session_id}`, { method: 'DELETE' });

@@ -64,7 +64,7 @@ describe('session lifecycle leaves no process behind', () => {
     }
     // Session folders go at once (a rename out of the way; the copy in .trash-* is deleted behind).
     expect(fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.trash-'))).toEqual([]);
-  });
+  }, 120_000); // four browsers started one after another: more than a minute on a loaded host
 
   it('after Chromium is killed with SIGKILL: the session is crashed and the rest of its tree ends', async () => {
     const s = await createSession(server, { webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });
@@ -115,8 +115,8 @@ describe('session lifecycle leaves no process behind', () => {
       const starts = [1, 2].map(() =>
         closing.app.sessions.create({ workflowId: workflow.id, timeoutSeconds: 60, proxies: false }),
       );
-      // Close as soon as the first display is up: the browsers are mid-start.
-      for (let i = 0; i < 400 && !countByName(closing.dataDir).Xvfb; i++) await new Promise((r) => setTimeout(r, 10));
+      // Close as soon as the first display is up (within 30 s, however loaded the host): the browsers are mid-start.
+      for (let i = 0; i < 3_000 && !countByName(closing.dataDir).Xvfb; i++) await new Promise((r) => setTimeout(r, 10));
       expect(countByName(closing.dataDir).Xvfb).toBeGreaterThan(0);
       await closing.close();
       const outcomes = await Promise.allSettled(starts);
@@ -191,8 +191,9 @@ describe('session lifecycle leaves no process behind', () => {
       });
       expect(res.status).toBe(200);
       const { session_id } = (await res.json()) as { session_id: string };
-      // Let the warm pool refill too, so the crash leaves a session's tree and a pooled one.
-      for (let i = 0; i < 400 && countByName(dataDir).x11vnc !== 2; i++) await new Promise((r) => setTimeout(r, 50));
+      // Let the warm pool refill too, so the crash leaves a session's tree and a pooled one (its browser
+      // starts at a lower priority: up to a minute on a loaded host).
+      for (let i = 0; i < 1_200 && countByName(dataDir).x11vnc !== 2; i++) await new Promise((r) => setTimeout(r, 50));
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
@@ -219,5 +220,5 @@ describe('session lifecycle leaves no process behind', () => {
       }
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
-  });
+  }, 180_000); // a server process, its warm pool and a restart: minutes on a loaded host
 });

@@ -149,17 +149,20 @@ describe('simplex-ts against Browserdesk', () => {
   });
 
   it('pause and resume a running flow through the client (external): no step runs while paused', async () => {
-    // The second step waits about two seconds: the pause lands while it runs.
+    // The second step waits until the page is ten seconds old: the pause lands while it runs, however
+    // long a loaded host takes to see it start and to pause.
     const id = await createWorkflow(
       server,
-      nameFlow('external pause', [{ type: 'waitForExpression', expression: 'performance.now() > 2000' }]),
+      nameFlow('external pause', [
+        { type: 'waitForExpression', expression: 'performance.now() > 10000', timeout: 30_000 },
+      ]),
     );
     const run = await client.workflows.run(id, { variables: { site: site.origin, name: 'Paused Once' } });
     await waitForAsync(
       'step 2',
       async () =>
         (await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined,
-      20_000,
+      30_000,
     );
     const paused = await client.pause(run.session_id);
     expect(paused).toMatchObject({ succeeded: true, action: 'pause' });
@@ -173,8 +176,12 @@ describe('simplex-ts against Browserdesk', () => {
       paused_key: paused.pause_key,
       pause_type: 'external',
     });
-    // The wait step ends; the flow then holds before step 3.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The wait step ends (whenever a loaded host gets there); the flow then holds before step 3. A
+    // step begun despite the pause would be in the log a second later.
+    await waitForAsync('the wait step to end', async () =>
+      (await eventsOf(run.session_id)).filter((e) => e.event === 'ToolCallCompleted').length >= 2 ? true : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
     const held = await eventsOf(run.session_id);
     expect(held.filter((e) => e.event === 'ToolCallCompleted')).toHaveLength(2);
     expect(held.filter((e) => e.event === 'ToolCallStarted')).toHaveLength(2);
@@ -213,7 +220,7 @@ describe('simplex-ts against Browserdesk', () => {
         const s = await client.getSessionStatus(run.session_id);
         return s.paused ? s : undefined;
       },
-      20_000,
+      30_000,
     );
     expect(status).toMatchObject({ in_progress: true, paused: true, pause_type: 'internal', pause_message: message });
     // The run.paused webhook carries the interactive live view and the message.
@@ -325,7 +332,7 @@ describe("the Python client's extra calls, as plain HTTP", () => {
       'step 2',
       async () =>
         (await eventsOf(run.session_id)).some((e) => e.event === 'ToolCallStarted' && e.step === 2) ? true : undefined,
-      20_000,
+      30_000,
     );
     const first = (await (await server.api(`/api/session/${run.session_id}/events?since=0&limit=2`)).json()) as {
       events: { index: number }[];

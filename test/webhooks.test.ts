@@ -132,7 +132,8 @@ describe('webhooks', () => {
   it('delivers after a restart between attempts', async () => {
     const s1 = await server();
     const r = await receiver([500, 200]);
-    s1.app.webhooks.retryDelaysMs = [1500];
+    // Long enough that s1 is seen between its attempts and closed before the retry is due, however loaded the host.
+    s1.app.webhooks.retryDelaysMs = [10_000];
     s1.app.bus.emit('run.started', {
       session_id: randomUUID(),
       workflow_id: randomUUID(),
@@ -158,7 +159,8 @@ describe('webhooks', () => {
 
   it('retries after a timeout', async () => {
     const s = await server();
-    s.app.webhooks.timeoutMs = 300;
+    // The first attempt gets no answer and times out; the second is answered, within this even on a loaded host.
+    s.app.webhooks.timeoutMs = 10_000;
     const r = await receiver([0, 200]);
     s.app.bus.emit('session.started', { session_id: randomUUID(), workflow_id: randomUUID(), webhook_url: r.url });
     const got = await r.waitFor(2);

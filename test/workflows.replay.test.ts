@@ -81,7 +81,8 @@ describe('replay engine', () => {
       title: 'broken',
       timeout: 1000,
       steps: [
-        { type: 'navigate', url: `${site.origin}/form` },
+        // The flow's 1 s is the missing button's; the page's load has a loaded host's time.
+        { type: 'navigate', url: `${site.origin}/form`, timeout: 30_000 },
         { type: 'click', selectors: [['#no-such-button']], offsetX: 1, offsetY: 1 },
         { type: 'close' },
       ],

@@ -14,10 +14,16 @@ export const FAKE_TEXT =
 
 const WORDS = FAKE_TEXT.split(' ');
 
+/**
+ * The wait after each word: the 40 words take some ten seconds, so a test sees the write under way
+ * (and stops it part way) however long a loaded host takes to look.
+ */
+export const CHUNK_DELAY_MS = 250;
+
 const PROSE: FakeBehaviour = {
   kind: 'reply',
   text: WORDS.map((w, i) => (i ? ` ${w}` : w)),
-  chunkDelayMs: 60,
+  chunkDelayMs: CHUNK_DELAY_MS,
   usage: { input_tokens: 12, output_tokens: WORDS.length },
 };
 

@@ -1,4 +1,4 @@
-import { RetryError, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import {
   AskUserAnswer,
   CANCEL_PREFIX,
@@ -32,6 +32,9 @@ export interface ConversationDeps {
   emit(event: SessionEventInput): void;
   log: Log;
 }
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 /** What an interrupted turn tells its log, and the model next time. */
 const INTERRUPTED = 'Interrupted: the agent stopped where it was. Send a message to go on.';
@@ -202,14 +205,9 @@ export class AgentConversation {
       });
       this.finished(end);
     } catch (err) {
-      const message = abort.signal.aborted
-        ? (abort.signal.reason as Error).message
-        : `The model failed: ${describeFailure(err, deps.limits.timeoutMs)}`;
-      if (!abort.signal.aborted)
-        deps.log.warn(
-          { session: deps.sessionId, err: describeFailure(err, deps.limits.timeoutMs) },
-          'agent turn failed',
-        );
+      const failure = abort.signal.aborted ? undefined : await describeFailure(err, deps.limits.timeoutMs);
+      const message = failure === undefined ? (abort.signal.reason as Error).message : `The model failed: ${failure}`;
+      if (failure !== undefined) deps.log.warn({ session: deps.sessionId, err: failure }, 'agent turn failed');
       // The model is told next time, so it does not think its last step went through unnoticed.
       this.history.push({ role: 'user', content: `(${message})` });
       this.closeRun({ failed: message });
@@ -265,8 +263,9 @@ export class AgentConversation {
 }
 
 /** A model failure in words a person can act on: from status and error codes only (writer/failure.ts), never the provider's text. */
-function describeFailure(err: unknown, timeoutMs: number): string {
+async function describeFailure(err: unknown, timeoutMs: number): Promise<string> {
+  const { RetryError } = await ai();
   const attempts = RetryError.isInstance(err) ? err.errors.length : 1;
   const last = RetryError.isInstance(err) ? err.lastError : err;
-  return `${reasonOf(last, timeoutMs)} after ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}`;
+  return `${await reasonOf(last, timeoutMs)} after ${attempts === 1 ? '1 attempt' : `${attempts} attempts`}`;
 }

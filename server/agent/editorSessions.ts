@@ -99,7 +99,7 @@ export class EditorSessions {
       throw err;
     }
     const { sessionId, tokens } = started;
-    const editor = this.editorFor(sessionId, workflow.id, request.url, testData, choice);
+    const editor = await this.editorFor(sessionId, workflow.id, request.url, testData, choice);
     // A session that died as it started has already had its end hook: no agent is kept for it.
     if (this.deps.sessions.get(sessionId)?.state === 'live') this.editors.set(sessionId, editor);
     const urls = this.deps.urls.session(sessionId, tokens);
@@ -138,13 +138,13 @@ export class EditorSessions {
     ]);
   }
 
-  private editorFor(
+  private async editorFor(
     sessionId: string,
     workflowId: string,
     startUrl: string,
     testData: Record<string, string | number | boolean>,
     choice: Extract<ModelChoice, { configured: true }>,
-  ): Editor {
+  ): Promise<Editor> {
     const { deps } = this;
     const emit = (event: SessionEventInput) => deps.events.append(sessionId, event);
     const recorder = new StepRecorder();
@@ -153,7 +153,7 @@ export class EditorSessions {
     const conversation = new AgentConversation({
       sessionId,
       workflowId,
-      model: choice.model,
+      model: await choice.model(),
       system: async () =>
         systemPrompt({
           startUrl,
@@ -161,7 +161,7 @@ export class EditorSessions {
           credentialNames: (await deps.credentials.list()).map((c) => c.name),
           inRun: false,
         }),
-      tools: sessionTools({
+      tools: await sessionTools({
         sessionId,
         tools: deps.tools,
         placeholders,
@@ -258,7 +258,7 @@ export class EditorSessions {
     // What the run typed before this step shows in fields the agent reads: hidden like its own.
     const known = new Map<string, string>(secrets);
     const end = await runTurn({
-      model: choice.model,
+      model: await choice.model(),
       system: systemPrompt({
         startUrl: 'the page the run is on',
         testData: {},
@@ -266,7 +266,7 @@ export class EditorSessions {
         inRun: true,
       }),
       history: [{ role: 'user', content: instruction }],
-      tools: sessionTools({
+      tools: await sessionTools({
         sessionId,
         tools: deps.tools,
         placeholders: storedPlaceholders(deps.credentials, {}, known),

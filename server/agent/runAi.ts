@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { generateText, type ModelMessage } from 'ai';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ModelMessage } from 'ai';
 import type { Page } from 'playwright-core';
 import type { RunAi, Secrets } from '../runs/ai.ts';
 import { redactor } from '../runs/redact.ts';
@@ -8,6 +8,10 @@ import { pageOfLines } from '../agentTools/tokenBudget.ts';
 import { modelFailed } from '../writer/failure.ts';
 import type { ModelChoice } from '../writer/model.ts';
 import { selectorsOf } from './elementSelectors.ts';
+
+// Loaded when first used: ai is about 350 ms and 25 MB, ajv 120 ms and 10 MB, that the idle server does not need.
+const ai = () => import('ai');
+const ajv = () => import('ajv');
 
 /** What of the page the model reads at most: a longer page is cut (a step's `selector` narrows it). */
 const PAGE_TOKENS = 12_000;
@@ -64,6 +68,7 @@ export class AgentRunAi implements RunAi {
     const model = this.modelOrThrow();
     let validate: ValidateFunction | undefined;
     if (params.schema) {
+      const { Ajv } = await ajv();
       try {
         // A fresh Ajv per step: a shared one keeps every schema it compiled and refuses a second with the same $id.
         validate = new Ajv({ allErrors: true, strict: false }).compile(params.schema);
@@ -176,9 +181,10 @@ export class AgentRunAi implements RunAi {
     signal: AbortSignal,
   ): Promise<string> {
     signal.throwIfAborted();
+    const [{ generateText }, languageModel] = await Promise.all([ai(), model()]);
     try {
       const { text } = await generateText({
-        model,
+        model: languageModel,
         system,
         messages,
         abortSignal: AbortSignal.any([signal, AbortSignal.timeout(MODEL_TIMEOUT_MS)]),
@@ -186,7 +192,7 @@ export class AgentRunAi implements RunAi {
       return text;
     } catch (err) {
       if (signal.aborted) throw new Error('the run was stopped while the model was answering', { cause: err });
-      throw modelFailed(err, MODEL_TIMEOUT_MS);
+      throw await modelFailed(err, MODEL_TIMEOUT_MS);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import type { JSONSchema7 } from 'json-schema';
 import type { Locator, Page } from 'playwright-core';
 import type { AgentTools } from '../agentTools/index.ts';
@@ -24,6 +24,9 @@ export const AGENT_BROWSER_TOOLS = [
   'browser_wait_for',
   'downloads_list',
 ] as const;
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 /** Records a successful call as workflow steps (server/agent/stepRecorder.ts). */
 export interface StepRecording {
@@ -91,7 +94,8 @@ async function filledArgs(
 }
 
 /** The agent's browser tools as AI SDK tools: the registry's, bound to the session, filled, recorded and redacted. */
-export function sessionTools(opts: SessionToolsOptions): ToolSet {
+export async function sessionTools(opts: SessionToolsOptions): Promise<ToolSet> {
+  const { jsonSchema, tool } = await ai();
   const described = new Map(opts.tools.registry.list().map((t) => [t.name, t]));
   const set: ToolSet = {};
   for (const name of AGENT_BROWSER_TOOLS) {

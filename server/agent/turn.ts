@@ -1,21 +1,15 @@
-import {
-  jsonSchema,
-  stepCountIs,
-  streamText,
-  tool,
-  type LanguageModel,
-  type ModelMessage,
-  type StopCondition,
-  type ToolSet,
-} from 'ai';
+import type { LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
 import type { SessionEventInput, SimplexTool } from '../../contract/sessionEvents.ts';
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 /** The tools that end a turn instead of acting: the agent asks the person, or says it is done. */
 export const ASK_USER = 'ask_user';
 export const DONE = 'done';
 
 /** ask_user and done have no execute: calling one ends the model's loop, and the turn says which. */
-export const turnEndingTools: ToolSet = {
+const turnEndingTools = ({ jsonSchema, tool }: Awaited<ReturnType<typeof ai>>): ToolSet => ({
   [ASK_USER]: tool({
     description:
       'Ask the person a question when you need a decision or a fact you cannot find on the page (which account, a missing value). Stop and wait for the answer.',
@@ -38,7 +32,7 @@ export const turnEndingTools: ToolSet = {
       additionalProperties: false,
     }),
   }),
-};
+});
 
 /** How a turn ended. */
 export type TurnEnd =
@@ -83,6 +77,7 @@ const argsOf = (input: unknown): Record<string, unknown> =>
  * Throws on a model failure or abort (the caller logs RunError).
  */
 export async function runTurn(opts: TurnOptions): Promise<TurnEnd> {
+  const sdk = await ai();
   let text = '';
   let pending = '';
   let lastFlush = Date.now();
@@ -125,12 +120,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnEnd> {
   let ending: TurnEnd | undefined;
   let failure: unknown;
   let completedSteps: ModelMessage[] = [];
-  const result = streamText({
+  const result = sdk.streamText({
     model: opts.model,
     system: opts.system,
     messages: opts.history,
-    tools: { ...opts.tools, ...turnEndingTools },
-    stopWhen: [stepCountIs(opts.maxSteps), calledTurnEnding],
+    tools: { ...opts.tools, ...turnEndingTools(sdk) },
+    stopWhen: [sdk.stepCountIs(opts.maxSteps), calledTurnEnding],
     maxRetries: opts.maxRetries,
     maxOutputTokens: opts.maxOutputTokens,
     abortSignal: opts.signal,

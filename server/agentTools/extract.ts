@@ -1,10 +1,12 @@
-import { generateObject, NoObjectGeneratedError } from 'ai';
 import { z } from 'zod';
 import { agentToolInputs } from '../../contract/agentTools.ts';
 import { modelFailed } from '../writer/failure.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
 import { pageOfLines } from './tokenBudget.ts';
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 /** What of the page the model reads at most: a long page is cut (the agent can narrow its instruction). */
 const PAGE_TOKENS = 12_000;
@@ -39,10 +41,11 @@ export function extractTools(kit: ToolKit): AgentTool[] {
         const page = await kit.browsers.page(session_id);
         const text = await page.ariaSnapshot({ timeout: 15_000 });
         const part = pageOfLines(text.split('\n'), 0, PAGE_TOKENS);
+        const [{ generateObject, NoObjectGeneratedError }, model] = await Promise.all([ai(), choice.model()]);
         let object: unknown;
         try {
           ({ object } = await generateObject({
-            model: choice.model,
+            model,
             schema: shape,
             abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
             system:
@@ -54,7 +57,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
             throw new ToolError(
               "The model's answer did not match the schema: retry, or make the instruction or the schema simpler",
             );
-          throw modelFailed(err, MODEL_TIMEOUT_MS);
+          throw await modelFailed(err, MODEL_TIMEOUT_MS);
         }
         return {
           content: [{ type: 'text', text: JSON.stringify(object) }],

@@ -1,10 +1,13 @@
 import type { Log } from '../log.ts';
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
 import { ServerEvent } from '../../contract/events.ts';
 import type { Bus } from '../events/bus.ts';
 import { onBusServerEvents, type ServerEvents } from '../events/serverEvents.ts';
 import type { Sql } from '../store/sql.ts';
+
+// Loaded when first used (a cluster's relay only): it is about 150 ms and 15 MB a SQLite server does not need.
+const postgres = () => import('pg');
 
 /** The one channel every node of a store publishes on and listens to (channels are per database). */
 export const EVENTS_CHANNEL = 'browserdesk_events';
@@ -93,9 +96,10 @@ export class EventRelay {
   }
 
   private async connect(): Promise<void> {
+    const { Client } = await postgres();
     if (this.stopped) return;
     // keepAlive: a silently dropped TCP connection is noticed; the timeout: a black hole is not waited on forever.
-    const client = new pg.Client({
+    const client = new Client({
       connectionString: this.opts.databaseUrl,
       keepAlive: true,
       connectionTimeoutMillis: 10_000,

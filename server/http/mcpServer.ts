@@ -1,14 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AgentToolRegistry } from '../agentTools/registry.ts';
+
+// Loaded when first used: it is about 300 ms and 25 MB the idle server does not need.
+const sdk = async () => {
+  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
+  return { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+};
 
 const INSTRUCTIONS =
   'Browserdesk: real Chromium sessions a person can watch and take over. Start with session_create (or session_list), then browser_navigate, browser_snapshot (refs for browser_click and browser_type; a long page comes in parts, with a cursor), and session_close when done.';
 
 /** The MCP face of the tool registry: tools/list and tools/call, nothing else (the registry knows no MCP). */
-function mcpServerOver(registry: AgentToolRegistry, version: string): Server {
+function mcpServerOver(
+  { Server, CallToolRequestSchema, ListToolsRequestSchema }: Awaited<ReturnType<typeof sdk>>,
+  registry: AgentToolRegistry,
+  version: string,
+): Server {
   const server = new Server(
     { name: 'browserdesk', version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -35,8 +48,9 @@ export async function answerMcp(
   res: ServerResponse,
   body: unknown,
 ): Promise<void> {
-  const server = mcpServerOver(registry, version);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const mcp = await sdk();
+  const server = mcpServerOver(mcp, registry, version);
+  const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close().catch(() => undefined);
     void server.close().catch(() => undefined);

@@ -5,8 +5,6 @@ import os from 'node:os';
 const RATE_WINDOW_MS = 30_000;
 /** The shortest span a rate is taken over: a create or two alone are not a rate. */
 const MIN_RATE_SPAN_MS = 5_000;
-/** Cores one browser start keeps busy, rounded up (see startsAtOnce). */
-const CORES_PER_START = 2;
 /** A browser tree's share of memory, measured (bench/sessions.ts: about 230 MB PSS each). */
 export const TREE_BYTES = 300 * 1024 * 1024;
 
@@ -51,18 +49,6 @@ export class PoolDemand {
   /** Trees to keep ready, within [min, max] and what `room` (session slots, memory) allows beyond min. */
   target(room: number, now = Date.now()): number {
     return Math.max(this.bounds.min, Math.min(this.bounds.max, this.wanted(now), room));
-  }
-
-  /**
-   * Starts to run at once: as many as the trees the pool aims to hold (`target` before its bounds),
-   * so the refill can keep pace where the cores allow; one at a time tops out at one tree per start
-   * time. A start keeps about 1.4 cores busy while it runs (its browser, zygote, GPU, network and
-   * renderer processes: 780 ms of CPU in 560 ms, bench/startCpu), so one start per two cores: on
-   * 2 cores two at once made each take twice as long, and the paced cycle's p95 went from 0.6× to
-   * 0.8× raw Playwright's (bench/sessions, same machine, alternating runs).
-   */
-  startsAtOnce(cores: number, now = Date.now()): number {
-    return Math.max(1, Math.min(Math.floor(cores / CORES_PER_START), this.wanted(now)));
   }
 
   /** Little's law with twice the headroom: creates that arrive while one tree starts, times two. */

@@ -18,6 +18,7 @@ import { openStartUrl } from './browser/startUrl.ts';
 import { applyStorageState } from './storageState.ts';
 import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
 import { BrowserTree, type TreeOptions } from './browser/tree.ts';
+import { StartGate } from './browser/startGate.ts';
 import type {
   Capability,
   CreateSessionInput,
@@ -38,6 +39,7 @@ export interface ManagerOptions {
     | 'WARM_POOL_SIZE'
     | 'WARM_POOL_MAX'
     | 'MAX_SESSIONS'
+    | 'BROWSER_STARTS_AT_ONCE'
     | 'MAX_QUEUED_RUNS'
     | 'PROXY_URL'
     | 'SESSION_UIDS'
@@ -118,6 +120,8 @@ export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly pool: WarmPool;
+  /** Every browser start of this node, the pool's and the creates' own, takes its turn here. */
+  private readonly gate: StartGate;
   private isolation: Isolation | undefined;
   private closed = false;
   private readonly hooks: SessionLifecycleHooks[] = [];
@@ -125,6 +129,7 @@ export class BrowserSessionManager implements SessionManager {
   private readonly reserved = new Map<string, Reserved>();
 
   constructor(private readonly opts: ManagerOptions) {
+    this.gate = new StartGate(opts.config.BROWSER_STARTS_AT_ONCE);
     this.pool = new WarmPool({
       min: opts.config.WARM_POOL_SIZE,
       // WARM_POOL_SIZE=0 turns the pool off, demand or not.
@@ -145,6 +150,7 @@ export class BrowserSessionManager implements SessionManager {
       id,
       executable: this.opts.config.CHROMIUM_PATH,
       isolation: this.isolation,
+      gate: this.gate,
       proxyServer,
       onPid: (kind, pid) => void this.safely(() => this.opts.repo.addPid(id, kind, pid)),
     };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import { PoolDemand, treesMemoryAllows } from './poolDemand.ts';
 import { BrowserTree, type TreeOptions } from './browser/tree.ts';
+import type { StartTicket } from './browser/startGate.ts';
 
 export interface WarmPoolOptions {
   /** Always keep at least this many ready (WARM_POOL_SIZE). */
@@ -10,11 +10,13 @@ export interface WarmPoolOptions {
   max: number;
   /** Sessions that could still be handed out (MAX_SESSIONS minus those live): more ready trees would only wait. */
   room: () => number;
-  /** Everything of TreeOptions but the id, which the pool picks (it becomes the session id). */
+  /** Everything of TreeOptions but the id, which the pool picks (it becomes the session id), and the gate's ticket. */
   treeOptions: (id: string) => TreeOptions;
   onError: (err: unknown) => void;
   /** Readies a started tree before it counts as started (the default presentation, while nobody watches). */
   prepare?: (tree: BrowserTree) => Promise<void>;
+  /** What sizes the pool (tests give one whose rate they set); by default the creates this pool sees. */
+  demand?: PoolDemand;
 }
 
 /** A tree from the pool: ready now, or one starting, which is sooner than a start of one's own. */
@@ -23,7 +25,6 @@ export interface PooledTree {
   tree: Promise<BrowserTree>;
 }
 
-const REFILL_DELAY_MS = 150;
 /** How often the pool looks at demand while nothing happens: it grows or shrinks between creates too. */
 const RECONCILE_MS = 5_000;
 /** A surplus tree is stopped only after this long without a create: the next burst may need it. */
@@ -34,6 +35,8 @@ interface Starting {
   promise: Promise<BrowserTree>;
   /** A create took it: it goes to that create, not to the pool. */
   claimed: boolean;
+  /** Its place in the start gate's line: urgent once claimed, since a client waits for it. */
+  ticket: StartTicket;
   /** Ends the start (close() does, for unclaimed ones). */
   abort: AbortController;
 }
@@ -41,10 +44,11 @@ interface Starting {
 /**
  * Ready browser trees, so a session is handed out in milliseconds. Sized from demand
  * (PoolDemand: the recent create rate and the measured start time), within WARM_POOL_SIZE and
- * WARM_POOL_MAX, free session slots and memory. Refilled in the background, one tree at a time
- * while creates are rare and as many at once as the rate needs under load, one per two cores
- * (PoolDemand.startsAtOnce); a create that finds no ready tree takes the oldest one starting
- * rather than starting another beside it; a failing start backs off instead of spinning.
+ * WARM_POOL_MAX, free session slots and memory. A tree taken starts its replacement at once, and
+ * as many starts run as the target needs, within the start gate (which runs a waiting create's
+ * start first, and bounds what runs at once by the cores); a create that finds no ready tree takes
+ * the oldest one starting rather than starting another beside it; a failing start backs off
+ * instead of spinning.
  */
 export class WarmPool {
   private readonly ready: BrowserTree[] = [];
@@ -59,7 +63,7 @@ export class WarmPool {
   private readonly reconcileTimer: NodeJS.Timeout;
 
   constructor(private readonly opts: WarmPoolOptions) {
-    this.demand = new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
+    this.demand = opts.demand ?? new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
     this.reconcileTimer = setInterval(() => this.reconcile(), RECONCILE_MS).unref();
   }
 
@@ -109,6 +113,7 @@ export class WarmPool {
     const oldest = taken ? undefined : this.starting.find((s) => !s.claimed);
     if (oldest) {
       oldest.claimed = true;
+      oldest.ticket.urgent = true;
       taken = { id: oldest.id, tree: oldest.promise };
     }
     // After the hand-out is answered: a few hundred /proc reads need not delay it.
@@ -116,24 +121,20 @@ export class WarmPool {
       (t) => setImmediate(() => t.promote()),
       () => undefined,
     );
-    // Likewise the refill: spawning blocks the event loop for a moment, so let the response (and
-    // the client's first CDP message) through first.
-    this.fill(REFILL_DELAY_MS);
+    // The replacement starts at once, after this turn of the event loop (spawning blocks it for a
+    // moment; the create's own awaits go first).
+    this.delayTimer ??= setTimeout(() => {
+      this.delayTimer = undefined;
+      this.fill();
+    });
     return taken;
   }
 
-  fill(delayMs = 0): void {
-    if (delayMs > 0) {
-      this.delayTimer ??= setTimeout(() => {
-        this.delayTimer = undefined;
-        this.fill();
-      }, delayMs);
-      return;
-    }
+  /** Start what the target lacks; the gate decides how many of them run at once. */
+  fill(): void {
     if (this.closed || this.retryTimer) return;
     const target = this.target();
-    const atOnce = this.demand.startsAtOnce(os.availableParallelism());
-    while (this.starting.length < atOnce && this.ready.length + this.unclaimedStarts() < target) this.startOne();
+    while (this.ready.length + this.unclaimedStarts() < target) this.startOne();
   }
 
   private unclaimedStarts(): number {
@@ -144,10 +145,14 @@ export class WarmPool {
     const id = randomUUID();
     const began = Date.now();
     const abort = new AbortController();
+    const ticket: StartTicket = { urgent: false };
     const starting: Starting = {
       id,
-      promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal }).then((t) => this.prepared(t)),
+      promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal, ticket }).then((t) =>
+        this.prepared(t),
+      ),
       claimed: false,
+      ticket,
       abort,
     };
     this.starting.push(starting);
@@ -155,7 +160,9 @@ export class WarmPool {
     // A claimer sees the failure through its own promise; this sees it below.
     void starting.promise.then(
       async (tree) => {
-        this.demand.noteStart(Date.now() - began);
+        // The start's own time, not its wait in the gate's line: a line that grows would otherwise
+        // grow the target, which would grow the line.
+        this.demand.noteStart(tree.startTrace.total ?? Date.now() - began);
         this.failures = 0;
         if (this.closed && !starting.claimed) {
           // close() waits for this to leave `starting`: the kill is part of closing.

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Sql } from './sql.ts';
 import { sqliteSql } from './engines/sqlite.ts';
-import { postgresSql } from './engines/postgres.ts';
 
 export type { Sql } from './sql.ts';
 export { nowIso } from './sql.ts';
@@ -17,6 +16,8 @@ const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 export async function openStore(opts: { dataDir: string; databaseUrl?: string }): Promise<Sql> {
   let sql: Sql;
   if (opts.databaseUrl) {
+    // Loaded only for Postgres: pg is about 150 ms and 15 MB a SQLite server does not need.
+    const { postgresSql } = await import('./engines/postgres.ts');
     sql = postgresSql(opts.databaseUrl);
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });

@@ -1,5 +1,7 @@
-import { APICallError, RetryError } from 'ai';
 import { UpstreamFailed } from '../domain/errors.ts';
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 /** undici's per-attempt timeouts (modelFetch): nothing from the model for WRITER_TIMEOUT_MS. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -17,7 +19,8 @@ function* chain(err: unknown): Generator<unknown> {
  * A few words on why one attempt failed. Built from status codes and error codes only: the
  * provider's own message or the SDK's request values could echo the prompt or part of a key.
  */
-export function reasonOf(err: unknown, timeoutMs: number): string {
+export async function reasonOf(err: unknown, timeoutMs: number): Promise<string> {
+  const { APICallError } = await ai();
   for (const e of chain(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return `no answer within ${timeoutMs} ms`;
@@ -40,11 +43,12 @@ export function reasonOf(err: unknown, timeoutMs: number): string {
 }
 
 /** A model that failed after the SDK's retries (a 502 over HTTP). */
-export function modelFailed(err: unknown, timeoutMs: number): UpstreamFailed {
+export async function modelFailed(err: unknown, timeoutMs: number): Promise<UpstreamFailed> {
+  const { RetryError } = await ai();
   const errors = RetryError.isInstance(err) ? err.errors : [err];
   const last = RetryError.isInstance(err) ? err.lastError : err;
   const attempts = errors.length === 1 ? '1 attempt' : `${errors.length} attempts`;
   return new UpstreamFailed(
-    `The writing model failed (${reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`,
+    `The writing model failed (${await reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`,
   );
 }

@@ -1,4 +1,4 @@
-import { generateText, streamText, type FinishReason, type LanguageModelUsage } from 'ai';
+import type { FinishReason, LanguageModelUsage } from 'ai';
 import type { Log } from '../log.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '../../contract/write.ts';
@@ -23,6 +23,9 @@ interface Outcome {
   finishReason: FinishReason;
   usage: LanguageModelUsage;
 }
+
+// Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
+const ai = () => import('ai');
 
 const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; retry the request.');
 
@@ -51,7 +54,8 @@ export class WriteService {
     const { model, label } = this.ensureConfigured();
     const started = performance.now();
     const outcome = await this.tracked(undefined, async (abortSignal): Promise<Outcome> => {
-      const result = await generateText({ ...this.callSettings(prompt), model, abortSignal });
+      const [{ generateText }, languageModel] = await Promise.all([ai(), model()]);
+      const result = await generateText({ ...this.callSettings(prompt), model: languageModel, abortSignal });
       return { text: result.text, finishReason: result.finishReason, usage: result.totalUsage };
     });
     return this.finish(prompt, label, started, outcome);
@@ -65,8 +69,9 @@ export class WriteService {
     const { model, label } = this.ensureConfigured();
     const started = performance.now();
     const outcome = await this.tracked(signal, async (abortSignal): Promise<Outcome> => {
+      const [{ streamText }, languageModel] = await Promise.all([ai(), model()]);
       // onError: failures arrive as 'error' parts below; the default handler would print them, prompt and all.
-      const result = streamText({ ...this.callSettings(prompt), model, abortSignal, onError: () => {} });
+      const result = streamText({ ...this.callSettings(prompt), model: languageModel, abortSignal, onError: () => {} });
       let text = '';
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
@@ -124,7 +129,7 @@ export class WriteService {
       return outcome;
     } catch (err) {
       if (abortSignal.aborted) throw isDomainError(abortSignal.reason) ? abortSignal.reason : err;
-      const failure = modelFailed(err, this.settings.WRITER_TIMEOUT_MS);
+      const failure = await modelFailed(err, this.settings.WRITER_TIMEOUT_MS);
       this.log.warn({ reason: failure.message }, 'writing model failed'); // never the error itself: it holds the prompt
       throw failure;
     } finally {

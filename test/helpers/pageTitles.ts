@@ -3,7 +3,11 @@ import { expect } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { postJson, type TestServer } from './server.ts';
 
-/** A new session's browser opens each URL in turn: the page's title, or null when it could not load (the egress tests). */
+/**
+ * A new session's browser opens each URL in turn: the page's title, or null when it could not load (the
+ * egress tests). A refused address fails at once (the filter rejects it); one that loads has a loaded
+ * host's time to do so.
+ */
 export async function titlesFromSession(server: TestServer, urls: string[]): Promise<(string | null)[]> {
   const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'egress' });
   expect(res.status).toBe(200);
@@ -15,7 +19,7 @@ export async function titlesFromSession(server: TestServer, urls: string[]): Pro
     const out: (string | null)[] = [];
     for (const url of urls)
       out.push(
-        await p.goto(url, { timeout: 8_000 }).then(
+        await p.goto(url, { timeout: 30_000 }).then(
           () => p.title(),
           () => null,
         ),

@@ -72,8 +72,11 @@ export function countByName(dataDir: string): Record<string, number> {
   return counts;
 }
 
-/** Poll until nothing the service started for `dataDir` is left (or the deadline passes); returns what is left. */
-export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 10_000): Promise<ServiceProcess[]> {
+/**
+ * Poll until nothing the service started for `dataDir` is left (or the deadline passes); returns what is left.
+ * The default only guards against a hang: a loaded host takes its time to end a browser's tree.
+ */
+export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 30_000): Promise<ServiceProcess[]> {
   const deadline = Date.now() + timeoutMs;
   let left = serviceProcesses(dataDir);
   while (left.length && Date.now() < deadline) {
@@ -83,8 +86,8 @@ export async function waitForNoServiceProcesses(dataDir: string, timeoutMs = 10_
   return left;
 }
 
-/** Poll until no process of one tree (session) is left; true when none is. */
-export async function treeGone(dataDir: string, treeId: string, timeoutMs = 10_000): Promise<boolean> {
+/** Poll until no process of one tree (session) is left; true when none is (the default deadline: a hang guard). */
+export async function treeGone(dataDir: string, treeId: string, timeoutMs = 30_000): Promise<boolean> {
   const mine = () =>
     serviceProcesses(dataDir).filter((p) => p.tree === treeId || p.cmdline.includes(sessionRootOf(dataDir, treeId)));
   const deadline = Date.now() + timeoutMs;

@@ -1,10 +1,13 @@
 import net from 'node:net';
 
-/** Poll `probe` until it gives a value (not undefined); an error naming `what` after `timeoutMs`. */
+/**
+ * Poll `probe` until it gives a value (not undefined); an error naming `what` after `timeoutMs`. The
+ * default only guards against a hang: what it waits for is often a browser's, on a loaded host.
+ */
 export async function waitForAsync<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -65,7 +65,9 @@ describe('many idle connections from one address', () => {
   let server: TestServer;
   const held: Held[] = [];
   beforeAll(async () => {
-    server = await startServer({ MAX_CONNECTIONS_PER_ADDRESS: String(CAP) });
+    // Idle connections close only after ten minutes here: the CAP kept ones are still open at the
+    // test's last count however long a loaded host takes to get there.
+    server = await startServer({ MAX_CONNECTIONS_PER_ADDRESS: String(CAP), CONNECTION_IDLE_TIMEOUT_MS: '600000' });
   });
   afterAll(async () => {
     for (const h of held) h.socket.destroy();
@@ -77,7 +79,7 @@ describe('many idle connections from one address', () => {
     const port = portOf(server);
     for (let i = 0; i < ATTACK; i++) held.push(connect(port, ATTACKER));
     // All but CAP are closed by the server as they come in; the CAP it kept stay open (idle ones
-    // are closed only after CONNECTION_IDLE_TIMEOUT_MS, 30 s by default).
+    // are closed only after CONNECTION_IDLE_TIMEOUT_MS).
     await waitForAsync(
       'the connections over the cap to be closed',
       () => (held.filter((h) => h.closed).length >= ATTACK - CAP ? true : undefined),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatusResponse, RunWorkflowResponse } from '../../contract/runs.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { waitForAsync } from '../helpers/wait.ts';
 
 // allowed_origins through the API, in real Chromium: a flow that types a credential into a page
 // of its own making, which reads it back through btoa() past redaction, is refused at the change
@@ -129,7 +130,10 @@ describe('a credential kept to its origins', () => {
     const status = await run(readBack(name), evil, '/steal');
     expect(status.message).toBe('All 3 steps succeeded');
     expect(Buffer.from(status.outputs.stolen!, 'base64').toString()).toBe(`x-${value}-y`);
-    expect(evil.received).toContain(`x-${value}-y`);
+    // The page's report of it is a request of its own, which may reach the site after the run's status.
+    await waitForAsync('the page to report the value', () =>
+      evil.received.includes(`x-${value}-y`) ? true : undefined,
+    );
   });
 
   it("kept to the bank, the same flow fails at the change step, and the attacker's page gets nothing", async () => {

@@ -22,7 +22,10 @@ beforeAll(async () => {
   };
   mine = await create('mine');
   other = await create('other');
-  await new Promise((r) => setTimeout(r, 1500));
+  // Ended once both recordings have begun (ffmpeg, niced, starts late on a loaded host).
+  await waitForAsync('the recordings to begin', () =>
+    server.app.recordings.fileOf(mine) && server.app.recordings.fileOf(other) ? true : undefined,
+  );
   for (const id of [mine, other]) await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
   expect(server.app.recordings.fileOf(mine)).not.toBeNull();
   expect(server.app.recordings.fileOf(other)).not.toBeNull();

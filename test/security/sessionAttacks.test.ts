@@ -227,7 +227,7 @@ describe('a session holder cannot reach the host, another session, or the pool',
           file_metadata: { filename: string }[];
         }
       ).file_metadata;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!(await kept()).some((f) => f.filename === 'planted.txt') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     expect((await kept()).map((f) => f.filename)).toContain('planted.txt');

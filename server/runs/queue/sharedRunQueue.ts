@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { ErrorCode } from '../../../contract/errors.ts';
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
@@ -15,6 +15,9 @@ import { runsRepo } from '../../store/runs.ts';
 import { queuedRunsRepo, UNCLAIMED, type QueuedFile, type QueuedRunRow } from '../../store/queuedRuns.ts';
 import { sessionOf, type PreparedRun } from '../preparedRun.ts';
 import { queuedMessage, type RunQueue, type RunQueueDeps, type RunQueueHost } from './runQueue.ts';
+
+// Loaded only for this queue (Postgres): it is about 170 ms and 17 MB a SQLite server does not need.
+const pgBoss = () => import('pg-boss');
 
 /** The pg-boss queue every node takes runs from. */
 const QUEUE = 'browserdesk-runs';
@@ -55,7 +58,7 @@ const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
  */
 export class SharedRunQueue implements RunQueue {
   private readonly repo;
-  private readonly boss: PgBoss;
+  private readonly boss: Promise<PgBoss>;
   private closed = false;
   /** Set by take(): runs are taken only once this node's leftovers are settled. */
   private taking = false;
@@ -73,20 +76,24 @@ export class SharedRunQueue implements RunQueue {
   ) {
     this.repo = queuedRunsRepo(deps.db, deps.config.nodeId);
     // Its own small pool; no cron (schedule), its maintenance (expiring jobs whose taker died) kept on.
-    this.boss = new PgBoss({
-      connectionString,
-      max: 2,
-      schedule: false,
-      supervise: true,
-      maintenanceIntervalSeconds: JOB_EXPIRE_SECONDS,
+    this.boss = pgBoss().then(({ default: PgBoss }) => {
+      const boss = new PgBoss({
+        connectionString,
+        max: 2,
+        schedule: false,
+        supervise: true,
+        maintenanceIntervalSeconds: JOB_EXPIRE_SECONDS,
+      });
+      boss.on('error', (err) => deps.log.warn({ err }, 'run queue (pg-boss)'));
+      return boss;
     });
-    this.boss.on('error', (err) => deps.log.warn({ err }, 'run queue (pg-boss)'));
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
-    if (!(await this.boss.getQueue(QUEUE)))
-      await this.boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 3, expireInSeconds: JOB_EXPIRE_SECONDS });
+    const boss = await this.boss;
+    await boss.start();
+    if (!(await boss.getQueue(QUEUE)))
+      await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 3, expireInSeconds: JOB_EXPIRE_SECONDS });
     await this.requeue({ node: 'self' });
   }
 
@@ -127,7 +134,7 @@ export class SharedRunQueue implements RunQueue {
         position = (await queued.position(sessionId))!;
         message = queuedMessage(position, `every node is running its ${MAX_SESSIONS} sessions`);
         await this.host.recordQueued(run, { sessionId, position, message, owner: UNCLAIMED }, tx);
-        await sendJob(this.boss, tx, run.runId);
+        await sendJob(await this.boss, tx, run.runId);
       });
     } finally {
       // In the store now (or refused): the node that takes the run writes them to its own disk.
@@ -187,7 +194,7 @@ export class SharedRunQueue implements RunQueue {
   private async requeue(of: { node: 'self' } | { deadBefore: number }): Promise<void> {
     const { requeued, poisoned } = await this.deps.db.tx(async (tx) => {
       const back = await queuedRunsRepo(tx, this.deps.config.nodeId).requeueClaimed(of, MAX_STOPPED_TAKERS);
-      for (const run_id of back.requeued) await sendJob(this.boss, tx, run_id, PUT_BACK_PRIORITY);
+      for (const run_id of back.requeued) await sendJob(await this.boss, tx, run_id, PUT_BACK_PRIORITY);
       return back;
     });
     if (requeued.length)
@@ -223,7 +230,7 @@ export class SharedRunQueue implements RunQueue {
     clearInterval(this.timer);
     this.offEnded?.();
     await this.pumping;
-    await this.boss.stop({ graceful: false, wait: true });
+    await (await this.boss).stop({ graceful: false, wait: true });
   }
 
   /** Take runs while this node has room; one loop at a time, run again if asked meanwhile. */
@@ -246,7 +253,8 @@ export class SharedRunQueue implements RunQueue {
 
   private async takeWhileRoom(): Promise<void> {
     while (!this.closed && this.deps.sessions.active < this.deps.config.MAX_SESSIONS) {
-      const [job] = await this.boss.fetch<unknown>(QUEUE, { batchSize: 1 });
+      const boss = await this.boss;
+      const [job] = await boss.fetch<unknown>(QUEUE, { batchSize: 1 });
       if (!job) return;
       const data = JobData.safeParse(job.data);
       if (!data.success) this.deps.log.warn({ job: job.id }, 'a run queue job without a run id was dropped');
@@ -256,7 +264,7 @@ export class SharedRunQueue implements RunQueue {
         const taken = data.success
           ? await queuedRunsRepo(tx, this.deps.config.nodeId).claim(data.data.run_id)
           : undefined;
-        await this.boss.complete(QUEUE, job.id, {}, { db: inside(tx) });
+        await boss.complete(QUEUE, job.id, {}, { db: inside(tx) });
         return taken;
       });
       if (claimed) this.startClaimed(claimed.row, claimed.files);
@@ -325,7 +333,7 @@ export class SharedRunQueue implements RunQueue {
     if (err instanceof AtCapacity || shuttingDown) {
       await this.deps.db.tx(async (tx) => {
         await queuedRunsRepo(tx, this.deps.config.nodeId).release(row.run_id);
-        await sendJob(this.boss, tx, row.run_id, PUT_BACK_PRIORITY);
+        await sendJob(await this.boss, tx, row.run_id, PUT_BACK_PRIORITY);
       });
       this.pump();
       return;

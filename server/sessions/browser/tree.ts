@@ -12,6 +12,7 @@ import type { Isolation, TreeSandbox } from '../isolation/isolation.ts';
 import type { SessionDirs } from '../isolation/sessionDirs.ts';
 import { killTree, renice, type TreeEnv } from './processes.ts';
 import { startX11vnc, type VncServer } from '../display/vnc.ts';
+import type { StartGate, StartTicket } from './startGate.ts';
 
 export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
 
@@ -31,6 +32,9 @@ export interface TreeOptions {
   onPid?: (kind: ProcessKind, pid: number) => void;
   /** Aborting ends the start where it is: what started is killed and start() rejects. */
   signal?: AbortSignal;
+  /** Bounds the starts that run at once (StartGate); the start waits its turn with `ticket`. */
+  gate?: StartGate;
+  ticket?: StartTicket;
 }
 
 /**
@@ -39,6 +43,8 @@ export interface TreeOptions {
  * they allow (Chromium and x11vnc in parallel once the display is up) and always ended together.
  */
 export class BrowserTree {
+  /** How long each phase of this tree's start took, in ms (the benchmark's phase trace). */
+  readonly startTrace: Record<string, number> = {};
   private killing: Promise<void> | undefined;
   private exitListener: ((what: ProcessKind, clean: boolean) => void) | undefined;
 
@@ -109,7 +115,20 @@ export class BrowserTree {
 
   static async start(opts: TreeOptions): Promise<BrowserTree> {
     const { dataDir, id } = opts;
-    const sandbox = await opts.isolation.prepare(id);
+    const trace: Record<string, number> = {};
+    const since = (t: number) => Math.round(performance.now() - t);
+    const queued = performance.now();
+    const leaveGate = (await opts.gate?.enter(opts.ticket ?? { urgent: true }, opts.signal)) ?? (() => undefined);
+    trace.gate = since(queued);
+    const began = performance.now();
+    let sandbox: TreeSandbox;
+    try {
+      sandbox = await opts.isolation.prepare(id);
+    } catch (e) {
+      leaveGate();
+      throw e;
+    }
+    trace.user_folders_egress = since(began);
     const { dirs, user, ownIpc } = sandbox;
     const leaders: number[] = [];
     let display: Display | undefined;
@@ -139,8 +158,10 @@ export class BrowserTree {
         user,
       };
       // The X server makes the tree's IPC namespace, the others join it.
+      const xvfbAt = performance.now();
       display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
+      trace.xvfb = since(xvfbAt);
       goOn();
       if (ownIpc) {
         ipc = IpcNamespace.of(display.process);
@@ -148,6 +169,7 @@ export class BrowserTree {
       }
       const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
+      const bothAt = performance.now();
       const [chromium, vnc] = await Promise.all([
         startChromium(env, {
           executable: opts.executable,
@@ -156,11 +178,14 @@ export class BrowserTree {
           folders,
           kiosk: opts.kiosk,
           userAgent: opts.userAgent,
-        }).then((c) => (note('chromium', c.pid), c)),
-        startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), v)),
+        }).then((c) => (note('chromium', c.pid), (trace.chromium = since(bothAt)), c)),
+        startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), (trace.x11vnc = since(bothAt)), v)),
       ]);
       goOn();
-      return new BrowserTree(id, opts, sandbox, ipc, display, chromium, vnc);
+      trace.total = since(began);
+      const tree = new BrowserTree(id, opts, sandbox, ipc, display, chromium, vnc);
+      Object.assign(tree.startTrace, trace);
+      return tree;
     } catch (e) {
       // Whatever did start (recorded or not: the marker finds it) goes, and so do the folders.
       await killTree(dataDir, id, leaders);
@@ -170,6 +195,7 @@ export class BrowserTree {
       throw e;
     } finally {
       opts.signal?.removeEventListener('abort', cancel);
+      leaveGate();
     }
   }
 
