@@ -9,7 +9,8 @@ export default defineConfig({
   // Every assertion's wait (toBeVisible, expect.poll, …) unless it names its own: Playwright's 5 s is
   // too short for a loaded host, where the dashboard, the service and its browsers share two cores.
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two: the suite waits far more than it computes (a quarter of two cores in use with one worker).
+  workers: 2,
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

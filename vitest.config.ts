@@ -6,8 +6,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Real browsers and displays per test file: two cores, so keep the fan-out small.
-    maxWorkers: 2,
+    // Real browsers and displays per test file, and much waiting on them: with two workers on two
+    // cores a third of the CPU stayed idle; three fill it. No test depends on how fast the host is.
+    maxWorkers: 3,
     // BROWSERDESK_TEST_DB=postgres (npm run test:postgres): one throwaway Postgres for the run; otherwise a no-op.
     globalSetup: ['test/helpers/postgresGlobalSetup.ts'],
   },

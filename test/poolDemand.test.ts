@@ -43,6 +43,23 @@ describe('warm pool demand', () => {
     expect(d.rate(t0 + 37_000)).toBe(0);
   });
 
+  it('aims for the largest burst seen lately: ten creates at once want ten ready, whatever the rate', () => {
+    const d = new PoolDemand({ min: 1, max: 12 });
+    const t0 = 1_000_000;
+    for (let i = 0; i < 20; i++) d.noteStart(300);
+    // Ten within 200 ms: a rate of 10 / 5 s × 0.3 s × 2 = 1.2, but a burst of ten.
+    for (let i = 0; i < 10; i++) d.noteTake(t0 + i * 20);
+    expect(d.burst(t0 + 200)).toBe(10);
+    expect(d.target(20, t0 + 200)).toBe(10);
+    // Bounded like any target, and forgotten with the window.
+    expect(d.target(6, t0 + 200)).toBe(6);
+    expect(d.target(20, t0 + 31_000)).toBe(1);
+    // Creates a second and a half apart are no burst.
+    const spaced = new PoolDemand({ min: 1, max: 12 });
+    for (let i = 0; i < 10; i++) spaced.noteTake(t0 + i * 1_500);
+    expect(spaced.burst(t0 + 15_000)).toBe(1);
+  });
+
   it('lets memory bound the pool, keeping a quarter of the machine free', () => {
     expect(treesMemoryAllows(8 * GiB, 16 * GiB)).toBe(Math.floor((4 * GiB) / TREE_BYTES));
     expect(treesMemoryAllows(3 * GiB, 16 * GiB)).toBe(0);

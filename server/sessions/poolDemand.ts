@@ -5,14 +5,17 @@ import os from 'node:os';
 const RATE_WINDOW_MS = 30_000;
 /** The shortest span a rate is taken over: a create or two alone are not a rate. */
 const MIN_RATE_SPAN_MS = 5_000;
+/** Creates that arrive within this span of each other are one burst (ten clients at once, a batch). */
+const BURST_SPAN_MS = 1_000;
 /** A browser tree's share of memory, measured (bench/sessions.ts: about 230 MB PSS each). */
 export const TREE_BYTES = 300 * 1024 * 1024;
 
 /**
  * How many ready browsers the warm pool should hold. Little's law: while one browser starts,
- * rate × start time creates arrive; the pool holds twice that, so a burst or a slow start does not
- * empty it. Recent creates set the rate; measured starts set the start time (an average that
- * follows the machine's load).
+ * rate × start time creates arrive; the pool holds twice that, so a slow start does not empty it.
+ * And at least the largest burst seen lately: ten creates at once come as one, not as a rate, and
+ * the next ten will find ten ready only if the pool aims for ten. Recent creates set the rate and
+ * the burst; measured starts set the start time (an average that follows the machine's load).
  */
 export class PoolDemand {
   private readonly takes: number[] = [];
@@ -51,9 +54,23 @@ export class PoolDemand {
     return Math.max(this.bounds.min, Math.min(this.bounds.max, this.wanted(now), room));
   }
 
-  /** Little's law with twice the headroom: creates that arrive while one tree starts, times two. */
+  /**
+   * The most creates that came within BURST_SPAN_MS of each other in the window (the takes are in
+   * time order, so one pass with two ends finds it).
+   */
+  burst(now = Date.now()): number {
+    this.forget(now);
+    let most = 0;
+    for (let first = 0, last = 0; last < this.takes.length; last++) {
+      while (this.takes[last]! - this.takes[first]! > BURST_SPAN_MS) first++;
+      most = Math.max(most, last - first + 1);
+    }
+    return most;
+  }
+
+  /** Little's law with twice the headroom (creates that arrive while one tree starts, times two), or the burst. */
   private wanted(now: number): number {
-    return Math.ceil(this.rate(now) * (this.startMs / 1000) * 2);
+    return Math.max(Math.ceil(this.rate(now) * (this.startMs / 1000) * 2), this.burst(now));
   }
 
   private forget(now: number): void {
