@@ -110,7 +110,7 @@ describe('presentation', () => {
     }
   });
 
-  it('a warm-pool browser (made kiosk while it waited) leaves fullscreen for a browser session', async () => {
+  it('a warm-pool browser (launched kiosk, the default) leaves fullscreen for a browser session', async () => {
     const pooled = await startServer({ WARM_POOL_SIZE: '1' });
     try {
       await (pooled.app.sessions as unknown as BrowserSessionManager).whenWarm(30_000);

@@ -136,10 +136,16 @@ export class BrowserSessionManager implements SessionManager {
       max: opts.config.WARM_POOL_SIZE === 0 ? 0 : opts.config.WARM_POOL_MAX,
       // A tree beyond the sessions that can still start would only wait (queued runs start cold).
       room: () => opts.config.MAX_SESSIONS - this.entries.size,
-      treeOptions: (id) => ({ ...this.treeOptions(id, undefined), niceness: 10 }),
+      // Launched in the default presentation, as a cold start is: a kiosk launched as one shows no
+      // "press Esc to exit full screen" notice (a switch after the start showed it for seconds, into
+      // the first seconds of a run's recording) and repaints nothing; a browser session from the
+      // pool leaves fullscreen at hand-out (applyPresentation), with the same window chrome.
+      treeOptions: (id) => ({
+        ...this.treeOptions(id, undefined),
+        kiosk: PRESENTATION_DEFAULT === 'kiosk',
+        niceness: 10,
+      }),
       onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
-      // Kiosk ahead of time: Chromium's fullscreen notice has passed by the time the tree is handed out.
-      prepare: (tree) => applyPresentation(tree.hub, PRESENTATION_DEFAULT),
     });
   }
 

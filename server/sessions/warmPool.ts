@@ -13,8 +13,6 @@ export interface WarmPoolOptions {
   /** Everything of TreeOptions but the id, which the pool picks (it becomes the session id), and the gate's ticket. */
   treeOptions: (id: string) => TreeOptions;
   onError: (err: unknown) => void;
-  /** Readies a started tree before it counts as started (the default presentation, while nobody watches). */
-  prepare?: (tree: BrowserTree) => Promise<void>;
   /** What sizes the pool (tests give one whose rate they set); by default the creates this pool sees. */
   demand?: PoolDemand;
 }
@@ -65,16 +63,6 @@ export class WarmPool {
   constructor(private readonly opts: WarmPoolOptions) {
     this.demand = opts.demand ?? new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
     this.reconcileTimer = setInterval(() => this.reconcile(), RECONCILE_MS).unref();
-  }
-
-  private async prepared(tree: BrowserTree): Promise<BrowserTree> {
-    try {
-      await this.opts.prepare?.(tree);
-      return tree;
-    } catch (err) {
-      await tree.kill();
-      throw err;
-    }
   }
 
   get size(): number {
@@ -148,9 +136,7 @@ export class WarmPool {
     const ticket: StartTicket = { urgent: false };
     const starting: Starting = {
       id,
-      promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal, ticket }).then((t) =>
-        this.prepared(t),
-      ),
+      promise: BrowserTree.start({ ...this.opts.treeOptions(id), signal: abort.signal, ticket }),
       claimed: false,
       ticket,
       abort,

@@ -15,17 +15,16 @@ interface WindowBounds {
 const SETTLE_MS = 5_000;
 
 /**
- * Put a warm-pool browser's window in the presentation asked for (a browser started for the
- * session is launched in it instead: ChromiumOptions.kiosk). Pool browsers are started before
- * anyone has asked, so for them this is a switch at hand-out time, not a launch flag: `kiosk` makes
- * the window fullscreen (CDP Browser.setWindowBounds), which hides the tab strip, the address bar
- * and any infobar, and gives the page the whole display; `browser` is Chromium's full window.
- * Answers once the window is in that state, so the URLs handed out show it.
+ * Put a browser's window in the presentation asked for, when it was launched in another (a
+ * warm-pool browser is launched before anyone has asked, in the default, kiosk): `kiosk` makes the
+ * window fullscreen (CDP Browser.setWindowBounds), which hides the tab strip, the address bar and
+ * any infobar, and gives the page the whole display; `browser` is Chromium's full window, with the
+ * same chrome as a browser launched that way. Answers once the window is in that state, so the URLs
+ * handed out show it.
  *
- * Chromium shows "To exit full screen, press and hold Esc" for a few seconds on entering
- * fullscreen; warm-pool browsers are made kiosk while they wait (WarmPoolOptions.prepare), so a
- * kiosk session from the pool is handed out with that notice long gone, and a browser one leaves
- * fullscreen, which shows nothing.
+ * Entering fullscreen this way makes Chromium show "To exit full screen, press and hold Esc" for a
+ * few seconds, so every browser is launched kiosk (ChromiumOptions.kiosk) unless it is asked for
+ * `browser`: in practice this only ever takes a window out of fullscreen.
  */
 export async function applyPresentation(hub: CdpHub, presentation: Presentation): Promise<void> {
   const want = presentation === 'kiosk' ? 'fullscreen' : 'normal';
