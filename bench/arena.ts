@@ -228,12 +228,20 @@ async function main(): Promise<void> {
   try {
     const trace = await phaseTrace();
     const cold = await coldCreates();
-    const out: Record<string, unknown> = { bench: 'arena', n: N, cores: os.availableParallelism(), trace };
+    const out: Record<string, unknown> = {
+      bench: 'arena',
+      n: N,
+      cores: os.availableParallelism(),
+      starts_at_once: Number(process.env.BROWSER_STARTS_AT_ONCE ?? defaults.BROWSER_STARTS_AT_ONCE),
+      trace,
+    };
     const rawC1 = await measure(rawChromium, pageUrl, 1);
     const rawC10 = await measure(rawChromium, pageUrl, AT_ONCE);
     const server = await startServer({
       WARM_POOL_SIZE: String(defaults.WARM_POOL_SIZE),
       WARM_POOL_MAX: String(defaults.WARM_POOL_MAX),
+      // The one setting worth comparing on a host: BROWSER_STARTS_AT_ONCE=1 npx tsx bench/arena.ts.
+      BROWSER_STARTS_AT_ONCE: process.env.BROWSER_STARTS_AT_ONCE ?? String(defaults.BROWSER_STARTS_AT_ONCE),
     });
     let ours: { c1: Awaited<ReturnType<typeof measure>>; c10: Awaited<ReturnType<typeof measure>> };
     try {
