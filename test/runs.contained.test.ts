@@ -211,10 +211,12 @@ describe('runs end whatever the page does', () => {
   }, 60_000);
 
   it('a script that never ends fails its step with a message instead of holding the run', async () => {
+    // Long enough for a busy host to find and click #go (2 s was not, once: "no element matched");
+    // the click starts the loop, and the step it hangs fails saying so.
     const { done } = await run([
       nav(`${site.origin}/loop`),
-      click('#go', { timeout: 2000 }),
-      click('#go', { timeout: 2000 }),
+      click('#go', { timeout: 10_000 }),
+      click('#go', { timeout: 10_000 }),
     ]);
     expect(done.status).toBe('failed');
     expect(done.message).toMatch(

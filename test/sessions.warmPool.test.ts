@@ -111,6 +111,32 @@ describe('adaptive warm pool', () => {
     for (const t of taken) expect(await treeGone(server.dataDir, t.id)).toBe(true);
   }, 300_000);
 
+  it('a burst of creates waits in the start gate: all start, never more than its limit at once', async () => {
+    const gate = internals().gate;
+    let mostRunning = 0;
+    const sampler = setInterval(() => (mostRunning = Math.max(mostRunning, gate.active)), 5);
+    const ids: string[] = [];
+    try {
+      // Five at once on a pool of at most three: some take ready or starting browsers, the rest
+      // start their own, and every start, the pool's refills too, takes its turn in the gate.
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => postJson(server, '/api/create_workflow_session', { workflow_name: 'burst' })),
+      );
+      for (const res of answers) {
+        expect(res.status, await res.clone().text()).toBe(200);
+        ids.push(((await res.json()) as { session_id: string }).session_id);
+      }
+      expect(new Set(ids).size).toBe(5);
+      for (const id of ids) expect(manager.get(id)?.state).toBe('live');
+      expect(mostRunning).toBeGreaterThanOrEqual(1);
+      expect(mostRunning).toBeLessThanOrEqual(gate.limit);
+    } finally {
+      clearInterval(sampler);
+      await Promise.all(ids.map((id) => server.api(`/api/sessions/${id}`, { method: 'DELETE' })));
+    }
+    for (const id of ids) expect(await treeGone(server.dataDir, id)).toBe(true);
+  }, 300_000);
+
   it('a browser start cut short (the pool closing) ends at once and leaves nothing running', async () => {
     const treeOptions = (id: string) => internals().treeOptions(id);
     const before = new AbortController();
