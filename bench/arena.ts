@@ -25,6 +25,7 @@ import { EnvSchema } from '../server/config.ts';
 import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts';
 import { BrowserTree, type TreeOptions } from '../server/sessions/browser/tree.ts';
 import { CHROMIUM_ARGS } from '../test/fixtures/chromiumArgs.ts';
+import { serviceProcesses } from '../test/helpers/processes.ts';
 import { postJson, startServer, type TestServer } from '../test/helpers/server.ts';
 import { machineBusyMs, processCpuMs, quantile } from './lib/measure.ts';
 
@@ -164,20 +165,11 @@ async function coldCreates(): Promise<{ ours: number[]; raw: number[] }> {
   return { ours, raw };
 }
 
-/** Every process of a tree (its marker in the environment), summed CPU by kind. */
+/** Every process of a tree (test/helpers/processes.ts finds them by their marker), summed CPU by kind. */
 function treeCpu(dataDir: string, treeId: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8');
-      if (!env.includes(treeId) || !env.includes(dataDir)) continue;
-      const name = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-      out[name] = (out[name] ?? 0) + processCpuMs(Number(entry), true);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  for (const p of serviceProcesses(dataDir))
+    if (p.tree === treeId) out[p.name] = (out[p.name] ?? 0) + processCpuMs(p.pid, true);
   return out;
 }
 

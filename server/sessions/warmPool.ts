@@ -131,7 +131,6 @@ export class WarmPool {
 
   private startOne(): void {
     const id = randomUUID();
-    const began = Date.now();
     const abort = new AbortController();
     const ticket: StartTicket = { urgent: false };
     const starting: Starting = {
@@ -148,7 +147,7 @@ export class WarmPool {
       async (tree) => {
         // The start's own time, not its wait in the gate's line: a line that grows would otherwise
         // grow the target, which would grow the line.
-        this.demand.noteStart(tree.startTrace.total ?? Date.now() - began);
+        this.demand.noteStart(tree.startTrace.total);
         this.failures = 0;
         if (this.closed && !starting.claimed) {
           // close() waits for this to leave `starting`: the kill is part of closing.
