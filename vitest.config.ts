@@ -11,5 +11,6 @@ export default defineConfig({
     maxWorkers: 3,
     // BROWSERDESK_TEST_DB=postgres (npm run test:postgres): one throwaway Postgres for the run; otherwise a no-op.
     globalSetup: ['test/helpers/postgresGlobalSetup.ts'],
+    setupFiles: ['test/helpers/domTimeouts.ts'],
   },
 });

@@ -128,7 +128,7 @@ describe('session lifecycle leaves no process behind', () => {
   });
 
   it('with a warm pool: creation takes the ready browser, the pool refills, close ends all', async () => {
-    const pooled = await startServer({ WARM_POOL_SIZE: '1' });
+    const pooled = await startServer({ WARM_POOL_SIZE: '1', WARM_POOL_MAX: '1' });
     try {
       const manager = pooled.app.sessions as BrowserSessionManager;
       await manager.whenWarm();
@@ -167,7 +167,10 @@ describe('session lifecycle leaves no process behind', () => {
         PORT: '0',
         HOST: '127.0.0.1',
         BROWSERDESK_API_KEY: apiKey,
+        // Exactly one pooled tree: the create rate would otherwise grow the pool (Little's law), and a
+        // third tree caught mid-start by the kill makes the counts below a race.
         WARM_POOL_SIZE: '1',
+        WARM_POOL_MAX: '1',
         LOG_LEVEL: 'info',
         PUBLIC_URL: '',
         ...(await testDatabaseEnv({}, dataDir)),

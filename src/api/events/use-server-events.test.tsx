@@ -128,7 +128,7 @@ describe('useServerEvents', () => {
 
     streams[0]!.end();
     await waitFor(() => expect(isEventsConnected()).toBe(false));
-    await waitFor(() => expect(streams).toHaveLength(2), { timeout: 3000 });
+    await waitFor(() => expect(streams).toHaveLength(2));
     await waitFor(() => expect(isEventsConnected()).toBe(true));
     // Events sent while it was down are lost: everything live is refetched.
     await waitFor(() => expect(invalidated(client, sessionKeys.one(B))).toBe(true));
