@@ -5,13 +5,13 @@
 const layers = [
   ['config.ts', 'log.ts', 'domain', 'secrets'],
   ['store', 'events'],
-  ['sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
+  ['model', 'sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
   ['artifacts', 'sessionEvents', 'overview'],
   ['runs'],
   ['agentTools'],
   ['agent'],
   ['cluster'],
-  ['http', 'routes', 'app.ts', 'main.ts', 'cli'],
+  ['services.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];
 const folder = (names) => `^server/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`;
 

@@ -5,7 +5,9 @@ import { defineOperations } from './operation.ts';
 /** What a client may want to know of the server it talks to; never a secret or an address. */
 export const ServerInfo = z.object({
   version: z.string(),
-  writer_configured: z.boolean().describe('Whether a writing model is set (WRITER_PROVIDER and WRITER_MODEL)'),
+  writer_configured: z
+    .boolean()
+    .describe('Whether the model is configured (MODEL_*): the writer, the agent and AI steps need it'),
   proxy_configured: z.boolean().describe('Whether sessions may use proxies (PROXY_URL set)'),
   max_sessions: z.number().int(),
   api_key_file: z.string().describe('Where the first API key was written, and `npm run keys` manages keys'),

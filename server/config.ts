@@ -40,13 +40,14 @@ export const EnvSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  WRITER_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),
-  WRITER_BASE_URL: optionalUrl,
-  WRITER_MODEL: z.string().min(1).optional(),
-  WRITER_API_KEY: z.string().optional(),
-  WRITER_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
-  WRITER_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-  WRITER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** The one model the writer, the agent, AI steps, self-healing and MCP's browser_extract use. */
+  MODEL_PROVIDER: z.enum(['openai-compatible', 'openai', 'anthropic']).optional(),
+  MODEL_BASE_URL: optionalUrl,
+  MODEL_NAME: z.string().min(1).optional(),
+  MODEL_API_KEY: z.string().optional(),
+  MODEL_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(200_000).default(4096),
+  MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
 
   CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
   /** Browsers always kept ready; the pool grows from here with the create rate, up to WARM_POOL_MAX. */
@@ -128,17 +129,36 @@ export type Config = z.infer<typeof EnvSchema> & {
 
 export class ConfigError extends Error {}
 
-/** Parse the environment; a bad value throws one line naming the variable. */
+/**
+ * The model's settings were first the writer's alone (WRITER_*): those names are still read, each
+ * where its MODEL_* name is unset, so an existing deployment keeps its model.
+ */
+export const OLDER_NAMES: Readonly<Record<string, string>> = {
+  MODEL_PROVIDER: 'WRITER_PROVIDER',
+  MODEL_BASE_URL: 'WRITER_BASE_URL',
+  MODEL_NAME: 'WRITER_MODEL',
+  MODEL_API_KEY: 'WRITER_API_KEY',
+  MODEL_MAX_OUTPUT_TOKENS: 'WRITER_MAX_OUTPUT_TOKENS',
+  MODEL_TIMEOUT_MS: 'WRITER_TIMEOUT_MS',
+  MODEL_MAX_RETRIES: 'WRITER_MAX_RETRIES',
+};
+
+/** Parse the environment; a bad value throws one line naming the variable as it was set. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const picked: Record<string, string | undefined> = {};
+  const setAs = new Map<string, string>();
   for (const key of Object.keys(EnvSchema.shape)) {
-    const v = env[key];
-    if (v !== undefined && v !== '') picked[key] = v; // an empty variable counts as unset
+    // An empty variable counts as unset.
+    const name = [key, OLDER_NAMES[key]].find((n) => n !== undefined && env[n] !== undefined && env[n] !== '');
+    if (name === undefined) continue;
+    picked[key] = env[name];
+    setAs.set(key, name);
   }
   const parsed = EnvSchema.safeParse(picked);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    throw new ConfigError(`Invalid environment variable ${String(first.path[0])}: ${first.message}`);
+    const key = String(first.path[0]);
+    throw new ConfigError(`Invalid environment variable ${setAs.get(key) ?? key}: ${first.message}`);
   }
   return {
     ...parsed.data,

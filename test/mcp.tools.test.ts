@@ -102,7 +102,7 @@ describe('browser_extract', () => {
         schema: { type: 'object' },
       });
       expect(res.isError).toBe(true);
-      expect(textOf(res)).toMatch(/needs a model.*WRITER_BASE_URL/);
+      expect(textOf(res)).toMatch(/needs a model.*MODEL_BASE_URL/);
     } finally {
       await other.close();
       await bare.discard();

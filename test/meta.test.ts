@@ -25,7 +25,15 @@ describe('OpenAPI document', () => {
 describe('configuration', () => {
   it('names the bad variable in one line', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid environment variable PORT: /);
-    expect(() => loadConfig({ WRITER_PROVIDER: 'gpt' })).toThrow(/WRITER_PROVIDER/);
+    expect(() => loadConfig({ WRITER_PROVIDER: 'gpt' })).toThrow(/^Invalid environment variable WRITER_PROVIDER: /);
+  });
+  it('reads the model from MODEL_*, and from the older WRITER_* names where a MODEL_* one is unset', () => {
+    const older = loadConfig({ WRITER_PROVIDER: 'openai', WRITER_MODEL: 'gpt-x', WRITER_TIMEOUT_MS: '5000' });
+    expect([older.MODEL_PROVIDER, older.MODEL_NAME, older.MODEL_TIMEOUT_MS]).toEqual(['openai', 'gpt-x', 5000]);
+    const both = loadConfig({ MODEL_NAME: 'new', WRITER_MODEL: 'old', WRITER_MAX_RETRIES: '5' });
+    expect([both.MODEL_NAME, both.MODEL_MAX_RETRIES]).toEqual(['new', 5]);
+    // A bad value is named as it was set.
+    expect(() => loadConfig({ MODEL_PROVIDER: 'gpt' })).toThrow(/^Invalid environment variable MODEL_PROVIDER: /);
   });
   it('has the documented defaults', () => {
     const c = loadConfig({});

@@ -9,7 +9,7 @@ import { SessionSnapshots } from '../server/agentTools/snapshots.ts';
 import { NO_RUN_AI_MESSAGE } from '../server/runs/engine/containedRun.ts';
 import { PublicUrls } from '../server/sessions/publicUrls.ts';
 import { structuredOutputOf } from '../server/workflows/structuredOutput.ts';
-import { chooseModel } from '../server/writer/model.ts';
+import { openModel } from '../server/model/model.ts';
 import { startReceiver } from './fixtures/webhookReceiver.ts';
 import { startFakeModel, type FakeModel, type FakeRequest } from './helpers/fakeModel.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpers/runs.ts';
@@ -98,9 +98,8 @@ beforeAll(async () => {
     cdpUrl: (id, token) => loopback.session(id, { cdp: token }).connect_url!,
     known: () => Promise.resolve(true),
   });
-  const model = chooseModel(app.config, globalThis.fetch);
   app.runs.useAi(
-    new AgentRunAi({ model: () => model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+    new AgentRunAi({ model: app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
   );
 }, 60_000);
 
@@ -241,26 +240,31 @@ describe('AI extract', () => {
   }, 60_000);
 
   it('without a model the step fails with what to set', async () => {
-    const unconfigured = chooseModel({}, globalThis.fetch);
+    // The server's settings without a model (no connection is ever opened: nothing to close).
+    const unconfigured = openModel({
+      ...server.app.config,
+      MODEL_PROVIDER: undefined,
+      MODEL_BASE_URL: undefined,
+      MODEL_NAME: undefined,
+    });
     server.app.runs.useAi(
-      new AgentRunAi({ model: () => unconfigured, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+      new AgentRunAi({ model: unconfigured, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
     );
     try {
       const { status } = await run(extractFlow());
       expect(status.succeeded).toBe(false);
-      expect(status.message).toMatch(/^Step 2 \(extract\): No writing model is configured: set WRITER_BASE_URL/);
+      expect(status.message).toMatch(/^Step 2 \(extract\): No model is configured: set MODEL_BASE_URL/);
       const healing = await run(clickFlow(), { heal: 'true' });
       expect(healing.status.message).toMatch(
-        /^Step 2 \(click #old-id\): none of the step's selectors matched, and self-healing could not ask the model: No writing model is configured/,
+        /^Step 2 \(click #old-id\): none of the step's selectors matched, and self-healing could not ask the model: No model is configured/,
       );
       server.app.runs.useAi(undefined);
       const again = await run(extractFlow());
       expect(again.status.message).toBe(`Step 2 (extract): ${NO_RUN_AI_MESSAGE}`);
       expect(fake.requests).toHaveLength(0);
     } finally {
-      const model = chooseModel(server.app.config, globalThis.fetch);
       server.app.runs.useAi(
-        new AgentRunAi({ model: () => model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+        new AgentRunAi({ model: server.app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
       );
     }
   }, 90_000);
@@ -269,10 +273,9 @@ describe('AI extract', () => {
 describe('act', () => {
   it("the step runs the agent's act in the run's session, bounded by max_steps (default 5)", async () => {
     const calls: { instruction: string; maxSteps: number }[] = [];
-    const model = chooseModel(server.app.config, globalThis.fetch);
     server.app.runs.useAi(
       new AgentRunAi({
-        model: () => model,
+        model: server.app.model,
         page: (id) => browsers.page(id),
         snapshots: new SessionSnapshots(),
         // Stands in for the agent loop (the lead's): it acts on the same page the run drives.
@@ -303,7 +306,7 @@ describe('act', () => {
       ]);
     } finally {
       server.app.runs.useAi(
-        new AgentRunAi({ model: () => model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+        new AgentRunAi({ model: server.app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
       );
     }
   }, 60_000);

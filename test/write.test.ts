@@ -216,19 +216,19 @@ describe('POST /api/write statuses', () => {
       expect(status).toBe(503);
       const err = ErrorBody.parse(body);
       expect(err.error).toBe('not_configured');
-      for (const name of ['WRITER_PROVIDER', 'WRITER_BASE_URL', 'WRITER_MODEL', 'WRITER_API_KEY'])
+      for (const name of ['MODEL_PROVIDER', 'MODEL_BASE_URL', 'MODEL_NAME', 'MODEL_API_KEY'])
         expect(err.message).toContain(name);
     } finally {
       await s.close();
     }
   });
 
-  it('503 naming what is missing for a provider that needs a key', async () => {
+  it('503 naming what is missing for a provider that needs a key (set by its older WRITER_* names)', async () => {
     const s = await startServer({ WRITER_PROVIDER: 'anthropic', WRITER_MODEL: 'claude-x' });
     try {
       const { status, body } = await write(s, 'hello');
       expect(status).toBe(503);
-      expect(ErrorBody.parse(body).message).toMatch(/WRITER_PROVIDER=anthropic: set WRITER_API_KEY\./);
+      expect(ErrorBody.parse(body).message).toMatch(/MODEL_PROVIDER=anthropic: set MODEL_API_KEY\./);
     } finally {
       await s.close();
     }

@@ -225,7 +225,7 @@ describe('POST /api/write/stream', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ErrorBody.parse(await res.json())).toMatchObject({
         error: 'not_configured',
-        message: expect.stringContaining('WRITER_MODEL'),
+        message: expect.stringContaining('MODEL_NAME'),
       });
     } finally {
       await s.close();

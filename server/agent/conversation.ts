@@ -9,7 +9,7 @@ import {
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
 import { Conflict } from '../domain/errors.ts';
 import type { Log } from '../log.ts';
-import { reasonOf } from '../writer/failure.ts';
+import { reasonOf } from '../model/failure.ts';
 import { ASK_USER, runTurn, toolAnswer, type TurnEnd } from './turn.ts';
 
 /** How far one turn may go, and how the model is called. */
@@ -17,7 +17,7 @@ export interface TurnLimits {
   maxSteps: number;
   maxRetries: number;
   maxOutputTokens: number;
-  /** WRITER_TIMEOUT_MS: said when the model went silent. */
+  /** MODEL_TIMEOUT_MS: said when the model went silent. */
   timeoutMs: number;
 }
 
@@ -262,7 +262,7 @@ export class AgentConversation {
   }
 }
 
-/** A model failure in words a person can act on: from status and error codes only (writer/failure.ts), never the provider's text. */
+/** A model failure in words a person can act on: from status and error codes only (model/failure.ts), never the provider's text. */
 async function describeFailure(err: unknown, timeoutMs: number): Promise<string> {
   const { RetryError } = await ai();
   const attempts = RetryError.isInstance(err) ? err.errors.length : 1;

@@ -17,8 +17,9 @@ import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
-import type { ModelChoice } from '../writer/model.ts';
-import { AgentConversation, type TurnLimits } from './conversation.ts';
+import type { ModelChoice } from '../model/chooseModel.ts';
+import type { Model } from '../model/model.ts';
+import { AgentConversation } from './conversation.ts';
 import { storedPlaceholders } from './placeholders.ts';
 import { systemPrompt } from './prompt.ts';
 import { sessionTools } from './sessionTools.ts';
@@ -33,11 +34,13 @@ export interface EditorSessionsDeps {
   credentials: Pick<CredentialsService, 'list' | 'revealForRun'>;
   events: { append(sessionId: string, event: SessionEventInput): void };
   urls: PublicUrls;
-  /** The writer's model (WRITER_*): the agent uses the same provider settings. */
-  model(): ModelChoice;
-  limits: TurnLimits;
+  /** The server's one model (MODEL_*); its limits hold for every turn. */
+  model: Model;
   log: Log;
 }
+
+/** How many tool calls one turn of the agent may make before it stops and says so. */
+const AGENT_STEPS_PER_TURN = 30;
 
 /** One editor session: its agent, what it recorded, and the workflow that is saved from it. */
 interface Editor {
@@ -80,7 +83,7 @@ export class EditorSessions {
   }
 
   async start(request: StartEditorSessionRequest): Promise<StartEditorSessionResponse> {
-    const choice = this.deps.model();
+    const choice = this.deps.model.choice;
     if (!choice.configured)
       throw new Unavailable(ErrorCode.notConfigured, `The agent needs a model. ${choice.message}`);
     const testData = request.test_data ?? {};
@@ -169,7 +172,7 @@ export class EditorSessions {
         redact: (text) => redactor(known)(text),
         recorder,
       }),
-      limits: deps.limits,
+      limits: { maxSteps: AGENT_STEPS_PER_TURN, ...deps.model.limits },
       emit,
       log: deps.log,
     });
@@ -253,7 +256,7 @@ export class EditorSessions {
     secrets: ReadonlyMap<string, string> = new Map(),
   ): Promise<string> {
     const { deps } = this;
-    const choice = deps.model();
+    const choice = deps.model.choice;
     if (!choice.configured) throw new Error(choice.message);
     // What the run typed before this step shows in fields the agent reads: hidden like its own.
     const known = new Map<string, string>(secrets);
@@ -273,8 +276,8 @@ export class EditorSessions {
         redact: (text) => redactor(known)(text),
       }),
       maxSteps,
-      maxRetries: deps.limits.maxRetries,
-      maxOutputTokens: deps.limits.maxOutputTokens,
+      maxRetries: deps.model.limits.maxRetries,
+      maxOutputTokens: deps.model.limits.maxOutputTokens,
       signal,
       nextStep: () => 0,
       emit: (event) => {

@@ -5,8 +5,9 @@ import type { RunAi, Secrets } from '../runs/ai.ts';
 import { redactor } from '../runs/redact.ts';
 import type { SessionSnapshots } from '../agentTools/snapshots.ts';
 import { pageOfLines } from '../agentTools/tokenBudget.ts';
-import { modelFailed } from '../writer/failure.ts';
-import type { ModelChoice } from '../writer/model.ts';
+import { modelFailed } from '../model/failure.ts';
+import type { ModelChoice } from '../model/chooseModel.ts';
+import type { Model } from '../model/model.ts';
 import { selectorsOf } from './elementSelectors.ts';
 
 // Loaded when first used: ai is about 350 ms and 25 MB, ajv 120 ms and 10 MB, that the idle server does not need.
@@ -16,14 +17,14 @@ const ajv = () => import('ajv');
 /** What of the page the model reads at most: a longer page is cut (a step's `selector` narrows it). */
 const PAGE_TOKENS = 12_000;
 /** One model call's limit (the run's own deadline, engine/containedRun.ts, is longer). */
-const MODEL_TIMEOUT_MS = 120_000;
+const CALL_TIMEOUT_MS = 120_000;
 const SNAPSHOT_TIMEOUT_MS = 15_000;
 /** What the model's bad answer is quoted with, at most, in a step's error. */
 const QUOTE_MAX_CHARS = 200;
 
 export interface RunAiDeps {
-  /** The writer's model (WRITER_*), asked at each call. */
-  model: () => ModelChoice;
+  /** The server's one model (MODEL_*). */
+  model: Model;
   /** The session's page, as the agent tools reach it (agentTools' SessionBrowsers.page). */
   page(sessionId: string): Promise<Page>;
   /** The agent tools' snapshots: heal's refs are theirs (a snapshot with refs, and a ref back to Playwright's). */
@@ -50,7 +51,7 @@ export class AgentRunAi implements RunAi {
   constructor(private readonly deps: RunAiDeps) {}
 
   available(): { ok: true } | { ok: false; message: string } {
-    const choice = this.deps.model();
+    const choice = this.deps.model.choice;
     return choice.configured ? { ok: true } : { ok: false, message: choice.message };
   }
 
@@ -169,7 +170,7 @@ export class AgentRunAi implements RunAi {
   }
 
   private modelOrThrow() {
-    const choice = this.deps.model();
+    const choice = this.deps.model.choice;
     if (!choice.configured) throw new Error(choice.message);
     return choice.model;
   }
@@ -187,12 +188,12 @@ export class AgentRunAi implements RunAi {
         model: languageModel,
         system,
         messages,
-        abortSignal: AbortSignal.any([signal, AbortSignal.timeout(MODEL_TIMEOUT_MS)]),
+        abortSignal: AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]),
       });
       return text;
     } catch (err) {
       if (signal.aborted) throw new Error('the run was stopped while the model was answering', { cause: err });
-      throw await modelFailed(err, MODEL_TIMEOUT_MS);
+      throw await modelFailed(err, CALL_TIMEOUT_MS);
     }
   }
 }

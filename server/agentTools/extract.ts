@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agentToolInputs } from '../../contract/agentTools.ts';
-import { modelFailed } from '../writer/failure.ts';
+import { modelFailed } from '../model/failure.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
 import { pageOfLines } from './tokenBudget.ts';
@@ -10,10 +10,10 @@ const ai = () => import('ai');
 
 /** What of the page the model reads at most: a long page is cut (the agent can narrow its instruction). */
 const PAGE_TOKENS = 12_000;
-const MODEL_TIMEOUT_MS = 120_000;
+const CALL_TIMEOUT_MS = 120_000;
 
 /**
- * browser_extract: the writer's model (WRITER_*) reads the page and answers JSON matching the
+ * browser_extract: the server's model (MODEL_*) reads the page and answers JSON matching the
  * agent's JSON Schema. The page goes to the model as an accessibility snapshot without refs (the
  * default mode of page.ariaSnapshot, which leaves the agent's snapshot and its refs alone); the
  * schema becomes a zod schema (z.fromJSONSchema), which both asks the model for that shape and
@@ -27,7 +27,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
         "Read structured data from the session's page with the server's configured model: answers JSON matching `schema` (a JSON Schema object), following `instruction`.",
       input: agentToolInputs.browser_extract,
       async run({ session_id, instruction, schema }) {
-        const choice = kit.deps.model();
+        const choice = kit.deps.model.choice;
         if (!choice.configured)
           throw new ToolError(`browser_extract needs a model, and this server has none: ${choice.message}`);
         let shape: z.ZodType;
@@ -47,7 +47,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
           ({ object } = await generateObject({
             model,
             schema: shape,
-            abortSignal: AbortSignal.timeout(MODEL_TIMEOUT_MS),
+            abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
             system:
               'You read web pages and answer only with JSON matching the schema. Take values from the page as given; use null where the page does not say.',
             prompt: `Page URL: ${page.url()}\nPage (accessibility snapshot${part.to < text.split('\n').length ? ', cut' : ''}):\n${part.text}\n\nInstruction: ${instruction}`,
@@ -57,7 +57,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
             throw new ToolError(
               "The model's answer did not match the schema: retry, or make the instruction or the schema simpler",
             );
-          throw await modelFailed(err, MODEL_TIMEOUT_MS);
+          throw await modelFailed(err, CALL_TIMEOUT_MS);
         }
         return {
           content: [{ type: 'text', text: JSON.stringify(object) }],

@@ -1,7 +1,7 @@
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
 import type { RunService } from '../runs/runService.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
-import type { ModelChoice } from '../writer/model.ts';
+import type { Model } from '../model/model.ts';
 import type { Log } from '../log.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
@@ -27,8 +27,8 @@ export interface AgentToolDeps {
   downloads(
     sessionId: string,
   ): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
-  /** The writer's model (WRITER_*), for browser_extract; asked at call time. */
-  model(): ModelChoice;
+  /** The server's one model (MODEL_*), for browser_extract. */
+  model: Model;
 }
 
 /** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */

@@ -148,7 +148,7 @@ function throttled(log: FastifyBaseLogger, msg: string): (fields?: object) => vo
 /**
  * The idle timeout (server.timeout) fires on any connection silent for that long, and Node then
  * closes it unless someone listens. Once a request has fully arrived the silence is ours, not the
- * client's: a handler waiting on a browser or on the writer's model, a run's events between
+ * client's: a handler waiting on a browser or on the model, a run's events between
  * keep-alives, an answer streamed as it comes. So the response listens, and closes the connection
  * only while the request is still coming in, or when what we wrote is not being read.
  * (WebSockets are not concerned: Node stops watching a socket's timeout once it is upgraded, and

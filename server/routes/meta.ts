@@ -18,7 +18,7 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
   });
   addRoute(app, metaOperations.serverInfo, () => ({
     version: VERSION,
-    writer_configured: Boolean(app.config.WRITER_PROVIDER && app.config.WRITER_MODEL),
+    writer_configured: app.model.choice.configured,
     proxy_configured: Boolean(app.config.PROXY_URL),
     max_sessions: app.config.MAX_SESSIONS,
     api_key_file:

@@ -2,20 +2,16 @@ import type { FinishReason, LanguageModelUsage } from 'ai';
 import type { Log } from '../log.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import { GENERATION_LIMIT_REACHED, type WriteResponse, type WritesPage } from '../../contract/write.ts';
-import type { Config } from '../config.ts';
 import { Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
 import type { WritesRepo } from '../store/writes.ts';
-import { modelFailed } from './failure.ts';
-import { modelFetch } from './modelFetch.ts';
-import { chooseModel, type ModelChoice } from './model.ts';
+import type { ModelChoice } from '../model/chooseModel.ts';
+import { modelFailed } from '../model/failure.ts';
+import type { Model } from '../model/model.ts';
 import { countWords } from './wordCount.ts';
 
 const SYSTEM =
   'You are a skilled writer. Write the prose the user asks for. When given notes or an outline, write ' +
   'finished prose from them, and keep to any length they ask for. Answer with the prose only.';
-
-type Settings = Pick<Config, 'WRITER_MAX_OUTPUT_TOKENS' | 'WRITER_MAX_RETRIES' | 'WRITER_TIMEOUT_MS'> &
-  Parameters<typeof chooseModel>[0];
 
 /** What one model call produced, before it becomes the /write body. */
 interface Outcome {
@@ -31,23 +27,19 @@ const shuttingDown = () => new Unavailable(ErrorCode.shuttingDown, 'The server i
 
 /** The writing operation: one model call, the /write body, and the history of successful writes. */
 export class WriteService {
-  private readonly choice: ModelChoice;
   private readonly inFlight = new Set<AbortController>();
-  private readonly http: ReturnType<typeof modelFetch>;
 
   constructor(
-    private readonly settings: Settings,
+    private readonly model: Model,
     private readonly repo: WritesRepo,
     private readonly log: Log,
-  ) {
-    this.http = modelFetch(settings.WRITER_TIMEOUT_MS);
-    this.choice = chooseModel(settings, this.http.fetch);
-  }
+  ) {}
 
   /** Unavailable (not_configured) naming the variables to set, before anything else happens (a stream checks this before it opens). */
   ensureConfigured(): Extract<ModelChoice, { configured: true }> {
-    if (!this.choice.configured) throw new Unavailable(ErrorCode.notConfigured, this.choice.message);
-    return this.choice;
+    const { choice } = this.model;
+    if (!choice.configured) throw new Unavailable(ErrorCode.notConfigured, choice.message);
+    return choice;
   }
 
   async write(prompt: string): Promise<WriteResponse> {
@@ -101,17 +93,12 @@ export class WriteService {
     for (const c of this.inFlight) c.abort(shuttingDown());
   }
 
-  async close(): Promise<void> {
-    this.abortAll();
-    await this.http.close();
-  }
-
   private callSettings(prompt: string) {
     return {
       system: SYSTEM,
       prompt,
-      maxOutputTokens: this.settings.WRITER_MAX_OUTPUT_TOKENS,
-      maxRetries: this.settings.WRITER_MAX_RETRIES,
+      maxOutputTokens: this.model.limits.maxOutputTokens,
+      maxRetries: this.model.limits.maxRetries,
     };
   }
 
@@ -129,7 +116,7 @@ export class WriteService {
       return outcome;
     } catch (err) {
       if (abortSignal.aborted) throw isDomainError(abortSignal.reason) ? abortSignal.reason : err;
-      const failure = await modelFailed(err, this.settings.WRITER_TIMEOUT_MS);
+      const failure = await modelFailed(err, this.model.limits.timeoutMs);
       this.log.warn({ reason: failure.message }, 'writing model failed'); // never the error itself: it holds the prompt
       throw failure;
     } finally {

@@ -5,7 +5,6 @@ import type { SessionLocator } from '../../../contract/operation.ts';
 import { forwardHttp, forwardingAgents } from './forwardHttp.ts';
 import { forwardUpgrade } from './forwardUpgrade.ts';
 import { FORWARDED_HEADER, pathToSend, targetOf, type OwnerTarget } from './target.ts';
-import type { ClusterRouting } from '../../cluster/routing.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,11 +17,6 @@ declare module 'fastify' {
     startsBrowser?: boolean;
   }
   interface FastifyInstance {
-    /**
-     * Where each session is served (read at request time, here): the Membership
-     * (server/cluster/membership.ts), decorated in server/app.ts before any route.
-     */
-    cluster: ClusterRouting;
     /**
      * Pass the request to the node holding `sessionId`, for a route that finds its session on the
      * way (active_session, by workflow). False when this node answers (its own, or no live owner).

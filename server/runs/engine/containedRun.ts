@@ -28,7 +28,7 @@ const STOP_GRACE_MS = 10_000;
 const AI_CALL_LIMIT_MS = { extract: 5 * 60_000, act: 15 * 60_000, heal: 3 * 60_000 } as const;
 /** What an AI step says when the run has no RunAi at all (the agent that implements it was not built). */
 export const NO_RUN_AI_MESSAGE =
-  'This step needs a model and none is configured: set WRITER_BASE_URL and WRITER_MODEL (an OpenAI-compatible server), or WRITER_PROVIDER with WRITER_MODEL and WRITER_API_KEY';
+  'This step needs a model and none is configured: set MODEL_BASE_URL and MODEL_NAME (an OpenAI-compatible server), or MODEL_PROVIDER with MODEL_NAME and MODEL_API_KEY';
 /** The engine thread's heap: a flow or page that makes puppeteer hold more ends the run, not the server. */
 const ENGINE_HEAP_MB = 512;
 

@@ -3,7 +3,7 @@ import { UpstreamFailed } from '../domain/errors.ts';
 // Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
 const ai = () => import('ai');
 
-/** undici's per-attempt timeouts (modelFetch): nothing from the model for WRITER_TIMEOUT_MS. */
+/** undici's per-attempt timeouts (modelFetch): nothing from the model for MODEL_TIMEOUT_MS. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Walk an error and its causes (the SDK wraps network errors in APICallError, fetch in TypeError). */
@@ -30,9 +30,9 @@ export async function reasonOf(err: unknown, timeoutMs: number): Promise<string>
     if (APICallError.isInstance(e) && e.statusCode) {
       const hint =
         e.statusCode === 401 || e.statusCode === 403
-          ? '; check WRITER_API_KEY'
+          ? '; check MODEL_API_KEY'
           : e.statusCode === 404
-            ? '; check WRITER_BASE_URL and WRITER_MODEL'
+            ? '; check MODEL_BASE_URL and MODEL_NAME'
             : '';
       return `HTTP ${e.statusCode}${hint}`;
     }
@@ -49,6 +49,6 @@ export async function modelFailed(err: unknown, timeoutMs: number): Promise<Upst
   const last = RetryError.isInstance(err) ? err.lastError : err;
   const attempts = errors.length === 1 ? '1 attempt' : `${errors.length} attempts`;
   return new UpstreamFailed(
-    `The writing model failed (${await reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`,
+    `The model failed (${await reasonOf(last, timeoutMs)}) after ${attempts}; retry the request.`,
   );
 }

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { Config } from '../config.ts';
 
-type WriterConfig = Pick<Config, 'WRITER_PROVIDER' | 'WRITER_BASE_URL' | 'WRITER_MODEL' | 'WRITER_API_KEY'>;
+export type ModelSettings = Pick<Config, 'MODEL_PROVIDER' | 'MODEL_BASE_URL' | 'MODEL_NAME' | 'MODEL_API_KEY'>;
 
 export type ModelChoice =
   | {
@@ -14,26 +14,26 @@ export type ModelChoice =
   | { configured: false; /** names the variables to set; the 503 message */ message: string };
 
 /**
- * Pick the writing model from WRITER_*. Without WRITER_PROVIDER an OpenAI-compatible server is
- * assumed, since WRITER_BASE_URL alone then covers Ollama, vLLM and llama.cpp. Keys are passed
+ * Pick the model from MODEL_*. Without MODEL_PROVIDER an OpenAI-compatible server is assumed,
+ * since MODEL_BASE_URL alone then covers Ollama, vLLM and llama.cpp. Keys are passed
  * explicitly so a provider never falls back to OPENAI_API_KEY/ANTHROPIC_API_KEY behind our back.
  */
-export function chooseModel(config: WriterConfig, fetch: typeof globalThis.fetch): ModelChoice {
-  const provider = config.WRITER_PROVIDER ?? 'openai-compatible';
-  const { WRITER_BASE_URL: baseURL, WRITER_MODEL: modelId, WRITER_API_KEY: apiKey } = config;
+export function chooseModel(config: ModelSettings, fetch: typeof globalThis.fetch): ModelChoice {
+  const provider = config.MODEL_PROVIDER ?? 'openai-compatible';
+  const { MODEL_BASE_URL: baseURL, MODEL_NAME: modelId, MODEL_API_KEY: apiKey } = config;
 
   const required =
     provider === 'openai-compatible'
-      ? { WRITER_BASE_URL: baseURL, WRITER_MODEL: modelId }
-      : { WRITER_MODEL: modelId, WRITER_API_KEY: apiKey };
+      ? { MODEL_BASE_URL: baseURL, MODEL_NAME: modelId }
+      : { MODEL_NAME: modelId, MODEL_API_KEY: apiKey };
   const missing = Object.entries(required)
     .filter(([, v]) => !v)
     .map(([k]) => k);
   if (missing.length > 0 || !modelId) {
-    const message = config.WRITER_PROVIDER
-      ? `The writing model is not fully configured for WRITER_PROVIDER=${provider}: set ${missing.join(' and ')}.`
-      : 'No writing model is configured: set WRITER_BASE_URL and WRITER_MODEL for an OpenAI-compatible server ' +
-        '(Ollama, vLLM, llama.cpp), or WRITER_PROVIDER=openai or anthropic with WRITER_MODEL and WRITER_API_KEY.';
+    const message = config.MODEL_PROVIDER
+      ? `The model is not fully configured for MODEL_PROVIDER=${provider}: set ${missing.join(' and ')}.`
+      : 'No model is configured: set MODEL_BASE_URL and MODEL_NAME for an OpenAI-compatible server ' +
+        '(Ollama, vLLM, llama.cpp), or MODEL_PROVIDER=openai or anthropic with MODEL_NAME and MODEL_API_KEY.';
     return { configured: false, message };
   }
 
@@ -44,7 +44,7 @@ export function chooseModel(config: WriterConfig, fetch: typeof globalThis.fetch
       case 'openai-compatible': {
         const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
         // includeUsage asks for the final usage chunk when streaming (stream_options.include_usage).
-        const p = createOpenAICompatible({ name: 'writer', baseURL: baseURL!, apiKey, includeUsage: true, fetch });
+        const p = createOpenAICompatible({ name: 'model', baseURL: baseURL!, apiKey, includeUsage: true, fetch });
         return p.chatModel(modelId);
       }
       case 'openai': {

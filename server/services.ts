@@ -1,0 +1,333 @@
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import type { Log } from './log.ts';
+import { openStore, type Sql } from './store/db.ts';
+import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
+import { credentialsRepo } from './store/credentials.ts';
+import { nodesRepo } from './store/nodes.ts';
+import { outboxRepo } from './store/outbox.ts';
+import { overviewRepo } from './store/overview.ts';
+import { runsRepo } from './store/runs.ts';
+import { sessionEventsRepo } from './store/sessionEvents.ts';
+import { sessionsRepo } from './store/sessions.ts';
+import { workflowsRepo, type WorkflowsRepo } from './store/workflows.ts';
+import { writesRepo } from './store/writes.ts';
+import { Bus } from './events/bus.ts';
+import { onBusServerEvents, ServerEvents } from './events/serverEvents.ts';
+import { ApiKeyAdmin, bootstrapApiKey } from './secrets/apiKeys.ts';
+import { credentialCipher } from './secrets/credentialCipher.ts';
+import { loadSecretKey, subKey } from './secrets/secretKey.ts';
+import { openModel, type Model } from './model/model.ts';
+import { BrowserSessionManager } from './sessions/sessionManager.ts';
+import { SessionClientCounts } from './sessions/clientCounts.ts';
+import { PublicUrls } from './sessions/publicUrls.ts';
+import { SessionRecords } from './sessions/sessionRecords.ts';
+import { WorkflowService } from './workflows/workflowService.ts';
+import { CredentialsService } from './credentials/service.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { forwardBusToWebhooks } from './webhooks/fromBus.ts';
+import { WriteService } from './writer/service.ts';
+import { Artifacts } from './artifacts/service.ts';
+import { RetentionSchedule } from './artifacts/retentionSchedule.ts';
+import { SessionRecordings } from './artifacts/sessionRecordings.ts';
+import { SessionEventLog } from './sessionEvents/log.ts';
+import { logSessionEvents } from './sessionEvents/sessionLogging.ts';
+import { OverviewService } from './overview/overviewService.ts';
+import { RunService } from './runs/runService.ts';
+import { createAgentTools, type AgentTools } from './agentTools/index.ts';
+import { EditorSessions } from './agent/editorSessions.ts';
+import { AgentRunAi } from './agent/runAi.ts';
+import { Membership } from './cluster/membership.ts';
+import { reapDeadNodes } from './cluster/reaper.ts';
+import { EventRelay } from './cluster/eventRelay.ts';
+
+/** Every service of the server, built once, in dependency order, by buildServices. */
+export interface Services {
+  config: Config;
+  /** The store's engine (SQLite or Postgres); repositories in store/ are built over it. */
+  db: Sql;
+  store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
+  bus: Bus;
+  /** What GET /api/events streams: this node's bus events, and in a cluster the other nodes' (cluster/eventRelay.ts). */
+  serverEvents: ServerEvents;
+  /** The server's master key (BROWSERDESK_SECRET_KEY or DATA_DIR/secret-key): only subKey() derivations of it are used. */
+  secretKey: Buffer;
+  /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url): derived from the secret key. */
+  urlSigningKey: Buffer;
+  /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
+  publicUrl(): string;
+  /** The URLs a session's holder is handed (capability and signed ones), over publicUrl(). */
+  urls: PublicUrls;
+  model: Model;
+  sessions: BrowserSessionManager;
+  sessionEvents: SessionEventLog;
+  artifacts: Artifacts;
+  recordings: SessionRecordings;
+  workflows: WorkflowService;
+  credentials: CredentialsService;
+  webhooks: WebhookDispatcher;
+  writer: WriteService;
+  runs: RunService;
+  /** Sessions as the API shows them, for the session, run-control, log and artifact routes. */
+  sessionRecords: SessionRecords;
+  /** The browser tools for AI agents, which /api/mcp exposes. */
+  agentTools: AgentTools;
+  /** The browser agent of editor sessions. */
+  agent: EditorSessions;
+  overview: OverviewService;
+  apiKeyAdmin: ApiKeyAdmin;
+  /** This node in the shared store (and where a session it does not hold lives). */
+  cluster: Membership;
+}
+
+export interface ServicesLifecycle {
+  services: Services;
+  /** Once the server listens: settle what a previous process left, then take work (in this order). */
+  start(): Promise<void>;
+  /** Before connections close: agent turns, tool connections, model calls and every session end. */
+  quiesce(): Promise<void>;
+  /** After connections closed: the rest, in the reverse of the order it was built. */
+  close(): Promise<void>;
+}
+
+/** How often artifact retention looks again after the sweep at start. */
+const RETENTION_SWEEP_MS = 5 * 60_000;
+
+/**
+ * The composition root: every service built once, each handed the ones it needs, in the order they
+ * depend on each other. The one dependency that points back up is the runs' AI (runs → agent →
+ * agent tools → runs): the runs are built first and given their AI once the agent exists (useAi).
+ * `address` is the server's listening address, known once it listens (for publicUrl and loopback).
+ */
+export async function buildServices(
+  config: Config,
+  { log, address }: { log: Log; address: () => AddressInfo | string | null },
+): Promise<ServicesLifecycle> {
+  // What close() ends, in the reverse of this order.
+  const closers: (() => unknown)[] = [];
+  // Before the database: a key we cannot use stops the start with nothing else opened.
+  const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, log);
+  const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });
+
+  const bus = new Bus();
+  const serverEvents = new ServerEvents();
+  onBusServerEvents(bus, (e) => serverEvents.emit(e));
+  const store = { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) };
+  const repos = { sessions: sessionsRepo(db, config.nodeId), runs: runsRepo(db, config.nodeId) };
+
+  const listening = () => {
+    const addr = address();
+    const port = addr && typeof addr === 'object' ? addr.port : config.PORT;
+    const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  };
+  const publicUrl = () => (config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/$/, '') : listening());
+  const urlSigningKey = subKey(secretKey, 'signed-urls');
+  const urls = new PublicUrls({ base: publicUrl, signingKey: urlSigningKey });
+
+  const written = await bootstrapApiKey(store.apiKeys, config.dataDir, config.BROWSERDESK_API_KEY);
+  if (written) log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
+
+  const model = openModel(config);
+  const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log });
+
+  const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
+    log.warn({ err }, 'session event not recorded'),
+  );
+  closers.push(logSessionEvents({ log: sessionEvents, bus, sessions, warn: log }));
+
+  const artifacts = new Artifacts({
+    dataDir: config.dataDir,
+    maxDownloadBytes: config.MAX_DOWNLOAD_BYTES,
+    maxBytes: config.ARTIFACTS_MAX_BYTES,
+    ttlDays: config.ARTIFACTS_TTL_DAYS,
+    sessions,
+    sessionRow: (id) => repos.sessions.get(id),
+    bus,
+    log,
+  });
+  sessions.addLifecycleHooks(artifacts.hooks);
+  const retention = new RetentionSchedule(artifacts, RETENTION_SWEEP_MS, log);
+  closers.push(() => retention.stop());
+
+  const recordings = new SessionRecordings({ config, sessions, log });
+  closers.push(() => recordings.close());
+
+  const workflows = new WorkflowService(store.workflows);
+  const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
+  await warnUnreadableCredentials(credentials, log);
+
+  const writer = new WriteService(model, writesRepo(db), log);
+
+  const webhooks = new WebhookDispatcher(outboxRepo(db), { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, log });
+  const stopForwarding = forwardBusToWebhooks(bus, (url, event) => {
+    webhooks.enqueue(url, event).catch((err: unknown) => log.error({ err }, 'could not queue a webhook'));
+  });
+  closers.push(async () => {
+    stopForwarding();
+    await webhooks.stop();
+  });
+
+  const runs = new RunService({
+    config,
+    db,
+    bus,
+    log,
+    sessions,
+    urls,
+    workflowRows: store.workflows,
+    workflows,
+    credentials,
+    webhooks,
+    sessionEvents,
+    artifacts,
+  });
+  closers.push(() => runs.closeAll());
+
+  const clients = new SessionClientCounts(bus);
+  closers.push(() => clients.stop());
+  const sessionRecords = new SessionRecords({
+    config,
+    sessions: repos.sessions,
+    runs: repos.runs,
+    manager: sessions,
+    workflows,
+    clients,
+    activity: {
+      isRunning: (id) => runs.isRunning(id),
+      pauseOf: (id) => runs.pauseOf(id),
+      queuePosition: (id) => runs.queue.position(id),
+      leaveQueue: (id) => runs.queue.leave(id),
+    },
+  });
+
+  // Tools connect to a session as a CDP client of this very server over loopback: PUBLIC_URL may
+  // name a proxy this host cannot reach, and the session is on this node anyway.
+  const loopback = new PublicUrls({ base: listening, signingKey: urlSigningKey });
+  const agentTools = createAgentTools({
+    sessions,
+    records: sessionRecords,
+    urls,
+    cdpUrl: (id, token) => loopback.session(id, { cdp: token }).connect_url!,
+    events: sessionEvents,
+    log,
+    privateNetworksAllowed: config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+    runs,
+    workflows,
+    downloads: (id) => urls.fileMetadata(id, artifacts.files(id)),
+    model,
+  });
+  const agent = new EditorSessions({
+    records: sessionRecords,
+    sessions,
+    workflows,
+    tools: agentTools,
+    credentials,
+    events: sessionEvents,
+    urls,
+    model,
+    log,
+  });
+  // The late binding named in the doc comment above: runs' AI steps and self-healing go through
+  // the same model, browsers and agent.
+  runs.useAi(
+    new AgentRunAi({
+      model,
+      page: (id) => agentTools.page(id),
+      snapshots: agentTools.snapshots,
+      act: (id, instruction, maxSteps, signal, secrets) => agent.act(id, instruction, maxSteps, signal, secrets),
+    }),
+  );
+  closers.push(() => model.close());
+
+  const overview = new OverviewService({
+    store: overviewRepo(db),
+    capacity: () => ({ sessions: sessions.active, pool: sessions.poolStats }),
+    config,
+  });
+  const apiKeyAdmin = new ApiKeyAdmin(store.apiKeys);
+
+  // This node in the shared store: it says it stopped only once its sessions have ended in order.
+  const cluster = new Membership({
+    config,
+    nodes: nodesRepo(db),
+    load: () => sessions.active,
+    onBeat: (deadBefore) => reapDeadNodes({ nodeId: config.nodeId, db, bus, log, runs }, deadBefore),
+    log,
+  });
+  bus.on('session.changed', () => cluster.reportLoad());
+  // A cluster's nodes tell each other what changed, for every node's /api/events (on SQLite or a
+  // single node there is no one to tell).
+  const relay =
+    db.engine === 'postgres' && config.NODE_URL && config.DATABASE_URL
+      ? new EventRelay({ databaseUrl: config.DATABASE_URL, nodeId: config.nodeId, db, bus, serverEvents, log })
+      : null;
+
+  const services: Services = {
+    config,
+    db,
+    store,
+    bus,
+    serverEvents,
+    secretKey,
+    urlSigningKey,
+    publicUrl,
+    urls,
+    model,
+    sessions,
+    sessionEvents,
+    artifacts,
+    recordings,
+    workflows,
+    credentials,
+    webhooks,
+    writer,
+    runs,
+    sessionRecords,
+    agentTools,
+    agent,
+    overview,
+    apiKeyAdmin,
+    cluster,
+  };
+  return {
+    services,
+    async start() {
+      // A previous process's browsers reaped and its sessions marked, then the pool fills.
+      await sessions.start();
+      await retention.start();
+      webhooks.start();
+      // After the session manager has reaped their browsers and the webhook loop has started.
+      await runs.recoverInterrupted();
+      await cluster.start();
+      // Queued runs only once other nodes can see this one alive (runs/queue/sharedRunQueue.ts).
+      runs.queue.take();
+      await relay?.listen();
+    },
+    async quiesce() {
+      // Turns under way stop before the sessions (and the tools' connections) go.
+      agent.close();
+      await agentTools.close();
+      // Model calls under way would keep the server's close waiting on their requests.
+      writer.abortAll();
+      await sessions.closeAll();
+    },
+    async close() {
+      for (const close of closers.reverse()) await close();
+      // Last: the node says it stopped once its sessions and runs have ended in order; then the store closes.
+      await relay?.stop();
+      await cluster.stop();
+      await db.close();
+    },
+  };
+}
+
+/** Said at start, not at the first run, when the key no longer opens what was stored under it. */
+async function warnUnreadableCredentials(credentials: CredentialsService, log: Log): Promise<void> {
+  const unreadable = await credentials.unreadable();
+  if (!unreadable.length) return;
+  log.error(
+    `${unreadable.length} stored credential(s) do not decrypt with this server's secret key (${unreadable.join(', ')}): ` +
+      'the key changed since they were stored. Restore DATA_DIR/secret-key or BROWSERDESK_SECRET_KEY, or store them again',
+  );
+}

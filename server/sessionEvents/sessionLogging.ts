@@ -1,0 +1,42 @@
+import type { Bus } from '../events/bus.ts';
+import type { Log } from '../log.ts';
+import type { SessionManager } from '../sessions/types.ts';
+import { recordBusEvents } from './fromBus.ts';
+import type { SessionEventLog } from './log.ts';
+import { observePages } from './pageObserver.ts';
+
+/**
+ * Feed each session's event log: the domain events from the bus, and what its pages do (the
+ * observer's channel closes with the browser). Returns what stops the bus half.
+ */
+export function logSessionEvents(deps: {
+  log: SessionEventLog;
+  bus: Bus;
+  sessions: SessionManager;
+  warn: Log;
+}): () => void {
+  const unsubscribe = recordBusEvents(deps.bus, deps.log);
+  // Not awaited: the session's URLs are not held back for it (its first commands come after).
+  const observers = new Map<string, Promise<(() => void) | undefined>>();
+  const stopObserving = async (id: string) => {
+    const started = observers.get(id);
+    observers.delete(id);
+    (await started)?.();
+  };
+  deps.sessions.addLifecycleHooks({
+    onLive: (session) => {
+      const started = observePages(session.hub, (e) =>
+        deps.bus.emit('session.page', { session_id: session.id, ...e }),
+      ).catch((err: unknown) => {
+        deps.warn.warn({ err, session_id: session.id }, "the session's pages are not logged");
+        return undefined;
+      });
+      observers.set(session.id, started);
+    },
+    // At the end's start: what the service itself does in the browser then (reading storage state
+    // through a hidden tab) is not the session's doing. afterEnd covers ends without that step.
+    beforeEnd: (session) => stopObserving(session.id),
+    afterEnd: (id) => stopObserving(id),
+  });
+  return unsubscribe;
+}
