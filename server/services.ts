@@ -20,6 +20,7 @@ import { loadSecretKey, subKey } from './secrets/secretKey.ts';
 import { openModel, type Model } from './model/model.ts';
 import { BrowserSessionManager } from './sessions/sessionManager.ts';
 import { SessionClientCounts } from './sessions/clientCounts.ts';
+import { PrivateCdpEndpoint } from './sessions/cdp/privateEndpoint.ts';
 import { PublicUrls } from './sessions/publicUrls.ts';
 import { SessionRecords } from './sessions/sessionRecords.ts';
 import { WorkflowService } from './workflows/workflowService.ts';
@@ -97,7 +98,7 @@ const RETENTION_SWEEP_MS = 5 * 60_000;
  * The composition root: every service built once, each handed the ones it needs, in the order they
  * depend on each other. The one dependency that points back up is the runs' AI (runs → agent →
  * agent tools → runs): the runs are built first and given their AI once the agent exists (useAi).
- * `address` is the server's listening address, known once it listens (for publicUrl and loopback).
+ * `address` is the server's listening address, known once it listens (publicUrl without PUBLIC_URL).
  */
 export async function buildServices(
   config: Config,
@@ -115,13 +116,13 @@ export async function buildServices(
   const store = { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) };
   const repos = { sessions: sessionsRepo(db, config.nodeId), runs: runsRepo(db, config.nodeId) };
 
-  const listening = () => {
+  const publicUrl = () => {
+    if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
     const addr = address();
     const port = addr && typeof addr === 'object' ? addr.port : config.PORT;
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
-  const publicUrl = () => (config.PUBLIC_URL ? config.PUBLIC_URL.replace(/\/$/, '') : listening());
   const urlSigningKey = subKey(secretKey, 'signed-urls');
   const urls = new PublicUrls({ base: publicUrl, signingKey: urlSigningKey });
 
@@ -201,14 +202,14 @@ export async function buildServices(
     },
   });
 
-  // Tools connect to a session as a CDP client of this very server over loopback: PUBLIC_URL may
-  // name a proxy this host cannot reach, and the session is on this node anyway.
-  const loopback = new PublicUrls({ base: listening, signingKey: urlSigningKey });
+  // The tools' Playwright reaches a session's browser on a channel of its hub, as a run does.
+  const cdpEndpoint = new PrivateCdpEndpoint();
+  closers.push(() => cdpEndpoint.close());
   const agentTools = createAgentTools({
     sessions,
     records: sessionRecords,
     urls,
-    cdpUrl: (id, token) => loopback.session(id, { cdp: token }).connect_url!,
+    endpoint: cdpEndpoint,
     events: sessionEvents,
     log,
     privateNetworksAllowed: config.BROWSER_ALLOW_PRIVATE_NETWORKS,

@@ -4,10 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { SessionStatus } from '../contract/runControl.ts';
 import { aiOutputNames, Flow } from '../contract/workflows.ts';
 import { AgentRunAi } from '../server/agent/runAi.ts';
-import { SessionBrowsers } from '../server/agentTools/browsers.ts';
 import { SessionSnapshots } from '../server/agentTools/snapshots.ts';
 import { NO_RUN_AI_MESSAGE } from '../server/runs/engine/containedRun.ts';
-import { PublicUrls } from '../server/sessions/publicUrls.ts';
 import { structuredOutputOf } from '../server/workflows/structuredOutput.ts';
 import { openModel } from '../server/model/model.ts';
 import { startReceiver } from './fixtures/webhookReceiver.ts';
@@ -30,7 +28,6 @@ let server: TestServer;
 let fake: FakeModel;
 let site: http.Server;
 let origin: string;
-let browsers: SessionBrowsers;
 
 /** All the text of a model request's messages, system included. */
 const textOf = (req: FakeRequest): string =>
@@ -92,19 +89,16 @@ beforeAll(async () => {
   fake = await startFakeModel();
   server = await startServer(fake.env());
   const app = server.app;
-  const loopback = new PublicUrls({ base: () => server.url, signingKey: app.urlSigningKey });
-  browsers = new SessionBrowsers({
-    sessions: app.sessions,
-    cdpUrl: (id, token) => loopback.session(id, { cdp: token }).connect_url!,
-    known: () => Promise.resolve(true),
-  });
   app.runs.useAi(
-    new AgentRunAi({ model: app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+    new AgentRunAi({
+      model: app.model,
+      page: (id) => server.app.agentTools.page(id),
+      snapshots: new SessionSnapshots(),
+    }),
   );
 }, 60_000);
 
 afterAll(async () => {
-  await browsers?.closeAll();
   await server?.discard();
   await fake?.close();
   site?.close();
@@ -248,7 +242,11 @@ describe('AI extract', () => {
       MODEL_NAME: undefined,
     });
     server.app.runs.useAi(
-      new AgentRunAi({ model: unconfigured, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+      new AgentRunAi({
+        model: unconfigured,
+        page: (id) => server.app.agentTools.page(id),
+        snapshots: new SessionSnapshots(),
+      }),
     );
     try {
       const { status } = await run(extractFlow());
@@ -264,7 +262,11 @@ describe('AI extract', () => {
       expect(fake.requests).toHaveLength(0);
     } finally {
       server.app.runs.useAi(
-        new AgentRunAi({ model: server.app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+        new AgentRunAi({
+          model: server.app.model,
+          page: (id) => server.app.agentTools.page(id),
+          snapshots: new SessionSnapshots(),
+        }),
       );
     }
   }, 90_000);
@@ -276,12 +278,12 @@ describe('act', () => {
     server.app.runs.useAi(
       new AgentRunAi({
         model: server.app.model,
-        page: (id) => browsers.page(id),
+        page: (id) => server.app.agentTools.page(id),
         snapshots: new SessionSnapshots(),
         // Stands in for the agent loop (the lead's): it acts on the same page the run drives.
         act: async (sessionId, instruction, maxSteps) => {
           calls.push({ instruction, maxSteps });
-          await (await browsers.page(sessionId)).click('#new-id');
+          await (await server.app.agentTools.page(sessionId)).click('#new-id');
           return 'Clicked Buy now';
         },
       }),
@@ -306,7 +308,11 @@ describe('act', () => {
       ]);
     } finally {
       server.app.runs.useAi(
-        new AgentRunAi({ model: server.app.model, page: (id) => browsers.page(id), snapshots: new SessionSnapshots() }),
+        new AgentRunAi({
+          model: server.app.model,
+          page: (id) => server.app.agentTools.page(id),
+          snapshots: new SessionSnapshots(),
+        }),
       );
     }
   }, 60_000);

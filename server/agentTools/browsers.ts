@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { Conflict, NotFound } from '../domain/errors.ts';
+import type { PrivateCdpEndpoint } from '../sessions/cdp/privateEndpoint.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { ToolError } from './registry.ts';
 
@@ -7,18 +8,17 @@ import { ToolError } from './registry.ts';
 const playwright = () => import('playwright-core');
 
 export interface SessionBrowsersDeps {
-  sessions: Pick<SessionManager, 'get' | 'issueTokens' | 'onEnd'>;
-  /** The CDP URL of a session on this node, over loopback, for a cdp token (routes/cdpProxy.ts checks it). */
-  cdpUrl(sessionId: string, cdpToken: string): string;
+  sessions: Pick<SessionManager, 'get' | 'onEnd'>;
+  /** Where Playwright connects to a channel of the session's hub (sessions/cdp/privateEndpoint.ts). */
+  endpoint: Pick<PrivateCdpEndpoint, 'url'>;
   /** Whether the session has a record at all (to tell "no such session" from "not live here"). */
   known(sessionId: string): Promise<boolean>;
 }
 
 /**
- * One Playwright connection per live session, made the way any client of the service connects: a
- * freshly issued cdp token on the session's own CDP URL, so everything a tool does passes the
- * session's CDP policy (sessions/cdp/policy.ts) like a customer's script would. Dropped when the
- * session ends; made again on next use if it broke.
+ * One Playwright connection per live session, on a channel of its hub as a run's engine has one:
+ * everything a tool does passes the session's CDP policy (sessions/cdp/policy.ts) like a customer's
+ * script would. Dropped when the session ends; made again on next use if it broke.
  */
 export class SessionBrowsers {
   private readonly connections = new Map<string, Promise<Browser>>();
@@ -33,17 +33,18 @@ export class SessionBrowsers {
       if (browser?.isConnected()) return browser;
       this.connections.delete(sessionId);
     }
-    if (!this.deps.sessions.get(sessionId)) {
+    const session = this.deps.sessions.get(sessionId);
+    if (!session) {
       if (!(await this.deps.known(sessionId)))
         throw new NotFound('Session', `no session has id ${sessionId} (session_list shows them)`);
       throw new Conflict(
         `Session ${sessionId} is not live on this server: it has ended (or another node of the cluster holds it); start one with session_create`,
       );
     }
-    const tokens = this.deps.sessions.issueTokens(sessionId);
-    if (!tokens) throw new Conflict(`Session ${sessionId} is not live: it is starting or ending`);
-    const cdpUrl = this.deps.cdpUrl(sessionId, tokens.cdp);
-    const connecting = playwright().then(({ chromium }) => chromium.connectOverCDP(cdpUrl, { timeout: 15_000 }));
+    if (session.state !== 'live') throw new Conflict(`Session ${sessionId} is not live: it is starting or ending`);
+    const connecting = Promise.all([playwright(), this.deps.endpoint.url(session.hub)]).then(([{ chromium }, url]) =>
+      chromium.connectOverCDP(url, { timeout: 15_000 }),
+    );
     this.connections.set(sessionId, connecting);
     connecting.then(
       (browser) => {

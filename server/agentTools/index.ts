@@ -34,7 +34,7 @@ export interface AgentTools {
 export function createAgentTools(deps: AgentToolDeps): AgentTools {
   const browsers = new SessionBrowsers({
     sessions: deps.sessions,
-    cdpUrl: deps.cdpUrl,
+    endpoint: deps.endpoint,
     known: (id) =>
       deps.records.get(id).then(
         () => true,

@@ -3,20 +3,21 @@ import type { RunService } from '../runs/runService.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
 import type { Model } from '../model/model.ts';
 import type { Log } from '../log.ts';
+import type { PrivateCdpEndpoint } from '../sessions/cdp/privateEndpoint.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import type { SessionBrowsers } from './browsers.ts';
 import type { SessionSnapshots } from './snapshots.ts';
 
-/** What the agent tools are built from: plain dependencies, as server/http/services/agentTools.ts hands them. */
+/** What the agent tools are built from: plain dependencies, as server/services.ts hands them. */
 export interface AgentToolDeps {
   sessions: SessionManager;
   records: SessionRecords;
   /** The URLs a caller is handed (vnc_url, livestream_url), over PUBLIC_URL. */
   urls: PublicUrls;
-  /** The CDP URL the tools themselves connect on: this node over loopback (PUBLIC_URL may not route back here). */
-  cdpUrl(sessionId: string, cdpToken: string): string;
+  /** Where the tools' Playwright reaches a session's browser: a channel of its hub. */
+  endpoint: Pick<PrivateCdpEndpoint, 'url'>;
   events: { append(sessionId: string, event: SessionEventInput): void };
   log: Log;
   /** BROWSER_ALLOW_PRIVATE_NETWORKS: to say why a navigation to a private address failed. */
