@@ -6,7 +6,9 @@ import type {
 } from '../../contract/agent.ts';
 import { CreateWorkflowSessionRequest } from '../../contract/sessions.ts';
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
-import { WorkflowInput, type Step, type Variable } from '../../contract/workflows.ts';
+import type { Step } from '../../contract/steps.ts';
+import type { Variable } from '../../contract/variables.ts';
+import { WorkflowInput } from '../../contract/workflows.ts';
 import type { AgentTools } from '../agentTools/index.ts';
 import type { CredentialsService } from '../credentials/service.ts';
 import { Conflict, NotFound, Unavailable } from '../domain/errors.ts';

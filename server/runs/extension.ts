@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import {
-  ACT_DEFAULT_STEPS,
-  credentialOf,
-  DEFAULT_EXTRACT_AS,
-  PLACEHOLDER,
-  type Selector,
-} from '../../contract/workflows.ts';
+import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../contract/steps.ts';
+import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
 import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
