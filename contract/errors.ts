@@ -27,6 +27,8 @@ export const ErrorCode = {
   unsupportedMediaType: 'unsupported_media_type',
   rangeNotSatisfiable: 'range_not_satisfiable',
   tooManyRequests: 'too_many_requests',
+  /** A plain HTTP request to a WebSocket-only URL, such as a session's CDP endpoint (426). */
+  upgradeRequired: 'upgrade_required',
   modelFailed: 'model_failed',
   notConfigured: 'not_configured',
   shuttingDown: 'shutting_down',
