@@ -7,7 +7,7 @@ export const Issue = z.object({
 });
 export type Issue = z.infer<typeof Issue>;
 
-/** The one error body every endpoint answers with (DESIGN.md, Errors). */
+/** The one error body every endpoint answers with, so a client reads every failure the same way. */
 export const ErrorBody = z.object({
   error: z.string().describe('Machine-readable code, e.g. invalid_request, unauthorized, model_failed'),
   message: z.string().describe('A human sentence saying what went wrong and what to do'),

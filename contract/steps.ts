@@ -241,7 +241,7 @@ export type Flow = z.infer<typeof Flow>;
 /**
  * A flow checked against Flow but passed on as given: zod builds its parsed objects with the
  * schema's keys first, so a Recorder export would come back with its keys reordered. A flow is
- * stored and shown with its keys in the order it was written (DESIGN.md: imported unchanged).
+ * stored and shown with its keys in the order it was written, as an export is imported unchanged.
  */
 export function flowAsGiven(value: unknown): Flow {
   Flow.parse(value);
