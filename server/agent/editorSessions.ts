@@ -23,7 +23,7 @@ import type { ModelChoice } from '../writer/model.ts';
 import { AgentConversation, type TurnLimits } from './conversation.ts';
 import { storedPlaceholders } from './placeholders.ts';
 import { systemPrompt } from './prompt.ts';
-import { sessionTools } from './sessionTools.ts';
+import { boundBrowserTools } from './boundBrowserTools.ts';
 import { runTurn } from './turn.ts';
 import { StepRecorder } from './stepRecorder.ts';
 
@@ -163,7 +163,7 @@ export class EditorSessions {
           credentialNames: (await deps.credentials.list()).map((c) => c.name),
           inRun: false,
         }),
-      tools: await sessionTools({
+      tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
         placeholders,
@@ -268,7 +268,7 @@ export class EditorSessions {
         inRun: true,
       }),
       history: [{ role: 'user', content: instruction }],
-      tools: await sessionTools({
+      tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
         placeholders: storedPlaceholders(deps.credentials, {}, known),
