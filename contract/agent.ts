@@ -3,7 +3,7 @@ import { callerMetadata, webUrl, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
 import { InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
-import { Step } from './workflows.ts';
+import { Step } from './steps.ts';
 
 /**
  * The browser agent: Simplex's editor sessions (../shared/simplex-api.md, "Editor sessions"). A

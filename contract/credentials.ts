@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { codePointLength, parseJson, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
-import { CREDENTIAL_NAME } from './workflows.ts';
+import { CREDENTIAL_NAME } from './placeholders.ts';
 
 /**
  * Secrets a flow types without anyone reading them back: `{{credentials.NAME}}` in a change step's

@@ -7,7 +7,7 @@ export const Issue = z.object({
 });
 export type Issue = z.infer<typeof Issue>;
 
-/** The one error body every endpoint answers with (DESIGN.md, Errors). */
+/** The one error body every endpoint answers with, so a client reads every failure the same way. */
 export const ErrorBody = z.object({
   error: z.string().describe('Machine-readable code, e.g. invalid_request, unauthorized, model_failed'),
   message: z.string().describe('A human sentence saying what went wrong and what to do'),
@@ -27,6 +27,8 @@ export const ErrorCode = {
   unsupportedMediaType: 'unsupported_media_type',
   rangeNotSatisfiable: 'range_not_satisfiable',
   tooManyRequests: 'too_many_requests',
+  /** A plain HTTP request to a WebSocket-only URL, such as a session's CDP endpoint (426). */
+  upgradeRequired: 'upgrade_required',
   modelFailed: 'model_failed',
   notConfigured: 'not_configured',
   shuttingDown: 'shutting_down',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The session view URLs (DESIGN.md, "URLs a session hands out"): /s/{id}/vnc and /s/{id}/live.
+ * The session view URLs (README.md, "Embedding a live session"): /s/{id}/vnc and /s/{id}/live.
  * A GET returns the white-label viewer page; a WebSocket upgrade on the same path is the stream.
  * These live outside /api (they authenticate with the session's own token, not an API key), so
  * they are not OpenAPI operations, but their shapes are written here like every other edge.

@@ -5,7 +5,7 @@ import { selectorToPElementSelector } from '@puppeteer/replay';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Browser as PBrowser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Flow, type Step } from '../contract/workflows.ts';
+import { Flow, type Step } from '../contract/steps.ts';
 import { roleAndName } from '../server/agent/elementSelectors.ts';
 import { StepRecorder } from '../server/agent/stepRecorder.ts';
 import { replayFlow } from '../server/runs/engine/replay.ts';

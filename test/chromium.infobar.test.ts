@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
@@ -6,9 +5,9 @@ import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { SCREEN } from '../server/sessions/display/display.ts';
 import { createWorkflow, runWorkflow } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { waitForAsync } from './helpers/wait.ts';
 import { grabDisplay, isRed, recordDisplays, type SessionDisplay } from './helpers/displayPixels.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 /**
  * "Chrome is being controlled by automated test software" is browser UI: neither a screencast
@@ -26,11 +25,7 @@ beforeAll(async () => {
   displays = recordDisplays(server);
 });
 
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 /** The first row (from the top) where the middle column is the page's red: where the page begins. */
 function pageTop(f: Buffer): number {

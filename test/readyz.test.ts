@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readiness } from '../contract/meta.ts';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { waitForNoServiceProcesses } from './helpers/processes.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 // GET /api/readyz, the readinessProbe: open, counts only, 503 once MAX_SESSIONS are live (1 here,
 // so one browser suffices) and 200 again when one ends. Starts Chromium: run it under
@@ -12,11 +11,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ MAX_SESSIONS: '1' });
 });
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 /** The readiness answer, asked as a probe asks: no key, no cookie. */
 async function probe(): Promise<{ status: number; text: string; headers: Headers; body: Readiness }> {

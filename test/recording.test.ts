@@ -13,6 +13,7 @@ import { browserProcess, serviceProcesses, waitForNoServiceProcesses } from './h
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { startChildServer, type ChildServer } from './helpers/childServer.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 // Screen recordings (issue 11): each recorded session's display to fragmented MP4, finished however
 // the session ends, playable up to the cut when the server dies, served with byte ranges.
@@ -130,11 +131,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ RECORD_SESSIONS: 'all' });
 });
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 describe('a recorded session', () => {
   let stopped: { id: string; file: string; duration: number };

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionStatus } from '../contract/runControl.ts';
-import { aiOutputNames, Flow } from '../contract/workflows.ts';
+import { aiOutputNames, Flow } from '../contract/steps.ts';
 import { AgentRunAi } from '../server/agent/runAi.ts';
 import { SessionSnapshots } from '../server/agentTools/snapshots.ts';
 import { NO_RUN_AI_MESSAGE } from '../server/runs/engine/containedRun.ts';

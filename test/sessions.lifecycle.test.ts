@@ -11,6 +11,7 @@ import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { browserProcess, countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
 import { testDatabaseEnv } from './helpers/testDatabase.ts';
 import { sessionDirsOf, sessionsRootOf } from '../server/sessions/isolation/sessionDirs.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -18,11 +19,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 async function createSession(s: TestServer, body: Record<string, unknown> = {}) {
   const res = await postJson(s, '/api/create_workflow_session', { workflow_name: 'lifecycle', ...body });

@@ -5,9 +5,9 @@ import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { SCREEN } from '../server/sessions/display/display.ts';
 import type { BrowserSessionManager } from '../server/sessions/sessionManager.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
-import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { waitForAsync } from './helpers/wait.ts';
 import { grabDisplay, isRed, recordDisplays, type SessionDisplay } from './helpers/displayPixels.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 /**
  * Kiosk and browser presentations, checked on the session's real X display: what a vnc_url viewer
@@ -24,11 +24,7 @@ beforeAll(async () => {
   displays = recordDisplays(server);
 });
 
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 async function create(body: Record<string, unknown> = {}) {
   const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'presentation-test', ...body });

@@ -4,6 +4,7 @@ import { ErrorBody } from '../contract/errors.ts';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 // A refused create_workflow_session leaves nothing: no workflow, no session row, no browser.
 // WEBHOOK_ALLOW_PRIVATE=0 so webhook_url is judged as in production; MAX_SESSIONS=1 so the 429
@@ -12,11 +13,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ MAX_SESSIONS: '1', WEBHOOK_ALLOW_PRIVATE: '0' });
 });
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 interface Listed {
   workflows: string[];

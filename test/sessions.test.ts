@@ -12,6 +12,7 @@ import { CreateWorkflowSessionResponse, Session, SessionsPage } from '../contrac
 import type { BusEvents } from '../server/events/bus.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { countByName, serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 let server: TestServer;
 let site: http.Server;
@@ -43,11 +44,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  await closeLeavingNothing(server);
   await new Promise((r) => site?.close(r));
   await new Promise((r) => proxy?.close(r));
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
 });
 
 async function create(body: Record<string, unknown> = {}) {

@@ -1,19 +1,15 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../contract/errors.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { serviceProcesses, waitForNoServiceProcesses } from './helpers/processes.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
 
 let server: TestServer;
 beforeAll(async () => {
   // MAX_SESSIONS=1 so the 429 case needs only one browser.
   server = await startServer({ MAX_SESSIONS: '1' });
 });
-afterAll(async () => {
-  await server?.close();
-  expect(await waitForNoServiceProcesses(server.dataDir)).toEqual([]);
-  fs.rmSync(server.dataDir, { recursive: true, force: true, maxRetries: 3 });
-});
+afterAll(() => closeLeavingNothing(server));
 
 const create = (body: unknown) => postJson(server, '/api/create_workflow_session', body);
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SimplexClient } from 'simplex-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialNamesOf, type Flow } from '../contract/workflows.ts';
+import type { Flow } from '../contract/steps.ts';
+import { credentialNamesOf } from '../contract/placeholders.ts';
 import { fillPlaceholders } from '../server/runs/variables.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 

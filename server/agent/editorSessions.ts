@@ -6,7 +6,9 @@ import type {
 } from '../../contract/agent.ts';
 import { CreateWorkflowSessionRequest } from '../../contract/sessions.ts';
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
-import { WorkflowInput, type Step, type Variable } from '../../contract/workflows.ts';
+import type { Step } from '../../contract/steps.ts';
+import type { Variable } from '../../contract/variables.ts';
+import { WorkflowInput } from '../../contract/workflows.ts';
 import type { AgentTools } from '../agentTools/index.ts';
 import type { CredentialsService } from '../credentials/service.ts';
 import { Conflict, NotFound, Unavailable } from '../domain/errors.ts';
@@ -22,7 +24,7 @@ import type { Model } from '../model/model.ts';
 import { AgentConversation } from './conversation.ts';
 import { storedPlaceholders } from './placeholders.ts';
 import { systemPrompt } from './prompt.ts';
-import { sessionTools } from './sessionTools.ts';
+import { boundBrowserTools } from './boundBrowserTools.ts';
 import { runTurn } from './turn.ts';
 import { StepRecorder } from './stepRecorder.ts';
 
@@ -164,7 +166,7 @@ export class EditorSessions {
           credentialNames: (await deps.credentials.list()).map((c) => c.name),
           inRun: false,
         }),
-      tools: await sessionTools({
+      tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
         placeholders,
@@ -269,7 +271,7 @@ export class EditorSessions {
         inRun: true,
       }),
       history: [{ role: 'user', content: instruction }],
-      tools: await sessionTools({
+      tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
         placeholders: storedPlaceholders(deps.credentials, {}, known),

@@ -1,4 +1,4 @@
-import { credentialOf, PLACEHOLDER } from '../../contract/workflows.ts';
+import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import { ToolError } from '../agentTools/registry.ts';
 import { originOfUrl } from '../credentials/credentialOrigins.ts';
 

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import type { Step } from '../../contract/workflows.ts';
+import type { Step } from '../../contract/steps.ts';
 import { describeElement, type ElementFacts } from './elementSelectors.ts';
 
 /** Called with each step as it is recorded and its index in the recording. */

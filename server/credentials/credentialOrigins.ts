@@ -1,4 +1,4 @@
-import { credentialOf, placeholdersOf } from '../../contract/workflows.ts';
+import { credentialOf, placeholdersOf } from '../../contract/placeholders.ts';
 
 /**
  * allowed_origins (store_credential): a credential kept to some origins is typed only into a page

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode } from '../../contract/errors.ts';
 import { authorizeSession, refuseSessionToken, sessionTokenOf } from '../http/sessionAccess.ts';
 import { joinSession } from '../http/sessionClients.ts';
 import { bridgeCdp } from '../sessions/cdp/bridge.ts';
@@ -51,7 +52,7 @@ export async function cdpProxyRoutes(app: FastifyInstance): Promise<void> {
     },
     handler: async (_req, reply) =>
       reply.status(426).header('upgrade', 'websocket').send({
-        error: 'upgrade_required',
+        error: ErrorCode.upgradeRequired,
         message: 'connect_url is a WebSocket: use a CDP client such as Playwright connectOverCDP or Puppeteer connect',
       }),
     wsHandler: (socket, req) => {

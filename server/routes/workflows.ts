@@ -4,7 +4,7 @@ import { addRoute } from '../http/route.ts';
 import { storedFlowOf } from '../workflows/records.ts';
 
 /**
- * Workflow CRUD: the operations the spec leaves out, which the dashboard needs (DESIGN.md); and the
+ * Workflow CRUD: the operations Simplex's API does not have, which the dashboard needs; and the
  * same workflows as Simplex's clients see them (search, metadata, the Python client's /workflow).
  * The work is in app.workflows.
  */

@@ -1,13 +1,8 @@
 import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import {
-  ACT_DEFAULT_STEPS,
-  credentialOf,
-  DEFAULT_EXTRACT_AS,
-  PLACEHOLDER,
-  type Selector,
-} from '../../contract/workflows.ts';
+import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../contract/steps.ts';
+import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
 import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
@@ -39,7 +34,7 @@ const noElementMatched = (err: unknown) =>
 const firstLineOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 500);
 
 /**
- * @puppeteer/replay's Puppeteer extension plus our custom steps (DESIGN.md, Workflows): uploadFile
+ * @puppeteer/replay's Puppeteer extension plus our custom steps (contract/steps.ts): uploadFile
  * sets a file input from the run's upload folder, extract reads text or an attribute (or, with an
  * instruction, asks the model), act lets the agent do an instruction, pause waits for a person.
  * Every other step is replayed by the library itself; with self-healing, a click/change/hover none

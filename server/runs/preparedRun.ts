@@ -1,4 +1,4 @@
-import type { Flow } from '../../contract/workflows.ts';
+import type { Flow } from '../../contract/steps.ts';
 
 /** A validated run, ready to start: nothing has been started yet. */
 export interface PreparedRun {

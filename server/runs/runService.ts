@@ -11,7 +11,7 @@ import {
   type RunWorkflowResponse,
   type StepResult,
 } from '../../contract/runs.ts';
-import { credentialNamesOf } from '../../contract/workflows.ts';
+import { credentialNamesOf } from '../../contract/placeholders.ts';
 import type { LiveSession } from '../sessions/types.ts';
 import type { Config } from '../config.ts';
 import type { Artifacts } from '../artifacts/service.ts';

@@ -1,5 +1,5 @@
 import type { EndReason } from '../../contract/sessions.ts';
-import type { Flow } from '../../contract/workflows.ts';
+import type { Flow } from '../../contract/steps.ts';
 
 type Step = Flow['steps'][number];
 

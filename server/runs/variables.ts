@@ -1,5 +1,7 @@
 import type { Issue } from '../../contract/errors.ts';
-import { credentialOf, PLACEHOLDER, type Flow, type Variable } from '../../contract/workflows.ts';
+import type { Flow } from '../../contract/steps.ts';
+import type { Variable } from '../../contract/variables.ts';
+import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 
 export type VariableValues = Record<string, string | number | boolean>;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Flow, Variable } from '../../contract/workflows.ts';
+import { Flow } from '../../contract/steps.ts';
+import { Variable } from '../../contract/variables.ts';
 import { jsonColumn } from './jsonColumn.ts';
 import { isUniqueViolation, nowIso, type Sql } from './sql.ts';
 

@@ -16,7 +16,10 @@ export function simplexSignature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 }
 
-/** Delay before each retry (DESIGN.md: 5 s, 5 min, 30 min, 2 h, …); after the last one the message is failed. */
+/**
+ * Delay before each retry: Svix's schedule, about a day in all, so a receiver down for hours still
+ * gets the message; after the last one the message is failed.
+ */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export interface DispatcherOptions {

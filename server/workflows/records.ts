@@ -1,4 +1,6 @@
-import { flowAsGiven, variableAsSent, type VariableAsSent, type Workflow } from '../../contract/workflows.ts';
+import { flowAsGiven } from '../../contract/steps.ts';
+import { variableAsSent, type VariableAsSent } from '../../contract/variables.ts';
+import type { Workflow } from '../../contract/workflows.ts';
 import { workflowColumns, type WorkflowRow } from '../store/workflows.ts';
 
 /** A stored variables column as answered: `defaultValue` beside `default`, for Simplex's clients. */

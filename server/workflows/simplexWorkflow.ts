@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import type { Step } from '../../contract/steps.ts';
 import {
   WorkflowInput,
   type SimplexVariables,
   type SimplexWorkflowCreate,
   type SimplexWorkflowUpdate,
-  type Step,
   type Workflow,
 } from '../../contract/workflows.ts';
 import { Invalid } from '../domain/errors.ts';

@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from '../../contract/common.ts';
-import { OutputField } from '../../contract/workflows.ts';
+import { OutputField } from '../../contract/outputs.ts';
 
 /**
  * A run's `structured_output` for Simplex's clients: its extract values (always text, as
@@ -112,7 +112,7 @@ function isOfType(value: unknown, field: FieldType): boolean {
 /**
  * The run's extract values, typed by the workflow's structured_output declaration.
  *
- * `json` names the outputs of AI extract steps (contract/workflows.ts aiOutputNames): their text is
+ * `json` names the outputs of AI extract steps (contract/steps.ts aiOutputNames): their text is
  * the model's JSON answer, already checked against the step's schema, so it is parsed back and
  * keeps its types with or without a declaration: `{"price":42.5}` under `as: "extract"` is
  * `{extract: {price: 42.5}}`. The value stays under its `as`, like every extract, rather than

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { aiOutputNames } from '../../contract/steps.ts';
 import {
   SEARCH_LIMIT,
   type SimplexWorkflowCreate,
@@ -6,7 +7,6 @@ import {
   type Workflow,
   type WorkflowInput,
   type WorkflowSearchHit,
-  aiOutputNames,
 } from '../../contract/workflows.ts';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';

@@ -4,7 +4,7 @@ import { AgentState, StartEditorSessionResponse } from '../../contract/agent.ts'
 import type { FakeBehaviour, FakeModel, FakeRequest } from '../helpers/fakeModel.ts';
 import { lastToolResult } from '../helpers/fakeModel.ts';
 import { afterCase, check, FUZZ_API_KEY, healthy, type Service } from './harness.ts';
-import { AGENT_BROWSER_TOOLS } from '../../server/agent/sessionTools.ts';
+import { AGENT_BROWSER_TOOLS } from '../../server/agent/boundBrowserTools.ts';
 import { ASK_USER, DONE } from '../../server/agent/turn.ts';
 
 /**

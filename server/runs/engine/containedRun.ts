@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StepResult } from '../../../contract/runs.ts';
-import { isAiStep, type Flow } from '../../../contract/workflows.ts';
+import { isAiStep, type Flow } from '../../../contract/steps.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../redact.ts';

@@ -1,5 +1,5 @@
 import type { StepResult } from '../../../contract/runs.ts';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import type { StopReason } from '../stepFailure.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 

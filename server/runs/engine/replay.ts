@@ -1,7 +1,7 @@
 import { createRunner, type Step as ReplayStep, type UserFlow } from '@puppeteer/replay';
 import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppeteer-core';
 import type { StepResult } from '../../../contract/runs.ts';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import { untilCrashed } from './crashWatch.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import { answerDialogs } from './dialogs.ts';

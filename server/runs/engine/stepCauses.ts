@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import os from 'node:os';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import { isPrivateAddress } from '../../webhooks/destination.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import { describeDialogs } from './dialogs.ts';

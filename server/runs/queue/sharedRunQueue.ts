@@ -5,7 +5,7 @@ import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { ErrorCode } from '../../../contract/errors.ts';
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
-import { Flow } from '../../../contract/workflows.ts';
+import { Flow } from '../../../contract/steps.ts';
 import { grants, hashColumns, hashesFromColumns, mintTokens } from '../../sessions/tokens.ts';
 import type { Capability, LiveSession } from '../../sessions/types.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';

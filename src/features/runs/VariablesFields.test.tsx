@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useForm } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunWorkflowFields } from '../../../contract/runs.ts';
-import type { Variable } from '../../../contract/workflows.ts';
+import type { Variable } from '../../../contract/variables.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
 import { VariablesFields } from './VariablesFields.tsx';
 

@@ -1,5 +1,5 @@
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
-import type { Variable } from '../../../contract/workflows.ts';
+import type { Variable } from '../../../contract/variables.ts';
 import type { RunFormValues } from './run-form.ts';
 
 /** How a variable's type reads beside its name. */

@@ -2,7 +2,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 import { WorkflowNeeds } from './WorkflowNeeds.tsx';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import { useCredentials } from '../../api/credentials/get-credentials.ts';
 import { missingFiles, needsOf } from './workflow-needs.ts';
 import './workflow-needs.css';

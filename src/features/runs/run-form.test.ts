@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Variable } from '../../../contract/workflows.ts';
+import type { Variable } from '../../../contract/variables.ts';
 import { runResolver, type RunFormValues } from './run-form.ts';
 
 const ID = '3da01067-def5-4369-9fcc-3a0ccecdf3b0';

@@ -1,6 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { RunWorkflowFields } from '../../../contract/runs.ts';
-import type { Variable } from '../../../contract/workflows.ts';
+import type { Variable } from '../../../contract/variables.ts';
 
 /**
  * The Run form. With a known variables schema each variable is its own input (`vars.<name>`);

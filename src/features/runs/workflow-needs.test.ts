@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import { missingFiles, needsOf } from './workflow-needs.ts';
 
 const upload = (file: string) => ({

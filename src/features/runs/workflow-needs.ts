@@ -1,4 +1,5 @@
-import { credentialNamesOf, type Flow } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
+import { credentialNamesOf } from '../../../contract/placeholders.ts';
 
 export interface WorkflowNeeds {
   /** File names its uploadFile steps pick from the run's files, each once, in step order. */

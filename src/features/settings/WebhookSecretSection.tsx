@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 const MASK = 'whsec_' + '•'.repeat(24);
 
 /**
- * The secret every webhook is signed with (DESIGN.md, Webhooks): hidden until asked for, copied
+ * The secret every webhook is signed with (README.md, Simplex's clients, Webhooks): hidden until asked for, copied
  * without being shown if wished, and rotated after a leak. It is fetched only on Reveal or Copy.
  */
 export function WebhookSecretSection({ connected }: { connected: boolean }) {

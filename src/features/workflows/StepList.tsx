@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
-import { credentialOf } from '../../../contract/workflows.ts';
+import { credentialOf } from '../../../contract/placeholders.ts';
 import { parseFlowText, type LineIssue } from './flow-text.ts';
 import {
   deleteStep,

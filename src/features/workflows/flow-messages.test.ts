@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Flow } from '../../../contract/workflows.ts';
+import { Flow } from '../../../contract/steps.ts';
 import { humanFlowMessage, type FlowIssue } from './flow-messages.ts';
 
 /** What the editor shows for each of the schema's issues with this flow. */

@@ -1,5 +1,5 @@
 import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node } from 'jsonc-parser';
-import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS } from '../../../contract/workflows.ts';
+import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS } from '../../../contract/steps.ts';
 
 /**
  * The flow's steps in words, and the edits the step list makes to the flow's text. The text stays

@@ -1,4 +1,5 @@
-import { credentialOf, placeholdersOf, VARIABLE_NAME } from '../../../contract/workflows.ts';
+import { VARIABLE_NAME } from '../../../contract/variables.ts';
+import { credentialOf, placeholdersOf } from '../../../contract/placeholders.ts';
 import { parseFlowText } from './flow-text.ts';
 
 /** The fields whose `{{name}}` placeholders a run fills (the contract checks the same two). */

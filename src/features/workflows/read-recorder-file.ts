@@ -1,4 +1,4 @@
-import { Flow } from '../../../contract/workflows.ts';
+import { Flow } from '../../../contract/steps.ts';
 import { humanFlowMessage, type FlowIssue } from './flow-messages.ts';
 import { formatLineIssues, lineOfPath, parseFlowText } from './flow-text.ts';
 

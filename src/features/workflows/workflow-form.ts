@@ -1,5 +1,7 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { WorkflowInput, type Flow, type Variable } from '../../../contract/workflows.ts';
+import type { Flow } from '../../../contract/steps.ts';
+import type { Variable } from '../../../contract/variables.ts';
+import { WorkflowInput } from '../../../contract/workflows.ts';
 import { humanFlowMessage, type FlowIssue } from './flow-messages.ts';
 import { formatLineIssues, lineOfPath, parseFlowText, type LineIssue } from './flow-text.ts';
 

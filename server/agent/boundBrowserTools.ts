@@ -40,7 +40,7 @@ export interface StepRecording {
   ): Promise<T>;
 }
 
-export interface SessionToolsOptions {
+export interface BoundBrowserToolsOptions {
   sessionId: string;
   tools: Pick<AgentTools, 'registry' | 'page' | 'locate' | 'lineOf'>;
   placeholders: PlaceholderSources;
@@ -69,7 +69,7 @@ function withoutSessionId(schema: Record<string, unknown>): JSONSchema7 {
 
 /** Text the agent types, with its placeholders filled for the field's document and the page around it. */
 async function filledArgs(
-  opts: SessionToolsOptions,
+  opts: BoundBrowserToolsOptions,
   name: string,
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
@@ -94,7 +94,7 @@ async function filledArgs(
 }
 
 /** The agent's browser tools as AI SDK tools: the registry's, bound to the session, filled, recorded and redacted. */
-export async function sessionTools(opts: SessionToolsOptions): Promise<ToolSet> {
+export async function boundBrowserTools(opts: BoundBrowserToolsOptions): Promise<ToolSet> {
   const { jsonSchema, tool } = await ai();
   const described = new Map(opts.tools.registry.list().map((t) => [t.name, t]));
   const set: ToolSet = {};
