@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { keepConnected, type ConnectionStatus } from './connection.ts';
-import { toWebSocketUrl } from './streamUrl.ts';
 import { StatusLine } from './StatusLine.tsx';
+import { useViewerConnection } from './useViewerConnection.ts';
 import './viewer.css';
 
 export interface LiveStreamProps {
@@ -26,19 +26,7 @@ export function LiveStream({
   className,
 }: LiveStreamProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
-  const wsUrl = useMemo(() => {
-    try {
-      return toWebSocketUrl(url);
-    } catch {
-      return null; // not a URL a stream can be opened on
-    }
-  }, [url]);
-  const status: ConnectionStatus = wsUrl ? connection : { state: 'unavailable' };
-  const onStatusRef = useRef(onStatusChange);
-  useEffect(() => {
-    onStatusRef.current = onStatusChange;
-  });
+  const { wsUrl, status, report } = useViewerConnection(url, onStatusChange);
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -72,10 +60,7 @@ export function LiveStream({
 
     const stop = keepConnected({
       url: wsUrl,
-      onStatus: (s) => {
-        setStatus(s);
-        onStatusRef.current?.(s);
-      },
+      onStatus: report,
       open: (socket, connected) => {
         const onMessage = (e: MessageEvent) => {
           if (!(e.data instanceof ArrayBuffer) || e.data.byteLength <= 8) return;
@@ -95,7 +80,7 @@ export function LiveStream({
       stopped = true;
       stop();
     };
-  }, [wsUrl]);
+  }, [wsUrl, report]);
 
   return (
     <div

@@ -1,12 +1,13 @@
-import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, type Ref } from 'react';
 import type RFB from '@novnc/novnc';
 import type { ScaleMode } from '../../contract/viewer.ts';
 import { keepConnected, type ConnectionStatus } from './connection.ts';
 import { LEAVE_KEYS_LABEL } from './leaveChord.ts';
 import { focusAfter, watchLeaveChord } from './leaveKeys.ts';
 import { loadRfb } from './loadRfb.ts';
-import { toPageUrl, toWebSocketUrl } from './streamUrl.ts';
+import { toPageUrl } from './streamUrl.ts';
 import { StatusLine } from './StatusLine.tsx';
+import { useViewerConnection } from './useViewerConnection.ts';
 import './viewer.css';
 
 export interface VncViewerHandle {
@@ -78,29 +79,17 @@ export function VncViewer({
   const screenRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const rfbRef = useRef<RFB | null>(null);
-  const [connection, setStatus] = useState<ConnectionStatus>({ state: 'connecting' });
-  const wsUrl = useMemo(() => {
-    try {
-      return toWebSocketUrl(url);
-    } catch {
-      return null; // not a URL a stream can be opened on
-    }
-  }, [url]);
-  const status: ConnectionStatus = wsUrl ? connection : { state: 'unavailable' };
+  const { wsUrl, status, report } = useViewerConnection(url, onStatusChange);
   // Latest props for the long-lived connection, read without reconnecting when they change.
-  const latest = useRef({ viewOnly, scale, background, onClipboard, onStatusChange, label });
+  const latest = useRef({ viewOnly, scale, background, onClipboard, label });
   useEffect(() => {
-    latest.current = { viewOnly, scale, background, onClipboard, onStatusChange, label };
+    latest.current = { viewOnly, scale, background, onClipboard, label };
   });
 
   useEffect(() => {
     const target = screenRef.current;
     if (!target) return;
     if (!wsUrl) return;
-    const report = (s: ConnectionStatus) => {
-      setStatus(s);
-      latest.current.onStatusChange?.(s);
-    };
     let stop: (() => void) | undefined;
     let cancelled = false;
     loadRfb().then(
@@ -137,7 +126,7 @@ export function VncViewer({
       cancelled = true;
       stop?.();
     };
-  }, [wsUrl, fallback, hintId]);
+  }, [wsUrl, fallback, hintId, report]);
 
   useEffect(() => {
     const rfb = rfbRef.current;

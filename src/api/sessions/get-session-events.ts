@@ -21,16 +21,10 @@ export async function getSessionEvents(sessionId: string, signal?: AbortSignal):
   return events;
 }
 
-/**
- * `live` keeps polling even while the event stream is connected: the stream says when a step or
- * the session changes, not when the page logs a line, so it does not cover this log.
- */
-export const sessionEventsQueryOptions = (sessionId: string, live: boolean) =>
+export const sessionEventsQueryOptions = (sessionId: string) =>
   queryOptions({
     queryKey: sessionKeys.events(sessionId),
     queryFn: ({ signal }) => getSessionEvents(sessionId, signal),
-    refetchInterval: live ? 2000 : false,
   });
 
-export const useSessionEvents = (sessionId: string, live = false) =>
-  useQuery(sessionEventsQueryOptions(sessionId, live));
+export const useSessionEvents = (sessionId: string) => useQuery(sessionEventsQueryOptions(sessionId));

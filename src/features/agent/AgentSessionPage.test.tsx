@@ -11,7 +11,7 @@ import { eventLog, SESSION, WORKFLOW } from './agent-fixtures.ts';
 import { AgentSessionPage } from './AgentSessionPage.tsx';
 
 // The live view itself (noVNC, the livestream) is the session page's, tested there.
-vi.mock('../sessions/LiveViewPanel.tsx', () => ({
+vi.mock('../../components/LiveViewPanel.tsx', () => ({
   LiveViewPanel: ({ vncUrl }: { vncUrl?: string }) => <p>live view {vncUrl}</p>,
 }));
 

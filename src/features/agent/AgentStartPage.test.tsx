@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
-import { recallSession } from '../sessions/session-memory.ts';
+import { recallSession } from '../../lib/session-memory.ts';
 import { SESSION, WORKFLOW } from './agent-fixtures.ts';
 import { AgentStartPage } from './AgentStartPage.tsx';
 

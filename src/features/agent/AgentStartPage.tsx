@@ -4,7 +4,7 @@ import { isStatus } from '../../api/errors.ts';
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { useStartEditorSession, type StartEditorSessionBody } from '../../api/agent/start-editor-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { rememberSession } from '../sessions/session-memory.ts';
+import { rememberSession } from '../../lib/session-memory.ts';
 import { AgentStartForm } from './AgentStartForm.tsx';
 import './agent.css';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { describeStep } from '../workflows/flow-steps.ts';
-import { WithPlaceholders } from '../workflows/StepList.tsx';
+import { describeStep } from '../../components/steps/describe-step.ts';
+import { WithPlaceholders } from '../../components/steps/WithPlaceholders.tsx';
 
 /** The steps the agent recorded so far (saved as the workflow as they come), with the workflow's links. */
 export function RecordedSteps({

@@ -8,6 +8,7 @@ import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Field } from '../../components/Field.tsx';
+import { MetadataWebhookFields } from '../../components/MetadataWebhookFields.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { rememberRun } from './run-memory.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
@@ -177,29 +178,15 @@ export function RunPage() {
         )}
 
         <div className="card">
-          <Field
-            label="Metadata"
-            name="metadata"
-            error={errors.metadata?.message}
-            hint="Optional. Any text, such as an order id or JSON, passed back unchanged in the run's status and webhooks."
-          >
-            {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
-          </Field>
-          <Field
-            label="Webhook URL"
-            name="webhook_url"
-            error={errors.webhook_url?.message}
-            hint="Optional. Receives run.started and run.completed."
-          >
-            {(p) => (
-              <input
-                {...p}
-                type="url"
-                placeholder="https://example.com/hooks/browserdesk"
-                {...register('webhook_url')}
-              />
-            )}
-          </Field>
+          <MetadataWebhookFields
+            register={{ metadata: register('metadata'), webhook_url: register('webhook_url') }}
+            errors={errors}
+            hints={{
+              metadata:
+                "Optional. Any text, such as an order id or JSON, passed back unchanged in the run's status and webhooks.",
+              webhook_url: 'Optional. Receives run.started and run.completed.',
+            }}
+          />
           <FileDrop files={files} onChange={setFiles} />
         </div>
 

@@ -8,7 +8,7 @@ import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import { recallRun } from './run-memory.ts';
-import { SessionInspector } from '../inspector/SessionInspector.tsx';
+import { SessionInspector } from '../../components/inspector/SessionInspector.tsx';
 import { PausedRun } from './PausedRun.tsx';
 import { RunSteps } from './RunSteps.tsx';
 

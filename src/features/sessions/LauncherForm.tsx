@@ -5,6 +5,7 @@ import { applyIssues } from '../../api/form-issues.ts';
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { Field } from '../../components/Field.tsx';
+import { MetadataWebhookFields } from '../../components/MetadataWebhookFields.tsx';
 import {
   defaultSessionName,
   LAUNCHER_FIELDS,
@@ -120,24 +121,15 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       >
         {(p) => <textarea {...p} className="code" rows={4} spellCheck={false} {...register('session_data')} />}
       </Field>
-      <Field
-        label="Metadata"
-        name="metadata"
-        error={errors.metadata?.message}
-        hint="Optional. Any text, such as an id or JSON, passed back unchanged in the webhooks and the session's status."
-      >
-        {(p) => <textarea {...p} className="code" rows={3} spellCheck={false} {...register('metadata')} />}
-      </Field>
-      <Field
-        label="Webhook URL"
-        name="webhook_url"
-        error={errors.webhook_url?.message}
-        hint="Optional. Notified when the session starts and ends."
-      >
-        {(p) => (
-          <input {...p} type="url" placeholder="https://example.com/hooks/browserdesk" {...register('webhook_url')} />
-        )}
-      </Field>
+      <MetadataWebhookFields
+        register={{ metadata: register('metadata'), webhook_url: register('webhook_url') }}
+        errors={errors}
+        hints={{
+          metadata:
+            "Optional. Any text, such as an id or JSON, passed back unchanged in the webhooks and the session's status.",
+          webhook_url: 'Optional. Notified when the session starts and ends.',
+        }}
+      />
       <Field
         label="User agent"
         name="user_agent"

@@ -7,11 +7,11 @@ import { useSessionPages } from '../../api/sessions/get-session-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { When } from '../../components/When.tsx';
 import { formatDuration } from '../../lib/format.ts';
-import { DataTable } from '../tables/DataTable.tsx';
-import { ListControls, ListFooter } from '../tables/ListControls.tsx';
-import { matchesSearch, setOrDelete } from '../tables/list-params.ts';
-import { compareValues, type ListFeatures } from '../tables/table-features.ts';
-import { useListTable } from '../tables/useListTable.ts';
+import { DataTable } from '../../components/tables/DataTable.tsx';
+import { ListControls, ListFooter } from '../../components/tables/ListControls.tsx';
+import { matchesSearch, setOrDelete } from '../../components/tables/list-params.ts';
+import { compareValues, type ListFeatures } from '../../components/tables/table-features.ts';
+import { useListTable } from '../../components/tables/useListTable.ts';
 import { BulkEnd } from './BulkEnd.tsx';
 import {
   emptyListText,

@@ -5,7 +5,7 @@ import { isStatus } from '../../api/errors.ts';
 import { useCreateSession } from '../../api/sessions/create-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LauncherForm } from './LauncherForm.tsx';
-import { rememberSession } from './session-memory.ts';
+import { rememberSession } from '../../lib/session-memory.ts';
 import { SessionList } from './SessionList.tsx';
 
 export function SessionsPage() {

@@ -8,10 +8,12 @@ import { applyIssues } from '../../api/form-issues.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useConfirmedRemoval } from '../../components/useConfirmedRemoval.ts';
 import { When } from '../../components/When.tsx';
 import { Field } from '../../components/Field.tsx';
 import { FormServerError } from '../../components/FormServerError.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
+import { LoadStatus } from './LoadStatus.tsx';
 import './api-keys.css';
 
 interface KeyValues {
@@ -35,7 +37,6 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [doomed, setDoomed] = useState<ApiKeyInfo | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
   const { register, handleSubmit, setError, reset, formState } = useForm<KeyValues, unknown, CreateApiKeyRequest>({
     resolver,
@@ -63,18 +64,15 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
     }
   });
 
-  const confirmRevoke = () => {
-    const target = doomed;
-    if (!target) return;
-    revoke.mutate(target.id, {
-      onSuccess: () => {
-        setRevoked(target.name);
-        if (created?.id === target.id) setCreated(null);
-        if (target.current) onOwnKeyRevoked();
-      },
-      onSettled: () => setDoomed(null),
-    });
-  };
+  const removal = useConfirmedRemoval(
+    revoke,
+    (key: ApiKeyInfo) => key.id,
+    (key) => {
+      setRevoked(key.name);
+      if (created?.id === key.id) setCreated(null);
+      if (key.current) onOwnKeyRevoked();
+    },
+  );
 
   return (
     <section className="card" aria-labelledby="api-keys-title">
@@ -84,13 +82,13 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
         so a key is shown once, when it is made. Revoking a key stops it at once, everywhere. The same as{' '}
         <code>npm run keys</code> on the server.
       </p>
-      {!connected && <p className="status">Save an API key above to manage this server&apos;s keys.</p>}
-      {connected && keys.isPending && (
-        <p className="status" role="status">
-          Loading keys…
-        </p>
-      )}
-      {keys.isError && <ErrorNotice error={keys.error} title="Could not load the keys." />}
+      <LoadStatus
+        connected={connected}
+        query={keys}
+        needsKeyTo="manage this server's keys"
+        loading="Loading keys…"
+        failed="Could not load the keys."
+      />
       {revoke.isError && <ErrorNotice error={revoke.error} title="The key was not revoked." />}
       {revoked && (
         <p className="notice ok" role="status">
@@ -161,7 +159,7 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
                         }
                         onClick={() => {
                           setRevoked(null);
-                          setDoomed(k);
+                          removal.ask(k);
                         }}
                       >
                         Revoke
@@ -215,19 +213,12 @@ export function ApiKeysSection({ connected, onOwnKeyRevoked }: { connected: bool
         </form>
       )}
 
-      <ConfirmDialog
-        open={doomed !== null}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
-        busy={revoke.isPending}
-        onCancel={() => setDoomed(null)}
-        onConfirm={confirmRevoke}
-      >
+      <ConfirmDialog {...removal.dialog} title="Revoke this API key?" confirmLabel="Revoke key">
         <p>
-          <strong>{doomed?.name}</strong> stops working at once: every program that sends it is refused from its next
-          call. This cannot be undone.
+          <strong>{removal.target?.name}</strong> stops working at once: every program that sends it is refused from its
+          next call. This cannot be undone.
         </p>
-        {doomed?.current && (
+        {removal.target?.current && (
           <p className="notice warn">
             <strong>This is the key this dashboard uses.</strong> Once it is revoked, this dashboard forgets it and asks
             for another key.

@@ -7,10 +7,12 @@ import { useStoreCredential } from '../../api/credentials/store-credential.ts';
 import { applyIssues } from '../../api/form-issues.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useConfirmedRemoval } from '../../components/useConfirmedRemoval.ts';
 import { When } from '../../components/When.tsx';
 import { Field } from '../../components/Field.tsx';
 import { CREDENTIAL_FIELDS, credentialDefaults, credentialResolver, type CredentialValues } from './credential-form.ts';
 import { FormServerError } from '../../components/FormServerError.tsx';
+import { LoadStatus } from './LoadStatus.tsx';
 
 const placeholder = (name: string) => `{{credentials.${name}}}`;
 
@@ -22,7 +24,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
   const credentials = useCredentials(connected);
   const store = useStoreCredential();
   const remove = useDeleteCredential();
-  const [doomed, setDoomed] = useState<string | null>(null);
+  const removal = useConfirmedRemoval(remove, (name: string) => name);
   const [stored, setStored] = useState<{ name: string; replaced: boolean } | null>(null);
   const { register, handleSubmit, setError, reset, control, formState, getFieldState, setValue } = useForm<
     CredentialValues,
@@ -76,13 +78,13 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
         and show it back. Without them it can be typed into any page.
       </p>
 
-      {!connected && <p className="status">Save an API key above to see and add this server&apos;s credentials.</p>}
-      {connected && credentials.isPending && (
-        <p className="status" role="status">
-          Loading credentials…
-        </p>
-      )}
-      {credentials.isError && <ErrorNotice error={credentials.error} title="Could not load the credentials." />}
+      <LoadStatus
+        connected={connected}
+        query={credentials}
+        needsKeyTo="see and add this server's credentials"
+        loading="Loading credentials…"
+        failed="Could not load the credentials."
+      />
       {remove.isError && <ErrorNotice error={remove.error} title="Not deleted." />}
       {credentials.data && credentials.data.credentials.length === 0 && <p className="status">No credentials yet.</p>}
       {credentials.data && credentials.data.credentials.length > 0 && (
@@ -127,7 +129,7 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
                     <When iso={c.updated_at} />
                   </td>
                   <td>
-                    <button type="button" className="secondary small danger-quiet" onClick={() => setDoomed(c.name)}>
+                    <button type="button" className="secondary small danger-quiet" onClick={() => removal.ask(c.name)}>
                       Delete<span className="visually-hidden"> {c.name}</span>
                     </button>
                   </td>
@@ -205,17 +207,11 @@ export function CredentialsSection({ connected }: { connected: boolean }) {
         </form>
       )}
 
-      <ConfirmDialog
-        open={doomed !== null}
-        title="Delete this credential?"
-        confirmLabel="Delete credential"
-        busy={remove.isPending}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed && remove.mutate(doomed, { onSettled: () => setDoomed(null) })}
-      >
+      <ConfirmDialog {...removal.dialog} title="Delete this credential?" confirmLabel="Delete credential">
         <p>
-          <strong>{doomed}</strong> will be deleted. Workflows that type <code>{placeholder(doomed ?? 'NAME')}</code>{' '}
-          will be refused until it is stored again. This cannot be undone.
+          <strong>{removal.target}</strong> will be deleted. Workflows that type{' '}
+          <code>{placeholder(removal.target ?? 'NAME')}</code> will be refused until it is stored again. This cannot be
+          undone.
         </p>
       </ConfirmDialog>
     </section>

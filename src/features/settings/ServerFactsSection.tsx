@@ -1,5 +1,5 @@
 import { useServerInfo } from '../../api/meta/get-server-info.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { LoadStatus } from './LoadStatus.tsx';
 
 const yesNo = (configured: boolean, yes: string, no: string) => (configured ? yes : no);
 
@@ -9,13 +9,13 @@ export function ServerFactsSection({ connected }: { connected: boolean }) {
   return (
     <section className="card" aria-labelledby="server-facts-title">
       <h2 id="server-facts-title">This server</h2>
-      {!connected && <p className="status">Save an API key above to see what this server offers.</p>}
-      {connected && info.isPending && (
-        <p className="status" role="status">
-          Loading…
-        </p>
-      )}
-      {info.isError && <ErrorNotice error={info.error} title="Could not read the server's facts." />}
+      <LoadStatus
+        connected={connected}
+        query={info}
+        needsKeyTo="see what this server offers"
+        loading="Loading…"
+        failed="Could not read the server's facts."
+      />
       {info.data && (
         <dl className="facts">
           <dt>Version</dt>

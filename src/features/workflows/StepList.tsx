@@ -1,36 +1,10 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { credentialOf } from '../../../contract/placeholders.ts';
 import { parseFlowText, type LineIssue } from './flow-text.ts';
-import {
-  deleteStep,
-  moveStep,
-  setFlowValue,
-  splitPlaceholders,
-  stepAtLine,
-  stepsOf,
-  type StepView,
-} from './flow-steps.ts';
+import { splitPlaceholders, stepsOf, type StepView } from '../../components/steps/describe-step.ts';
+import { WithPlaceholders } from '../../components/steps/WithPlaceholders.tsx';
+import { deleteStep, moveStep, setFlowValue, stepAtLine } from './flow-steps.ts';
 import './workflows.css';
-
-/** Text with its `{{…}}` placeholders marked: a variable, or a stored credential. */
-export function WithPlaceholders({ text }: { text: string }) {
-  return (
-    <>
-      {splitPlaceholders(text).map((part, i) =>
-        part.placeholder === undefined ? (
-          <Fragment key={i}>{part.text}</Fragment>
-        ) : (
-          <span
-            key={i}
-            className={`flow-placeholder${credentialOf(part.placeholder) !== undefined ? ' credential' : ''}`}
-          >
-            {part.text}
-          </span>
-        ),
-      )}
-    </>
-  );
-}
 
 /** What a field's placeholders are, in words, under its input. */
 function placeholderNote(value: string): string | null {

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Workflow } from '../../../contract/workflows.ts';
 import { isStatus } from '../../api/errors.ts';
@@ -6,6 +5,7 @@ import { useDeleteWorkflow } from '../../api/workflows/delete-workflow.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useConfirmedRemoval } from '../../components/useConfirmedRemoval.ts';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
 import type { ImportedFlowState } from './WorkflowEditPage.tsx';
 
@@ -13,7 +13,7 @@ export function WorkflowsPage() {
   const workflows = useWorkflows();
   const navigate = useNavigate();
   const remove = useDeleteWorkflow();
-  const [doomed, setDoomed] = useState<Workflow | null>(null);
+  const removal = useConfirmedRemoval(remove, (w: Workflow) => w.id);
 
   return (
     <>
@@ -82,7 +82,7 @@ export function WorkflowsPage() {
                       <Link className="button secondary small" to={`/run?workflow=${w.id}`}>
                         Run<span className="visually-hidden"> {w.name}</span>
                       </Link>
-                      <button type="button" className="secondary small danger-quiet" onClick={() => setDoomed(w)}>
+                      <button type="button" className="secondary small danger-quiet" onClick={() => removal.ask(w)}>
                         Delete<span className="visually-hidden"> {w.name}</span>
                       </button>
                     </div>
@@ -94,16 +94,9 @@ export function WorkflowsPage() {
           {workflows.data.next_cursor && <p className="hint">Showing the newest {workflows.data.items.length}.</p>}
         </div>
       )}
-      <ConfirmDialog
-        open={doomed !== null}
-        title="Delete this workflow?"
-        confirmLabel="Delete workflow"
-        busy={remove.isPending}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed && remove.mutate(doomed.id, { onSettled: () => setDoomed(null) })}
-      >
+      <ConfirmDialog {...removal.dialog} title="Delete this workflow?" confirmLabel="Delete workflow">
         <p>
-          <strong>{doomed?.name}</strong> and its variables will be deleted. This cannot be undone.
+          <strong>{removal.target?.name}</strong> and its variables will be deleted. This cannot be undone.
         </p>
       </ConfirmDialog>
     </>

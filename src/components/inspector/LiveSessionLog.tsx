@@ -1,5 +1,5 @@
 import { useSessionEventStream } from '../../api/sessions/stream-session-events.ts';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { EventLog } from './EventLog.tsx';
 
 /**

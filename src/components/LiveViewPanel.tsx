@@ -1,9 +1,9 @@
 import { Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { SessionClients } from '../../../contract/sessions.ts';
-import { ScaleMode } from '../../../contract/viewer.ts';
-import { LazyVncViewer } from '../../components/LazyViewers.tsx';
-import type { VncViewerHandle } from '../../viewer/index.ts';
-import { LEAVE_KEYS_LABEL } from '../../viewer/leaveChord.ts';
+import type { SessionClients } from '../../contract/sessions.ts';
+import { ScaleMode } from '../../contract/viewer.ts';
+import { LazyVncViewer } from './LazyViewers.tsx';
+import type { VncViewerHandle } from '../viewer/index.ts';
+import { LEAVE_KEYS_LABEL } from '../viewer/leaveChord.ts';
 import { Watchers } from './Watchers.tsx';
 
 type Tab = 'vnc' | 'live';

@@ -4,8 +4,8 @@ import { recordingDownloadUrl, useDownloadSessionFiles } from '../../api/session
 import { useSessionEvents } from '../../api/sessions/get-session-events.ts';
 import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
 import { useSessionStore } from '../../api/sessions/get-session-store.ts';
-import { CopyButton } from '../../components/CopyButton.tsx';
-import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { CopyButton } from '../CopyButton.tsx';
+import { ErrorNotice } from '../ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { saveBlob } from '../../lib/save-blob.ts';
 import { EventLog } from './EventLog.tsx';

@@ -1,4 +1,4 @@
-import type { SessionClients } from '../../../contract/sessions.ts';
+import type { SessionClients } from '../../contract/sessions.ts';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,4 +1,4 @@
-import type { CreateWorkflowSessionResponse } from '../../../contract/sessions.ts';
+import type { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 
 /**
  * The URLs of a session carry tokens the server keeps only hashed, so they exist only in the
