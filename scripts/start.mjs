@@ -1,5 +1,5 @@
 // npm start: build the dashboard when there is no build yet, then run the server in this very
-// process with the caller's environment (PORT, HOST, DATA_DIR, WRITER_*, ...). One process, no
+// process with the caller's environment (PORT, HOST, DATA_DIR, MODEL_*, ...). One process, no
 // child to forward signals to: package.json's start script execs it, so a SIGTERM or SIGINT sent
 // to npm (which forwards it) or to this process reaches the server's own shutdown, which ends
 // every session and browser before exiting.

@@ -102,7 +102,7 @@ describe('AgentStartPage', () => {
   it('says which settings a server without a model needs', async () => {
     serve(() =>
       json(
-        { error: 'model_not_configured', message: 'No model is configured: set WRITER_PROVIDER and WRITER_MODEL.' },
+        { error: 'model_not_configured', message: 'No model is configured: set MODEL_PROVIDER and MODEL_NAME.' },
         503,
       ),
     );
@@ -111,7 +111,7 @@ describe('AgentStartPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Start the agent' }));
     const alert = await screen.findByText('No model is configured for the agent.');
     const notice = alert.closest('[role="alert"]')!;
-    expect(notice.textContent).toContain('No model is configured: set WRITER_PROVIDER and WRITER_MODEL.');
+    expect(notice.textContent).toContain('No model is configured: set MODEL_PROVIDER and MODEL_NAME.');
     expect(notice.textContent).toContain('README');
   });
 
@@ -119,7 +119,7 @@ describe('AgentStartPage', () => {
     serve(() => json(started), false);
     renderPage();
     const notice = await screen.findByText('No model is configured on this server, so the agent cannot start.');
-    expect(notice.closest('.notice')!.textContent).toContain('WRITER_MODEL');
+    expect(notice.closest('.notice')!.textContent).toContain('MODEL_NAME');
   });
 
   it('puts a 422 on the field it names', async () => {

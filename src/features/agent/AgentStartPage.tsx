@@ -10,9 +10,9 @@ import './agent.css';
 
 const HOW_TO_CONFIGURE = (
   <p>
-    The agent uses the Writer&apos;s model: set <code>WRITER_PROVIDER</code>, <code>WRITER_MODEL</code> (and{' '}
-    <code>WRITER_BASE_URL</code> or <code>WRITER_API_KEY</code> as your provider needs) on the server and restart it.
-    See the README, “Configuration (environment)”.
+    The agent uses the server&apos;s model: set <code>MODEL_PROVIDER</code>, <code>MODEL_NAME</code> (and{' '}
+    <code>MODEL_BASE_URL</code> or <code>MODEL_API_KEY</code> as your provider needs) on the server and restart it. See
+    the README, “Configuration (environment)”.
   </p>
 );
 

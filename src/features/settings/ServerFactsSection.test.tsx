@@ -31,7 +31,7 @@ describe('ServerFactsSection', () => {
     renderSection();
     expect(await screen.findByText('1.2.3')).toBeTruthy();
     expect(
-      screen.getByText(/Not configured: the Writer answers 503 until WRITER_PROVIDER and WRITER_MODEL are set/),
+      screen.getByText(/Not configured: the Writer and the agent answer 503 until MODEL_NAME and MODEL_BASE_URL/),
     ).toBeTruthy();
     expect(screen.getByText('Configured: sessions may use proxies.')).toBeTruthy();
     expect(screen.getByText('At most 7')).toBeTruthy();

@@ -25,7 +25,7 @@ export function ServerFactsSection({ connected }: { connected: boolean }) {
             {yesNo(
               info.data.writer_configured,
               'Configured',
-              'Not configured: the Writer answers 503 until WRITER_PROVIDER and WRITER_MODEL are set.',
+              'Not configured: the Writer and the agent answer 503 until MODEL_NAME and MODEL_BASE_URL (or MODEL_PROVIDER and MODEL_API_KEY) are set.',
             )}
           </dd>
           <dt>Proxy</dt>

@@ -74,7 +74,7 @@ describe('WriterPage', () => {
     mockServer(() => {
       calls++;
       return calls === 1
-        ? sse([{ type: 'error', status: 502, error: 'model_failed', message: 'The writing model failed.' }])
+        ? sse([{ type: 'error', status: 502, error: 'model_failed', message: 'The model failed.' }])
         : sse([
             {
               type: 'done',
@@ -89,7 +89,7 @@ describe('WriterPage', () => {
           ]);
     });
     await write();
-    expect(await screen.findByText('The writing model failed.', { selector: 'strong' })).toBeTruthy();
+    expect(await screen.findByText('The model failed.', { selector: 'strong' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Second try')).toBeTruthy();
     expect(calls).toBe(2);
@@ -99,12 +99,12 @@ describe('WriterPage', () => {
     mockServer(() =>
       json(503, {
         error: 'not_configured',
-        message: 'No writing model is configured: set WRITER_BASE_URL and WRITER_MODEL.',
+        message: 'No model is configured: set MODEL_BASE_URL and MODEL_NAME.',
       }),
     );
     await write();
-    expect(await screen.findByText('No writing model is configured.', { selector: 'strong' })).toBeTruthy();
-    expect(screen.getByText(/set WRITER_BASE_URL and WRITER_MODEL/)).toBeTruthy();
+    expect(await screen.findByText('No model is configured.', { selector: 'strong' })).toBeTruthy();
+    expect(screen.getByText(/set MODEL_BASE_URL and MODEL_NAME/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 });
@@ -128,8 +128,8 @@ describe('WriterPage without a model', () => {
     );
     renderWithQuery(<WriterPage />);
     await userEvent.type(screen.getByLabelText('Prompt'), 'A poem');
-    expect(await screen.findByText('No writing model is configured, so Write is off.')).toBeTruthy();
+    expect(await screen.findByText('No model is configured, so Write is off.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Write' })).toHaveProperty('disabled', true);
-    expect(screen.getAllByText(/WRITER_PROVIDER/)).toHaveLength(1);
+    expect(screen.getAllByText(/MODEL_PROVIDER/)).toHaveLength(1);
   });
 });

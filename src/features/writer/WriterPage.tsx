@@ -10,8 +10,8 @@ import { WriteResult } from './WriteResult.tsx';
 
 const HOW_TO_CONFIGURE = (
   <p>
-    On the server, set <code>WRITER_PROVIDER</code> (openai-compatible, openai or anthropic), <code>WRITER_MODEL</code>,{' '}
-    <code>WRITER_BASE_URL</code> for an OpenAI-compatible endpoint and <code>WRITER_API_KEY</code> if it needs one, then
+    On the server, set <code>MODEL_PROVIDER</code> (openai-compatible, openai or anthropic), <code>MODEL_NAME</code>,{' '}
+    <code>MODEL_BASE_URL</code> for an OpenAI-compatible endpoint and <code>MODEL_API_KEY</code> if it needs one, then
     restart the server.
   </p>
 );
@@ -58,7 +58,7 @@ export function WriterPage() {
       {noModel && (
         <div className="notice warn" role="status">
           <p>
-            <strong>No writing model is configured, so Write is off.</strong>
+            <strong>No model is configured, so Write is off.</strong>
           </p>
           {HOW_TO_CONFIGURE}
         </div>
@@ -71,9 +71,9 @@ export function WriterPage() {
               error={write.error}
               title={
                 status === 502
-                  ? 'The writing model failed.'
+                  ? 'The model failed.'
                   : status === 503
-                    ? 'No writing model is configured.'
+                    ? 'No model is configured.'
                     : 'The write did not finish.'
               }
             >
