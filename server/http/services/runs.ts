@@ -22,12 +22,12 @@ export const runsService = fp(
       log: app.log,
       sessions: app.sessions,
       urls: app.urls,
-      workflowRows: app.store.workflows,
       workflows: app.workflows,
       credentials: app.credentials,
       webhooks: app.webhooks,
       sessionEvents: app.sessionEvents,
       artifacts: app.artifacts,
+      recordings: app.recordings,
     });
     app.decorate('runs', runs);
     app.addHook('onReady', async () => {
@@ -35,5 +35,8 @@ export const runsService = fp(
     });
     app.addHook('onClose', () => runs.closeAll());
   },
-  { name: 'runs', dependencies: ['sessions', 'webhooks', 'workflows', 'credentials', 'sessionEvents', 'artifacts'] },
+  {
+    name: 'runs',
+    dependencies: ['sessions', 'webhooks', 'workflows', 'credentials', 'sessionEvents', 'artifacts', 'recordings'],
+  },
 );
