@@ -21,7 +21,7 @@ export interface ActiveRun {
   interrupted: boolean;
 }
 
-/** Refusals of the run-control calls: the session has no run under way, or it is not paused. */
+/** The refusal of pause, resume and interrupt when the session has no run under way (its state forbids them, so a Conflict). */
 const noRun = () =>
   new Conflict('No run is under way in this session: pause, resume and interrupt act on a running workflow');
 

@@ -1,21 +1,15 @@
 import { healRequested, RunWorkflowFields } from '../../contract/runs.ts';
 import { credentialNamesOf } from '../../contract/workflows.ts';
-import type { Config } from '../config.ts';
-import type { CredentialsService } from '../credentials/service.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { parseOrInvalid } from '../domain/parse.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
 import type { PreparedRun } from './preparedRun.ts';
+import type { RunServiceDeps } from './runDeps.ts';
 import type { RunForm } from './uploads.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
 
 /** What a run_workflow request is checked against: its saved workflow, the stored credentials, the webhook rule. */
-export interface PrepareRunDeps {
-  config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE'>;
-  workflows: Pick<WorkflowService, 'get'>;
-  credentials: Pick<CredentialsService, 'missing'>;
-}
+export type PrepareRunDeps = Pick<RunServiceDeps, 'config' | 'workflows' | 'credentials'>;
 
 /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
 export async function prepareRun(

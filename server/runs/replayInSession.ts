@@ -1,17 +1,12 @@
 import type { StepResult } from '../../contract/runs.ts';
-import type { Config } from '../config.ts';
-import type { CredentialsService } from '../credentials/service.ts';
-import type { Bus } from '../events/bus.ts';
-import type { Log } from '../log.ts';
-import type { SessionEventLog } from '../sessionEvents/log.ts';
 import type { LiveSession } from '../sessions/types.ts';
-import type { RunsRepo } from '../store/runs.ts';
-import type { ActiveRun, ActiveRuns } from './activeRuns.ts';
+import type { ActiveRun } from './activeRuns.ts';
 import type { RunAi } from './ai.ts';
 import { runContained } from './engine/containedRun.ts';
 import type { FlowOutcome } from './engine/replay.ts';
 import { handUploads } from './handUploads.ts';
 import type { PreparedRun } from './preparedRun.ts';
+import type { RunParts, RunServiceDeps } from './runDeps.ts';
 
 /** What runs replay with, chosen after the runs are built: the model comes from the agent, built later. */
 export interface EngineChoice {
@@ -22,16 +17,8 @@ export interface EngineChoice {
 }
 
 /** What a replay reports to and reads from while its flow runs. */
-export interface ReplayDeps {
-  config: Pick<Config, 'BROWSER_ALLOW_PRIVATE_NETWORKS'>;
-  engine: EngineChoice;
-  bus: Bus;
-  log: Log;
-  runRows: Pick<RunsRepo, 'progress'>;
-  credentials: Pick<CredentialsService, 'revealForRun'>;
-  sessionEvents: Pick<SessionEventLog, 'append'>;
-  active: Pick<ActiveRuns, 'tellPaused'>;
-}
+export type ReplayDeps = Pick<RunServiceDeps, 'config' | 'bus' | 'log' | 'credentials' | 'sessionEvents'> &
+  Pick<RunParts, 'runRows' | 'active'> & { engine: EngineChoice };
 
 /**
  * Run the flow in its live session on the engine thread, telling every step as it goes (bus, run

@@ -1,30 +1,15 @@
-import type { Artifacts } from '../artifacts/service.ts';
-import type { Bus, BusEvents } from '../events/bus.ts';
-import type { Log } from '../log.ts';
-import type { SessionEventLog } from '../sessionEvents/log.ts';
-import type { PublicUrls } from '../sessions/publicUrls.ts';
-import type { SessionManager } from '../sessions/types.ts';
-import type { RunsRepo } from '../store/runs.ts';
-import type { SessionsRepo } from '../store/sessions.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
+import type { BusEvents } from '../events/bus.ts';
 import type { ActiveRun } from './activeRuns.ts';
 import type { FlowOutcome } from './engine/replay.ts';
 import type { PreparedRun } from './preparedRun.ts';
-import type { RunFolders } from './runFolders.ts';
+import type { RunParts, RunServiceDeps } from './runDeps.ts';
 
 /** What a run's end touches: its session, its row, its folder, and whom it tells. */
-export interface RunCompletionDeps {
-  bus: Bus;
-  log: Log;
-  sessions: Pick<SessionManager, 'end'>;
-  runRows: Pick<RunsRepo, 'complete'>;
-  sessionRows: Pick<SessionsRepo, 'get'>;
-  sessionEvents: Pick<SessionEventLog, 'append'>;
-  workflows: Pick<WorkflowService, 'runFactsOf'>;
-  urls: PublicUrls;
-  artifacts: Pick<Artifacts, 'files'>;
-  folders: Pick<RunFolders, 'remove'>;
-}
+export type RunCompletionDeps = Pick<
+  RunServiceDeps,
+  'bus' | 'log' | 'sessions' | 'sessionEvents' | 'workflows' | 'urls' | 'artifacts'
+> &
+  Pick<RunParts, 'runRows' | 'sessionRows' | 'folders'>;
 
 /**
  * How a run ends, replayed or never started: its folder goes, its row is completed and run.completed

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { RunStatus, RunWorkflowResponse } from '../../contract/runs.ts';
 import { AtCapacity } from '../domain/errors.ts';
-import type { Config } from '../config.ts';
 import type { LiveSession } from '../sessions/types.ts';
 import { runsRepo, type RunsRepo } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';
-import type { ActiveRuns } from './activeRuns.ts';
 import { sessionOf, type PreparedRun } from './preparedRun.ts';
 import { LocalRunQueue } from './queue/localRunQueue.ts';
-import type { RunQueue, RunQueueDeps, RunQueueHost } from './queue/runQueue.ts';
+import type { RunQueue, RunQueueHost } from './queue/runQueue.ts';
 import { SharedRunQueue } from './queue/sharedRunQueue.ts';
-import { replayInSession, type ReplayDeps } from './replayInSession.ts';
+import { replayInSession, type EngineChoice } from './replayInSession.ts';
 import type { RunCompletion } from './runCompletion.ts';
-import type { RunFolders } from './runFolders.ts';
+import type { RunParts, RunServiceDeps } from './runDeps.ts';
 import type { StopReason } from './stepFailure.ts';
 
 /** How a run_workflow call went: started now, queued for a browser, or not started (its browser failed; recorded as a failed run). */
@@ -22,13 +20,8 @@ export interface RunStart {
 }
 
 /** What launching a run takes: a session (now or from the queue), its row, and the parts that replay and end it. */
-export interface RunLauncherDeps extends RunQueueDeps, Omit<ReplayDeps, 'config' | 'runRows' | 'active'> {
-  config: RunQueueDeps['config'] & ReplayDeps['config'] & Pick<Config, 'DATABASE_URL'>;
-  runRows: Pick<RunsRepo, 'insert' | 'markStarted' | 'progress'>;
-  active: ActiveRuns;
-  completion: RunCompletion;
-  folders: RunFolders;
-}
+export type RunLauncherDeps = RunServiceDeps &
+  Pick<RunParts, 'runRows' | 'active' | 'folders'> & { engine: EngineChoice; completion: RunCompletion };
 
 /** A run's row as it is first written, whatever its first status. */
 const runRowOf = (run: PreparedRun, sessionId: string, status: RunStatus, message: string) =>

@@ -1,32 +1,18 @@
-import type { Artifacts } from '../artifacts/service.ts';
-import type { Log } from '../log.ts';
-import type { SessionEventLog } from '../sessionEvents/log.ts';
-import type { PublicUrls } from '../sessions/publicUrls.ts';
-import type { RunsRepo } from '../store/runs.ts';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { workflowFieldsOf } from '../webhooks/fromBus.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
 import {
   failInterruptedRuns,
   INTERRUPTED_MESSAGE,
   NODE_LOST_MESSAGE,
   type InterruptedRunsDeps,
 } from './interruptedRuns.ts';
-import type { RunQueue } from './queue/runQueue.ts';
-import type { RunFolders } from './runFolders.ts';
+import type { RunParts, RunServiceDeps } from './runDeps.ts';
 
 /** What settling interrupted runs touches: the queue, the rows, and where their failure is told. */
-export interface RunRecoveryDeps {
-  log: Log;
-  queue: RunQueue;
-  runRows: Pick<RunsRepo, 'failUnfinished'>;
-  webhooks: Pick<WebhookDispatcher, 'enqueue'>;
-  workflows: Pick<WorkflowService, 'runFactsOf'>;
-  sessionEvents: Pick<SessionEventLog, 'append'>;
-  urls: PublicUrls;
-  artifacts: Pick<Artifacts, 'files'>;
-  folders: Pick<RunFolders, 'of'>;
-}
+export type RunRecoveryDeps = Pick<
+  RunServiceDeps,
+  'log' | 'webhooks' | 'workflows' | 'sessionEvents' | 'urls' | 'artifacts'
+> &
+  Pick<RunParts, 'queue' | 'runRows' | 'folders'>;
 
 /** Runs whose process is gone (this node's previous one, or a dead node): back into the queue when never started, else failed. */
 export class RunRecovery {

@@ -1,40 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { RunStatus, RunStatusResponse, RunSummary } from '../../contract/runs.ts';
+import type { RunStatusResponse, RunSummary } from '../../contract/runs.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
-import type { Artifacts } from '../artifacts/service.ts';
-import type { Config } from '../config.ts';
-import type { CredentialsService } from '../credentials/service.ts';
 import type { Page } from '../domain/pages.ts';
-import type { SessionEventLog } from '../sessionEvents/log.ts';
 import { runsRepo } from '../store/runs.ts';
 import { sessionsRepo } from '../store/sessions.ts';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
 import { ActiveRuns } from './activeRuns.ts';
 import type { RunAi } from './ai.ts';
 import type { PauseState } from './pauseGate.ts';
 import { prepareRun } from './prepareRun.ts';
 import type { PreparedRun } from './preparedRun.ts';
-import type { RunQueue, RunQueueDeps } from './queue/runQueue.ts';
+import type { RunQueue } from './queue/runQueue.ts';
+import type { RunServiceDeps } from './runDeps.ts';
 import type { EngineChoice } from './replayInSession.ts';
 import { RunCompletion } from './runCompletion.ts';
 import { RunFolders } from './runFolders.ts';
 import { RunLauncher, type RunStart } from './runLauncher.ts';
 import { RunRecovery } from './runRecovery.ts';
-import { RunStatuses, type RunStatusesDeps } from './runStatuses.ts';
+import { RunStatuses, type RunListRequest } from './runStatuses.ts';
 import type { RunForm } from './uploads.ts';
-
-/** What runs are built from: each service only for what a run does with it. */
-export interface RunServiceDeps extends RunQueueDeps {
-  config: RunQueueDeps['config'] &
-    Pick<Config, 'dataDir' | 'DATABASE_URL' | 'BROWSER_ALLOW_PRIVATE_NETWORKS' | 'WEBHOOK_ALLOW_PRIVATE'>;
-  workflows: Pick<WorkflowService, 'get' | 'runFactsOf'>;
-  credentials: Pick<CredentialsService, 'missing' | 'revealForRun'>;
-  webhooks: Pick<WebhookDispatcher, 'enqueue'>;
-  sessionEvents: Pick<SessionEventLog, 'append'>;
-  artifacts: Pick<Artifacts, 'files'>;
-  recordings: RunStatusesDeps['recordings'];
-}
 
 /**
  * Workflow runs, from request to end: each call is one domain operation over the parts that do one
@@ -146,12 +129,7 @@ export class RunService {
     return this.active.pauseOf(sessionId);
   }
 
-  list(request: {
-    status?: RunStatus;
-    workflowId?: string;
-    limit: number;
-    cursor?: string;
-  }): Promise<Page<RunSummary>> {
+  list(request: RunListRequest): Promise<Page<RunSummary>> {
     return this.statuses.list(request);
   }
 

@@ -1,41 +1,29 @@
 import type { SessionStatus } from '../../contract/runControl.ts';
 import { isUnfinished, type RunStatus, type RunStatusResponse, type RunSummary } from '../../contract/runs.ts';
-import type { Artifacts } from '../artifacts/service.ts';
 import { NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
-import type { PublicUrls } from '../sessions/publicUrls.ts';
-import { outputsOf, stepResultsOf, type RunRow, type RunsRepo } from '../store/runs.ts';
-import type { SessionsRepo } from '../store/sessions.ts';
-import type { WorkflowService } from '../workflows/workflowService.ts';
-import type { ActiveRuns } from './activeRuns.ts';
+import { outputsOf, stepResultsOf, type RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
-import type { RunQueue } from './queue/runQueue.ts';
+import type { RunParts, RunServiceDeps } from './runDeps.ts';
 import { sessionStatusOf } from './sessionStatus.ts';
 
 /** Where a run's state is read from: its row, its session's row, and this node's run under way or queue. */
-export interface RunStatusesDeps {
-  runRows: Pick<RunsRepo, 'getBySession' | 'page'>;
-  sessionRows: Pick<SessionsRepo, 'get'>;
-  active: Pick<ActiveRuns, 'pauseOf'>;
-  queue: Pick<RunQueue, 'position'>;
-  workflows: Pick<WorkflowService, 'runFactsOf'>;
-  urls: PublicUrls;
-  artifacts: Pick<Artifacts, 'files'>;
-  /** The session's recording file, when one was kept. */
-  recordings: { fileOf(sessionId: string): string | null };
+export type RunStatusesDeps = Pick<RunServiceDeps, 'workflows' | 'urls' | 'artifacts' | 'recordings'> &
+  Pick<RunParts, 'runRows' | 'sessionRows' | 'active' | 'queue'>;
+
+/** Which runs a list reads: newest first, of one status and/or one workflow, or all. */
+export interface RunListRequest {
+  status?: RunStatus;
+  workflowId?: string;
+  limit: number;
+  cursor?: string;
 }
 
 /** Runs as the APIs read them: the list, a run's status, and Simplex's session status. */
 export class RunStatuses {
   constructor(private readonly deps: RunStatusesDeps) {}
 
-  /** Newest first, of one status and/or one workflow, or all. */
-  list(request: {
-    status?: RunStatus;
-    workflowId?: string;
-    limit: number;
-    cursor?: string;
-  }): Promise<Page<RunSummary>> {
+  list(request: RunListRequest): Promise<Page<RunSummary>> {
     return pageOf(
       request,
       (limit, before) =>
