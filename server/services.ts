@@ -176,12 +176,12 @@ export async function buildServices(
     log,
     sessions,
     urls,
-    workflowRows: store.workflows,
     workflows,
     credentials,
     webhooks,
     sessionEvents,
     artifacts,
+    recordings,
   });
   closers.push(() => runs.closeAll());
 
@@ -194,12 +194,7 @@ export async function buildServices(
     manager: sessions,
     workflows,
     clients,
-    activity: {
-      isRunning: (id) => runs.isRunning(id),
-      pauseOf: (id) => runs.pauseOf(id),
-      queuePosition: (id) => runs.queue.position(id),
-      leaveQueue: (id) => runs.queue.leave(id),
-    },
+    activity: runs,
   });
 
   // The tools' Playwright reaches a session's browser on a channel of its hub, as a run does.

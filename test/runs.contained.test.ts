@@ -248,7 +248,7 @@ describe('an engine that dies fails only its own run', () => {
     const offStep = server.app.bus.on('run.stepStarted', (e) => {
       if (e.index === 1) fs.writeFileSync(flag, '');
     });
-    server.app.runs.engineEntry = new URL(`file://${entry}`);
+    server.app.runs.useEngineEntry(new URL(`file://${entry}`));
     try {
       const { done, log, sessionId } = await run([
         nav(`${site.origin}/`),
@@ -264,7 +264,7 @@ describe('an engine that dies fails only its own run', () => {
       expect(await treeGone(server.dataDir, sessionId)).toBe(true);
     } finally {
       offStep();
-      server.app.runs.engineEntry = undefined;
+      server.app.runs.useEngineEntry(undefined);
       fs.rmSync(dir, { recursive: true, force: true });
     }
     await healthy();

@@ -22,7 +22,7 @@ export interface AgentToolDeps {
   log: Log;
   /** BROWSER_ALLOW_PRIVATE_NETWORKS: to say why a navigation to a private address failed. */
   privateNetworksAllowed: boolean;
-  runs: Pick<RunService, 'prepare' | 'start' | 'removeFiles' | 'runDir' | 'pause' | 'resume' | 'isRunning' | 'pauseOf'>;
+  runs: Pick<RunService, 'submit' | 'pause' | 'resume' | 'isRunning' | 'pauseOf'>;
   workflows: Pick<WorkflowService, 'search' | 'list'>;
   /** The files the session downloaded, each with its signed download_url (for the caller). */
   downloads(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { agentToolInputs } from '../../contract/agentTools.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, type AgentTool } from './registry.ts';
@@ -35,20 +34,12 @@ export function workflowTools(kit: ToolKit): AgentTool[] {
         'Run a saved workflow with values for its variables, in a new session, as POST /api/run_workflow does. Answers the session_id (session_status follows it; session_handoff pauses it) and vnc_url to watch it. Workflows that upload files cannot run from here.',
       input: agentToolInputs.run_workflow,
       async run({ workflow_id, variables }) {
-        const runId = randomUUID();
         // The form run_workflow's route builds, so the checks are the runs' own (variables, credentials).
         const fields: Record<string, string> = {
           workflow_id,
           ...(variables ? { variables: JSON.stringify(variables) } : {}),
         };
-        let prepared;
-        try {
-          prepared = await runs.prepare(runId, { fields, files: [] });
-        } catch (err) {
-          runs.removeFiles({ filesDir: runs.runDir(runId) });
-          throw err;
-        }
-        const { outcome, response } = await runs.start(prepared);
+        const { outcome, response } = await runs.submit(() => Promise.resolve({ fields, files: [] }));
         const { succeeded, message, session_id, vnc_url } = response;
         return {
           sessionId: outcome === 'not_started' ? undefined : session_id,

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { agentOperations as ops } from '../../contract/agent.ts';
+import { runControlOperations } from '../../contract/runControl.ts';
 import { addRoute } from '../http/route.ts';
 
-/** Simplex's editor sessions: start one, talk to its agent, read its state; the work is in app.agent. */
+/**
+ * Simplex's editor sessions: start one, talk to its agent, read its state, interrupt it (/interrupt
+ * and /editor_interrupt); the work is in app.agent.
+ */
 export async function agentRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.startEditorSession, ({ body }) => app.agent.start(body));
 
@@ -18,13 +22,14 @@ export async function agentRoutes(app: FastifyInstance): Promise<void> {
   });
 
   addRoute(app, ops.interrupt, async ({ body }) => interruptSession(app, body.session_id));
+  addRoute(app, runControlOperations.interrupt, ({ body }) => interruptSession(app, body.session_id));
 }
 
 /**
  * /interrupt and /editor_interrupt: the agent's turn when the session has an agent, else the
  * session's run (which fails, saying so); the session stays live either way.
  */
-export async function interruptSession(app: FastifyInstance, sessionId: string) {
+async function interruptSession(app: FastifyInstance, sessionId: string) {
   const agent = app.agent.interrupt(sessionId);
   if (agent !== 'none' && !app.runs.isRunning(sessionId))
     return {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { artifactOperations as ops } from '../../contract/artifacts.ts';
+import { runControlOperations } from '../../contract/runControl.ts';
 import { zipOf } from '../artifacts/zip.ts';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
@@ -36,11 +37,8 @@ const noFile = (sessionId: string, filename: string) =>
     message: `Session ${sessionId} has no downloaded file named ${JSON.stringify(filename)}: file_metadata in its status lists the names`,
   });
 
-/**
- * GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one
- * named. Registered with the other Simplex calls in runControl.ts.
- */
-export async function sendSessionFiles(
+/** GET /download_session_files (Simplex's clients): a zip of every file the session kept, or the one named. */
+async function sendSessionFiles(
   app: FastifyInstance,
   reply: FastifyReply,
   sessionId: string,
@@ -65,7 +63,10 @@ export async function sendSessionFiles(
   return asAttachment(reply, `session-${sessionId}-files.zip`, 'application/zip').send(zipOf(entries));
 }
 
-/** A session's files by signed URL, its storage state, and removing its artifacts (contract/artifacts.ts). */
+/**
+ * A session's files by signed URL, its storage state, and removing its artifacts (contract/artifacts.ts);
+ * and Simplex's download_session_files (contract/runControl.ts).
+ */
 export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
 
@@ -99,4 +100,8 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
     await app.artifacts.remove(params.id);
     return reply.status(204).send();
   });
+
+  addRoute(app, runControlOperations.downloadSessionFiles, ({ query }, _req, reply) =>
+    sendSessionFiles(app, reply, query.session_id, query.filename),
+  );
 }

@@ -2,22 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { runControlOperations as ops } from '../../contract/runControl.ts';
 import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
-import { sessionStatusOf } from '../runs/sessionStatus.ts';
-import { interruptSession } from './agent.ts';
-import { sendSessionFiles } from './artifacts.ts';
 
-/** The calls Simplex's clients make on a session beyond the spec: status, pause, resume, interrupt, close, active_session. */
+/**
+ * The calls Simplex's clients make on a session beyond the spec: status, pause, resume, close,
+ * active_session, the final screenshot. /editor_interrupt is with the agent's routes (the agent's
+ * turn or the run stops), download_session_files with the artifacts' routes.
+ */
 export async function runControlRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
 
-  addRoute(app, ops.sessionStatus, async ({ params }) =>
-    sessionStatusOf({
-      ...(await sessionRecords.status(params.id)),
-      logsUrl: app.urls.logs(params.id),
-      files: app.urls.fileMetadata(params.id, app.artifacts.files(params.id)),
-      recordingUrl: app.recordings.fileOf(params.id) ? app.urls.recording(params.id) : null,
-    }),
-  );
+  addRoute(app, ops.sessionStatus, ({ params }) => app.runs.sessionStatus(params.id));
 
   addRoute(
     app,
@@ -30,8 +24,6 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
     const lifted = await app.runs.resume(body.session_id);
     return { succeeded: true, action: 'resume_session', pause_type: lifted.type, key: lifted.key } as const;
   });
-
-  addRoute(app, ops.interrupt, ({ body }) => interruptSession(app, body.session_id));
 
   addRoute(app, ops.closeSession, async ({ body }) => {
     await sessionRecords.close(body.session_id);
@@ -58,8 +50,4 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       throw new NotFound({ message: 'No final screenshot: the session has no finished run, or its page was gone' });
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(shot);
   });
-
-  addRoute(app, ops.downloadSessionFiles, ({ query }, _req, reply) =>
-    sendSessionFiles(app, reply, query.session_id, query.filename),
-  );
 }

@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { runOperations } from '../../contract/runs.ts';
-import { NotFound } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 import { receiveRunRequest } from '../http/runUploads.ts';
 
 /**
  * POST /api/run_workflow (multipart as the spec says; urlencoded and JSON as Simplex's clients send
- * without files), GET /api/run_workflow_status, and the run-control calls of Simplex's clients.
+ * without files), the runs list and GET /api/run_workflow_status; each is one call on app.runs.
  */
 export async function runRoutes(app: FastifyInstance): Promise<void> {
   const { MAX_FILES, MAX_FILE_BYTES } = app.config;
@@ -19,19 +17,9 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
   const { runs } = app;
 
   addRoute(app, runOperations.runWorkflow, async (_input, req, reply) => {
-    const runId = randomUUID();
-    const form = await receiveRunRequest(req, runs.runDir(runId), {
-      maxFiles: MAX_FILES,
-      maxFileBytes: MAX_FILE_BYTES,
-    });
-    let prepared;
-    try {
-      prepared = await runs.prepare(runId, form);
-    } catch (err) {
-      runs.removeFiles({ filesDir: runs.runDir(runId) });
-      throw err;
-    }
-    const { outcome, response } = await runs.start(prepared);
+    const { outcome, response } = await runs.submit((filesDir) =>
+      receiveRunRequest(req, filesDir, { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES }),
+    );
     // Simplex's answer either way; a run whose browser did not start is a 503 with succeeded false.
     return reply.status(outcome === 'not_started' ? 503 : 200).send(response);
   });
@@ -40,9 +28,5 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
     runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }),
   );
 
-  addRoute(app, runOperations.runWorkflowStatus, async ({ query }) => {
-    const status = await runs.status(query.session_id);
-    if (!status) throw new NotFound('Run');
-    return status;
-  });
+  addRoute(app, runOperations.runWorkflowStatus, ({ query }) => runs.status(query.session_id));
 }

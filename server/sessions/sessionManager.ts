@@ -24,7 +24,6 @@ import type {
   CreateSessionInput,
   EndReason,
   LiveSession,
-  Reservation,
   SessionLifecycleHooks,
   SessionManager,
   SessionTokens,
@@ -40,7 +39,6 @@ export interface ManagerOptions {
     | 'WARM_POOL_MAX'
     | 'MAX_SESSIONS'
     | 'BROWSER_STARTS_AT_ONCE'
-    | 'MAX_QUEUED_RUNS'
     | 'PROXY_URL'
     | 'SESSION_UIDS'
     | 'BROWSER_ALLOW_PRIVATE_NETWORKS'
@@ -54,8 +52,6 @@ interface Entry {
   workflowId: string;
   /** Set once the browser is up; until then the session is starting. */
   session?: LiveSession;
-  /** Started from a reservation: its URLs were handed out while it waited, so its viewers still wait while it starts. */
-  reserved: boolean;
   hashes: TokenHashes;
   /** Tokens issued later (a workflow's active_session): they die with the session like the first ones. */
   moreHashes: TokenHashes[];
@@ -67,14 +63,6 @@ interface Entry {
   ending?: Promise<void>;
   /** Why it ends, once ending: told to listeners that subscribe late. */
   endReason?: EndReason;
-}
-
-/** A session waiting for a free slot: what to start it with, and whom to tell. */
-interface Reserved {
-  input: CreateSessionInput;
-  hashes: TokenHashes;
-  resolve: (session: LiveSession) => void;
-  reject: (err: unknown) => void;
 }
 
 /** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
@@ -95,13 +83,10 @@ export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Is
       }
     : null;
 
-const shuttingDown = () =>
+/** The refusal of a start once closeAll() has begun (a queued run's too: runs/queue/waitingLine.ts). */
+export const shuttingDown = () =>
   new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
 
-/**
- * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
- * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
- */
 /** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
 export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
   for (const s of sessions) {
@@ -116,6 +101,10 @@ export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
   }
 }
 
+/**
+ * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
+ * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
+ */
 export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -123,10 +112,8 @@ export class BrowserSessionManager implements SessionManager {
   /** Every browser start of this node, the pool's and the creates' own, takes its turn here. */
   private readonly gate: StartGate;
   private isolation: Isolation | undefined;
-  private closed = false;
+  private isClosed = false;
   private readonly hooks: SessionLifecycleHooks[] = [];
-  /** Reserved sessions by id; Map keeps insertion order, which is the order they start in. */
-  private readonly reserved = new Map<string, Reserved>();
 
   constructor(private readonly opts: ManagerOptions) {
     this.gate = new StartGate(opts.config.BROWSER_STARTS_AT_ONCE);
@@ -228,6 +215,10 @@ export class BrowserSessionManager implements SessionManager {
     return this.entries.size;
   }
 
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
   assertRoom(): void {
     if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
       throw new AtCapacity(
@@ -297,7 +288,7 @@ export class BrowserSessionManager implements SessionManager {
     const { config, repo, bus } = this.opts;
     const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
     if (proxies) throw new Invalid([proxies]);
-    if (this.closed) throw shuttingDown();
+    if (this.isClosed) throw shuttingDown();
     this.assertRoom();
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
@@ -308,7 +299,6 @@ export class BrowserSessionManager implements SessionManager {
     const now = new Date();
     const entry: Entry = {
       workflowId: input.workflowId,
-      reserved: reservedId !== undefined,
       hashes,
       moreHashes: [],
       webhookUrl: input.webhookUrl,
@@ -412,59 +402,6 @@ export class BrowserSessionManager implements SessionManager {
     return session;
   }
 
-  reserve(input: CreateSessionInput): Reservation {
-    const { config } = this.opts;
-    if (this.closed) throw shuttingDown();
-    if (this.reserved.size >= config.MAX_QUEUED_RUNS) {
-      throw new AtCapacity(
-        `This server runs at most ${config.MAX_SESSIONS} sessions at once and ${config.MAX_QUEUED_RUNS} runs are already waiting; retry later`,
-        RETRY_AFTER_SECONDS,
-      );
-    }
-    const id = randomUUID();
-    const { tokens, hashes } = mintTokens();
-    const started = new Promise<LiveSession>((resolve, reject) =>
-      this.reserved.set(id, { input, hashes, resolve, reject }),
-    );
-    // Nobody may be listening yet when a reservation fails; the caller's own handler still sees it.
-    started.catch(() => undefined);
-    const position = this.reserved.size;
-    // A slot may be free already (a session ended between the caller's check and now).
-    this.startReserved();
-    return { id, tokens, position, started };
-  }
-
-  /** Start reserved sessions, oldest first, while there is room. */
-  private startReserved(): void {
-    for (const [id, r] of this.reserved) {
-      if (this.closed || this.entries.size >= this.opts.config.MAX_SESSIONS) return;
-      this.reserved.delete(id);
-      this.createReserved(r.input, { id, hashes: r.hashes }).then(r.resolve, r.reject);
-    }
-  }
-
-  queuePosition(id: string): number | null {
-    let position = 0;
-    for (const key of this.reserved.keys()) {
-      position++;
-      if (key === id) return position;
-    }
-    // Out of the queue and its browser starting: still first in line until it is live.
-    return this.startingFromReservation(id) ? 1 : null;
-  }
-
-  /** A reserved session whose browser is starting (no longer in the queue, not yet live). */
-  private startingFromReservation(id: string): Entry | undefined {
-    const entry = this.entries.get(id);
-    return entry?.reserved && !entry.session && !entry.ending ? entry : undefined;
-  }
-
-  waiting(id: string, token: string | undefined, capability: Capability): number | null {
-    const hashes = this.reserved.get(id)?.hashes ?? this.startingFromReservation(id)?.hashes;
-    // grants() compares against a decoy when there are no hashes: the time says nothing of whether the session waits.
-    return grants(hashes, token, capability) ? this.queuePosition(id) : null;
-  }
-
   private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
     const cdp = await CdpClient.open(tree.hub);
     try {
@@ -528,12 +465,6 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   end(id: string, reason: EndReason): Promise<void> {
-    const waiting = this.reserved.get(id);
-    if (waiting) {
-      this.reserved.delete(id);
-      waiting.reject(new Conflict('The session was ended while it waited for a browser'));
-      return Promise.resolve();
-    }
     const entry = this.entries.get(id);
     if (!entry) return Promise.resolve();
     entry.endReason ??= reason;
@@ -569,7 +500,6 @@ export class BrowserSessionManager implements SessionManager {
       else await killTree(this.opts.config.dataDir, id, []);
       await this.safely(() => repo.dropTree(id));
       this.entries.delete(id);
-      this.startReserved();
       await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
     })();
     return entry.ending;
@@ -586,10 +516,7 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   async closeAll(): Promise<void> {
-    this.closed = true;
-    for (const r of this.reserved.values())
-      r.reject(new Unavailable(ErrorCode.shuttingDown, 'The server stopped before a browser was free'));
-    this.reserved.clear();
+    this.isClosed = true;
     await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
     await this.isolation?.close();

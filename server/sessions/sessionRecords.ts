@@ -5,21 +5,18 @@ import type { CreateWorkflowSessionRequest, Session, SessionClients, SessionStat
 import type { Config } from '../config.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
 import { pageOf, type Page } from '../domain/pages.ts';
-import type { RunRow, RunsRepo } from '../store/runs.ts';
-import type { NamedSessionRow, SessionRow, SessionsRepo } from '../store/sessions.ts';
+import type { RunsRepo } from '../store/runs.ts';
+import type { NamedSessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import type { PauseState, RunStatus } from '../../contract/runs.ts';
-import type { WorkflowRunFacts } from '../domain/runFacts.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
 import { proxiesIssue } from './sessionManager.ts';
 import type { SessionManager, SessionTokens } from './types.ts';
 
-/** What a run under way is doing, asked of app.runs (which starts sessions, so it is built later). */
+/** What a run under way is doing: the runs (server/runs, a layer above) answer it. */
 export interface RunActivity {
   isRunning(sessionId: string): boolean;
   pauseOf(sessionId: string): PauseState | null;
-  /** Where the session's queued run waits (1: next), or null. */
-  queuePosition(sessionId: string): Promise<number | null>;
   /** Take the session's queued run out of the queue; resolves once its failure is recorded, false when none waits. */
   leaveQueue(sessionId: string): Promise<boolean>;
 }
@@ -33,15 +30,6 @@ export interface SessionRecordsOptions {
   activity: RunActivity;
   /** Who is connected to this node's live sessions now. */
   clients?: { of(sessionId: string): SessionClients };
-}
-
-/** What Simplex's session status is made of, before its URLs are added. */
-export interface SessionStatusFacts {
-  session: SessionRow | undefined;
-  run: RunRow | undefined;
-  pause: PauseState | null;
-  queuePosition: number | null;
-  workflow: WorkflowRunFacts;
 }
 
 /** A workflow's newest live session, as active_session tells it. */
@@ -203,21 +191,6 @@ export class SessionRecords {
     const run = await this.opts.runs.getBySession(id);
     const row = await this.opts.sessions.get(id);
     return (row ? row.state === 'ended' : true) && !this.opts.activity.isRunning(id) && run?.status !== 'queued';
-  }
-
-  /** Simplex's session status: the run when there is one, else the session. */
-  async status(id: string): Promise<SessionStatusFacts> {
-    const session = await this.opts.sessions.get(id);
-    const run = await this.opts.runs.getBySession(id);
-    if (!session && !run) throw new NotFound('Session');
-    const workflowId = run?.workflow_id ?? session!.workflow_id;
-    return {
-      session,
-      run,
-      pause: this.opts.activity.pauseOf(id),
-      queuePosition: await this.opts.activity.queuePosition(id),
-      workflow: await this.opts.workflows.runFactsOf(workflowId),
-    };
   }
 
   /**

@@ -64,19 +64,11 @@ export interface SessionLifecycleHooks {
   afterEnd?(sessionId: string, reason: EndReason): Promise<void> | void;
 }
 
-/** A session asked for on a full host: its id and tokens now, the session once a browser frees. */
-export interface Reservation {
-  id: string;
-  tokens: SessionTokens;
-  /** 1: it starts when the next session ends. */
-  position: number;
-  /** Resolves once the session is live; rejects when it could not start or was ended while it waited. */
-  started: Promise<LiveSession>;
-}
-
 export interface SessionManager {
-  /** Sessions starting or live (reserved ones waiting in the queue are not counted). */
+  /** Sessions starting or live (queued runs' sessions waiting for a browser are not counted). */
   readonly active: number;
+  /** closeAll() has begun: no session starts any more. */
+  readonly closed: boolean;
   /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
   assertRoom(): void;
   /** Add lifecycle hooks; call before the server takes requests. */
@@ -85,15 +77,6 @@ export interface SessionManager {
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
   /** Start a queued run's session under the id and token hashes its caller was answered with (never from the warm pool, whose browsers carry their own ids). */
   createReserved(input: CreateSessionInput, reservation: { id: string; hashes: TokenHashes }): Promise<LiveSession>;
-  /**
-   * Queue a session for when a browser frees (the host is at MAX_SESSIONS); sessions start in the
-   * order reserved. Throws AtCapacity when MAX_QUEUED_RUNS are already waiting.
-   */
-  reserve(input: CreateSessionInput): Reservation;
-  /** Where a reserved session waits (1: next), or null once it started or if it is not reserved. */
-  queuePosition(id: string): number | null;
-  /** The queue position of the reserved session `token` opens for `capability`, else null (constant-time like authorize). */
-  waiting(id: string, token: string | undefined, capability: Capability): number | null;
   get(id: string): LiveSession | undefined;
   /**
    * The live session if `token` grants `capability` (a control token also grants view), else null.
@@ -107,7 +90,7 @@ export interface SessionManager {
    * Throws Conflict when it is not live here (starting, ending or ended), Invalid when that end has passed.
    */
   retime(id: string, timeoutSeconds: number): Promise<LiveSession>;
-  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. A reserved session leaves the queue. */
+  /** End one session: kill its whole process tree, remove its profile, kill its tokens. Idempotent. */
   end(id: string, reason: EndReason): Promise<void>;
   /** Subscribe to a session's end (for bridges to close their sockets); the listener is told why (undefined: it had already ended). */
   onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void;

@@ -1,20 +1,32 @@
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
 import type { Capability } from '../../sessions/types.ts';
 import { sessionOf, type PreparedRun } from '../preparedRun.ts';
-import { queuedMessage, type RunQueue, type RunQueueDeps, type RunQueueHost } from './runQueue.ts';
+import {
+  queuedMessage,
+  type RunQueue,
+  type RunQueueDeps,
+  type RunQueueFolders,
+  type RunQueueHost,
+} from './runQueue.ts';
+import { WaitingLine } from './waitingLine.ts';
 
 /**
- * One node on SQLite: a queued run holds a reservation in the session manager, which starts it when
- * a session of this process ends. It lives and dies with the process: a stop fails what waits.
+ * One node on SQLite: a queued run holds a place in this process's waiting line, which starts its
+ * session when one of this node's sessions ends. It lives and dies with the process: a stop fails
+ * what waits.
  */
 export class LocalRunQueue implements RunQueue {
+  private readonly line: WaitingLine;
   /** Queued runs, by session id: settled once the run has started or its failure is recorded. */
   private readonly leaving = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: RunQueueDeps,
     private readonly host: RunQueueHost,
-  ) {}
+    private readonly folders: RunQueueFolders,
+  ) {
+    this.line = new WaitingLine(deps);
+  }
 
   async start(): Promise<void> {}
 
@@ -23,9 +35,9 @@ export class LocalRunQueue implements RunQueue {
   async enqueue(run: PreparedRun): Promise<RunWorkflowResponse> {
     let reservation;
     try {
-      reservation = this.deps.sessions.reserve(sessionOf(run));
+      reservation = this.line.join(sessionOf(run));
     } catch (err) {
-      this.host.removeFiles(run);
+      this.folders.remove(run);
       throw err;
     }
     const { id: sessionId, tokens, position } = reservation;
@@ -58,16 +70,16 @@ export class LocalRunQueue implements RunQueue {
   }
 
   async position(sessionId: string): Promise<number | null> {
-    return this.deps.sessions.queuePosition(sessionId);
+    return this.line.position(sessionId);
   }
 
   async waiting(sessionId: string, token: string | undefined, capability: Capability): Promise<number | null> {
-    return this.deps.sessions.waiting(sessionId, token, capability);
+    return this.line.waitingFor(sessionId, token, capability);
   }
 
   async leave(sessionId: string): Promise<boolean> {
-    if (this.deps.sessions.queuePosition(sessionId) === null) return false;
-    await this.deps.sessions.end(sessionId, 'stopped');
+    if (this.line.position(sessionId) === null) return false;
+    await this.line.leave(sessionId);
     // Answered once its failure is in the store, so a status read next sees it.
     await this.leaving.get(sessionId);
     return true;
@@ -77,5 +89,7 @@ export class LocalRunQueue implements RunQueue {
 
   async forgetFinished(): Promise<void> {}
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.line.close();
+  }
 }

@@ -7,6 +7,7 @@ import type { Log } from '../../log.ts';
 import type { PublicUrls } from '../../sessions/publicUrls.ts';
 import type { SessionManager } from '../../sessions/types.ts';
 import type { PreparedRun } from '../preparedRun.ts';
+import type { RunFolders } from '../runFolders.ts';
 
 /**
  * Where a run waits when no browser is free: in this process (SQLite, one node: localRunQueue) or
@@ -44,6 +45,9 @@ export interface RunQueueDeps {
   urls: PublicUrls;
 }
 
+/** Where a queue finds its runs' uploads: each run's folder on this node's disk. */
+export type RunQueueFolders = Pick<RunFolders, 'of' | 'remove'>;
+
 /** What a queue asks of the run service. */
 export interface RunQueueHost {
   /** The session is live: the run leaves the queue and replays in it. */
@@ -56,9 +60,10 @@ export interface RunQueueHost {
     queued: { sessionId: string; position: number; message: string; owner?: string },
     sql?: Sql,
   ): Promise<void>;
-  runDir(runId: string): string;
-  removeFiles(run: { filesDir: string }): void;
 }
+
+/** Seconds a caller refused for a full queue is told to wait: roughly one session cycle. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** The message of a queued run's row and answer. */
 export const queuedMessage = (position: number, capacity: string) =>

@@ -14,7 +14,14 @@ import { jsonColumn } from '../../store/jsonColumn.ts';
 import { runsRepo } from '../../store/runs.ts';
 import { queuedRunsRepo, UNCLAIMED, type QueuedFile, type QueuedRunRow } from '../../store/queuedRuns.ts';
 import { sessionOf, type PreparedRun } from '../preparedRun.ts';
-import { queuedMessage, type RunQueue, type RunQueueDeps, type RunQueueHost } from './runQueue.ts';
+import {
+  queuedMessage,
+  RETRY_AFTER_SECONDS,
+  type RunQueue,
+  type RunQueueDeps,
+  type RunQueueFolders,
+  type RunQueueHost,
+} from './runQueue.ts';
 
 // Loaded only for this queue (Postgres): it is about 170 ms and 17 MB a SQLite server does not need.
 const pgBoss = () => import('pg-boss');
@@ -27,7 +34,6 @@ const POLL_MS = 1000;
 const JOB_EXPIRE_SECONDS = 30;
 /** A run put back after its taker could not start it goes ahead of runs that never were taken. */
 const PUT_BACK_PRIORITY = 1;
-const RETRY_AFTER_SECONDS = 5;
 /**
  * A run whose takers stopped this many times while starting it is failed instead of handed on:
  * nothing in a run should end a node, but if one does, it must not end the cluster node by node.
@@ -72,6 +78,7 @@ export class SharedRunQueue implements RunQueue {
   constructor(
     private readonly deps: RunQueueDeps,
     private readonly host: RunQueueHost,
+    private readonly folders: RunQueueFolders,
     connectionString: string,
   ) {
     this.repo = queuedRunsRepo(deps.db, deps.config.nodeId);
@@ -138,7 +145,7 @@ export class SharedRunQueue implements RunQueue {
       });
     } finally {
       // In the store now (or refused): the node that takes the run writes them to its own disk.
-      this.host.removeFiles(run);
+      this.folders.remove(run);
     }
     this.deps.bus.emit('run.queued', { session_id: sessionId, workflow_id: run.workflowId, position });
     this.pump();
@@ -290,7 +297,7 @@ export class SharedRunQueue implements RunQueue {
     try {
       // Before the session: a failure here leaves no browser behind. A folder a previous try of
       // this node left (it stopped after writing) is replaced.
-      this.host.removeFiles(run);
+      this.folders.remove(run);
       writeFiles(run.filesDir, files);
       created = this.deps.sessions.createReserved(sessionOf(run), {
         id: row.session_id,
@@ -325,7 +332,7 @@ export class SharedRunQueue implements RunQueue {
 
   /** The claimed run did not start: back into the queue when it was only a lack of room, else failed. */
   private async failClaimed(row: QueuedRunRow, run: PreparedRun, err: unknown): Promise<void> {
-    this.host.removeFiles(run);
+    this.folders.remove(run);
     // No room after all (another request took it), or closing before its session began: nothing started.
     const shuttingDown = err instanceof Unavailable && err.reason === ErrorCode.shuttingDown;
     // The session manager closes before this queue does (its preClose): take no more runs.
@@ -353,7 +360,7 @@ export class SharedRunQueue implements RunQueue {
       flow: { title: '', steps: [] },
       credentials: [],
       totalActions: runRow.total_actions,
-      filesDir: this.host.runDir(runRow.id),
+      filesDir: this.folders.of(runRow.id),
       metadata: runRow.metadata ?? undefined,
       webhookUrl: runRow.webhook_url ?? undefined,
       heal: false,
@@ -367,7 +374,7 @@ export class SharedRunQueue implements RunQueue {
 
   private runOf(row: QueuedRunRow): PreparedRun {
     const stored = preparedColumn.read(row.prepared);
-    return { ...stored, runId: row.run_id, filesDir: this.host.runDir(row.run_id) };
+    return { ...stored, runId: row.run_id, filesDir: this.folders.of(row.run_id) };
   }
 
   /** The pause webhook's live view: a fresh control token of the live session (the one answered at queue time is kept only hashed). */
