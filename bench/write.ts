@@ -37,7 +37,7 @@ const stats = (xs: number[]) => {
 };
 
 const fake = await startFakeModel();
-const server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
+const server = await startServer(fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }));
 try {
   const prompt = 'Write two sentences about a lighthouse keeper.';
   // What the SDK sends, so the direct call does the same work at the fake.

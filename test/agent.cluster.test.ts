@@ -22,7 +22,7 @@ let site: AgentSite;
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  const env = { ...shared, ...fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }) };
+  const env = { ...shared, ...fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }) };
   [a, b] = await Promise.all([startServer(env), startServer(env)]);
   site = await startAgentSite();
 }, 60_000);

@@ -63,7 +63,7 @@ beforeAll(async () => {
   };
   routeWorld = { svc: open, apiKey: FUZZ_API_KEY };
   fake = await startFakeModel();
-  const model = fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0', WRITER_TIMEOUT_MS: '3000' });
+  const model = fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0', MODEL_TIMEOUT_MS: '3000' });
   agentWorld = {
     site: site.origin,
     fake,

@@ -19,7 +19,7 @@ let client: Client;
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
+  server = await startServer(fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }));
   site = await startFormSite();
   downloads = await startDownloadSite();
   client = await mcpClient(server);
@@ -91,7 +91,7 @@ describe('browser_extract', () => {
   });
 
   it('says plainly when no model is configured', async () => {
-    const bare = await startServer({ WRITER_BASE_URL: '', WRITER_MODEL: '' });
+    const bare = await startServer({ MODEL_BASE_URL: '', MODEL_NAME: '' });
     const other = await mcpClient(bare);
     try {
       const created = await callTool(other, 'session_create', {});

@@ -226,7 +226,7 @@ describe('AI extract', () => {
     await fake.received(1);
     const stopped = await postJson(server, '/api/editor_interrupt', { session_id: started.body.session_id });
     expect(stopped.status).toBe(200);
-    // Cut by the interrupt, not by the model's own timeout (WRITER_TIMEOUT_MS, 60 s: no less than this test may take).
+    // Cut by the interrupt, not by the model's own timeout (MODEL_TIMEOUT_MS, 60 s: no less than this test may take).
     await fake.requests[0]!.closed;
     const status = await untilCompleted(server, started.body.session_id, 30_000);
     expect(status.message).toMatch(/^Interrupted through the API after 1 of 2 steps/);

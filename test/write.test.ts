@@ -9,9 +9,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  server = await startServer(
-    fake.env('openai-compatible', { WRITER_MAX_RETRIES: '1', WRITER_MAX_OUTPUT_TOKENS: '321' }),
-  );
+  server = await startServer(fake.env('openai-compatible', { MODEL_MAX_RETRIES: '1', MODEL_MAX_OUTPUT_TOKENS: '321' }));
 });
 afterAll(async () => {
   await server?.close();
@@ -57,7 +55,7 @@ describe('POST /api/write on an OpenAI-compatible model', () => {
     });
   });
 
-  it('sends the prompt as the user message, with the model, output limit and key from WRITER_*', async () => {
+  it('sends the prompt as the user message, with the model, output limit and key from MODEL_*', async () => {
     await write(server, 'Notes: sea, salt, wind. 50 words.');
     expect(fake.requests).toHaveLength(1);
     const req = fake.requests[0]!;
@@ -170,16 +168,16 @@ describe('POST /api/write statuses', () => {
     const err = ErrorBody.parse(body);
     expect(err.error).toBe('model_failed');
     expect(err.message).toMatch(/HTTP 500.*2 attempts/);
-    expect(fake.requests).toHaveLength(2); // one call and WRITER_MAX_RETRIES=1 retry
+    expect(fake.requests).toHaveLength(2); // one call and MODEL_MAX_RETRIES=1 retry
     expect(await listAll(server)).toEqual(before);
   });
 
   it('502 when the model cannot be reached (connection refused)', async () => {
     const port = await closedPort();
     const s = await startServer({
-      WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,
-      WRITER_MODEL: 'm',
-      WRITER_MAX_RETRIES: '1',
+      MODEL_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      MODEL_NAME: 'm',
+      MODEL_MAX_RETRIES: '1',
     });
     try {
       const { status, body } = await write(s, 'anyone there?');
@@ -194,8 +192,8 @@ describe('POST /api/write statuses', () => {
     }
   });
 
-  it('502 when the model hangs past WRITER_TIMEOUT_MS on every attempt', async () => {
-    const s = await startServer(fake.env('openai-compatible', { WRITER_TIMEOUT_MS: '300', WRITER_MAX_RETRIES: '1' }));
+  it('502 when the model hangs past MODEL_TIMEOUT_MS on every attempt', async () => {
+    const s = await startServer(fake.env('openai-compatible', { MODEL_TIMEOUT_MS: '300', MODEL_MAX_RETRIES: '1' }));
     try {
       fake.enqueue({ kind: 'hang' }, { kind: 'hang' });
       const { status, body } = await write(s, 'hello?');
@@ -290,7 +288,7 @@ describe('other providers', () => {
     }
   });
 
-  it('uses Chat Completions for WRITER_PROVIDER=openai with a custom base URL', async () => {
+  it('uses Chat Completions for MODEL_PROVIDER=openai with a custom base URL', async () => {
     const s = await startServer(fake.env('openai'));
     try {
       fake.enqueue({ kind: 'reply', text: 'Hi there.', usage: { input_tokens: 3, output_tokens: 2 } });

@@ -9,7 +9,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   fake = await startFakeModel();
-  server = await startServer(fake.env('openai-compatible', { WRITER_MAX_RETRIES: '1' }));
+  server = await startServer(fake.env('openai-compatible', { MODEL_MAX_RETRIES: '1' }));
 });
 afterAll(async () => {
   await server?.close();

@@ -45,10 +45,10 @@ const api = spawn(process.execPath, ['scripts/start.mjs'], {
     // The e2e pages and the fake model are on loopback.
     BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
     LOG_LEVEL: 'warn',
-    WRITER_PROVIDER: 'openai-compatible',
-    WRITER_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,
-    WRITER_MODEL: 'fake-writer',
-    WRITER_MAX_RETRIES: '0',
+    MODEL_PROVIDER: 'openai-compatible',
+    MODEL_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,
+    MODEL_NAME: 'fake-writer',
+    MODEL_MAX_RETRIES: '0',
     WARM_POOL_SIZE: '0',
   },
 });

@@ -43,7 +43,7 @@ export type ModelMove =
   | { k: 'cut'; after: number }
   /** Answer after a while (the turn may be interrupted or the session closed meanwhile). */
   | { k: 'slow'; ms: number; then: ModelMove }
-  /** Never answer: the server gives up after WRITER_TIMEOUT_MS. */
+  /** Never answer: the server gives up after MODEL_TIMEOUT_MS. */
   | { k: 'hang' };
 
 export type AgentMessage =

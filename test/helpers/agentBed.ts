@@ -21,7 +21,7 @@ export function agentBed(): AgentBed {
   const bed = {} as AgentBed;
   beforeAll(async () => {
     bed.fake = await startFakeModel();
-    bed.server = await startServer(bed.fake.env('openai-compatible', { WRITER_MAX_RETRIES: '0' }));
+    bed.server = await startServer(bed.fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }));
     bed.site = await startAgentSite();
   }, 60_000);
   afterAll(async () => {

@@ -79,7 +79,7 @@ export interface FakeRequest {
 export interface FakeModel {
   /** http://127.0.0.1:PORT */
   url: string;
-  /** Base URL for WRITER_BASE_URL (both protocols live under /v1). */
+  /** Base URL for MODEL_BASE_URL (both protocols live under /v1). */
   baseUrl: string;
   requests: FakeRequest[];
   fallback: FakeBehaviour;
@@ -479,10 +479,10 @@ export async function startFakeModel(opts: { port?: number; fallback?: FakeBehav
       provider: 'openai-compatible' | 'openai' | 'anthropic' = 'openai-compatible',
       extra: Record<string, string> = {},
     ) => ({
-      WRITER_PROVIDER: provider,
-      WRITER_BASE_URL: `http://127.0.0.1:${port}/v1`,
-      WRITER_MODEL: provider === 'anthropic' ? 'claude-fake' : 'fake-model',
-      WRITER_API_KEY: 'sk-fake-writer-key',
+      MODEL_PROVIDER: provider,
+      MODEL_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      MODEL_NAME: provider === 'anthropic' ? 'claude-fake' : 'fake-model',
+      MODEL_API_KEY: 'sk-fake-writer-key',
       ...extra,
     }),
     close: () =>

@@ -22,7 +22,7 @@ export interface TestServer {
 
 /**
  * Start the real server on loopback, port 0, with its own data folder. `env` adds or overrides
- * environment variables (WRITER_*, WARM_POOL_SIZE, ...). Pass `dataDir` to restart on old data.
+ * environment variables (MODEL_*, WARM_POOL_SIZE, ...). Pass `dataDir` to restart on old data.
  * The servers log nothing unless TEST_LOG_LEVEL names a level (e.g. error, to see why a start failed).
  * In the Postgres pass (BROWSERDESK_TEST_DB=postgres) a new data folder gets a fresh database
  * (DATABASE_URL, unless `env` names one) and a restart on old data the same one (testDatabaseEnv).

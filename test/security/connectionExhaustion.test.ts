@@ -133,7 +133,7 @@ describe('idle time', () => {
   beforeAll(async () => {
     fake = await startFakeModel();
     // A writer whose model never answers: POST /api/write then answers 502 after 3 idle timeouts.
-    const writer = fake.env('openai-compatible', { WRITER_TIMEOUT_MS: String(3 * IDLE_MS), WRITER_MAX_RETRIES: '0' });
+    const writer = fake.env('openai-compatible', { MODEL_TIMEOUT_MS: String(3 * IDLE_MS), MODEL_MAX_RETRIES: '0' });
     server = await startServer({ ...writer, CONNECTION_IDLE_TIMEOUT_MS: String(IDLE_MS) });
   });
   afterAll(async () => {
