@@ -65,6 +65,7 @@ export const ResumeResponse = z.object({
 });
 export const CloseResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
 export const InterruptResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
+export type InterruptResponse = z.infer<typeof InterruptResponse>;
 
 export const ActiveSessionStatus = z
   .enum(['running', 'paused', 'live'])

@@ -222,6 +222,7 @@ export async function buildServices(
     events: sessionEvents,
     urls,
     model,
+    runs,
     log,
   });
   // The late binding named in the doc comment above: runs' AI steps and self-healing go through
@@ -248,7 +249,7 @@ export async function buildServices(
     config,
     nodes: nodesRepo(db),
     load: () => sessions.active,
-    onBeat: (deadBefore) => reapDeadNodes({ nodeId: config.nodeId, db, bus, log, runs }, deadBefore),
+    onBeat: (deadBefore) => reapDeadNodes({ sessions: repos.sessions, bus, log, runs }, deadBefore),
     log,
   });
   bus.on('session.changed', () => cluster.reportLoad());

@@ -6,6 +6,7 @@ import type {
 } from '../../contract/agent.ts';
 import { CreateWorkflowSessionRequest } from '../../contract/sessions.ts';
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
+import type { InterruptResponse } from '../../contract/runControl.ts';
 import type { Step } from '../../contract/steps.ts';
 import type { Variable } from '../../contract/variables.ts';
 import { WorkflowInput } from '../../contract/workflows.ts';
@@ -15,6 +16,7 @@ import { Conflict, NotFound, Unavailable } from '../domain/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { Log } from '../log.ts';
 import { redactor } from '../runs/redact.ts';
+import type { RunService } from '../runs/runService.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
 import type { SessionManager } from '../sessions/types.ts';
@@ -38,6 +40,8 @@ export interface EditorSessionsDeps {
   urls: PublicUrls;
   /** The server's one model (MODEL_*); its limits hold for every turn. */
   model: Model;
+  /** A session without an agent may have a run to interrupt instead. */
+  runs: Pick<RunService, 'isRunning' | 'interrupt'>;
   log: Log;
 }
 
@@ -238,11 +242,26 @@ export class EditorSessions {
     };
   }
 
-  /** 'interrupted': a turn was stopped; 'idle': the agent was not working; 'none': the session has no agent here. */
-  interrupt(sessionId: string): 'interrupted' | 'idle' | 'none' {
+  /**
+   * /interrupt and /editor_interrupt: the agent's turn when the session has an agent (and no run
+   * under way), else the session's run (which fails, saying so); the session stays live either way.
+   */
+  async interrupt(sessionId: string): Promise<InterruptResponse> {
     const editor = this.editors.get(sessionId);
-    if (!editor) return 'none';
-    return editor.conversation.interrupt() ? 'interrupted' : 'idle';
+    if (editor && !this.deps.runs.isRunning(sessionId))
+      return {
+        succeeded: true,
+        message: editor.conversation.interrupt()
+          ? "The agent's turn was stopped where it was; the session stays live and the agent takes the next message"
+          : 'The agent was not working: nothing to stop',
+        session_id: sessionId,
+      };
+    await this.deps.runs.interrupt(sessionId);
+    return {
+      succeeded: true,
+      message: 'The run was stopped; the session stays live until it is closed or times out',
+      session_id: sessionId,
+    };
   }
 
   /**

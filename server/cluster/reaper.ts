@@ -1,10 +1,9 @@
 import type { Bus } from '../events/bus.ts';
 import type { Log } from '../log.ts';
 import type { RunService } from '../runs/runService.ts';
-import type { Sql } from '../store/sql.ts';
 import { dataDirOfTree, killTree } from '../sessions/browser/processes.ts';
 import { announceCrashed } from '../sessions/sessionManager.ts';
-import { sessionsRepo } from '../store/sessions.ts';
+import type { SessionsRepo } from '../store/sessions.ts';
 
 /**
  * What a dead node held, taken over by whichever node notices first (each statement marks its rows
@@ -14,15 +13,14 @@ import { sessionsRepo } from '../store/sessions.ts';
  * files, and trees on other hosts, wait for it to come back (SessionManager.start).
  */
 export interface ReaperDeps {
-  nodeId: string;
-  db: Sql;
+  sessions: SessionsRepo;
   bus: Bus;
   log: Log;
   runs: Pick<RunService, 'failOfDeadNodes'>;
 }
 
 export async function reapDeadNodes(deps: ReaperDeps, deadBefore: number): Promise<void> {
-  const repo = sessionsRepo(deps.db, deps.nodeId);
+  const repo = deps.sessions;
   const runs = await deps.runs.failOfDeadNodes(deadBefore);
   const sessions = await repo.endCrashed({ deadBefore });
   announceCrashed(deps.bus, sessions);
