@@ -25,7 +25,7 @@ beforeAll(async () => {
   const env = { ...shared, ...fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }) };
   [a, b] = await Promise.all([startServer(env), startServer(env)]);
   site = await startAgentSite();
-}, 60_000);
+});
 
 afterAll(async () => {
   await a?.close();
@@ -59,5 +59,5 @@ describe('editor sessions in a cluster', () => {
     expect(interrupted.status).toBe(200);
     expect(await interrupted.json()).toMatchObject({ succeeded: true, message: expect.stringMatching(/not working/) });
     await postJson(b, '/api/close_workflow_session', { session_id: editor.session_id });
-  }, 60_000);
+  });
 });

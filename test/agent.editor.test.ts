@@ -76,7 +76,7 @@ describe('editor sessions', () => {
       tool: { tool_name: 'navigate' },
     });
     bed.fake.fallback = { kind: 'reply', text: 'ok' };
-  }, 120_000);
+  });
 
   it('types test data as its placeholder, so the recorded workflow types whatever a run is given', async () => {
     bed.fake.reset();
@@ -116,7 +116,7 @@ describe('editor sessions', () => {
     const status = await untilCompleted(bed.server, run.body.session_id!);
     expect(status.succeeded, status.message).toBe(true);
     expect(bed.site.submitted.at(-1)).toBe('?who=Grace');
-  }, 120_000);
+  });
 
   it('asks the person a question and goes on with the answer', async () => {
     bed.fake.reset();
@@ -155,7 +155,7 @@ describe('editor sessions', () => {
     const after = await until(editor.session_id, 'the turn to end', turnEnded);
     expect(after.find(turnEnded)).toMatchObject({ event: 'RunCompleted', message: 'You chose More.' });
     await close(editor.session_id);
-  }, 60_000);
+  });
 
   it('queues messages in order, takes one back, and stops a turn on interrupt with the session still live', async () => {
     bed.fake.reset();
@@ -186,7 +186,7 @@ describe('editor sessions', () => {
     const session = await (await bed.server.api(`/api/sessions/${editor.session_id}`)).json();
     expect(session.state).toBe('live');
     await close(editor.session_id);
-  }, 60_000);
+  });
 
   it('a model failure ends the turn with RunError and the session lives on; a bad tool call goes back to the model', async () => {
     bed.fake.reset();
@@ -231,7 +231,7 @@ describe('editor sessions', () => {
     const session = await (await bed.server.api(`/api/sessions/${editor.session_id}`)).json();
     expect(session.state).toBe('live');
     await close(editor.session_id);
-  }, 60_000);
+  });
 });
 
 describe('the agent inside a run', () => {
@@ -289,5 +289,5 @@ describe('the agent inside a run', () => {
     expect(JSON.stringify(bed.fake.requests.at(-1)!.body)).toContain('About example domains');
     const sessionStatus = await (await bed.server.api(`/api/session/${run.body.session_id}/status`)).json();
     expect(sessionStatus.structured_output).toEqual({ about: { heading: 'About example domains', words: 3 } });
-  }, 90_000);
+  });
 });

@@ -335,7 +335,7 @@ describe('retention', () => {
     } finally {
       await own.close();
     }
-  }, 120_000); // three browsers started one after another: more than a minute on a loaded host
+  }); // three browsers started one after another: more than a minute on a loaded host (the 180 s default)
 
   it('on start, artifacts older than ARTIFACTS_TTL_DAYS go', async () => {
     let own = await startServer({ RECORD_SESSIONS: 'off' });

@@ -81,7 +81,7 @@ beforeAll(async () => {
     dirs.push(dataDir);
     nodes.push(await startClusterNode({ databaseUrl, apiKey, secretKey, dataDir, env: { MAX_SESSIONS: max } }));
   }
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const s of streams) s.abort();

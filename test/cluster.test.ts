@@ -63,7 +63,7 @@ beforeAll(async () => {
   hooks = await startReceiver([200]);
   // One after another: the first migrates, the others find the schema there.
   for (let i = 0; i < 3; i++) nodes.push(await startNode());
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.all(nodes.map((n) => n.stop()));

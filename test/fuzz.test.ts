@@ -69,7 +69,7 @@ beforeAll(async () => {
     fake,
     svc: async () => (agentSvc ??= new Service('agent', model)).up(),
   };
-}, 120_000);
+});
 
 afterAll(async () => {
   await open.down();

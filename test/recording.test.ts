@@ -164,7 +164,7 @@ describe('a recorded session', () => {
     expect(st.uid).toBe(process.getuid!());
     expect(st.mode & 0o077).toBe(0);
     stopped = { id: s.session_id, file, duration: p.duration };
-  }, 60_000);
+  });
 
   it('ended the moment it answers, before ffmpeg has a frame: the recording is kept and plays', async () => {
     const s = await create(server);
@@ -179,7 +179,7 @@ describe('a recorded session', () => {
     expect(p.frames).toBeGreaterThanOrEqual(1);
     expect(boxes(file!).slice(0, 3)).toEqual(['ftyp', 'moov', 'moof']);
     expect(finished(file!)).toBe(true);
-  }, 60_000);
+  });
 
   it('whose Chromium is SIGKILLed (crashed): the file plays and is as long as the session', async () => {
     const s = await create(server);
@@ -206,7 +206,7 @@ describe('a recorded session', () => {
     expect((await statusOf(server, s.session_id)).recording_url).toMatch(
       /\/api\/session\/[0-9a-f-]+\/recording\?token=/,
     );
-  }, 60_000);
+  });
 
   it('is served whole, and by byte ranges (206, Content-Range), 416 past its end', async () => {
     const bytes = fs.readFileSync(stopped.file);
@@ -269,7 +269,7 @@ describe('a recorded session', () => {
     } finally {
       await viewer.close();
     }
-  }, 60_000);
+  });
 
   it('without a key or a token: 401', async () => {
     expect((await fetch(`${server.url}/api/retrieve_session_replay/${stopped.id}`)).status).toBe(401);
@@ -317,7 +317,7 @@ describe('every way a session ends', () => {
       await own.close();
       fs.rmSync(own.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
-  }, 60_000);
+  });
 });
 
 describe('RECORD_SESSIONS', () => {
@@ -367,7 +367,7 @@ describe('RECORD_SESSIONS', () => {
       await runsOnly.close();
       fs.rmSync(runsOnly.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
-  }, 90_000);
+  });
 
   it('off: nothing is recorded, and the 404 says why', async () => {
     const off = await startServer({ RECORD_SESSIONS: 'off' });
@@ -383,7 +383,7 @@ describe('RECORD_SESSIONS', () => {
       await off.close();
       fs.rmSync(off.dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
-  }, 60_000);
+  });
 });
 
 describe('a server killed hard mid-session', () => {
@@ -428,5 +428,5 @@ describe('a server killed hard mid-session', () => {
     const replay = await restarted.api(`/api/retrieve_session_replay/${id}`);
     expect(replay.status).toBe(200);
     expect((await replay.arrayBuffer()).byteLength).toBe(fs.statSync(recordingFileOf(dataDir, id)).size);
-  }, 90_000);
+  });
 });

@@ -96,7 +96,7 @@ beforeAll(async () => {
       snapshots: new SessionSnapshots(),
     }),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.discard();
@@ -158,7 +158,7 @@ describe('AI extract', () => {
     const wf = (await (await server.api(`/api/workflows/${workflowId}`)).json()) as { flow: Flow };
     expect(structuredOutputOf(status.outputs, null, aiOutputNames(wf.flow))).toEqual({ extract: { price: 42.5 } });
     expect(structuredOutputOf(status.outputs, null)).toEqual({ extract: '{"price":42.5}' });
-  }, 60_000);
+  });
 
   it('without a declaration, the status and the webhook keep the answer typed too', async () => {
     fake.enqueue({ kind: 'reply', text: '{"price": 42.5}' });
@@ -179,7 +179,7 @@ describe('AI extract', () => {
     } finally {
       await receiver.close();
     }
-  }, 60_000);
+  });
 
   it('a wrong answer is retried once with the validation error, then the run fails saying what was wrong', async () => {
     fake.enqueue({ kind: 'reply', text: '{"price": "42.50"}' }, { kind: 'reply', text: 'The price is 42.50' });
@@ -192,7 +192,7 @@ describe('AI extract', () => {
     expect(textOf(fake.requests[1]!)).toMatch(
       /Your answer was not valid: it does not match the schema: \/price must be number/,
     );
-  }, 60_000);
+  });
 
   it('a right answer on the retry passes', async () => {
     fake.enqueue({ kind: 'reply', text: '{"cost": 42.5}' }, { kind: 'reply', text: '{"price": 42.5}' });
@@ -200,7 +200,7 @@ describe('AI extract', () => {
     expect(status.message).toBe('All 2 steps succeeded');
     expect(status.outputs).toEqual({ extract: '{"price":42.5}' });
     expect(textOf(fake.requests[1]!)).toMatch(/must have required property 'price'/);
-  }, 60_000);
+  });
 
   it('credential values the run typed never reach the model', async () => {
     const stored = await server.api('/api/store_credential', {
@@ -217,7 +217,7 @@ describe('AI extract', () => {
     const sent = textOf(fake.requests[0]!);
     expect(sent).not.toContain('s3cr3t-gift-99');
     expect(sent).toContain('[credentials.gift_code]');
-  }, 60_000);
+  });
 
   it('stopping the run aborts the model call', async () => {
     fake.enqueue({ kind: 'hang' });
@@ -231,7 +231,7 @@ describe('AI extract', () => {
     const status = await untilCompleted(server, started.body.session_id, 30_000);
     expect(status.message).toMatch(/^Interrupted through the API after 1 of 2 steps/);
     await postJson(server, '/api/close_workflow_session', { session_id: started.body.session_id });
-  }, 60_000);
+  });
 
   it('without a model the step fails with what to set', async () => {
     // The server's settings without a model (no connection is ever opened: nothing to close).
@@ -269,7 +269,7 @@ describe('AI extract', () => {
         }),
       );
     }
-  }, 90_000);
+  });
 });
 
 describe('act', () => {
@@ -315,7 +315,7 @@ describe('act', () => {
         }),
       );
     }
-  }, 60_000);
+  });
 
   it('without an agent to run it, an act step fails saying so', async () => {
     const { status } = await run({
@@ -326,7 +326,7 @@ describe('act', () => {
       ],
     });
     expect(status.message).toBe('Step 2 (act): act steps are not available on this server yet (no agent to run them)');
-  }, 60_000);
+  });
 });
 
 describe('self-healing', () => {
@@ -351,7 +351,7 @@ describe('self-healing', () => {
     });
     const fresh = (healed[0] as { new_selectors: string[][] }).new_selectors;
     expect(fresh.flat()).toContain('#new-id');
-  }, 60_000);
+  });
 
   it('the model finding nothing fails the step saying self-healing was tried', async () => {
     fake.enqueue({ kind: 'reply', text: '{"ref": null}' });
@@ -360,7 +360,7 @@ describe('self-healing', () => {
     expect(status.message).toMatch(
       /^Step 2 \(click #old-id\): none of the step's selectors matched; self-healing asked the model, which found no element/,
     );
-  }, 60_000);
+  });
 
   it('a JSON body may send heal as a boolean', async () => {
     fake.enqueue({ kind: 'reply', text: '{"ref": null}' });
@@ -371,7 +371,7 @@ describe('self-healing', () => {
     const status = await untilCompleted(server, body.session_id, 60_000);
     expect(status.message).toMatch(/^Step 2 \(click #old-id\): .*self-healing asked the model, which found no element/);
     expect(fake.requests).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('without heal the step fails as before and the model is not asked', async () => {
     const { status } = await run(clickFlow(), { heal: 'false' });
@@ -379,5 +379,5 @@ describe('self-healing', () => {
       'Step 2 (click #old-id): no element matched within 1.5 s. Check the selector in the workflow editor.',
     );
     expect(fake.requests).toHaveLength(0);
-  }, 60_000);
+  });
 });

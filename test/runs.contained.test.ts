@@ -105,7 +105,7 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
     );
     expect(ofType(log, 'RunError')).toHaveLength(1);
     await healthy();
-  }, 60_000);
+  });
 
   it('a refused connection says so', async () => {
     const url = `http://127.0.0.1:${await freePort()}/`;
@@ -113,14 +113,14 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
     expect(done.message).toBe(
       `Step 1 (navigate ${url}): the site refused the connection (nothing answers at that address and port) (ERR_CONNECTION_REFUSED)`,
     );
-  }, 60_000);
+  });
 
   it('a name that does not resolve says DNS', async () => {
     const { done } = await run([nav('http://no-such-host.invalid/', { assertedEvents: [{ type: 'navigation' }] })]);
     expect(done.message).toMatch(
       /^Step 1 \(navigate http:\/\/no-such-host\.invalid\/\): the site's name does not resolve \(DNS\)/,
     );
-  }, 60_000);
+  });
 
   it('a certificate the browser does not trust says TLS', async () => {
     const tls = await startSelfSignedSite();
@@ -134,7 +134,7 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
     } finally {
       await tls.close();
     }
-  }, 60_000);
+  });
 
   it('a page slower than the step says so (this ended the server too)', async () => {
     const { done } = await run([
@@ -142,7 +142,7 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
     ]);
     expect(done.message).toBe(`Step 1 (navigate ${site.origin}/slow): the page did not finish loading within 1.5 s`);
     await healthy();
-  }, 60_000);
+  });
 
   it('a click whose asserted navigation never comes fails at its timeout', async () => {
     const { done } = await run([
@@ -151,7 +151,7 @@ describe('a run whose navigation fails ends, naming the step and the cause', () 
     ]);
     expect(done.status).toBe('failed');
     expect(done.message).toMatch(/^Step 2 \(click #go\): /);
-  }, 60_000);
+  });
 });
 
 describe('a step recorded in a frame the page does not have', () => {
@@ -160,7 +160,7 @@ describe('a step recorded in a frame the page does not have', () => {
     expect(done.message).toBe(
       'Step 2 (click #go): the frame this step was recorded in (frame [1]) is not on the page now: the page loaded differently than when it was recorded',
     );
-  }, 60_000);
+  });
 });
 
 describe('a private address refused by the egress policy names the setting', () => {
@@ -182,7 +182,7 @@ describe('a private address refused by the egress policy names the setting', () 
         `^Step 1 \\(navigate ${site.origin}/\\): the address is on a private network, loopback or this host, which sessions may not reach \\(set BROWSER_ALLOW_PRIVATE_NETWORKS=true`,
       ),
     );
-  }, 60_000);
+  });
 });
 
 describe('runs end whatever the page does', () => {
@@ -196,7 +196,7 @@ describe('runs end whatever the page does', () => {
     expect(ofType(log, 'Dialog')).toEqual([
       expect.objectContaining({ dialog_type: 'alert', message: 'boo', answer: 'accepted' }),
     ]);
-  }, 60_000);
+  });
 
   it('accepts confirm and prompt (with its default)', async () => {
     const { done } = await run([
@@ -208,7 +208,7 @@ describe('runs end whatever the page does', () => {
       { type: 'customStep', name: 'extract', parameters: { selectors: [['#out']], as: 'prompted' } },
     ]);
     expect(done.outputs).toEqual({ confirmed: 'yes', prompted: 'Ada' });
-  }, 60_000);
+  });
 
   it('a script that never ends fails its step with a message instead of holding the run', async () => {
     // Long enough for a busy host to find and click #go (2 s was not, once: "no element matched");
@@ -223,14 +223,14 @@ describe('runs end whatever the page does', () => {
       /^Step [23] \(click #go\): the page stopped answering \(a script that never ends, or a hung renderer\)$/,
     );
     await healthy();
-  }, 120_000);
+  });
 
   it('a crashed renderer fails its step', async () => {
     const { done } = await run([nav(`${site.origin}/`), nav('chrome://crash'), click('#go')]);
     expect(done.status).toBe('failed');
     expect(done.message).toMatch(/^Step [23] \(/);
     await healthy();
-  }, 120_000);
+  });
 });
 
 describe('an engine that dies fails only its own run', () => {
@@ -273,5 +273,5 @@ describe('an engine that dies fails only its own run', () => {
       { type: 'customStep', name: 'extract', parameters: { selectors: [['#out']], as: 'out' } },
     ]);
     expect(next.done).toMatchObject({ status: 'succeeded', outputs: { out: 'ready' } });
-  }, 120_000);
+  });
 });

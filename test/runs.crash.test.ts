@@ -124,5 +124,5 @@ describe('a run interrupted by a crash', () => {
     restarted = await startServer({ BROWSERDESK_API_KEY: apiKey }, dataDir);
     await new Promise((r) => setTimeout(r, 500));
     expect(events(receiver).filter((e) => e.type === 'run.completed')).toHaveLength(1);
-  }, 120_000);
+  });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   postgres = await startPostgres();
   databaseUrl = await createDatabase(postgres.adminUrl);
   server = await startServer({ DATABASE_URL: databaseUrl, MAX_SESSIONS: '1' });
-}, 60_000);
+});
 afterAll(async () => {
   await server?.close();
   await postgres?.stop();
@@ -87,5 +87,5 @@ describe('a queued run whose takers keep stopping', () => {
     // The first one still runs once the node has room.
     expect((await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await untilCompleted(server, once, 60_000)).status).toBe('succeeded');
-  }, 120_000);
+  });
 });

@@ -61,7 +61,7 @@ describe('session lifecycle leaves no process behind', () => {
     }
     // Session folders go at once (a rename out of the way; the copy in .trash-* is deleted behind).
     expect(fs.readdirSync(sessionsRootOf(server.dataDir)).filter((d) => !d.startsWith('.trash-'))).toEqual([]);
-  }, 120_000); // four browsers started one after another: more than a minute on a loaded host
+  }); // four browsers started one after another: more than a minute on a loaded host (the 180 s default)
 
   it('after Chromium is killed with SIGKILL: the session is crashed and the rest of its tree ends', async () => {
     const s = await createSession(server, { webhook_url: 'http://127.0.0.1:9/hook', metadata: '{"k":"v"}' });

@@ -55,7 +55,7 @@ describe('adaptive warm pool', () => {
     expect(manager.poolStats.createsPerSecond).toBeGreaterThan(0);
     await waitForAsync('the pool to refill', () => (manager.warm >= 1 ? true : undefined), 60_000);
     expect((await server.api(`/api/sessions/${session_id}`, { method: 'DELETE' })).status).toBe(200);
-  }, 120_000);
+  });
 
   it('grows to the rate it is given, within its max and the gate, and hands out starting trees when empty', async () => {
     const demand = new SetDemand({ min: 1, max: 3 });
@@ -151,5 +151,5 @@ describe('adaptive warm pool', () => {
     await expect(started).rejects.toThrow();
     expect(await treeGone(server.dataDir, first)).toBe(true);
     expect(await treeGone(server.dataDir, second)).toBe(true);
-  }, 60_000);
+  });
 });

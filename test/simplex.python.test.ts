@@ -195,5 +195,5 @@ describe.skipIf(!CLIENT_DIR)("Simplex's Python client against Browserdesk", () =
     expect(second.find((l) => l.step === 'answered')!.value).toEqual({ status: 'received' });
     expect(asked.at(-1)).toMatchObject({ event: 'RunCompleted', message: 'You chose More.' });
     expect(secondClose!.value).toMatchObject({ succeeded: true });
-  }, 120_000);
+  });
 });

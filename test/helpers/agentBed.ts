@@ -23,7 +23,7 @@ export function agentBed(): AgentBed {
     bed.fake = await startFakeModel();
     bed.server = await startServer(bed.fake.env('openai-compatible', { MODEL_MAX_RETRIES: '0' }));
     bed.site = await startAgentSite();
-  }, 60_000);
+  });
   afterAll(async () => {
     await bed.server?.discard();
     await bed.site?.close();

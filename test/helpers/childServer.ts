@@ -55,7 +55,8 @@ export async function startChildServer(opts: {
   await waitForAsync(
     'the child server',
     async () => ((await fetch(`${url}/api/healthz`).catch(() => null))?.ok ? true : undefined),
-    opts.timeoutMs ?? 30_000,
+    // Generous: a start on a host loaded by the whole suite took over 30 s.
+    opts.timeoutMs ?? 120_000,
   );
   return {
     url,

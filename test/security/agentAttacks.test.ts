@@ -68,7 +68,7 @@ describe('editor sessions under attack', () => {
     // Nothing was recorded for the refused calls.
     expect((await state(editor.session_id)).steps.map((s) => s.type)).toEqual(['navigate']);
     await close(editor.session_id);
-  }, 60_000);
+  });
 
   it('message_url takes the API key or its own token, nothing else; bad bodies change nothing', async () => {
     bed.fake.reset();
@@ -124,7 +124,7 @@ describe('editor sessions under attack', () => {
       await close(a.session_id);
       await close(b.session_id);
     }
-  }, 60_000);
+  });
 
   it('start_editor_session refuses bad input with nothing made, and names taken get a number', async () => {
     for (const body of [
@@ -144,5 +144,5 @@ describe('editor sessions under attack', () => {
     expect(await named(second.workflow_id)).toBe('Twice (2)');
     await close(first.session_id);
     await close(second.session_id);
-  }, 60_000);
+  });
 });

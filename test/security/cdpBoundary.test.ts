@@ -20,7 +20,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-test-'));
 beforeAll(async () => {
   // A loaded CI machine can take a while to compile and start a fresh process.
   server = await startChildServer({ dataDir, apiKey, timeoutMs: 90_000 });
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -115,7 +115,7 @@ describe('a connect_url client cannot end the server with what it sends', () => 
     expect(ok.result?.product).toMatch(/Chrome/);
     await healthy();
     cdp.close();
-  }, 60_000);
+  });
 
   it(`refuses params nested 10,000 deep (over ${MAX_CDP_DEPTH}), without walking them`, async () => {
     const cdp = await RawCdp.open();
@@ -131,7 +131,7 @@ describe('a connect_url client cannot end the server with what it sends', () => 
     expect((await cdp.send(4, 'Browser.getVersion', { note: nested })).error).toBeUndefined();
     await healthy();
     cdp.close();
-  }, 60_000);
+  });
 });
 
 describe('the policy applies to a command however it arrives', () => {
@@ -177,7 +177,7 @@ describe('the policy applies to a command however it arrives', () => {
     );
     await healthy();
     cdp.close();
-  }, 60_000);
+  });
 
   it("cannot send into, or detach, another connection's target session", async () => {
     const a = await RawCdp.open();
@@ -199,7 +199,7 @@ describe('the policy applies to a command however it arrives', () => {
     expect(still.result).toMatchObject({ result: { value: 2 } });
     a.close();
     b.close();
-  }, 60_000);
+  });
 });
 
 describe('a flood of large commands does not grow the server', () => {
@@ -234,5 +234,6 @@ describe('a flood of large commands does not grow the server', () => {
     expect(peakMb() - before).toBeLessThan(700);
     await healthy();
     cdp.close();
-  }, 240_000);
+    // Only a hang guard: 64 s idle, over 240 s on a host loaded by the whole suite.
+  }, 600_000);
 });

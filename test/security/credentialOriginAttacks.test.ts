@@ -95,7 +95,12 @@ async function store(name: string, value: string, allowed_origins: string[]): Pr
 async function run(steps: unknown[], site: Site, path: string): Promise<RunStatusResponse> {
   const created = await postJson(server, '/api/workflows', {
     name: uniq('origins'),
-    flow: { title: 'credential origins', steps: [{ type: 'navigate', url: `{{site}}${path}` }, ...steps] },
+    // 30 s a step: these steps succeed or fail by the policy, never by the clock (a loaded host took over 5 s).
+    flow: {
+      title: 'credential origins',
+      timeout: 30_000,
+      steps: [{ type: 'navigate', url: `{{site}}${path}` }, ...steps],
+    },
     variables: [{ name: 'site', type: 'string', required: true }],
   });
   expect(created.status, await created.clone().text()).toBe(201);

@@ -29,7 +29,7 @@ beforeAll(async () => {
   for (const id of [mine, other]) await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
   expect(server.app.recordings.fileOf(mine)).not.toBeNull();
   expect(server.app.recordings.fileOf(other)).not.toBeNull();
-}, 60_000);
+});
 afterAll(() => server?.close());
 
 const key = () => server.app.urlSigningKey;
