@@ -17,7 +17,9 @@ e2e_log=$(mktemp)
 npx playwright test >"$e2e_log" 2>&1 &
 e2e_pid=$!
 trap 'kill "$e2e_pid" 2>/dev/null || true; rm -f "$e2e_log"' EXIT
-echo "== unit and API tests (SQLite)"; npx vitest run
+# A failing pass does not stop the others: one run shows every failure (the exit status is the first's).
+status=0
+echo "== unit and API tests (SQLite)"; npx vitest run || status=$?
 # The Postgres pass is for what the store decides: records, lists and their filters, the run queue,
 # keys, credentials, webhooks, the event log, recovery after a crash. Tests of the browser, its
 # boundary, its processes, the agent and the dashboard take no store-specific path and run once, in
@@ -28,8 +30,11 @@ POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKey
   test/overview.test.ts test/runs.list.test.ts test/runs.queue.test.ts test/runs.crash.test.ts test/runs.test.ts
   test/runs.validation.test.ts test/sessions.test.ts test/sessions.lifecycle.test.ts test/sessions.refused.test.ts
   test/workflows.test.ts test/workflows.simplex.test.ts test/structuredOutput.test.ts test/badInput.test.ts)
-echo "== unit and API tests (Postgres)"; BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}"
+echo "== unit and API tests (Postgres)"
+pg_status=0
+BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}" || pg_status=$?
 e2e_status=0
 wait "$e2e_pid" || e2e_status=$?
 echo "== end-to-end"; cat "$e2e_log"
-exit "$e2e_status"
+for s in "$pg_status" "$e2e_status"; do [ "$status" -ne 0 ] || status=$s; done
+exit "$status"
