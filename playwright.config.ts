@@ -5,7 +5,8 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  // A hang guard: beside both vitest passes on two cores a whole spec took over a minute.
+  timeout: 180_000,
   // Every assertion's wait (toBeVisible, expect.poll, …) unless it names its own: Playwright's 5 s is
   // too short for a loaded host, where the dashboard, the service and its browsers share two cores.
   expect: { timeout: 15_000 },
