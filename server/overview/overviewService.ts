@@ -3,7 +3,7 @@ import type { OverviewRepo } from '../store/overview.ts';
 
 const HOUR_MS = 3_600_000;
 
-/** What the overview needs; built in http/services/overview.ts. */
+/** What the overview needs; built in server/services.ts. */
 export interface OverviewDeps {
   store: Pick<OverviewRepo, 'liveSessions' | 'runCounts' | 'sessionsStartedByHour' | 'runsEndedByHour'>;
   /** This node's sessions starting or live, and its warm pool now. */
