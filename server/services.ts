@@ -135,7 +135,7 @@ export async function buildServices(
   const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
     log.warn({ err }, 'session event not recorded'),
   );
-  closers.push(logSessionEvents({ log: sessionEvents, bus, sessions, warn: log }));
+  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, log }));
 
   const artifacts = new Artifacts({
     dataDir: config.dataDir,

@@ -10,12 +10,12 @@ import { observePages } from './pageObserver.ts';
  * observer's channel closes with the browser). Returns what stops the bus half.
  */
 export function logSessionEvents(deps: {
-  log: SessionEventLog;
+  events: SessionEventLog;
   bus: Bus;
   sessions: SessionManager;
-  warn: Log;
+  log: Log;
 }): () => void {
-  const unsubscribe = recordBusEvents(deps.bus, deps.log);
+  const unsubscribe = recordBusEvents(deps.bus, deps.events);
   // Not awaited: the session's URLs are not held back for it (its first commands come after).
   const observers = new Map<string, Promise<(() => void) | undefined>>();
   const stopObserving = async (id: string) => {
@@ -28,7 +28,7 @@ export function logSessionEvents(deps: {
       const started = observePages(session.hub, (e) =>
         deps.bus.emit('session.page', { session_id: session.id, ...e }),
       ).catch((err: unknown) => {
-        deps.warn.warn({ err, session_id: session.id }, "the session's pages are not logged");
+        deps.log.warn({ err, session_id: session.id }, "the session's pages are not logged");
         return undefined;
       });
       observers.set(session.id, started);

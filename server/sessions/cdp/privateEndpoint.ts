@@ -27,7 +27,11 @@ export class PrivateCdpEndpoint {
 
   /** A one-time ws+unix URL of a new channel of `hub`. */
   async url(hub: CdpHub): Promise<string> {
-    const { socketPath } = await (this.server ??= this.listen());
+    // A failed listen is not kept: the next call tries again.
+    const { socketPath } = await (this.server ??= this.listen().catch((err: unknown) => {
+      this.server = undefined;
+      throw err;
+    }));
     const ticket = randomBytes(24).toString('base64url');
     this.tickets.set(ticket, hub);
     setTimeout(() => this.tickets.delete(ticket), TICKET_TTL_MS).unref();
