@@ -30,6 +30,7 @@ import { runControlOperations } from './runControl.ts';
 import { credentialOperations } from './credentials.ts';
 import { sessionEventOperations } from './sessionEvents.ts';
 import { sessionOperations } from './sessions.ts';
+import { profileOperations } from './profiles.ts';
 import { workflowOperations } from './workflows.ts';
 import { writeOperations } from './write.ts';
 import type { Operation } from './operation.ts';
@@ -38,6 +39,7 @@ import type { Operation } from './operation.ts';
 export const operations: Record<string, Operation> = {
   ...writeOperations,
   ...sessionOperations,
+  ...profileOperations,
   ...runOperations,
   ...runControlOperations,
   ...agentOperations,

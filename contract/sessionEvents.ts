@@ -224,6 +224,20 @@ export const SessionEvent = z.discriminatedUnion('event', [
       .describe('What it did, or why it failed, in a sentence (at most 500 characters; never typed text)'),
     duration: z.number().int().describe('Milliseconds'),
   }),
+  z.object({
+    ...common,
+    event: z.literal('ProfileSaved'),
+    profile: z.string(),
+    saved: z.boolean(),
+    version: z.number().int().nullable().describe("The profile's new version; null when nothing was saved"),
+    size: z.number().int().nullable().describe('Bytes stored (compressed and encrypted); null when nothing was saved'),
+    reason: z
+      .string()
+      .optional()
+      .describe(
+        'Why nothing was saved (the browser crashed, the profile is over PROFILE_MAX_BYTES, …): the previous version stays',
+      ),
+  }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

@@ -10,6 +10,7 @@ import {
 } from './common.ts';
 import { defineOperations } from './operation.ts';
 import { RunStatus } from './runs.ts';
+import { ProfileUse } from './profileUse.ts';
 
 export const SESSION_TIMEOUT_MIN = 30;
 export const SESSION_TIMEOUT_MAX = 86_400;
@@ -142,6 +143,7 @@ export const CreateWorkflowSessionRequest = z
       .default(false)
       .describe("Whether to use proxies (routes the browser through the server's PROXY_URL)"),
     session_data: SessionData.optional(),
+    profile: ProfileUse.optional(),
     timeout: z
       .number()
       .int({ message: 'timeout must be an integer number of seconds' })

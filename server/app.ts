@@ -20,6 +20,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { cdpProxyRoutes } from './routes/cdpProxy.ts';
 import { writeRoutes } from './routes/write.ts';
 import { credentialRoutes } from './routes/credentials.ts';
+import { profileRoutes } from './routes/profiles.ts';
 import { runControlRoutes } from './routes/runControl.ts';
 import { sessionEventRoutes } from './routes/sessionEvents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(workflowRoutes, { prefix: '/api' });
   await app.register(webhookRoutes, { prefix: '/api' });
   await app.register(credentialRoutes, { prefix: '/api' });
+  await app.register(profileRoutes, { prefix: '/api' });
   await app.register(runRoutes, { prefix: '/api' });
   await app.register(runControlRoutes, { prefix: '/api' });
   await app.register(sessionEventRoutes, { prefix: '/api' });

@@ -60,6 +60,13 @@ export const EnvSchema = z.object({
    * two cores: measured (bench/arena.ts), one start leaves a core idle while it waits on I/O and IPC.
    */
   BROWSER_STARTS_AT_ONCE: z.coerce.number().int().min(1).max(64).default(Math.max(2, os.availableParallelism())),
+  /** A profile version's stored size (compressed); a save over it keeps the previous version. */
+  PROFILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(4 * 1024 * 1024 * 1024)
+    .default(100 * 1024 * 1024),
   /** Runs that wait for a browser on a full host; beyond it run_workflow answers 429. 0: no queue. */
   MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(1000),
   PROXY_URL: optionalUrl,

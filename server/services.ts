@@ -4,6 +4,7 @@ import type { Log } from './log.ts';
 import { openStore, type Sql } from './store/db.ts';
 import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
 import { credentialsRepo } from './store/credentials.ts';
+import { profilesRepo } from './store/profiles.ts';
 import { nodesRepo } from './store/nodes.ts';
 import { outboxRepo } from './store/outbox.ts';
 import { overviewRepo } from './store/overview.ts';
@@ -25,6 +26,7 @@ import { PublicUrls } from './sessions/publicUrls.ts';
 import { SessionRecords } from './sessions/sessionRecords.ts';
 import { WorkflowService } from './workflows/workflowService.ts';
 import { CredentialsService } from './credentials/service.ts';
+import { ProfileService } from './profiles/profileService.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { forwardBusToWebhooks } from './webhooks/fromBus.ts';
 import { WriteService } from './writer/service.ts';
@@ -66,6 +68,8 @@ export interface Services {
   recordings: SessionRecordings;
   workflows: WorkflowService;
   credentials: CredentialsService;
+  /** Named browser states (logins) sessions start from and save back to. */
+  profiles: ProfileService;
   webhooks: WebhookDispatcher;
   writer: WriteService;
   runs: RunService;
@@ -130,7 +134,14 @@ export async function buildServices(
   if (written) log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
 
   const model = openModel(config);
-  const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log });
+  const profiles = new ProfileService({
+    repo: profilesRepo(db),
+    master: secretKey,
+    maxBytes: config.PROFILE_MAX_BYTES,
+    bus,
+    log,
+  });
+  const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log, profiles });
 
   const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
     log.warn({ err }, 'session event not recorded'),
@@ -277,6 +288,7 @@ export async function buildServices(
     recordings,
     workflows,
     credentials,
+    profiles,
     webhooks,
     writer,
     runs,

@@ -28,6 +28,14 @@ export interface BusEvents {
     | { kind: 'error'; text: string }
   );
   /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */
+  /** A persisting session's state was saved to its profile as it ended, or why not. */
+  'session.profileSaved': {
+    session_id: string;
+    profile: string;
+    version: number | null;
+    size: number | null;
+    reason?: string;
+  };
   'session.download': { session_id: string; filename: string; file_size: number; ok: boolean; reason?: string };
   /** A run waits for a browser on a full host; `position` 1 starts next. */
   'run.queued': { session_id: string; workflow_id: string; position: number };

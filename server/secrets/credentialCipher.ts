@@ -1,8 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { open, seal } from './aead.ts';
 import { subKey } from './secretKey.ts';
-
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 /** A stored value that does not decrypt. Names the credential, never carries its bytes. */
 export class CredentialUnreadableError extends Error {
@@ -28,25 +25,10 @@ export interface CredentialCipher {
 export function credentialCipher(master: Buffer): CredentialCipher {
   const key = subKey(master, 'credentials');
   return {
-    seal(name, value) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-      cipher.setAAD(Buffer.from(name, 'utf8'));
-      const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]);
-    },
+    seal: (name, value) => seal(key, Buffer.from(name, 'utf8'), Buffer.from(value, 'utf8')),
     open(name, sealed) {
-      if (sealed.length < IV_BYTES + TAG_BYTES) throw new CredentialUnreadableError(name);
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES), {
-          authTagLength: TAG_BYTES,
-        });
-        decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        decipher.setAAD(Buffer.from(name, 'utf8'));
-        // Nothing is returned unless final() has checked the tag.
-        return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-          'utf8',
-        );
+        return open(key, Buffer.from(name, 'utf8'), sealed).toString('utf8');
       } catch {
         throw new CredentialUnreadableError(name);
       }

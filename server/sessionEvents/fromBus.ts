@@ -48,6 +48,16 @@ export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
       }),
     ),
     bus.on('session.ended', (e) => log.append(e.session_id, { event: 'SessionEnded', reason: e.reason })),
+    bus.on('session.profileSaved', (e) =>
+      log.append(e.session_id, {
+        event: 'ProfileSaved',
+        profile: e.profile,
+        saved: e.version !== null,
+        version: e.version,
+        size: e.size,
+        ...(e.reason ? { reason: e.reason } : {}),
+      }),
+    ),
     bus.on('session.download', (e) =>
       log.append(e.session_id, {
         event: 'Download',

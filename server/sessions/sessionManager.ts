@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
 import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
 import { ErrorCode, type Issue } from '../../contract/errors.ts';
-import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
+import { PRESENTATION_DEFAULT, type StorageState } from '../../contract/sessions.ts';
 import type { CrashedSession, SessionsRepo } from '../store/sessions.ts';
 import { CdpClient } from './cdp/client.ts';
 import { removeStaleDisplayFiles } from './display/display.ts';
@@ -24,6 +24,9 @@ import type {
   CreateSessionInput,
   EndReason,
   LiveSession,
+  ProfileLease,
+  ProfileOpening,
+  ProfileSource,
   SessionLifecycleHooks,
   SessionManager,
   SessionTokens,
@@ -46,6 +49,8 @@ export interface ManagerOptions {
   repo: SessionsRepo;
   bus: Bus;
   log: Log;
+  /** Opens the profile a session starts from; without it, a session that names one is refused. */
+  profiles?: ProfileSource;
 }
 
 interface Entry {
@@ -63,7 +68,12 @@ interface Entry {
   ending?: Promise<void>;
   /** Why it ends, once ending: told to listeners that subscribe late. */
   endReason?: EndReason;
+  /** The profile it started from, held until it ends (saved back first when it persists). */
+  lease?: ProfileLease;
 }
+
+/** Longest a persisting session's browser has to close cleanly (flushing its cookies) before the save. */
+const BROWSER_CLOSE_TIMEOUT_MS = 10_000;
 
 /** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
 export const END_HOOK_TIMEOUT_MS = 5_000;
@@ -288,13 +298,15 @@ export class BrowserSessionManager implements SessionManager {
     const { config, repo, bus } = this.opts;
     const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
     if (proxies) throw new Invalid([proxies]);
+    const profile = input.profile ? await this.openProfile(input.profile) : undefined;
     if (this.isClosed) throw shuttingDown();
     this.assertRoom();
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).
     // Launch flags (a proxy, a User-Agent) need a browser of its own.
-    const pooled = input.proxies || input.userAgent || reservedId ? undefined : this.pool.take();
+    // A profile with a browser folder is laid in before Chromium starts: that browser is its own too.
+    const pooled = input.proxies || input.userAgent || reservedId || profile?.coldStart ? undefined : this.pool.take();
     const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
     const entry: Entry = {
@@ -331,6 +343,9 @@ export class BrowserSessionManager implements SessionManager {
 
     let tree: BrowserTree;
     try {
+      // After the record: a use whose session is neither starting nor live is taken for stale.
+      if (profile) entry.lease = await profile.take(id);
+      const lease = entry.lease;
       const presentation = input.presentation ?? PRESENTATION_DEFAULT;
       // A start of our own knows its presentation: launched in it, nothing to switch (and a kiosk
       // launched as one shows no "press Esc to exit full screen" notice).
@@ -341,13 +356,16 @@ export class BrowserSessionManager implements SessionManager {
           ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined),
           kiosk: presentation === 'kiosk',
           userAgent: input.userAgent,
+          seed: lease?.seed?.bind(lease),
         });
       };
       // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
       tree = pooled ? await pooled.tree.catch(cold) : await cold();
       entry.tree = tree;
       if (entry.ending) throw new Error('ended while starting');
-      if (input.storageState) await this.applyState(tree, input.storageState);
+      if (lease?.storageState) await this.applyState(tree, await lease.storageState(), 'profile');
+      if (entry.ending) throw new Error('ended while starting');
+      if (input.storageState) await this.applyState(tree, input.storageState, 'session_data');
       if (entry.ending) throw new Error('ended while starting');
       if (!launchedAsAsked) await applyPresentation(tree.hub, presentation);
       if (entry.ending) throw new Error('ended while starting');
@@ -361,7 +379,7 @@ export class BrowserSessionManager implements SessionManager {
         void this.end(id, closedByClient ? 'stopped' : 'crashed');
       });
     } catch (err) {
-      if (!entry.ending) this.opts.log.error({ err, session_id: id }, 'session failed to start');
+      if (!entry.ending && !isDomainError(err)) this.opts.log.error({ err, session_id: id }, 'session failed to start');
       await this.end(id, 'failed_to_start');
       // A tree that finished starting after end() began is not known to end(): kill it here.
       await entry.tree?.kill();
@@ -402,13 +420,18 @@ export class BrowserSessionManager implements SessionManager {
     return session;
   }
 
-  private async applyState(tree: BrowserTree, state: NonNullable<CreateSessionInput['storageState']>): Promise<void> {
+  private openProfile(use: NonNullable<CreateSessionInput['profile']>): Promise<ProfileOpening> {
+    if (!this.opts.profiles) throw new Unavailable(ErrorCode.browserUnavailable, 'This server keeps no profiles');
+    return this.opts.profiles.open(use);
+  }
+
+  private async applyState(tree: BrowserTree, state: StorageState, from: 'session_data' | 'profile'): Promise<void> {
     const cdp = await CdpClient.open(tree.hub);
     try {
       await applyStorageState(cdp, state);
     } catch (err) {
       throw new Invalid([
-        { path: 'session_data', message: `session_data could not be applied: ${(err as Error).message}` },
+        { path: from, message: `${from}'s storage state could not be applied: ${(err as Error).message}` },
       ]);
     } finally {
       cdp.close();
@@ -475,6 +498,7 @@ export class BrowserSessionManager implements SessionManager {
       const live = entry.session;
       if (live && live.state === 'live' && entry.tree?.alive)
         await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
+      if (entry.lease) await this.endLease(id, entry, entry.lease, reason);
       if (entry.session) entry.session.state = 'ended';
       await this.safely(() => repo.markEnded(id, reason));
       // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
@@ -503,6 +527,23 @@ export class BrowserSessionManager implements SessionManager {
       await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
     })();
     return entry.ending;
+  }
+
+  /**
+   * Give the profile back. A persisting session's browser is closed first, so that it writes
+   * everything (cookies are flushed on a clean exit only); a crash saves nothing.
+   */
+  private async endLease(id: string, entry: Entry, lease: ProfileLease, reason: EndReason): Promise<void> {
+    let outcome: Parameters<ProfileLease['end']>[0];
+    if (!lease.persist) outcome = { unsaved: 'the session used the profile read-only' };
+    else if (reason === 'failed_to_start' || !entry.session) outcome = { unsaved: 'the session never started' };
+    else if (reason === 'crashed' || !entry.tree) outcome = { unsaved: 'the browser crashed' };
+    else if (await entry.tree.closeBrowser(BROWSER_CLOSE_TIMEOUT_MS))
+      outcome = { userDataDir: entry.tree.dirs.profile };
+    else outcome = { unsaved: `the browser did not close cleanly within ${BROWSER_CLOSE_TIMEOUT_MS / 1000} s` };
+    await lease
+      .end(outcome)
+      .catch((err: unknown) => this.opts.log.warn({ err, session_id: id }, 'profile not released'));
   }
 
   onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void {

@@ -126,6 +126,7 @@ export class SessionRecords {
         presentation: request.presentation,
         startUrl: request.start_url,
         userAgent: request.user_agent,
+        profile: request.profile,
       });
       return { sessionId: session.id, workflowId: workflow.id, tokens };
     } catch (err) {

@@ -7,6 +7,7 @@ import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
 import type { EndReason, Presentation, SessionState, StorageState } from '../../contract/sessions.ts';
 import type { Capability, SessionTokens, TokenHashes } from './tokens.ts';
+import type { ProfileUse } from '../../contract/profileUse.ts';
 
 // The contract owns the end reasons; the manager and its hooks name them through this seam.
 export type { EndReason };
@@ -29,6 +30,40 @@ export interface CreateSessionInput {
   startUrl?: string;
   /** Chromium's User-Agent, set at launch: such a session starts cold, not from the warm pool. */
   userAgent?: string;
+  /** The profile it starts from, and whether it saves back to it (ProfileSource opens it). */
+  profile?: ProfileUse;
+}
+
+/** Where the manager opens a session's profile (server/profiles): NotFound naming it when there is none. */
+export interface ProfileSource {
+  open(use: ProfileUse): Promise<ProfileOpening>;
+}
+
+/**
+ * A profile chosen for a session that is about to start (server/profiles): what the manager needs
+ * to know before it picks a browser, and the lease it takes once the session has its id.
+ */
+export interface ProfileOpening {
+  readonly name: string;
+  /** Its state is a browser folder laid in before Chromium starts: the warm pool cannot serve it. */
+  readonly coldStart: boolean;
+  /** Record the session as using the profile; Conflict when it persists and another session does. */
+  take(sessionId: string): Promise<ProfileLease>;
+}
+
+/** A session's hold on a profile, from its start to its end. */
+export interface ProfileLease {
+  readonly name: string;
+  readonly persist: boolean;
+  /** Lay the profile's browser files into the session's empty user-data folder, before Chromium starts. */
+  seed?(userDataDir: string, user: SessionUser | null): Promise<void>;
+  /** The imported storage state to apply once the browser is up (a profile that has no browser folder yet). */
+  storageState?(): Promise<StorageState>;
+  /**
+   * Called once as the session ends, whatever the path: with the user-data folder when the session
+   * persists and its browser closed cleanly (save it), else with why nothing is saved. Frees the profile.
+   */
+  end(outcome: { userDataDir: string } | { unsaved: string }): Promise<void>;
 }
 
 export interface LiveSession {

@@ -1,3 +1,4 @@
+import { CdpClient } from '../cdp/client.ts';
 import type { CdpHub } from '../cdp/hub.ts';
 import { startChromium, type Chromium } from './chromium.ts';
 import {
@@ -45,6 +46,8 @@ export interface TreeOptions {
   onPid?: (kind: ProcessKind, pid: number) => void;
   /** Aborting ends the start where it is: what started is killed and start() rejects. */
   signal?: AbortSignal;
+  /** Lays files into the empty user-data folder (a profile's), beside the display's start and before Chromium's. */
+  seed?: (userDataDir: string, user: TreeSandbox['user']) => Promise<void>;
   /** Bounds the starts that run at once (StartGate); the start waits its turn with `ticket`. */
   gate?: StartGate;
   ticket?: StartTicket;
@@ -171,6 +174,9 @@ export class BrowserTree {
         user,
       };
       // The X server makes the tree's IPC namespace, the others join it.
+      const seeding = opts.seed?.(dirs.profile, user);
+      // Awaited below; this only keeps a failure while Xvfb starts from going unhandled.
+      seeding?.catch(() => undefined);
       const xvfbAt = performance.now();
       display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
@@ -180,6 +186,8 @@ export class BrowserTree {
         ipc = IpcNamespace.of(display.process);
         if (!ipc) throw new Error('Xvfb died while starting');
       }
+      await seeding;
+      goOn();
       const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
       const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const bothAt = performance.now();
@@ -207,6 +215,26 @@ export class BrowserTree {
     } finally {
       opts.signal?.removeEventListener('abort', cancel);
     }
+  }
+
+  /**
+   * Ask Chromium to close as a person closing its window would (Browser.close), so that it writes
+   * what it keeps in memory (cookies) to the profile; true once it has exited cleanly. The display
+   * and the VNC server stay until kill().
+   */
+  async closeBrowser(timeoutMs: number): Promise<boolean> {
+    const child = this.chromium.process;
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    if (!exited()) {
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const cdp = await CdpClient.open(this.hub).catch(() => undefined);
+      await cdp?.send('Browser.close', {}, undefined, timeoutMs).catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+      clearTimeout(timer);
+      cdp?.close();
+    }
+    return child.exitCode === 0;
   }
 
   /** Back to normal priority: this tree now serves a session. */
