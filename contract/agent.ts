@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileUse } from './profileUse.ts';
 import { callerMetadata, webUrl, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
 import { InterruptResponse, SessionIdForm } from './runControl.ts';
@@ -54,6 +55,20 @@ export const StartEditorSessionRequest = z
         "The workflow's variables and the values the agent uses now: it types {{name}} so the saved workflow takes other values later",
       ),
     metadata: callerMetadata('metadata').optional(),
+    profile: z
+      .preprocess(
+        // A form sends the object as a JSON string, as it sends test_data.
+        (v) => {
+          if (typeof v !== 'string') return v;
+          try {
+            return JSON.parse(v);
+          } catch {
+            return v;
+          }
+        },
+        ProfileUse,
+      )
+      .optional(),
   })
   .strict();
 export type StartEditorSessionRequest = z.output<typeof StartEditorSessionRequest>;

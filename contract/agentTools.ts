@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileUse } from './profileUse.ts';
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from './sessions.ts';
 import { nestsDeeperThan, tooDeepMessage, webUrl, wellFormed } from './common.ts';
 
@@ -59,6 +60,7 @@ export const agentToolInputs = {
         .boolean()
         .optional()
         .describe("Route the browser through the server's PROXY_URL (refused when it has none)"),
+      profile: ProfileUse.optional(),
     })
     .strict(),
   session_close: z.object({ session_id: sessionId }).strict(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileName } from './profileUse.ts';
 import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page, PageQuery } from './common.ts';
 import { defineOperations } from './operation.ts';
 
@@ -53,9 +54,23 @@ export const RunWorkflowFields = z
       .describe(
         'true: a click, change or hover step none of whose selectors matches asks the configured model for the element (from the page and what the step recorded) and, found, goes on with it; each repair is a StepHealed event carrying the new selectors to apply to the workflow. Default false.',
       ),
+    profile: ProfileName.optional().describe(
+      "Browserdesk's own addition: the profile (see /api/profiles) the run's browser starts from, logged in as it was saved",
+    ),
+    persist_profile: z
+      .string()
+      .regex(/^(true|false)$/i, 'persist_profile must be "true" or "false"')
+      .optional()
+      .describe(
+        "true: the run's browser state is saved back to `profile` as its next version when the run's session ends. Default false.",
+      ),
   })
   .strict();
 export type RunWorkflowFields = z.infer<typeof RunWorkflowFields>;
+
+/** run_workflow's profile fields as a session takes them. */
+export const profileRequested = (fields: Pick<RunWorkflowFields, 'profile' | 'persist_profile'>) =>
+  fields.profile ? { name: fields.profile, persist: fields.persist_profile?.toLowerCase() === 'true' } : undefined;
 
 /** Whether run_workflow's `heal` field asks for self-healing. */
 export const healRequested = (fields: Pick<RunWorkflowFields, 'heal'>) => fields.heal?.toLowerCase() === 'true';

@@ -189,6 +189,7 @@ export async function buildServices(
     urls,
     workflows,
     credentials,
+    profiles,
     webhooks,
     sessionEvents,
     artifacts,

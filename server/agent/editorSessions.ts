@@ -101,6 +101,7 @@ export class EditorSessions {
           workflow_name: workflow.name,
           start_url: request.url,
           ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+          ...(request.profile ? { profile: request.profile } : {}),
         }),
       );
     } catch (err) {

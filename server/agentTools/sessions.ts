@@ -22,6 +22,7 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
           timeout: input.timeout ?? SESSION_TIMEOUT_DEFAULT,
           proxies: input.proxies ?? false,
           presentation: PRESENTATION_DEFAULT,
+          ...(input.profile ? { profile: input.profile } : {}),
         });
         const { vnc_url, livestream_url } = urls.session(sessionId, tokens);
         let opened: string | undefined;

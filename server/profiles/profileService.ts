@@ -57,6 +57,10 @@ export class ProfileService {
     return this.get(name);
   }
 
+  async exists(name: string): Promise<boolean> {
+    return (await this.opts.repo.get(name)) !== undefined;
+  }
+
   async list(): Promise<Profile[]> {
     return Promise.all((await this.opts.repo.list()).map((p) => this.get(p.name)));
   }

@@ -1,4 +1,4 @@
-import { healRequested, RunWorkflowFields } from '../../contract/runs.ts';
+import { healRequested, profileRequested, RunWorkflowFields } from '../../contract/runs.ts';
 import { credentialNamesOf } from '../../contract/placeholders.ts';
 import { Invalid, NotFound } from '../domain/errors.ts';
 import { parseOrInvalid } from '../domain/parse.ts';
@@ -9,7 +9,7 @@ import type { RunForm } from './uploads.ts';
 import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
 
 /** What a run_workflow request is checked against: its saved workflow, the stored credentials, the webhook rule. */
-export type PrepareRunDeps = Pick<RunServiceDeps, 'config' | 'workflows' | 'credentials'>;
+export type PrepareRunDeps = Pick<RunServiceDeps, 'config' | 'workflows' | 'credentials' | 'profiles'>;
 
 /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
 export async function prepareRun(
@@ -45,6 +45,9 @@ export async function prepareRun(
     : null;
   if (webhookIssue) issues.push(webhookIssue);
   if (issues.length) throw new Invalid(issues);
+  const profile = profileRequested(fields);
+  if (profile && !(await deps.profiles.exists(profile.name)))
+    throw new NotFound({ message: `Profile ${profile.name} not found: create it with POST /api/profiles` });
   return {
     runId: run.runId,
     workflowId: workflow.id,
@@ -55,5 +58,6 @@ export async function prepareRun(
     metadata: fields.metadata,
     webhookUrl: fields.webhook_url,
     heal: healRequested(fields),
+    ...(profile ? { profile } : {}),
   };
 }

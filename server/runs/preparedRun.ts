@@ -1,3 +1,4 @@
+import type { ProfileUse } from '../../contract/profileUse.ts';
 import type { Flow } from '../../contract/steps.ts';
 
 /** A validated run, ready to start: nothing has been started yet. */
@@ -13,6 +14,8 @@ export interface PreparedRun {
   webhookUrl?: string;
   /** run_workflow's heal: a click, change or hover step none of whose selectors matches asks the model for the element. */
   heal: boolean;
+  /** The profile the run's browser starts from (run_workflow's profile and persist_profile). */
+  profile?: ProfileUse;
 }
 
 /** The session a run asks for. */
@@ -21,4 +24,5 @@ export const sessionOf = (run: PreparedRun) => ({
   timeoutSeconds: 1200,
   proxies: false,
   forRun: true,
+  ...(run.profile ? { profile: run.profile } : {}),
 });

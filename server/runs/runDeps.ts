@@ -1,3 +1,4 @@
+import type { ProfileService } from '../profiles/profileService.ts';
 import type { Artifacts } from '../artifacts/service.ts';
 import type { Config } from '../config.ts';
 import type { CredentialsService } from '../credentials/service.ts';
@@ -16,6 +17,7 @@ export interface RunServiceDeps extends RunQueueDeps {
     Pick<Config, 'dataDir' | 'DATABASE_URL' | 'BROWSER_ALLOW_PRIVATE_NETWORKS' | 'WEBHOOK_ALLOW_PRIVATE'>;
   workflows: Pick<WorkflowService, 'get' | 'runFactsOf'>;
   credentials: Pick<CredentialsService, 'missing' | 'revealForRun'>;
+  profiles: Pick<ProfileService, 'exists'>;
   webhooks: Pick<WebhookDispatcher, 'enqueue'>;
   sessionEvents: Pick<SessionEventLog, 'append'>;
   artifacts: Pick<Artifacts, 'files'>;

@@ -14,6 +14,7 @@ import { jsonColumn } from '../../store/jsonColumn.ts';
 import { runsRepo } from '../../store/runs.ts';
 import { queuedRunsRepo, UNCLAIMED, type QueuedFile, type QueuedRunRow } from '../../store/queuedRuns.ts';
 import { sessionOf, type PreparedRun } from '../preparedRun.ts';
+import { ProfileUse } from '../../../contract/profileUse.ts';
 import {
   queuedMessage,
   RETRY_AFTER_SECONDS,
@@ -52,6 +53,7 @@ const StoredRun = z.object({
   webhookUrl: z.string().optional(),
   /** Whether the run asked for self-healing; rows queued before it was kept have none: false. */
   heal: z.boolean().default(false),
+  profile: ProfileUse.optional(),
 });
 const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
 
