@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Profile, ProfileVersion } from '../../contract/profiles.ts';
 import { PROFILE_VERSIONS_KEPT } from '../../contract/profiles.ts';
@@ -45,7 +45,7 @@ export class ProfileService {
     if (!(await repo.insert(name))) throw new Conflict(`A profile named ${name} exists already`);
     if (storageState) {
       try {
-        const bytes = Readable.from([Buffer.from(JSON.stringify(storageState))]).pipe(zlib.createGzip());
+        const bytes = through([Buffer.from(JSON.stringify(storageState))], zlib.createGzip());
         await this.store(name, 'storage_state', 'import', null, bytes);
       } catch (err) {
         await repo.delete(name);
@@ -139,12 +139,7 @@ export class ProfileService {
         version?.kind === 'browser'
           ? (dir, user) =>
               this.readable(version, (plain) =>
-                unpackProfile(
-                  Readable.from(plain).pipe(zlib.createGunzip()),
-                  dir,
-                  user,
-                  this.opts.maxBytes * UNPACKED_FACTOR,
-                ),
+                unpackProfile(through(plain, zlib.createGunzip()), dir, user, this.opts.maxBytes * UNPACKED_FACTOR),
               )
           : undefined,
       storageState:
@@ -152,7 +147,7 @@ export class ProfileService {
           ? () =>
               this.readable(version, async (plain) => {
                 const parts: Buffer[] = [];
-                for await (const piece of Readable.from(plain).pipe(zlib.createGunzip())) parts.push(piece as Buffer);
+                for await (const piece of through(plain, zlib.createGunzip())) parts.push(piece);
                 return StorageState.parse(JSON.parse(Buffer.concat(parts).toString('utf8')));
               })
           : undefined,
@@ -211,7 +206,7 @@ export class ProfileService {
   }
 
   private async saveBrowser(name: string, sessionId: string, userDataDir: string) {
-    const bytes = Readable.from(packProfile(userDataDir)).pipe(zlib.createGzip({ level: 6 }));
+    const bytes = through(packProfile(userDataDir), zlib.createGzip({ level: 6 }));
     const row = await this.store(name, 'browser', 'session', sessionId, bytes);
     return {
       version: row?.version ?? null,
@@ -247,6 +242,16 @@ export class ProfileService {
       throw err;
     }
   }
+}
+
+/**
+ * `source` through a zlib transform, as pieces. pipeline(), not pipe(): a source that fails (a chunk
+ * that does not open, a file that cannot be read) fails the reader instead of leaving it waiting,
+ * and a reader that stops early (over the limit) stops the source.
+ */
+function through(source: Iterable<Buffer> | AsyncIterable<Buffer>, transform: Transform): AsyncIterable<Buffer> {
+  pipeline(Readable.from(source), transform, () => undefined);
+  return transform;
 }
 
 const versionView = (v: VersionRow): ProfileVersion => ({

@@ -41,15 +41,11 @@ export function profilesRepo(sql: Sql) {
     sql.all<VersionRow>('SELECT * FROM profile_versions WHERE profile = ? ORDER BY version DESC', [name]);
   return {
     /** False when the name is taken. */
-    async insert(name: string): Promise<boolean> {
-      try {
-        await sql.run('INSERT INTO profiles (name, created_at) VALUES (?, ?)', [name, nowIso()]);
-        return true;
-      } catch (err) {
-        if (isUniqueViolation(err)) return false;
-        throw err;
-      }
-    },
+    insert: async (name: string): Promise<boolean> =>
+      (await sql.run('INSERT INTO profiles (name, created_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', [
+        name,
+        nowIso(),
+      ])) > 0,
     get: (name: string) => sql.get<ProfileRow>('SELECT * FROM profiles WHERE name = ?', [name]),
     list: () => sql.all<ProfileRow>('SELECT * FROM profiles ORDER BY name'),
     versionsOf,

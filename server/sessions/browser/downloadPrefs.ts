@@ -11,7 +11,8 @@ import type { SessionUser } from '../isolation/sessionUsers.ts';
  */
 export function writeDownloadPrefs(profileDir: string, downloads: string, user: SessionUser | null): void {
   const dir = path.join(profileDir, 'Default');
-  fs.mkdirSync(dir, { mode: 0o700 });
+  // recursive: a profile laid in before the start (server/profiles) may have made it already.
+  fs.mkdirSync(dir, { mode: 0o700, recursive: true });
   const file = path.join(dir, 'Preferences');
   const prefs = {
     download: { default_directory: downloads, prompt_for_download: false, directory_upgrade: true },
