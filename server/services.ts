@@ -157,6 +157,7 @@ export async function buildServices(
     sessionRow: (id) => repos.sessions.get(id),
     bus,
     log,
+    storageKey: subKey(secretKey, 'session-store'),
   });
   sessions.addLifecycleHooks(artifacts.hooks);
   const retention = new RetentionSchedule(artifacts, RETENTION_SWEEP_MS, log);

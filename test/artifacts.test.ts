@@ -226,6 +226,9 @@ describe('storage state out', () => {
 
     const res = await server.api(`/api/get_session_store/${first.session_id}`);
     expect(res.status).toBe(200);
+    // Served decrypted; kept sealed: the session's cookie is nowhere in DATA_DIR in clear.
+    const onDisk = fs.readFileSync(path.join(artifactsDirOf(server.dataDir, first.session_id), 'storage-state.sealed'));
+    expect(onDisk.includes(Buffer.from('s3cr3t-session'))).toBe(false);
     const stored = StorageState.parse(await res.json());
     expect(stored.cookies).toContainEqual(
       expect.objectContaining({
@@ -309,7 +312,7 @@ describe('retention', () => {
         own.app.artifacts.files(live.session_id).length ? true : undefined,
       );
       for (const id of [oldest.session_id, older.session_id])
-        expect(fs.existsSync(path.join(artifactsDirOf(own.dataDir, id), 'storage-state.json'))).toBe(true);
+        expect(fs.existsSync(path.join(artifactsDirOf(own.dataDir, id), 'storage-state.sealed'))).toBe(true);
 
       expect((await own.app.artifacts.sweep()).sort()).toEqual([oldest.session_id, older.session_id].sort());
       expect(fs.existsSync(artifactsDirOf(own.dataDir, oldest.session_id))).toBe(false);

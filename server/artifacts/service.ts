@@ -11,6 +11,7 @@ import { artifactsDirOf } from './paths.ts';
 import { chooseExpired, heldUnder } from './retention.ts';
 import { isSafeFileName } from './safeNames.ts';
 import { OriginTracker, readStorageState } from './storageOut.ts';
+import { open, seal } from '../secrets/aead.ts';
 
 /** A file a session downloaded and kept, before its signed URL is added. */
 export interface KeptFile {
@@ -29,6 +30,8 @@ export interface ArtifactsOptions {
   sessionRow(id: string): Promise<SessionRow | undefined>;
   bus: Bus;
   log: Log;
+  /** Seals the storage state at rest (a key derived from the master key for this use alone). */
+  storageKey: Buffer;
 }
 
 /** Of the 5 s a beforeEnd hook has, what reading localStorage may take (cookies and writing the file come around it). */
@@ -37,7 +40,8 @@ const STORAGE_READ_MS = 3_500;
 export const RETENTION_GRACE_MS = 60_000;
 /** The files of one session: the service's own folder, inside DATA_DIR. */
 const FILES = 'files';
-const STORAGE_STATE = 'storage-state.json';
+/** Sealed (AES-256-GCM, the session's id as associated data): it holds the session's cookies. */
+const STORAGE_STATE = 'storage-state.sealed';
 
 interface Watch {
   cdp?: CdpClient;
@@ -118,7 +122,9 @@ export class Artifacts {
     const dir = this.dirOf(sessionId);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = path.join(dir, `.${STORAGE_STATE}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+    fs.writeFileSync(tmp, seal(this.opts.storageKey, Buffer.from(sessionId), Buffer.from(JSON.stringify(state))), {
+      mode: 0o600,
+    });
     fs.renameSync(tmp, path.join(dir, STORAGE_STATE));
   }
 
@@ -168,8 +174,10 @@ export class Artifacts {
   storageState(sessionId: string): StorageState | undefined {
     let text: string;
     try {
-      text = fs.readFileSync(path.join(this.dirOf(sessionId), STORAGE_STATE), 'utf8');
+      const sealed = fs.readFileSync(path.join(this.dirOf(sessionId), STORAGE_STATE));
+      text = open(this.opts.storageKey, Buffer.from(sessionId), sealed).toString('utf8');
     } catch {
+      // None kept, or one that does not open (altered, or sealed under another key): none to give.
       return undefined;
     }
     const parsed = StorageState.safeParse(JSON.parse(text));

@@ -54,6 +54,8 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
   },
   simplexUpdateWorkflow: { url: 'about:blank', metadata: null },
   createApiKey: { name: 'fuzz key' },
+  createProfile: { name: 'fuzz-profile.1', storage_state: { cookies: [], origins: [] } },
+  restoreProfile: { version: 1 },
 };
 
 const VALID_QUERIES: Record<string, Record<string, string>> = {
