@@ -1,8 +1,7 @@
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Profile } from '../contract/profiles.ts';
 import type { SessionEvent } from '../contract/sessionEvents.ts';
-import { LOGIN, startLoginSite, type LoginSite, type LoginState } from './fixtures/loginSite.ts';
+import { LOGIN, loginStateIn, startLoginSite, visitLoginSite, type LoginSite } from './fixtures/loginSite.ts';
 import { browserProcess } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { storeBytes } from './helpers/testDatabase.ts';
@@ -35,21 +34,8 @@ async function started(s: TestServer, profile: Use): Promise<{ session_id: strin
   return (await res.json()) as { session_id: string; connect_url: string };
 }
 
-/** Open `path` of the login site in the session's page and wait for its script's title. */
-async function visit(connectUrl: string, path: string): Promise<string> {
-  const browser = await chromium.connectOverCDP(connectUrl);
-  try {
-    const context = browser.contexts()[0]!;
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${site.origin}${path}`);
-    await page.waitForFunction(() => document.title !== '…');
-    return await page.title();
-  } finally {
-    await browser.close();
-  }
-}
-
-const stateIn = async (connectUrl: string) => JSON.parse(await visit(connectUrl, '/check')) as LoginState;
+const visit = (connectUrl: string, path: string) => visitLoginSite(connectUrl, site, path);
+const stateIn = (connectUrl: string) => loginStateIn(connectUrl, site);
 
 const end = async (s: TestServer, id: string) =>
   expect((await s.api(`/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
