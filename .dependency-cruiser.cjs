@@ -6,7 +6,7 @@ const layers = [
   ['config.ts', 'log.ts', 'domain', 'secrets'],
   ['store', 'events'],
   ['model', 'sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
-  ['artifacts', 'sessionEvents', 'overview'],
+  ['artifacts', 'sessionEvents', 'overview', 'profiles'],
   ['runs'],
   ['agentTools'],
   ['agent'],

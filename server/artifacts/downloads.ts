@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CdpClient } from '../sessions/cdp/client.ts';
 import type { LiveSession } from '../sessions/types.ts';
-import { HostileDir, Refused, TooLarge } from './hostileDir.ts';
+import { HostileDir, Refused, TooLarge } from '../sessions/isolation/hostileDir.ts';
 import { safeFileName, uniqueName } from './safeNames.ts';
 
 /** Files one session may keep, whatever their size: each is a line in its status and a zip entry. */

@@ -1,6 +1,7 @@
-import { constants as fsc } from 'node:fs';
+import { closeSync, constants as fsc } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { HostileDir } from '../sessions/isolation/hostileDir.ts';
 import type { SessionUser } from '../sessions/isolation/sessionUsers.ts';
 
 /**
@@ -51,42 +52,75 @@ function header(type: number, rel: string, size = 0): Buffer {
   return h;
 }
 
+/** A folder of the profile that leads to a kept part (Default, Default/Network), but is not one. */
+const leadsToKept = (rel: string) => KEPT.some((k) => k.startsWith(`${rel}/`));
+/** Entries packed at most: a session that fills its folder with empty files cannot hold a save up for long. */
+const MAX_ENTRIES = 100_000;
+
+/** More entries than a save takes. */
+export class TooManyEntries extends Error {}
+
 /**
  * The kept parts of `userDataDir` as one byte stream: for each folder and regular file, a header
- * (type, path, size) and the file's bytes; then an end mark. Links and special files are skipped,
- * and files are opened without following a link, so the session's user cannot point the archive at
- * anything outside its folder.
+ * (type, path, size) and the file's bytes; then an end mark. The folder belongs to the session's
+ * user (`uid`), who may have planted anything in it, so it is read as a hostile folder
+ * (sessions/isolation/hostileDir.ts): every folder and file is opened through its parent's
+ * descriptor, never through a link, and must be the user's own; a file must be regular with one
+ * link, and only the bytes fstat gave are read. Anything else is left out.
  */
-export async function* packProfile(userDataDir: string): AsyncGenerator<Buffer> {
-  async function* walk(rel: string): AsyncGenerator<Buffer> {
-    const abs = path.join(userDataDir, rel);
-    const st = await fs.lstat(abs).catch(() => undefined);
-    if (!st || !isKeptPath(rel)) return;
-    if (st.isDirectory()) {
-      yield header(DIR, rel);
-      for (const name of (await fs.readdir(abs).catch(() => [])).sort()) yield* walk(`${rel}/${name}`);
-    } else if (st.isFile()) {
-      // A file still being written (a journal) may change size: its header says what is read now.
-      const handle = await fs.open(abs, fsc.O_RDONLY | fsc.O_NOFOLLOW).catch(() => undefined);
-      if (!handle) return;
-      try {
-        const size = (await handle.stat()).size;
-        yield header(FILE, rel, size);
-        let at = 0;
-        while (at < size) {
-          const piece = Buffer.alloc(Math.min(PIECE, size - at));
-          const { bytesRead } = await handle.read(piece, 0, piece.length, at);
-          // Shrunk meanwhile: pad with zeros, so the stream stays as its header said.
-          if (bytesRead < piece.length) piece.fill(0, bytesRead);
-          at += piece.length;
-          yield piece;
+export async function* packProfile(userDataDir: string, uid: number): AsyncGenerator<Buffer> {
+  let entries = 0;
+  async function* walk(dir: HostileDir, rel: string): AsyncGenerator<Buffer> {
+    for (const name of dir.list(MAX_ENTRIES + 1).sort()) {
+      const childRel = rel ? `${rel}/${name}` : name;
+      const kept = isKeptPath(childRel);
+      if (!kept && !leadsToKept(childRel)) continue;
+      if (++entries > MAX_ENTRIES) throw new TooManyEntries(`the profile folder holds over ${MAX_ENTRIES} entries`);
+      const kind = dir.kind(name);
+      if (kind === 'folder') {
+        let sub: HostileDir;
+        try {
+          sub = dir.folder(name);
+        } catch {
+          continue; // swapped for a link, or not the user's own: left out
         }
-      } finally {
-        await handle.close();
+        try {
+          if (kept) yield header(DIR, childRel);
+          yield* walk(sub, childRel);
+        } finally {
+          sub.close();
+        }
+      } else if (kind === 'file' && kept) {
+        let opened: { fd: number; size: number };
+        try {
+          opened = dir.openFile(name);
+        } catch {
+          continue;
+        }
+        const handle = await fs.open(`/proc/self/fd/${opened.fd}`, fsc.O_RDONLY).finally(() => closeSync(opened.fd));
+        try {
+          yield header(FILE, childRel, opened.size);
+          let at = 0;
+          while (at < opened.size) {
+            const piece = Buffer.alloc(Math.min(PIECE, opened.size - at));
+            const { bytesRead } = await handle.read(piece, 0, piece.length, at);
+            // Shrunk meanwhile: zeros, so that the stream stays as its header said.
+            if (bytesRead < piece.length) piece.fill(0, bytesRead);
+            at += piece.length;
+            yield piece;
+          }
+        } finally {
+          await handle.close();
+        }
       }
     }
   }
-  for (const part of KEPT) yield* walk(part);
+  const root = HostileDir.open(userDataDir, uid);
+  try {
+    yield* walk(root, '');
+  } finally {
+    root.close();
+  }
   yield Buffer.from([END]);
 }
 

@@ -11,7 +11,7 @@ import type { Log } from '../log.ts';
 import { subKey } from '../secrets/secretKey.ts';
 import type { ProfileLease, ProfileOpening } from '../sessions/types.ts';
 import type { ProfileKind, ProfilesRepo, VersionRow, VersionSource } from '../store/profiles.ts';
-import { packProfile, unpackProfile } from './profileArchive.ts';
+import { packProfile, TooManyEntries, unpackProfile } from './profileArchive.ts';
 import { openChunks, ProfileUnreadableError, sealChunks } from './sealedChunks.ts';
 
 export interface ProfileServiceOptions {
@@ -160,14 +160,18 @@ export class ProfileService {
             if ('unsaved' in outcome) {
               bus.emit('session.profileSaved', { ...said, version: null, size: null, reason: outcome.unsaved });
             } else {
-              const saved = await this.saveBrowser(use.name, sessionId, outcome.userDataDir).catch((err: unknown) => {
-                const reason =
-                  err instanceof OverLimit
-                    ? `the profile is over PROFILE_MAX_BYTES (${this.opts.maxBytes} bytes stored); the previous version stays`
-                    : 'it could not be written; the previous version stays';
-                log.warn({ err, session_id: sessionId, profile: use.name }, `profile not saved: ${reason}`);
-                return { reason };
-              });
+              const saved = await this.saveBrowser(use.name, sessionId, outcome.userDataDir, outcome.owner).catch(
+                (err: unknown) => {
+                  const reason =
+                    err instanceof OverLimit
+                      ? `the profile is over PROFILE_MAX_BYTES (${this.opts.maxBytes} bytes stored); the previous version stays`
+                      : err instanceof TooManyEntries
+                        ? `${err.message}; the previous version stays`
+                        : 'it could not be written; the previous version stays';
+                  log.warn({ err, session_id: sessionId, profile: use.name }, `profile not saved: ${reason}`);
+                  return { reason };
+                },
+              );
               bus.emit('session.profileSaved', {
                 ...said,
                 ...('reason' in saved ? { version: null, size: null, reason: saved.reason } : saved),
@@ -205,8 +209,8 @@ export class ProfileService {
     }
   }
 
-  private async saveBrowser(name: string, sessionId: string, userDataDir: string) {
-    const bytes = through(packProfile(userDataDir), zlib.createGzip({ level: 6 }));
+  private async saveBrowser(name: string, sessionId: string, userDataDir: string, owner: number) {
+    const bytes = through(packProfile(userDataDir, owner), zlib.createGzip({ level: 6 }));
     const row = await this.store(name, 'browser', 'session', sessionId, bytes);
     return {
       version: row?.version ?? null,

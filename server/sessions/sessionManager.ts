@@ -539,7 +539,7 @@ export class BrowserSessionManager implements SessionManager {
     else if (reason === 'failed_to_start' || !entry.session) outcome = { unsaved: 'the session never started' };
     else if (reason === 'crashed' || !entry.tree) outcome = { unsaved: 'the browser crashed' };
     else if (await entry.tree.closeBrowser(BROWSER_CLOSE_TIMEOUT_MS))
-      outcome = { userDataDir: entry.tree.dirs.profile };
+      outcome = { userDataDir: entry.tree.dirs.profile, owner: entry.tree.user?.uid ?? process.getuid!() };
     else outcome = { unsaved: `the browser did not close cleanly within ${BROWSER_CLOSE_TIMEOUT_MS / 1000} s` };
     await lease
       .end(outcome)

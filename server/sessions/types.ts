@@ -61,9 +61,10 @@ export interface ProfileLease {
   storageState?(): Promise<StorageState>;
   /**
    * Called once as the session ends, whatever the path: with the user-data folder when the session
-   * persists and its browser closed cleanly (save it), else with why nothing is saved. Frees the profile.
+   * persists and its browser closed cleanly (save it; `owner` is the uid it must belong to), else
+   * with why nothing is saved. Frees the profile.
    */
-  end(outcome: { userDataDir: string } | { unsaved: string }): Promise<void>;
+  end(outcome: { userDataDir: string; owner: number } | { unsaved: string }): Promise<void>;
 }
 
 export interface LiveSession {

@@ -158,7 +158,7 @@ describe('a forged archive', () => {
       fs.writeFileSync(path.join(from, 'Default', 'History'), 'history');
       const to = path.join(root, 'to');
       fs.mkdirSync(to);
-      await unpackProfile(packProfile(from), to, null, 1 << 20);
+      await unpackProfile(packProfile(from, process.getuid!()), to, null, 1 << 20);
       expect(fs.readFileSync(path.join(to, 'Default', 'Local Storage', 'leveldb', '000003.log'), 'utf8')).toBe('kept');
       expect(fs.readFileSync(path.join(to, 'Default', 'Cookies'), 'utf8')).toBe('cookies');
       expect(fs.existsSync(path.join(to, 'Default', 'Cache'))).toBe(false);

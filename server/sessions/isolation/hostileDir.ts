@@ -71,6 +71,52 @@ export class HostileDir {
     return `/proc/self/fd/${this.fd}/${name}`;
   }
 
+  /** The folder `name` of this folder, checked as open() checks (never through a link). */
+  folder(name: string): HostileDir {
+    return HostileDir.open(this.at(name), this.uid);
+  }
+
+  /** What the entry `name` is, without following it: a file and a folder are the only kinds read. */
+  kind(name: string): 'file' | 'folder' | 'other' {
+    try {
+      const st = fs.lstatSync(this.at(name));
+      return st.isFile() ? 'file' : st.isDirectory() ? 'folder' : 'other';
+    } catch {
+      return 'other';
+    }
+  }
+
+  /**
+   * The regular file `name`, opened for reading if it is the session user's own, with one link:
+   * its descriptor and the size fstat gave (read no more than that). Throws Refused, naming why,
+   * for anything else. The caller closes the descriptor.
+   */
+  openFile(name: string): { fd: number; size: number } {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.at(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new Refused('it is a symbolic link');
+      if (code === 'ENXIO') throw new Refused('it is a socket');
+      if (code === 'ENOENT') throw new Refused('it is gone');
+      throw err;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile())
+        throw new Refused(
+          st.isFIFO() ? 'it is a FIFO' : st.isDirectory() ? 'it is a folder' : 'it is not a regular file',
+        );
+      if (st.uid !== this.uid) throw new Refused("it is not the session user's own file");
+      if (st.nlink !== 1) throw new Refused('it has other hard links');
+      return { fd, size: st.size };
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
   /** Names of the folder's first `max` entries (nothing about what they are: copyOut decides that). Read lazily: the folder may hold millions. */
   list(max: number): string[] {
     const dir = fs.opendirSync(`/proc/self/fd/${this.fd}`);
@@ -91,26 +137,11 @@ export class HostileDir {
    * nothing is written then.
    */
   async copyOut(name: string, dest: string, maxBytes: number): Promise<number> {
-    let fd: number;
-    try {
-      fd = fs.openSync(this.at(name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new Refused('it is a symbolic link');
-      if (code === 'ENXIO') throw new Refused('it is a socket');
-      if (code === 'ENOENT') throw new Refused('it is gone');
-      throw err;
-    }
+    const { fd, size } = this.openFile(name);
     let out: number | undefined;
     const part = path.join(path.dirname(dest), `.${randomUUID()}.part`);
     try {
-      const st = fs.fstatSync(fd);
-      if (!st.isFile())
-        throw new Refused(
-          st.isFIFO() ? 'it is a FIFO' : st.isDirectory() ? 'it is a folder' : 'it is not a regular file',
-        );
-      if (st.uid !== this.uid) throw new Refused("it is not the session user's own file");
-      if (st.nlink !== 1) throw new Refused('it has other hard links');
+      const st = { size };
       if (st.size > maxBytes) throw new TooLarge(st.size);
       out = fs.openSync(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
       // end is inclusive; an empty file copies nothing. Bytes appended after fstat are not copied.
