@@ -1,0 +1,133 @@
+import { selectorToPElementSelector, type ChangeStep, type Step as ReplayStep } from '@puppeteer/replay';
+import type { Browser, ElementHandle, Frame, Page } from 'puppeteer-core';
+import {
+  typedFieldActRefusal,
+  typedFieldChangeRefusal,
+  typedFieldKeyRefusal,
+  type FieldFocus,
+} from '../credentials/typedFieldEdits.ts';
+import { frameOfStep } from './stepFrame.ts';
+
+// The fields a run typed a kept credential into, in the browser: what CredentialOriginGuard asks
+// before each step. The decisions are typedFieldEdits.ts's; this reads the focus and the fields.
+
+interface TypedField {
+  names: readonly string[];
+  /** Held for the run (the browser connection ends with it): the field, in the document it was typed in. */
+  handle: ElementHandle<Element>;
+  /** performance.timeOrigin of that document: its frame showing another one has navigated away (or not yet come back from the back/forward cache). */
+  document: number;
+}
+
+/** The current document of a frame, as TypedField.document; NaN once the frame is gone. */
+const documentOf = (frame: Frame) =>
+  frame
+    .evaluate(() => performance.timeOrigin)
+    .catch((err: unknown) => {
+      if (frame.detached) return NaN;
+      throw err;
+    });
+
+/**
+ * In the field's page: where the focus is (FieldFocus), after taking it off the field when asked;
+ * whether `target` is the field, inside it or around it; and `target`'s text as a fill reads it.
+ */
+function facts(field: Element, target: Element | null, blurEditing: boolean) {
+  const within = (node: Node, ancestor: Node) => {
+    for (let n: Node | null = node; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null)
+      if (n === ancestor) return true;
+    return false;
+  };
+  let active = field.ownerDocument.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  const editable =
+    field.ownerDocument.designMode === 'on' || (active instanceof HTMLElement && active.isContentEditable);
+  const editing = active !== null && (within(active, field) || (editable && within(field, active)));
+  if (editing && blurEditing && active instanceof HTMLElement) active.blur();
+  const text =
+    target instanceof HTMLElement && target.isContentEditable
+      ? target.innerText
+      : target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
+        ? target.value
+        : '';
+  return {
+    editing,
+    oneLine: active?.localName === 'input',
+    related: target !== null && (within(target, field) || within(field, target)),
+    text,
+  };
+}
+
+export class TypedFields {
+  private fields: TypedField[] = [];
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly page: Page,
+  ) {}
+
+  /** Type the kept credentials `names` into this field with `typing`, and keep it from being edited once they are. */
+  async typeInto(
+    handle: ElementHandle<Element>,
+    names: readonly string[],
+    typing: () => Promise<unknown>,
+  ): Promise<void> {
+    // Its document before typing: a change step may navigate as it ends (an asserted navigation).
+    const document = await documentOf(handle.frame);
+    await typing();
+    this.fields.push({ names, handle, document });
+  }
+
+  /**
+   * Throws when the run may not take `step` because of a field it typed a kept credential into
+   * and whose page is still there (typedFieldEdits.ts). Before a change step into another element,
+   * takes the focus off such a field: a fill focuses its own element first, and one that cannot
+   * take the focus (an inert or hidden field) would otherwise have its text typed into this one.
+   */
+  async check(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
+    const live = await this.onTheirPages();
+    if (!live.length) return;
+    if (step.type === 'customStep' && step.name === 'act')
+      throw new Error(typedFieldActRefusal([...new Set(live.flatMap((f) => f.names))]));
+    if (step.type === 'keyDown') {
+      // keyUp types nothing: only a key going down edits a field.
+      for (const field of live) {
+        const refusal = typedFieldKeyRefusal(step.key, field.names, await this.focusOn(field, false));
+        if (refusal) throw new Error(refusal);
+      }
+    }
+    if (step.type === 'change') await this.beforeChange(step, live, timeout, filled(step.value));
+  }
+
+  /** The fields whose document is the one their frame shows now; fields whose frame is gone are forgotten. */
+  private async onTheirPages(): Promise<TypedField[]> {
+    this.fields = this.fields.filter((f) => !f.handle.frame.detached);
+    const shown = await Promise.all(this.fields.map(async (f) => (await documentOf(f.handle.frame)) === f.document));
+    return this.fields.filter((_, i) => shown[i]);
+  }
+
+  private async focusOn(field: TypedField, blurEditing: boolean): Promise<FieldFocus> {
+    return field.handle.evaluate(facts, null, blurEditing);
+  }
+
+  private async beforeChange(step: ChangeStep, live: TypedField[], timeout: number, filled: string): Promise<void> {
+    const frame = await frameOfStep(this.browser, this.page, step, timeout);
+    // Every element a selector of the step matches now: the one the library ends up filling is one of them.
+    const targets = (await Promise.all(step.selectors.map((s) => frame.$(selectorToPElementSelector(s))))).filter(
+      (t): t is ElementHandle<Element> => t !== null,
+    );
+    try {
+      for (const field of live) {
+        if (field.handle.frame !== frame) continue;
+        for (const target of targets) {
+          const seen = await field.handle.evaluate(facts, target, false);
+          const refusal = seen.related ? typedFieldChangeRefusal(field.names, seen.text, filled) : undefined;
+          if (refusal) throw new Error(refusal);
+        }
+      }
+    } finally {
+      await Promise.all(targets.map((t) => t.dispose().catch(() => undefined)));
+    }
+    for (const field of live) await this.focusOn(field, true);
+  }
+}
