@@ -31,18 +31,26 @@ const documentOf = (frame: Frame) =>
 /**
  * In the field's page: where the focus is (FieldFocus), after taking it off the field when asked;
  * whether `target` is the field, inside it or around it; and `target`'s text as a fill reads it.
+ * Serialized into the page, so it names no inner function (the test build wraps those in a helper
+ * the page does not have).
  */
 function facts(field: Element, target: Element | null, blurEditing: boolean) {
-  const within = (node: Node, ancestor: Node) => {
-    for (let n: Node | null = node; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null)
-      if (n === ancestor) return true;
-    return false;
-  };
   let active = field.ownerDocument.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  // Whether each [node, ancestor] pair holds: the node is the ancestor or inside it, across shadow roots.
+  const [activeInField, fieldInActive, targetInField, fieldInTarget] = [
+    [active, field],
+    [field, active],
+    [target, field],
+    [field, target],
+  ].map(([node, ancestor]) => {
+    for (let n: Node | null | undefined = node; n; n = n.parentNode ?? (n as ShadowRoot).host)
+      if (n === ancestor) return true;
+    return false;
+  });
   const editable =
     field.ownerDocument.designMode === 'on' || (active instanceof HTMLElement && active.isContentEditable);
-  const editing = active !== null && (within(active, field) || (editable && within(field, active)));
+  const editing = activeInField! || (editable && fieldInActive!);
   if (editing && blurEditing && active instanceof HTMLElement) active.blur();
   const text =
     target instanceof HTMLElement && target.isContentEditable
@@ -50,12 +58,7 @@ function facts(field: Element, target: Element | null, blurEditing: boolean) {
       : target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement
         ? target.value
         : '';
-  return {
-    editing,
-    oneLine: active?.localName === 'input',
-    related: target !== null && (within(target, field) || within(field, target)),
-    text,
-  };
+  return { editing, oneLine: active?.localName === 'input', related: targetInField! || fieldInTarget!, text };
 }
 
 export class TypedFields {
