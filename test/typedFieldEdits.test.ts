@@ -3,6 +3,7 @@ import {
   typedFieldActRefusal,
   typedFieldChangeRefusal,
   typedFieldKeyRefusal,
+  typedFieldLostRefusal,
 } from '../server/credentials/typedFieldEdits.ts';
 
 // What a run may do to a field it typed a kept credential into, without a browser.
@@ -59,5 +60,11 @@ describe('a change step into such a field', () => {
 it('an act step is refused while such a field is on its page', () => {
   expect(typedFieldActRefusal(['bank_pw'])).toBe(
     'the credential "bank_pw" was typed into a field of a page still open, so an act step may not run until that page navigates away: the agent presses keys of its own, and editing its text would let the flow read back part of the secret',
+  );
+});
+
+it('a step that could edit such a field is refused while the run cannot find it again', () => {
+  expect(typedFieldLostRefusal(['bank_pw'])).toBe(
+    'the credential "bank_pw" was typed into a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: editing its text would let the flow read back part of the secret',
   );
 });

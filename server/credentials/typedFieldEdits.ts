@@ -52,3 +52,11 @@ export function typedFieldChangeRefusal(names: readonly string[], current: strin
 export function typedFieldActRefusal(names: readonly string[]): string {
   return `${typedInto(names)} a field of a page still open, so an act step may not run until that page navigates away: the agent presses keys of its own, and ${why}`;
 }
+
+/**
+ * Why no step that could edit it may run while the run cannot find again the field `names` were
+ * typed into, on a page still open (one back from the back/forward cache): it fails closed.
+ */
+export function typedFieldLostRefusal(names: readonly string[]): string {
+  return `${typedInto(names)} a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: ${why}`;
+}

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { selectorToPElementSelector, type ChangeStep, type Step as ReplayStep } from '@puppeteer/replay';
 import type { Browser, ElementHandle, Frame, Page } from 'puppeteer-core';
 import {
   typedFieldActRefusal,
   typedFieldChangeRefusal,
   typedFieldKeyRefusal,
+  typedFieldLostRefusal,
   type FieldFocus,
 } from '../credentials/typedFieldEdits.ts';
 import { frameOfStep } from './stepFrame.ts';
@@ -28,13 +30,20 @@ const documentOf = (frame: Frame) =>
       throw err;
     });
 
+/** Marks the field as the one typed into, in its page: a property the page can neither list by keys nor remove. */
+function markField(field: Element, mark: string): void {
+  Object.defineProperty(field, mark, { value: true });
+}
+
 /**
  * In the field's page: where the focus is (FieldFocus), after taking it off the field when asked;
  * whether `target` is the field, inside it or around it; and `target`'s text as a fill reads it.
- * Serialized into the page, so it names no inner function (the test build wraps those in a helper
- * the page does not have).
+ * Null when the handle no longer holds the marked field: a page back from the back/forward cache
+ * can resolve it to another object. Serialized into the page, so it names no inner function (the
+ * test build wraps those in a helper the page does not have).
  */
-function facts(field: Element, target: Element | null, blurEditing: boolean) {
+function facts(field: Element, mark: string, target: Element | null, blurEditing: boolean) {
+  if (!(field instanceof Element) || !(mark in field)) return null;
   let active = field.ownerDocument.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
   // Whether each [node, ancestor] pair holds: the node is the ancestor or inside it, across shadow roots.
@@ -63,6 +72,8 @@ function facts(field: Element, target: Element | null, blurEditing: boolean) {
 
 export class TypedFields {
   private fields: TypedField[] = [];
+  /** The name of the property markField sets, unknown to the page. */
+  private readonly mark = `browserdeskTyped${randomBytes(8).toString('hex')}`;
 
   constructor(
     private readonly browser: Browser,
@@ -77,6 +88,7 @@ export class TypedFields {
   ): Promise<void> {
     // Its document before typing: a change step may navigate as it ends (an asserted navigation).
     const document = await documentOf(handle.frame);
+    await handle.evaluate(markField, this.mark);
     await typing();
     this.fields.push({ names, handle, document });
   }
@@ -95,7 +107,7 @@ export class TypedFields {
     if (step.type === 'keyDown') {
       // keyUp types nothing: only a key going down edits a field.
       for (const field of live) {
-        const refusal = typedFieldKeyRefusal(step.key, field.names, await this.focusOn(field, false));
+        const refusal = typedFieldKeyRefusal(step.key, field.names, await this.factsOf(field, null, false));
         if (refusal) throw new Error(refusal);
       }
     }
@@ -109,8 +121,15 @@ export class TypedFields {
     return this.fields.filter((_, i) => shown[i]);
   }
 
-  private async focusOn(field: TypedField, blurEditing: boolean): Promise<FieldFocus> {
-    return field.handle.evaluate(facts, null, blurEditing);
+  /** facts() of the field; refuses the step (fails closed) when the run cannot read them. */
+  private async factsOf(
+    field: TypedField,
+    target: ElementHandle<Element> | null,
+    blurEditing: boolean,
+  ): Promise<FieldFocus & { related: boolean; text: string }> {
+    const seen = await field.handle.evaluate(facts, this.mark, target, blurEditing).catch(() => null);
+    if (!seen) throw new Error(typedFieldLostRefusal(field.names));
+    return seen;
   }
 
   private async beforeChange(step: ChangeStep, live: TypedField[], timeout: number, filled: string): Promise<void> {
@@ -123,7 +142,7 @@ export class TypedFields {
       for (const field of live) {
         if (field.handle.frame !== frame) continue;
         for (const target of targets) {
-          const seen = await field.handle.evaluate(facts, target, false);
+          const seen = await this.factsOf(field, target, false);
           const refusal = seen.related ? typedFieldChangeRefusal(field.names, seen.text, filled) : undefined;
           if (refusal) throw new Error(refusal);
         }
@@ -131,6 +150,6 @@ export class TypedFields {
     } finally {
       await Promise.all(targets.map((t) => t.dispose().catch(() => undefined)));
     }
-    for (const field of live) await this.focusOn(field, true);
+    for (const field of live) await this.factsOf(field, null, true);
   }
 }

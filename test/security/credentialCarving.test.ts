@@ -21,6 +21,8 @@ const PAGES: Record<string, string> = {
   '/login': `<!doctype html><title>Login</title>
     <form method="post" action="/done"><input id="pw" name="pw" type="password"></form>`,
   '/done': '<!doctype html><title>Signed in</title><p id="done">Signed in</p>',
+  // Goes back once loaded: the page before comes back from the back/forward cache, field and all.
+  '/back': '<!doctype html><title>Back</title><script>onload = () => setTimeout(() => history.back(), 200)</script>',
 };
 
 let server: TestServer;
@@ -176,6 +178,22 @@ describe('a credential typed into a field, then edited', () => {
     expect(status.outputs.field).toBe(`[credentials.${name}]`);
     expect(runsOf(value, JSON.stringify(status))).toEqual([]);
     expect(runsOf(value, log)).toEqual([]);
+  });
+
+  it('kept to the origin: a page brought back from the back/forward cache keeps its field guarded', async () => {
+    const [name] = await credential(true);
+    const { status } = await run('/edit', [
+      type('#note', name),
+      { type: 'navigate', url: `${origin}/back` },
+      { type: 'waitForElement', selectors: [['#note']] },
+      ...press('Backspace'),
+      extract('#note'),
+    ]);
+    // The run's handle on the field does not survive the cache: it fails closed.
+    expect(status.message).toBe(
+      `Step 5 (keyDown): the credential "${name}" was typed into a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: editing its text would let the flow read back part of the secret`,
+    );
+    expect(status.outputs).toEqual({});
   });
 
   it('an ordinary login still runs: type, Enter to submit, and keys are free on the next page', async () => {
