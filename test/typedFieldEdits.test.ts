@@ -4,6 +4,7 @@ import {
   typedFieldChangeRefusal,
   typedFieldKeyRefusal,
   typedFieldLostRefusal,
+  unfocusedFieldRefusal,
 } from '../server/credentials/typedFieldEdits.ts';
 
 // What a run may do to a field it typed a kept credential into, without a browser.
@@ -66,5 +67,11 @@ it('an act step is refused while such a field is on its page', () => {
 it('a step that could edit such a field is refused while the run cannot find it again', () => {
   expect(typedFieldLostRefusal(['bank_pw'])).toBe(
     'the credential "bank_pw" was typed into a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: editing its text would let the flow read back part of the secret',
+  );
+});
+
+it('a credential is not typed into a field that did not take the focus', () => {
+  expect(unfocusedFieldRefusal(['user', 'pw'])).toBe(
+    'the field did not take the focus (it is inert, hidden or disabled, or the page keeps the focus elsewhere), so the keys typing the credentials "user" and "pw" would go wherever the focus is, a frame of another origin included: nothing was typed',
   );
 });

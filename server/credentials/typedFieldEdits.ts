@@ -22,9 +22,10 @@ export interface FieldFocus {
   oneLine: boolean;
 }
 
-const quotedNames = (names: readonly string[]) => names.map((n) => `"${n}"`).join(' and ');
+const theCredentials = (names: readonly string[]) =>
+  `the credential${names.length === 1 ? '' : 's'} ${names.map((n) => `"${n}"`).join(' and ')}`;
 const typedInto = (names: readonly string[]) =>
-  `the credential${names.length === 1 ? '' : 's'} ${quotedNames(names)} ${names.length === 1 ? 'was' : 'were'} typed into`;
+  `${theCredentials(names)} ${names.length === 1 ? 'was' : 'were'} typed into`;
 const why = 'editing its text would let the flow read back part of the secret';
 
 /**
@@ -61,4 +62,13 @@ export function typedFieldActRefusal(names: readonly string[]): string {
  */
 export function typedFieldLostRefusal(names: readonly string[]): string {
   return `${typedInto(names)} a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: ${why}`;
+}
+
+/**
+ * Why the kept credentials `names` may not be typed into a field that did not take the focus: a
+ * fill types with the keyboard, whose keys go wherever the focus is, so an inert or hidden field
+ * on an allowed page would send them to another element, a frame of another origin included.
+ */
+export function unfocusedFieldRefusal(names: readonly string[]): string {
+  return `the field did not take the focus (it is inert, hidden or disabled, or the page keeps the focus elsewhere), so the keys typing ${theCredentials(names)} would go wherever the focus is, a frame of another origin included: nothing was typed`;
 }

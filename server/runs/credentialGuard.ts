@@ -61,9 +61,10 @@ export class CredentialOriginGuard {
       .waitHandle()) as ElementHandle<Element>;
     try {
       // The element's own document, checked after it was found: a page that navigated while the
-      // step waited is the page checked. The handle dies with its document, so what follows types
-      // into this element or fails; it reaches no other page unless one takes over this frame in
-      // the milliseconds the keys take (see SECURITY.md).
+      // step waited is the page checked. The handle dies with its document, and typeInto types
+      // only once the element has the focus, so what follows types into this element or fails; it
+      // reaches no other page unless one takes over this frame in the milliseconds the keys take
+      // (see SECURITY.md).
       const refusal = placementRefusal(names, this.origins, placementOf(handle));
       if (refusal) throw new Error(refusal);
       const navigation = step.assertedEvents?.some((e) => e.type === 'navigation')

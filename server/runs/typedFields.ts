@@ -6,6 +6,7 @@ import {
   typedFieldChangeRefusal,
   typedFieldKeyRefusal,
   typedFieldLostRefusal,
+  unfocusedFieldRefusal,
   type FieldFocus,
 } from '../credentials/typedFieldEdits.ts';
 import { frameOfStep } from './stepFrame.ts';
@@ -33,6 +34,24 @@ const documentOf = (frame: Frame) =>
 /** Marks the field as the one typed into, in its page: a property the page can neither list by keys nor remove. */
 function markField(field: Element, mark: string): void {
   Object.defineProperty(field, mark, { value: true });
+}
+
+/** In a frame's page: whether the focus is on `holder`, the element holding a child frame. */
+function holdsFocus(holder: Element): boolean {
+  let active = holder.ownerDocument.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active === holder;
+}
+
+/** Whether the keyboard's keys reach `frame`: every frame around it has the focus on the element holding it. */
+async function keysReach(frame: Frame): Promise<boolean> {
+  for (let child = frame, parent = frame.parentFrame(); parent; child = parent, parent = parent.parentFrame()) {
+    const holder = await child.frameElement();
+    if (!holder) return false;
+    const held = await holder.evaluate(holdsFocus).finally(() => holder.dispose());
+    if (!held) return false;
+  }
+  return true;
 }
 
 /**
@@ -80,17 +99,24 @@ export class TypedFields {
     private readonly page: Page,
   ) {}
 
-  /** Type the kept credentials `names` into this field with `typing`, and keep it from being edited once they are. */
+  /**
+   * Type the kept credentials `names` into this field with `typing`, and keep it from being edited
+   * once they are. Refused when the field does not take the focus: the fill types with the
+   * keyboard, whose keys go wherever the focus is.
+   */
   async typeInto(
     handle: ElementHandle<Element>,
     names: readonly string[],
     typing: () => Promise<unknown>,
   ): Promise<void> {
     // Its document before typing: a change step may navigate as it ends (an asserted navigation).
-    const document = await documentOf(handle.frame);
+    const field = { names, handle, document: await documentOf(handle.frame) };
     await handle.evaluate(markField, this.mark);
+    await handle.focus();
+    if (!(await this.factsOf(field, null, false)).editing || !(await keysReach(handle.frame)))
+      throw new Error(unfocusedFieldRefusal(names));
     await typing();
-    this.fields.push({ names, handle, document });
+    this.fields.push(field);
   }
 
   /**
