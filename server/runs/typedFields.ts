@@ -11,8 +11,9 @@ import {
 } from '../credentials/typedFieldEdits.ts';
 import { frameOfStep } from './stepFrame.ts';
 
-// The fields a run typed a kept credential into, in the browser: what CredentialOriginGuard asks
-// before each step. The decisions are typedFieldEdits.ts's; this reads the focus and the fields.
+// The fields a run types a kept credential into, in the browser: CredentialOriginGuard types
+// through typeInto, which first checks the keys will reach the field, and asks check before each
+// step. The decisions are typedFieldEdits.ts's; this reads the focus and the fields.
 
 interface TypedField {
   names: readonly string[];
