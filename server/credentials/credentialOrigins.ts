@@ -3,8 +3,8 @@ import { credentialOf, placeholdersOf } from '../../contract/placeholders.ts';
 /**
  * allowed_origins (store_credential): a credential kept to some origins is typed only into a page
  * of one of them. A page that receives a secret can always transform it and hand it back
- * (`btoa(value)` read by an extract step gets past redaction, which matches the exact value only),
- * so the runner decides where a secret may go rather than what may come back:
+ * (`btoa(value)` read by an extract step gets past redaction, which matches runs of the value's own
+ * characters only), so the runner decides where a secret may go rather than what may come back:
  *
  * - the field it is typed into must be in a document of an allowed origin, and so must every frame
  *   around it and the page that opened its window (either can navigate it while it is being typed);

@@ -37,6 +37,10 @@ async function serve(route: (url: URL, body: string, site: Site) => string): Pro
 /** The site a credential belongs to: a login form that posts back, and the page it answers. */
 const bankSite = () =>
   serve((url, body, site) => {
+    // An allowed page holding another origin's frame (an ad) and a field that cannot take the focus.
+    if (url.pathname === '/framed-ad')
+      return `<!doctype html><title>Bank</title><iframe src="${url.searchParams.get('ad')}/steal" width="600" height="200"></iframe>
+        <div inert><input id="trap" name="pw"></div>`;
     if (url.pathname === '/submit') {
       site.received.push(new URLSearchParams(body).get('pw') ?? '');
       return '<!doctype html><title>Signed in</title><p id="done">Signed in</p>';
@@ -218,6 +222,27 @@ describe('a credential kept to its origins', () => {
       `Step 3 (change #pw): the credential "${name}" may only be typed into ${bank.origin}; this page of ${bank.origin} was opened by ${evil.origin}, which can navigate it`,
     );
     expect(bank.received.length).toBe(received);
+  });
+
+  it("is not typed through its origin's page into another origin's frame that holds the focus", async () => {
+    // The fill types with the keyboard; the inert field cannot take the focus, which stays in the
+    // attacker's frame, so without the check the keys went there.
+    const name = uniq('bank_pw');
+    await store(name, `pw-${randomUUID()}`, [bank.origin]);
+    const seenBefore = evil.received.length;
+    const status = await run(
+      [
+        { type: 'click', frame: [0], selectors: [['#pw']], offsetX: 3, offsetY: 3 },
+        { type: 'change', selectors: [['#trap']], value: `{{credentials.${name}}}` },
+      ],
+      bank,
+      `/framed-ad?ad=${encodeURIComponent(evil.origin)}`,
+    );
+    expect(status.message).toBe(
+      `Step 3 (change #trap): the field did not take the focus (it is inert, hidden or disabled, or the page keeps the focus elsewhere), so the keys typing the credential "${name}" would go wherever the focus is, a frame of another origin included: nothing was typed`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(evil.received.slice(seenBefore)).toEqual([]);
   });
 
   it("a run that types one runs none of the flow's own script, even on its origin's page", async () => {

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunStatusResponse } from '../../contract/runs.ts';
+import { MIN_REDACTED_RUN } from '../../server/runs/redact.ts';
+import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from '../helpers/runs.ts';
+import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+
+// Issue 37, "Credentials cannot be carved out", in real Chromium through the API: a credential
+// allowed only on this site's origin, typed into a field of it, must not come back one character
+// short (type, Backspace, extract). The run refuses the edit; a credential without origins, whose
+// field is not guarded, comes back masked; an ordinary login still runs. Each run is one session.
+
+/** The site the credentials belong to: fields to type into, and a form that posts to /done. */
+const PAGES: Record<string, string> = {
+  '/edit': `<!doctype html><title>Edit</title>
+    <div id="note" contenteditable="true" style="min-height:2em;border:1px solid"></div>
+    <input id="field">
+    <div inert><input id="trap"></div>`,
+  '/login': `<!doctype html><title>Login</title>
+    <form method="post" action="/done"><input id="pw" name="pw" type="password"></form>`,
+  '/done': '<!doctype html><title>Signed in</title><p id="done">Signed in</p>',
+  // Goes back once loaded: the page before comes back from the back/forward cache, field and all.
+  '/back': '<!doctype html><title>Back</title><script>onload = () => setTimeout(() => history.back(), 200)</script>',
+};
+
+let server: TestServer;
+let site: http.Server;
+let origin: string;
+/** What /done was posted: the field's value as the form sent it. */
+const posted: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  site = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    if (req.method === 'POST') posted.push(new URLSearchParams(body).get('pw') ?? '');
+    const page = PAGES[new URL(req.url ?? '/', 'http://site').pathname];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? '');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await server?.close();
+  site?.closeAllConnections();
+  await new Promise((resolve) => site?.close(resolve));
+});
+
+/**
+ * Store a credential with a fresh name and a random value; [name, value]. The value is capital
+ * consonants: a hex one shares 4-character runs with the ids and times a status or log holds
+ * (which are not page text, so not redacted) once in a while.
+ */
+async function credential(allowedHere: boolean): Promise<[string, string]> {
+  const name = `pw_${randomBytes(4).toString('hex')}`;
+  const value = [...randomBytes(20)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
+  const res = await postJson(server, '/api/store_credential', {
+    name,
+    value,
+    allowed_origins: allowedHere ? [origin] : [],
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return [name, value];
+}
+
+/** Run a flow that opens `path` on the site first; its final status and the session's whole log. */
+async function run(path: string, steps: unknown[]): Promise<{ status: RunStatusResponse; log: string }> {
+  const workflow_id = await createWorkflow(server, {
+    name: `carving_${randomBytes(4).toString('hex')}`,
+    // 30 s a step: these steps succeed or fail by the guard, never by the clock on a loaded host.
+    flow: { title: 'carving', timeout: 30_000, steps: [{ type: 'navigate', url: `${origin}${path}` }, ...steps] },
+  });
+  const started = await runWorkflow(server, { workflow_id });
+  expect(started.body.succeeded, started.body.message).toBe(true);
+  const status = await untilCompleted(server, started.body.session_id!);
+  return { status, log: JSON.stringify(await sessionLog(server, started.body.session_id!)) };
+}
+
+/** The pieces of `value` MIN_REDACTED_RUN characters long that `text` holds. */
+const runsOf = (value: string, text: string) =>
+  [...Array(value.length - MIN_REDACTED_RUN + 1).keys()]
+    .map((at) => value.slice(at, at + MIN_REDACTED_RUN))
+    .filter((piece) => text.includes(piece));
+
+const type = (selector: string, name: string) => ({
+  type: 'change',
+  selectors: [[selector]],
+  value: `{{credentials.${name}}}`,
+});
+const press = (key: string) => [
+  { type: 'keyDown', key },
+  { type: 'keyUp', key },
+];
+const extract = (selector: string) => ({
+  type: 'customStep',
+  name: 'extract',
+  parameters: { selectors: [[selector]], as: 'field' },
+});
+
+describe('a credential typed into a field, then edited', () => {
+  it('kept to the origin, in a contenteditable: the Backspace step is refused, and nothing of the value comes back', async () => {
+    const [name, value] = await credential(true);
+    const { status, log } = await run('/edit', [type('#note', name), ...press('Backspace'), extract('#note')]);
+    expect(status.succeeded).toBe(false);
+    expect(status.message).toBe(
+      `Step 3 (keyDown): the credential "${name}" was typed into the field that has the focus, so until the page navigates a key step there may only leave it (Tab, Escape) or submit a one-line field (Enter), not press "Backspace": editing its text would let the flow read back part of the secret`,
+    );
+    expect(status.results.map((r) => [r.action, r.result.ok])).toEqual([
+      ['navigate', true],
+      ['change', true],
+      ['keyDown', false],
+    ]);
+    expect(status.outputs).toEqual({});
+    expect(runsOf(value, JSON.stringify(status))).toEqual([]);
+    expect(runsOf(value, log)).toEqual([]);
+  });
+
+  it('kept to the origin, in an <input>: Backspace and an arrow are refused; with the focus elsewhere, keys go on', async () => {
+    const [name, value] = await credential(true);
+    const backspace = await run('/edit', [type('#field', name), ...press('Backspace')]);
+    expect(backspace.status.message).toMatch(/^Step 3 \(keyDown\): the credential ".+" was typed into the field/);
+    const arrow = await run('/edit', [type('#field', name), ...press('ArrowLeft')]);
+    expect(arrow.status.message).toMatch(/^Step 3 \(keyDown\): .* not press "ArrowLeft"/);
+    // Focus taken to the contenteditable by a click: keys there edit another field.
+    const elsewhere = await run('/edit', [
+      type('#field', name),
+      { type: 'click', selectors: [['#note']], offsetX: 5, offsetY: 5 },
+      ...press('x'),
+      extract('#note'),
+    ]);
+    expect(elsewhere.status.message).toBe('All 6 steps succeeded');
+    expect(elsewhere.status.outputs.field).toBe('x');
+    for (const { status, log } of [backspace, arrow, elsewhere]) {
+      expect(runsOf(value, JSON.stringify(status))).toEqual([]);
+      expect(runsOf(value, log)).toEqual([]);
+    }
+  });
+
+  it('kept to the origin: a change step may replace the text whole, not add to it', async () => {
+    const [name] = await credential(true);
+    const replaced = await run('/edit', [
+      type('#note', name),
+      { type: 'change', selectors: [['#note']], value: 'plain' },
+      extract('#note'),
+    ]);
+    expect(replaced.status.message).toBe('All 4 steps succeeded');
+    expect(replaced.status.outputs.field).toBe('plain');
+    const added = await run('/edit', [
+      type('#note', name),
+      { type: 'change', selectors: [['#note']], value: `{{credentials.${name}}}-more` },
+    ]);
+    expect(added.status.message).toBe(
+      `Step 3 (change #note): the credential "${name}" was typed into this field, so until the page navigates a change step may replace its text whole, not add to it: editing its text would let the flow read back part of the secret`,
+    );
+  });
+
+  it('kept to the origin: a change step into a field that cannot take the focus types nothing into the guarded one', async () => {
+    // The fill focuses its own element first; an inert one keeps the focus where it was, so
+    // without the guard taking it off, "zz" went into the field holding the secret.
+    const [name] = await credential(true);
+    const { status } = await run('/edit', [
+      type('#note', name),
+      { type: 'click', selectors: [['#note']], offsetX: 1, offsetY: 5 },
+      { type: 'change', selectors: [['#trap']], value: 'zz' },
+      extract('#note'),
+    ]);
+    expect(status.message).toBe('All 5 steps succeeded');
+    expect(status.outputs.field).toBe(`[credentials.${name}]`);
+  });
+
+  it('without origins (no guard), the carved value comes back masked: no 4 characters of it in a row', async () => {
+    const [name, value] = await credential(false);
+    const { status, log } = await run('/edit', [type('#note', name), ...press('Backspace'), extract('#note')]);
+    expect(status.message).toBe('All 5 steps succeeded');
+    expect(status.outputs.field).toBe(`[credentials.${name}]`);
+    expect(runsOf(value, JSON.stringify(status))).toEqual([]);
+    expect(runsOf(value, log)).toEqual([]);
+  });
+
+  it('kept to the origin: a page brought back from the back/forward cache keeps its field guarded', async () => {
+    const [name] = await credential(true);
+    const { status } = await run('/edit', [
+      type('#note', name),
+      { type: 'navigate', url: `${origin}/back` },
+      { type: 'waitForElement', selectors: [['#note']] },
+      ...press('Backspace'),
+      extract('#note'),
+    ]);
+    // The run's handle on the field does not survive the cache: it fails closed.
+    expect(status.message).toBe(
+      `Step 5 (keyDown): the credential "${name}" was typed into a field of this page, which the run can no longer find to check that this step leaves it alone (as when the page comes back from the back/forward cache), so it refuses the step until that page navigates away: editing its text would let the flow read back part of the secret`,
+    );
+    expect(status.outputs).toEqual({});
+  });
+
+  it('an ordinary login still runs: type, Enter to submit, and keys are free on the next page', async () => {
+    const [name, value] = await credential(true);
+    const { status } = await run('/login', [
+      type('#pw', name),
+      { type: 'keyDown', key: 'Enter', assertedEvents: [{ type: 'navigation', title: 'Signed in' }] },
+      { type: 'keyUp', key: 'Enter' },
+      { type: 'waitForElement', selectors: [['#done']] },
+      ...press('Backspace'),
+    ]);
+    expect(status.message).toBe('All 7 steps succeeded');
+    expect(posted).toContain(value);
+  });
+});
