@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProfileUse } from './profileUse.ts';
 import { codePointLength, noNul, page, PageQuery, wellFormed } from './common.ts';
 import { defineOperations, FORM_OR_JSON } from './operation.ts';
 import { StructuredOutput } from './outputs.ts';
@@ -49,6 +50,11 @@ const WorkflowFields = z
     structured_output: StructuredOutput.optional().describe(
       'Output fields (or any JSON). Absent: none on create, the stored value kept on update; null clears it',
     ),
+    profile: ProfileUse.nullable()
+      .optional()
+      .describe(
+        "Browserdesk's own addition: the profile its runs start from (run_workflow's profile field wins). Absent: none on create, the stored one kept on update; null clears it",
+      ),
   })
   .strict();
 
@@ -113,6 +119,11 @@ export const Workflow = z.object({
     .describe(
       "As given: the output fields that type a run's structured_output, or other JSON kept for Simplex's clients; null when none",
     ),
+  profile: z
+    .object({ name: z.string(), persist: z.boolean() })
+    .nullable()
+    .optional()
+    .describe('The profile its runs start from; null when none'),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });

@@ -5,6 +5,9 @@ import { LOGIN, loginStateIn, startLoginSite, visitLoginSite, type LoginSite } f
 import { browserProcess } from './helpers/processes.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { storeBytes } from './helpers/testDatabase.ts';
+import { startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
+import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
+import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -14,12 +17,16 @@ import { waitForAsync } from './helpers/wait.ts';
 // Chromium, a real local site.
 let server: TestServer;
 let site: LoginSite;
+let model: FakeModel;
 beforeAll(async () => {
-  [server, site] = await Promise.all([startServer({ RECORD_SESSIONS: 'off', WARM_POOL_SIZE: '1' }), startLoginSite()]);
+  [site, model] = await Promise.all([startLoginSite(), startFakeModel()]);
+  // A model, so that editor sessions start; none of these tests asks it anything.
+  server = await startServer({ RECORD_SESSIONS: 'off', WARM_POOL_SIZE: '1', ...model.env('openai-compatible') });
 });
 afterAll(async () => {
   await closeLeavingNothing(server);
   await site?.close();
+  await model?.close();
 });
 
 type Use = { name: string; persist?: boolean };
@@ -257,6 +264,65 @@ describe('a login kept in a profile', () => {
       expect(left?.n).toBe(0);
     } finally {
       await closeLeavingNothing(small);
+    }
+  });
+
+  it('runs start from the profile their workflow names or run_workflow gives; agent and MCP sessions take one too', async () => {
+    // The run succeeds only if its browser is signed in: the check page's title says so.
+    const signedIn = (name: string) => ({
+      name,
+      flow: {
+        title: name,
+        steps: [
+          { type: 'navigate', url: `${site.origin}/check` },
+          { type: 'waitForExpression', expression: `document.title.includes('"cookie":true')`, timeout: 10_000 },
+        ],
+      },
+    });
+    const named = await createWorkflow(server, { ...signedIn('signed in by its profile'), profile: { name: 'shop' } });
+    const workflow = (await (await server.api(`/api/workflows/${named}`)).json()) as { profile: unknown };
+    expect(workflow.profile).toEqual({ name: 'shop', persist: false });
+    const byWorkflow = await runWorkflow(server, { workflow_id: named });
+    expect(byWorkflow.status).toBe(200);
+    expect((await untilCompleted(server, byWorkflow.body.session_id!)).status).toBe('succeeded');
+
+    const plain = await createWorkflow(server, signedIn('signed in by the form'));
+    const byForm = await runWorkflow(server, { workflow_id: plain, profile: 'shop', persist_profile: 'false' });
+    expect((await untilCompleted(server, byForm.body.session_id!)).status).toBe('succeeded');
+    // Without a profile the same flow fails: the check is real.
+    const without = await runWorkflow(server, { workflow_id: plain });
+    expect((await untilCompleted(server, without.body.session_id!)).status).toBe('failed');
+
+    const fd = new FormData();
+    fd.append('workflow_id', plain);
+    fd.append('profile', 'nobody');
+    const unknown = await server.api('/api/run_workflow', { method: 'POST', body: fd });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { message: string }).message).toContain('nobody');
+
+    const editor = await postJson(server, '/api/start_editor_session', {
+      name: 'agent with a profile',
+      url: `${site.origin}/`,
+      profile: { name: 'shop' },
+    });
+    expect(editor.status, await editor.clone().text()).toBe(200);
+    const agentSession = (await editor.json()) as { session_id: string; connect_url: string };
+    expect(await stateIn(agentSession.connect_url)).toMatchObject({ cookie: true, indexedDb: LOGIN.record });
+    await end(server, agentSession.session_id);
+
+    const mcp = await mcpClient(server);
+    try {
+      const made = await callTool(mcp, 'session_create', { workflow_name: 'mcp profile', profile: { name: 'shop' } });
+      expect(made.isError, textOf(made)).toBeFalsy();
+      const { session_id } = JSON.parse(textOf(made)) as { session_id: string };
+      const opened = await callTool(mcp, 'browser_navigate', { session_id, url: `${site.origin}/check` });
+      expect(opened.isError, textOf(opened)).toBeFalsy();
+      await expect
+        .poll(async () => textOf(await callTool(mcp, 'browser_snapshot', { session_id })), { timeout: 30_000 })
+        .toContain(LOGIN.record);
+      await callTool(mcp, 'session_close', { session_id });
+    } finally {
+      await mcp.close();
     }
   });
 

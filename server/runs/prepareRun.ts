@@ -45,7 +45,7 @@ export async function prepareRun(
     : null;
   if (webhookIssue) issues.push(webhookIssue);
   if (issues.length) throw new Invalid(issues);
-  const profile = profileRequested(fields);
+  const profile = profileRequested(fields) ?? workflow.profile ?? undefined;
   if (profile && !(await deps.profiles.exists(profile.name)))
     throw new NotFound({ message: `Profile ${profile.name} not found: create it with POST /api/profiles` });
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { ProfileUse } from '../../contract/profileUse.ts';
 import { Flow } from '../../contract/steps.ts';
 import { Variable } from '../../contract/variables.ts';
 import { jsonColumn } from './jsonColumn.ts';
@@ -13,6 +14,8 @@ export interface WorkflowRow {
   metadata: string | null;
   /** JSON text, NULL when none. */
   structured_output: string | null;
+  /** JSON text of {name, persist}, NULL when none. */
+  profile: string | null;
   /** 1 while it is the untouched by-product of a session's workflow_name (not listed); 0 once made or saved on purpose. */
   made_by_session: number;
   created_at: string;
@@ -28,6 +31,8 @@ export interface WorkflowFields {
   metadata?: string | null;
   /** JSON text; undefined: NULL on create, the stored value kept on update. */
   structured_output?: string | null;
+  /** JSON text; undefined: NULL on create, the stored value kept on update. */
+  profile?: string | null;
 }
 
 /**
@@ -42,6 +47,7 @@ export const workflowColumns = {
   ),
   variables: jsonColumn('workflows.variables', z.array(Variable)),
   structuredOutput: jsonColumn('workflows.structured_output', z.unknown()),
+  profile: jsonColumn('workflows.profile', ProfileUse),
 };
 
 export type WorkflowSearchRow = Pick<WorkflowRow, 'id' | 'name' | 'variables' | 'metadata'>;
@@ -65,6 +71,7 @@ const COLUMNS = [
   'variables',
   'metadata',
   'structured_output',
+  'profile',
   'made_by_session',
   'created_at',
   'updated_at',
@@ -86,6 +93,7 @@ export function workflowsRepo(sql: Sql) {
       variables: workflowColumns.variables.write([]),
       metadata: null,
       structured_output: null,
+      profile: null,
       made_by_session: 1,
       created_at: now,
       updated_at: now,
@@ -120,6 +128,7 @@ export function workflowsRepo(sql: Sql) {
         ...fields,
         metadata: fields.metadata ?? null,
         structured_output: fields.structured_output ?? null,
+        profile: fields.profile ?? null,
         made_by_session: 0,
         created_at: now,
         updated_at: now,
@@ -139,6 +148,7 @@ export function workflowsRepo(sql: Sql) {
           `UPDATE workflows SET name = ?, flow = ?, variables = ?,
              metadata = CASE WHEN ? = 1 THEN ? ELSE metadata END,
              structured_output = CASE WHEN ? = 1 THEN ? ELSE structured_output END,
+             profile = CASE WHEN ? = 1 THEN ? ELSE profile END,
              made_by_session = 0, updated_at = ?
            WHERE id = ?`,
           [
@@ -149,6 +159,8 @@ export function workflowsRepo(sql: Sql) {
             fields.metadata ?? null,
             fields.structured_output === undefined ? 0 : 1,
             fields.structured_output ?? null,
+            fields.profile === undefined ? 0 : 1,
+            fields.profile ?? null,
             nowIso(),
             id,
           ],

@@ -40,6 +40,12 @@ function fieldsOf(input: ParsedInput, flow = workflowColumns.flow.write(input.fl
         : input.structured_output === null
           ? null
           : workflowColumns.structuredOutput.write(input.structured_output),
+    profile:
+      input.profile === undefined
+        ? undefined
+        : input.profile === null
+          ? null
+          : workflowColumns.profile.write(input.profile),
   };
 }
 
