@@ -53,6 +53,7 @@ const messageArb: fc.Arbitrary<McpMessage> = fc.oneof(
             'message',
             'workflow_id',
             'variables',
+            'profile',
             '__proto__',
           ),
           fc.jsonValue({ maxDepth: 3 }),
