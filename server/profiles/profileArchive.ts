@@ -57,7 +57,7 @@ const leadsToKept = (rel: string) => KEPT.some((k) => k.startsWith(`${rel}/`));
 /** Entries packed at most: a session that fills its folder with empty files cannot hold a save up for long. */
 const MAX_ENTRIES = 100_000;
 
-/** More entries than a save takes. */
+/** More entries, or more bytes before compression, than a save takes. */
 export class TooManyEntries extends Error {}
 
 /**
@@ -66,10 +66,12 @@ export class TooManyEntries extends Error {}
  * user (`uid`), who may have planted anything in it, so it is read as a hostile folder
  * (sessions/isolation/hostileDir.ts): every folder and file is opened through its parent's
  * descriptor, never through a link, and must be the user's own; a file must be regular with one
- * link, and only the bytes fstat gave are read. Anything else is left out.
+ * link, and only the bytes fstat gave are read. Anything else is left out. Over MAX_ENTRIES
+ * entries or `maxBytes` of files, the save stops (TooManyEntries).
  */
-export async function* packProfile(userDataDir: string, uid: number): AsyncGenerator<Buffer> {
+export async function* packProfile(userDataDir: string, uid: number, maxBytes: number): AsyncGenerator<Buffer> {
   let entries = 0;
+  let bytes = 0;
   async function* walk(dir: HostileDir, rel: string): AsyncGenerator<Buffer> {
     for (const name of dir.list(MAX_ENTRIES + 1).sort()) {
       const childRel = rel ? `${rel}/${name}` : name;
@@ -96,6 +98,12 @@ export async function* packProfile(userDataDir: string, uid: number): AsyncGener
           opened = dir.openFile(name);
         } catch {
           continue;
+        }
+        // A sparse file compresses to nothing but takes as long to read as its size says.
+        bytes += opened.size;
+        if (bytes > maxBytes) {
+          closeSync(opened.fd);
+          throw new TooManyEntries(`the profile folder holds more than ${maxBytes} bytes before compression`);
         }
         const handle = await fs.open(`/proc/self/fd/${opened.fd}`, fsc.O_RDONLY).finally(() => closeSync(opened.fd));
         try {

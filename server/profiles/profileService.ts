@@ -210,7 +210,10 @@ export class ProfileService {
   }
 
   private async saveBrowser(name: string, sessionId: string, userDataDir: string, owner: number) {
-    const bytes = through(packProfile(userDataDir, owner), zlib.createGzip({ level: 6 }));
+    const bytes = through(
+      packProfile(userDataDir, owner, this.opts.maxBytes * UNPACKED_FACTOR),
+      zlib.createGzip({ level: 6 }),
+    );
     const row = await this.store(name, 'browser', 'session', sessionId, bytes);
     return {
       version: row?.version ?? null,

@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Profile } from '../../contract/profiles.ts';
-import { ProfileArchiveError, packProfile, unpackProfile } from '../../server/profiles/profileArchive.ts';
+import {
+  ProfileArchiveError,
+  TooManyEntries,
+  packProfile,
+  unpackProfile,
+} from '../../server/profiles/profileArchive.ts';
 import { sessionDirsOf } from '../../server/sessions/isolation/sessionDirs.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { closeLeavingNothing } from '../helpers/teardown.ts';
@@ -158,11 +163,19 @@ describe('a forged archive', () => {
       fs.writeFileSync(path.join(from, 'Default', 'History'), 'history');
       const to = path.join(root, 'to');
       fs.mkdirSync(to);
-      await unpackProfile(packProfile(from, process.getuid!()), to, null, 1 << 20);
+      await unpackProfile(packProfile(from, process.getuid!(), 1 << 20), to, null, 1 << 20);
       expect(fs.readFileSync(path.join(to, 'Default', 'Local Storage', 'leveldb', '000003.log'), 'utf8')).toBe('kept');
       expect(fs.readFileSync(path.join(to, 'Default', 'Cookies'), 'utf8')).toBe('cookies');
       expect(fs.existsSync(path.join(to, 'Default', 'Cache'))).toBe(false);
       expect(fs.existsSync(path.join(to, 'Default', 'History'))).toBe(false);
+
+      // A sparse file is as long to read as its size says, however well it compresses: bounded.
+      fs.writeFileSync(path.join(from, 'Default', 'Local Storage', 'sparse'), '');
+      fs.truncateSync(path.join(from, 'Default', 'Local Storage', 'sparse'), 64 * 2 ** 30);
+      const reading = async () => {
+        for await (const _piece of packProfile(from, process.getuid!(), 1 << 20));
+      };
+      await expect(reading()).rejects.toBeInstanceOf(TooManyEntries);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
