@@ -20,7 +20,7 @@ export function DeleteProfile({ profile }: { profile: Profile }) {
   return (
     <>
       <button type="button" className="danger" onClick={() => removal.ask(profile)}>
-        Delete profile
+        Delete profile…
       </button>
       {remove.isError && <ErrorNotice error={remove.error} title="The profile was not deleted." />}
       <ConfirmDialog {...removal.dialog} title="Delete this profile?" confirmLabel="Delete profile">
