@@ -8,6 +8,9 @@ export interface ProfileChoiceValues {
 
 export const profileChoiceDefaults: ProfileChoiceValues = { profile: '', persist_profile: false };
 
-/** The profile a session starts from, as the session requests take it; none chosen: left out. */
-export const profileUse = (v: ProfileChoiceValues): ProfileUse | undefined =>
-  v.profile === '' ? undefined : { name: v.profile, persist: v.persist_profile };
+/**
+ * The profile a session starts from, as the session requests take it; none chosen (or a form whose
+ * defaults leave the fields out): left out.
+ */
+export const profileUse = (v: Partial<ProfileChoiceValues>): ProfileUse | undefined =>
+  v.profile ? { name: v.profile, persist: v.persist_profile === true } : undefined;

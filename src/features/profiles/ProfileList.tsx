@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Profile } from '../../../contract/profiles.ts';
 import { DataTable } from '../../components/tables/DataTable.tsx';
-import { compareValues, type ListFeatures } from '../../components/tables/table-features.ts';
+import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 import { When } from '../../components/When.tsx';
 import { formatBytes } from '../../lib/format.ts';
@@ -16,33 +16,36 @@ const DEFAULT_SORT: SortingState = [{ id: 'name', desc: false }];
 
 const nameOf = (p: Profile) => p.name;
 const createdAt = (p: Profile) => p.created_at;
-const sortFn = (a: { getValue(id: string): unknown }, b: { getValue(id: string): unknown }, id: string) =>
-  compareValues(a.getValue(id), b.getValue(id));
 
 const helper = createColumnHelper<ListFeatures, Profile>();
 const columns = helper.columns([
   helper.accessor('name', {
     id: 'name',
     header: 'Name',
-    sortFn,
+    sortFn: sortByValue,
     cell: ({ getValue }) => (
       <Link to={profileHref(getValue())} className="truncate" title={getValue()}>
         {getValue()}
       </Link>
     ),
   }),
-  helper.accessor('size', { id: 'size', header: 'Size', sortFn, cell: ({ getValue }) => formatBytes(getValue()) }),
+  helper.accessor('size', {
+    id: 'size',
+    header: 'Size',
+    sortFn: sortByValue,
+    cell: ({ getValue }) => formatBytes(getValue()),
+  }),
   helper.accessor((p) => p.version ?? undefined, {
     id: 'version',
     header: 'Version',
-    sortFn,
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ row: { original: p } }) => versionText(p),
   }),
   helper.accessor((p) => p.last_used_at ?? undefined, {
     id: 'last_used',
     header: 'Last used',
-    sortFn,
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ getValue }) => {
       const iso = getValue();

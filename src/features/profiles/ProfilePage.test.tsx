@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { saveSettings } from '../../api/settings.ts';
+import { describe, expect, it } from 'vitest';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
 import { recallSession } from '../../lib/session-memory.ts';
-import { fakeProfilesServer, profile, SESSION } from './profile-fixtures.ts';
+import { fakeProfilesServer, profile, SESSION, withSavedKey } from './profile-fixtures.ts';
 import { ProfilePage } from './ProfilePage.tsx';
 
 function renderAt(name: string) {
@@ -25,15 +24,7 @@ function renderAt(name: string) {
 // The confirmation is a native <dialog> that jsdom never opens, so its buttons are found among the hidden.
 const confirmButton = (name: string) => screen.getByRole('button', { name, hidden: true });
 
-beforeEach(() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  saveSettings({ baseUrl: 'http://localhost:8080/api', apiKey: 'k_0123456789abcdef' });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+withSavedKey();
 
 describe('ProfilePage', () => {
   it('shows its versions, newest first, with where each came from; the current one cannot be restored', async () => {

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { saveSettings } from '../../api/settings.ts';
+import { describe, expect, it } from 'vitest';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
-import { fakeProfilesServer, profile, SESSION } from './profile-fixtures.ts';
+import { fakeProfilesServer, profile, SESSION, withSavedKey } from './profile-fixtures.ts';
 import { ProfilesPage } from './ProfilesPage.tsx';
 
 const STATE = JSON.stringify({
@@ -36,14 +35,7 @@ function renderPage() {
   return router;
 }
 
-beforeEach(() => {
-  localStorage.clear();
-  saveSettings({ baseUrl: 'http://localhost:8080/api', apiKey: 'k_0123456789abcdef' });
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+withSavedKey();
 
 describe('ProfilesPage', () => {
   it('lists each profile with its size, version and versions kept, last use and the sessions using it', async () => {

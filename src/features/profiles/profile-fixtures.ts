@@ -1,9 +1,24 @@
-import { vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { Profile } from '../../../contract/profiles.ts';
+import { saveSettings } from '../../api/settings.ts';
 
 /** Test helpers: profiles as the server answers them (contract/profiles.ts), and a fake of its API. */
 export const SESSION = '11111111-2222-4333-8444-555555555555';
 const WORKFLOW = '22222222-2222-4333-8444-555555555555';
+
+/** For a test file: each test starts with a saved base URL and key and empty storage, and ends with the page and fetch put back. */
+export function withSavedKey() {
+  beforeEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+    saveSettings({ baseUrl: 'http://localhost:8080/api', apiKey: 'k_0123456789abcdef' });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+}
 
 export function profile(name: string, over: Partial<Profile> = {}): Profile {
   return {
