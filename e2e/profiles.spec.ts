@@ -1,4 +1,4 @@
-import { expect, expectAccessible, shotsCopiedTo, test } from './support/fixtures.ts';
+import { expect, expectAccessible, serveHtml, shotsCopiedTo, test } from './support/fixtures.ts';
 
 const shot = shotsCopiedTo((name) => `/tmp/profiles-${name}.png`);
 
@@ -94,4 +94,60 @@ test('a profile made from a storage state in the UI: listed at version 1, refuse
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectAccessible(page);
   await shot(page, testInfo, 'empty-390');
+});
+
+test('Log in by hand: a live browser from the profile, whose end saves the login as version 2; version 1 restored as 3', async ({
+  authed: page,
+  api,
+}, testInfo) => {
+  const name = `e2e-by-hand-${Date.now()}`;
+  expect((await api.post('/api/profiles', { data: { name, storage_state: storageState } })).status()).toBe(201);
+  // The "login" page: it sets a cookie and a localStorage entry, as a site does once someone logs in.
+  const site = await serveHtml(
+    "<title>Shop</title><p>Logged in</p><script>document.cookie='sid=ada; max-age=3600; path=/'; localStorage.setItem('user', 'ada')</script>",
+  );
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`/profiles/${name}`);
+    await expect(page.getByText('Version: 1 (1 kept)')).toBeVisible();
+    await page.getByLabel('Start URL').fill(`${site.origin}/login`);
+    await page.getByRole('button', { name: 'Open a browser to log in' }).click();
+    await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const sessionId = page.url().split('/').pop()!;
+    await expect(page.getByRole('note')).toContainText(`saved to the profile ${name}`);
+    await expect(page.locator('.badge.live')).toBeVisible();
+    await shot(page, testInfo, 'log-in-session-1280');
+
+    await page.getByRole('button', { name: 'End session' }).click();
+    await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End session' }).click();
+    await expect(page.getByText('This session has ended')).toBeVisible();
+    await expect
+      .poll(
+        async () => ((await (await api.get(`/api/profiles/${name}`)).json()) as { version: number | null }).version,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(2);
+
+    // The session's log says the login was saved.
+    await expect(page.getByText(new RegExp(`Saved to profile ${name} \\(version 2`)).first()).toBeVisible();
+    await page.goto(`/profiles/${name}`);
+    const versions = page.getByRole('table', { name: `Versions of ${name}, newest first` });
+    await expect(versions.getByRole('row').nth(1)).toContainText(`Saved by session ${sessionId.slice(0, 8)}`);
+    await expect(page.getByText('Version: 2 (2 kept)')).toBeVisible();
+    await expect(versions.getByRole('row').nth(2)).toContainText('Imported');
+
+    await versions.getByRole('button', { name: 'Restore version 1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore this version?' });
+    await expect(dialog).toContainText('is copied as version 3');
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Restore', exact: true }).click();
+    await expect(page.getByText('Restored version 1: it is now version 3')).toBeVisible();
+    await expect(versions.getByRole('row').nth(1)).toContainText('Restored from version 1');
+    await expectAccessible(page);
+    await shot(page, testInfo, 'restored-1280');
+  } finally {
+    await site.close();
+  }
 });

@@ -11,9 +11,7 @@ export function useDeleteProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteProfile,
-    onSuccess: (_answer, name) => {
-      queryClient.removeQueries({ queryKey: profileKeys.one(name) });
-      return queryClient.invalidateQueries({ queryKey: profileKeys.list() });
-    },
+    // The list only: the deleted profile's own query would refetch to a 404 while its page is still open.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.list() }),
   });
 }
