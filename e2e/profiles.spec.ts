@@ -48,6 +48,15 @@ test('a profile made from a storage state in the UI: listed at version 1, refuse
   await expect(choice).toHaveValue('');
   await expect(page.getByLabel('Save changes back to the profile')).toBeDisabled();
   await page.locator('.sessions-launch').screenshot({ path: '/tmp/profiles-launcher-1280.png' });
+  // So do the run form and the agent's start form; saving back is offered once a profile is chosen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ['/run', '/agent']) {
+    await page.goto(path);
+    await page.getByLabel('Profile', { exact: true }).selectOption(name);
+    await expect(page.getByLabel('Save changes back to the profile')).toBeEnabled();
+    await shot(page, testInfo, `${path.slice(1)}-390`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/profiles');
 
   // A session started from it holds it: the server refuses the deletion and names the session.
