@@ -7,6 +7,7 @@ const NAV = [
   { to: '/writer', label: 'Writer' },
   { to: '/agent', label: 'Agent' },
   { to: '/sessions', label: 'Sessions' },
+  { to: '/profiles', label: 'Profiles' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/run', label: 'Run' },
   { to: '/runs', label: 'Runs' },

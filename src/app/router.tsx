@@ -34,6 +34,14 @@ export const router = createBrowserRouter([
         lazy: () => import('../features/sessions/SessionPage.tsx').then((m) => ({ Component: m.SessionPage })),
       },
       {
+        path: 'profiles',
+        lazy: () => import('../features/profiles/ProfilesPage.tsx').then((m) => ({ Component: m.ProfilesPage })),
+      },
+      {
+        path: 'profiles/:name',
+        lazy: () => import('../features/profiles/ProfilePage.tsx').then((m) => ({ Component: m.ProfilePage })),
+      },
+      {
         path: 'workflows',
         lazy: () => import('../features/workflows/WorkflowsPage.tsx').then((m) => ({ Component: m.WorkflowsPage })),
       },

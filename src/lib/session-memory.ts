@@ -1,4 +1,4 @@
-import type { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
+import type { CreateWorkflowSessionRequest, CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 
 /**
  * The URLs of a session carry tokens the server keeps only hashed, so they exist only in the
@@ -8,6 +8,8 @@ export interface RememberedSession extends CreateWorkflowSessionResponse {
   workflow_name: string;
   created_at: string;
   timeout: number;
+  /** The profile it started from, as asked for (persist: its state is saved back when it ends). */
+  profile?: CreateWorkflowSessionRequest['profile'];
 }
 
 const key = (id: string) => `browserdesk.session.${id}`;

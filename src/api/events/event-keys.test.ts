@@ -1,6 +1,7 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { overviewKeys } from '../overview/keys.ts';
+import { profileKeys } from '../profiles/keys.ts';
 import { runKeys } from '../runs/keys.ts';
 import { sessionKeys } from '../sessions/keys.ts';
 import { workflowKeys } from '../workflows/keys.ts';
@@ -28,6 +29,8 @@ const cached: Record<string, QueryKey> = {
   'failed runs list': runKeys.list({ status: 'failed' }),
   'workflows list': workflowKeys.list(100),
   overview: overviewKeys.one('2026-11-25T00:00:00+01:00'),
+  'profiles list': profileKeys.list(),
+  'one profile': profileKeys.one('shop-login'),
 };
 
 /** The labels of the cached queries left invalidated after invalidating `keys`. */
@@ -41,7 +44,7 @@ async function invalidatedBy(keys: QueryKey[]): Promise<string[]> {
 }
 
 describe('keysFor', () => {
-  it('session.changed: that session (not its views or storage state), the sessions and runs lists, and the overview', async () => {
+  it('session.changed: that session (not its views or storage state), the sessions and runs lists, the overview and the profiles', async () => {
     expect(await invalidatedBy(keysFor({ type: 'session.changed', session_id: A }))).toEqual(
       [
         'A events',
@@ -50,7 +53,9 @@ describe('keysFor', () => {
         'A status',
         'failed runs list',
         'live sessions list',
+        'one profile',
         'overview',
+        'profiles list',
         'runs list',
         'sessions list',
       ].sort(),

@@ -1,6 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { ServerEvent } from '../../../contract/events.ts';
 import { overviewKeys } from '../overview/keys.ts';
+import { profileKeys } from '../profiles/keys.ts';
 import { runKeys } from '../runs/keys.ts';
 import { sessionKeys } from '../sessions/keys.ts';
 
@@ -10,6 +11,7 @@ export function keysFor(event: ServerEvent): QueryKey[] {
   switch (event.type) {
     case 'session.changed':
       // Its state may move it between the lists' filters; a pause or an end changes its run, and the runs list shows that run.
+      // A start or an end also changes the profiles it uses (in use by, last used, a version saved back).
       return [
         sessionKeys.one(id),
         sessionKeys.status(id),
@@ -18,6 +20,7 @@ export function keysFor(event: ServerEvent): QueryKey[] {
         sessionKeys.lists(),
         runKeys.lists(),
         overviewKeys.all,
+        profileKeys.all,
       ];
     case 'run.step':
       return [runKeys.status(id), sessionKeys.status(id), sessionKeys.events(id), runKeys.lists()];
@@ -35,4 +38,5 @@ export const liveKeys = (): QueryKey[] => [
   sessionKeys.eventLogs(),
   runKeys.all,
   overviewKeys.all,
+  profileKeys.all,
 ];

@@ -29,7 +29,7 @@ export const EVENT_KINDS = {
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
   downloads: { label: 'Downloads', events: ['Download'] },
   clients: { label: 'Clients and viewers', events: ['ClientConnected', 'ClientDisconnected'] },
-  session: { label: 'Session', events: ['SessionStarted', 'SessionEnded'] },
+  session: { label: 'Session', events: ['SessionStarted', 'ProfileSaved', 'SessionEnded'] },
 } as const satisfies Record<string, { label: string; events: readonly SessionEvent['event'][] }>;
 export type EventKind = keyof typeof EVENT_KINDS;
 
@@ -112,6 +112,9 @@ export function describeEvent(e: SessionEvent): string {
       return `${CLIENT[e.client]} joined`;
     case 'ClientDisconnected':
       return `${CLIENT[e.client]} left`;
+    case 'ProfileSaved':
+      if (!e.saved) return `Profile ${e.profile} not saved: ${e.reason ?? 'no reason given'}`;
+      return `Saved to profile ${e.profile} (version ${e.version}${e.size === null ? '' : `, ${formatBytes(e.size)}`})`;
   }
 }
 
@@ -121,4 +124,5 @@ export const isProblem = (e: SessionEvent) =>
   e.event === 'RunError' ||
   (e.event === 'ToolCallCompleted' && !e.result.ok) ||
   (e.event === 'AgentToolCall' && !e.ok) ||
-  (e.event === 'Download' && !e.ok);
+  (e.event === 'Download' && !e.ok) ||
+  (e.event === 'ProfileSaved' && !e.saved);

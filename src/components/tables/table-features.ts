@@ -28,3 +28,10 @@ export const compareValues = (a: unknown, b: unknown): number => {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
 };
+
+/** A column's sortFn comparing the two rows' values of that column with compareValues. */
+export const sortByValue = (
+  a: { getValue(id: string): unknown },
+  b: { getValue(id: string): unknown },
+  id: string,
+): number => compareValues(a.getValue(id), b.getValue(id));

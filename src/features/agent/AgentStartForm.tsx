@@ -1,8 +1,9 @@
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { applyIssues } from '../../api/form-issues.ts';
 import type { StartEditorSessionBody } from '../../api/agent/start-editor-session.ts';
 import { Field } from '../../components/Field.tsx';
 import { FormServerError } from '../../components/FormServerError.tsx';
+import { ProfileChoice } from '../../components/ProfileChoice.tsx';
 import {
   AGENT_START_FIELDS,
   agentStartDefaults,
@@ -10,7 +11,7 @@ import {
   type AgentStartValues,
 } from './agent-start-form.ts';
 
-/** Workflow name, start URL and optional test data, checked with the contract as you type. */
+/** Workflow name, start URL, optional test data and profile, checked with the contract as you type. */
 export function AgentStartForm({ onStart }: { onStart(body: StartEditorSessionBody): Promise<unknown> }) {
   const { register, control, handleSubmit, setError, formState } = useForm<
     AgentStartValues,
@@ -19,6 +20,7 @@ export function AgentStartForm({ onStart }: { onStart(body: StartEditorSessionBo
   >({ resolver: agentStartResolver, mode: 'onTouched', defaultValues: agentStartDefaults });
   const rows = useFieldArray({ control, name: 'test_data' });
   const { errors } = formState;
+  const profile = useWatch({ control, name: 'profile' });
   const onSubmit = handleSubmit(async (body) => {
     try {
       await onStart(body);
@@ -41,6 +43,11 @@ export function AgentStartForm({ onStart }: { onStart(body: StartEditorSessionBo
       <Field label="Start URL" name="agent-url" error={errors.url?.message} hint="The page the browser opens on.">
         {(p) => <input {...p} type="url" placeholder="https://example.com" {...register('url')} />}
       </Field>
+      <ProfileChoice
+        register={{ profile: register('profile'), persist_profile: register('persist_profile') }}
+        chosen={profile}
+        errors={errors}
+      />
       <fieldset className="agent-test-data" aria-describedby="agent-test-data-hint">
         <legend>Test data</legend>
         <p className="hint" id="agent-test-data-hint">

@@ -9,6 +9,8 @@ import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { Field } from '../../components/Field.tsx';
 import { MetadataWebhookFields } from '../../components/MetadataWebhookFields.tsx';
+import { profileChoiceDefaults } from '../../components/profile-choice.ts';
+import { ProfileChoice } from '../../components/ProfileChoice.tsx';
 import { FileDrop } from './FileDrop.tsx';
 import { rememberRun } from './run-memory.ts';
 import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
@@ -47,11 +49,13 @@ export function RunPage() {
       variablesJson: '',
       metadata: '',
       webhook_url: '',
+      ...profileChoiceDefaults,
     },
   });
   const { register, handleSubmit, control, setError, setValue, formState } = form;
   const { errors } = formState;
   const workflowId = useWatch({ control, name: 'workflow_id' }).trim();
+  const profile = useWatch({ control, name: 'profile' });
   const workflow = useWorkflow(UUID.test(workflowId) && !noList ? workflowId : undefined);
   const schema = workflow.data?.variables ?? null;
 
@@ -75,7 +79,13 @@ export function RunPage() {
           if (head === 'variables' && schema && rest[0])
             setError(`vars.${rest[0]}`, { type: 'server', message: issue.message });
           else if (head === 'variables') setError('variablesJson', { type: 'server', message: issue.message });
-          else if (head === 'workflow_id' || head === 'metadata' || head === 'webhook_url')
+          else if (
+            head === 'workflow_id' ||
+            head === 'metadata' ||
+            head === 'webhook_url' ||
+            head === 'profile' ||
+            head === 'persist_profile'
+          )
             setError(head, { type: 'server', message: issue.message });
           else setError('root.server', { type: 'server', message: `${issue.path}: ${issue.message}` });
         }
@@ -188,6 +198,14 @@ export function RunPage() {
             }}
           />
           <FileDrop files={files} onChange={setFiles} />
+        </div>
+
+        <div className="card">
+          <ProfileChoice
+            register={{ profile: register('profile'), persist_profile: register('persist_profile') }}
+            chosen={profile}
+            errors={errors}
+          />
         </div>
 
         <FormServerError message={errors.root?.server?.message} />

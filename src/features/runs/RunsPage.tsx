@@ -9,7 +9,7 @@ import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../../components/tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../../components/tables/ListControls.tsx';
 import { matchesSearch, setOrDelete } from '../../components/tables/list-params.ts';
-import { compareValues, type ListFeatures } from '../../components/tables/table-features.ts';
+import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 
 const OUTCOME: Record<RunStatus, string> = {
@@ -30,15 +30,13 @@ export function readStatusFilter(params: URLSearchParams): RunStatus | undefined
 
 const runId = (r: RunSummary) => r.session_id;
 const runStarted = (r: RunSummary) => r.created_at;
-const sortFn = (a: { getValue(id: string): unknown }, b: { getValue(id: string): unknown }, id: string) =>
-  compareValues(a.getValue(id), b.getValue(id));
 
 const helper = createColumnHelper<ListFeatures, RunSummary>();
 const columns = helper.columns([
   helper.accessor((r) => r.workflow_name ?? undefined, {
     id: 'workflow',
     header: 'Workflow',
-    sortFn,
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ row: { original: r } }) => (
       <Link to={`/runs/${r.session_id}`} className="truncate" title={r.workflow_name ?? undefined}>
@@ -49,7 +47,7 @@ const columns = helper.columns([
   helper.accessor('status', {
     id: 'outcome',
     header: 'Outcome',
-    sortFn,
+    sortFn: sortByValue,
     cell: ({ row: { original: r } }) => (
       <span className={`badge ${r.status}`} title={r.message}>
         {OUTCOME[r.status]}
@@ -59,13 +57,13 @@ const columns = helper.columns([
   helper.accessor('created_at', {
     id: 'started',
     header: 'Started',
-    sortFn,
+    sortFn: sortByValue,
     cell: ({ getValue }) => <When iso={getValue()} />,
   }),
   helper.accessor((r) => r.duration_ms ?? undefined, {
     id: 'duration',
     header: 'Duration',
-    sortFn,
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ getValue }) => {
       const ms = getValue();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Variable } from '../../../contract/variables.ts';
+import { profileChoiceDefaults } from '../../components/profile-choice.ts';
 import { runResolver, type RunFormValues } from './run-form.ts';
 
 const ID = '3da01067-def5-4369-9fcc-3a0ccecdf3b0';
@@ -8,7 +9,14 @@ const schema: Variable[] = [
   { name: 'count', type: 'number', required: false, default: 2 },
   { name: 'agree', type: 'boolean', required: false },
 ];
-const base: RunFormValues = { workflow_id: ID, vars: {}, variablesJson: '', metadata: '', webhook_url: '' };
+const base: RunFormValues = {
+  workflow_id: ID,
+  vars: {},
+  variablesJson: '',
+  metadata: '',
+  webhook_url: '',
+  ...profileChoiceDefaults,
+};
 const resolve = (v: RunFormValues, s: Variable[] | null) =>
   runResolver(v, { schema: s }, { fields: {}, shouldUseNativeValidation: false }) as Awaited<
     ReturnType<typeof runResolver>
@@ -44,12 +52,18 @@ describe('run form validation', () => {
   });
 
   it('checks the id, the webhook URL and, without a schema, the variables JSON', async () => {
-    const r = await resolve(
-      { workflow_id: 'abc', vars: {}, variablesJson: '[1]', metadata: '', webhook_url: 'nope' },
-      null,
-    );
+    const r = await resolve({ ...base, workflow_id: 'abc', variablesJson: '[1]', webhook_url: 'nope' }, null);
     expect(r.errors.workflow_id?.message).toBe('workflow_id must be a UUID');
     expect(r.errors.webhook_url?.message).toBe('webhook_url must be an http(s) URL');
     expect(r.errors.variablesJson?.message).toBe('variables must be a string holding a JSON object');
+  });
+
+  it('sends a chosen profile by name with persist_profile as text, and no profile fields without one', async () => {
+    const none = await resolve({ ...base, persist_profile: true }, null);
+    expect(none.values).toMatchObject({ profile: undefined, persist_profile: undefined });
+    const saving = await resolve({ ...base, profile: 'shop-login', persist_profile: true }, null);
+    expect(saving.values).toMatchObject({ profile: 'shop-login', persist_profile: 'true' });
+    const reading = await resolve({ ...base, profile: 'shop-login' }, null);
+    expect(reading.values).toMatchObject({ profile: 'shop-login', persist_profile: 'false' });
   });
 });

@@ -1,12 +1,13 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { RunWorkflowFields } from '../../../contract/runs.ts';
 import type { Variable } from '../../../contract/variables.ts';
+import { profileUse, type ProfileChoiceValues } from '../../components/profile-choice.ts';
 
 /**
  * The Run form. With a known variables schema each variable is its own input (`vars.<name>`);
  * without one (a server with no workflow endpoints) variables are typed as a JSON object.
  */
-export interface RunFormValues {
+export interface RunFormValues extends ProfileChoiceValues {
   workflow_id: string;
   vars: Record<string, string | boolean>;
   variablesJson: string;
@@ -72,11 +73,15 @@ export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFie
     variables = schema.length ? JSON.stringify(collected.values) : undefined;
   } else if (values.variablesJson.trim()) variables = values.variablesJson;
 
+  const profile = profileUse(values);
   const candidate = {
     workflow_id: values.workflow_id.trim(),
     metadata: values.metadata.trim() ? values.metadata : undefined,
     webhook_url: values.webhook_url.trim() ? values.webhook_url.trim() : undefined,
     variables,
+    // Multipart fields are text: the profile's name, and "true" or "false".
+    profile: profile?.name,
+    persist_profile: profile && String(profile.persist),
   };
   const parsed = RunWorkflowFields.safeParse(candidate);
   if (!parsed.success) {

@@ -5,11 +5,15 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerInfo } from '../../../contract/meta.ts';
+import type { ListProfilesResponse } from '../../../contract/profiles.ts';
 import { ApiError } from '../../api/errors.ts';
 import { LauncherForm } from './LauncherForm.tsx';
 import { defaultSessionName } from './launcher-form.ts';
 
-/** The server's facts as GET /server_info answers them; the launcher asks whether a proxy is configured. */
+/**
+ * The server's facts as GET /server_info answers them (the launcher asks whether a proxy is
+ * configured), and its one profile, shop-login, as GET /profiles lists it.
+ */
 function serveInfo(proxy: boolean) {
   const info: ServerInfo = {
     version: '1.0.0',
@@ -18,10 +22,27 @@ function serveInfo(proxy: boolean) {
     max_sessions: 4,
     api_key_file: 'DATA_DIR/api-key',
   };
+  const profiles: ListProfilesResponse = {
+    profiles: [
+      {
+        name: 'shop-login',
+        size: 1024,
+        version: 1,
+        versions: [],
+        created_at: '2026-11-25T10:00:00.000Z',
+        last_used_at: null,
+        in_use_by: [],
+      },
+    ],
+  };
   vi.stubGlobal(
     'fetch',
     vi.fn(
-      async () => new Response(JSON.stringify(info), { status: 200, headers: { 'content-type': 'application/json' } }),
+      async (url: string) =>
+        new Response(JSON.stringify(new URL(url).pathname.endsWith('/profiles') ? profiles : info), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        }),
     ),
   );
 }
@@ -141,6 +162,30 @@ describe('LauncherForm', () => {
     serveInfo(true);
     render(<LauncherForm onLaunch={vi.fn()} />);
     expect(await screen.findByLabelText('Use proxies')).toBeTruthy();
+  });
+
+  it('starts from a chosen profile, saving back only when asked; None sends no profile', async () => {
+    const onLaunch = vi.fn().mockResolvedValue(undefined);
+    render(<LauncherForm onLaunch={onLaunch} />);
+    const select = screen.getByLabelText('Profile') as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(screen.getByRole('option', { name: 'None' })).toBeTruthy();
+    const persist = screen.getByLabelText('Save changes back to the profile') as HTMLInputElement;
+    expect(persist.disabled).toBe(true);
+    await userEvent.selectOptions(select, await screen.findByRole('option', { name: 'shop-login' }));
+    expect(persist.disabled).toBe(false);
+    await userEvent.click(persist);
+    await userEvent.type(screen.getByLabelText('Workflow name'), 'logged in');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith(
+        expect.objectContaining({ workflow_name: 'logged in', profile: { name: 'shop-login', persist: true } }),
+      ),
+    );
+    await userEvent.selectOptions(select, 'None');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await waitFor(() => expect(onLaunch).toHaveBeenCalledTimes(2));
+    expect(onLaunch.mock.calls[1]![0]).not.toHaveProperty('profile', expect.anything());
   });
 
   it('puts a server 422 on the field it names', async () => {

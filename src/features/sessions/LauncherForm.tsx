@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts';
 import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from '../../../contract/sessions.ts';
 import { applyIssues } from '../../api/form-issues.ts';
@@ -6,6 +6,7 @@ import { useServerInfo } from '../../api/meta/get-server-info.ts';
 import { useWorkflows } from '../../api/workflows/get-workflows.ts';
 import { Field } from '../../components/Field.tsx';
 import { MetadataWebhookFields } from '../../components/MetadataWebhookFields.tsx';
+import { ProfileChoice } from '../../components/ProfileChoice.tsx';
 import {
   defaultSessionName,
   LAUNCHER_FIELDS,
@@ -17,7 +18,7 @@ import { FormServerError } from '../../components/FormServerError.tsx';
 
 /** Every field of the create request, validated with the contract as you type. */
 export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessionRequest): Promise<unknown> }) {
-  const { register, handleSubmit, setError, formState } = useForm<
+  const { register, handleSubmit, setError, formState, control } = useForm<
     LauncherValues,
     unknown,
     CreateWorkflowSessionRequest
@@ -27,6 +28,7 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
     defaultValues: launcherDefaults,
   });
   const { errors } = formState;
+  const profile = useWatch({ control, name: 'profile' });
   const proxyConfigured = useServerInfo().data?.proxy_configured === true;
   const workflows = useWorkflows();
   const onSubmit = handleSubmit(async (body) => {
@@ -68,6 +70,11 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
       >
         {(p) => <input {...p} type="url" placeholder="https://example.com" {...register('start_url')} />}
       </Field>
+      <ProfileChoice
+        register={{ profile: register('profile'), persist_profile: register('persist_profile') }}
+        chosen={profile}
+        errors={errors}
+      />
       {/* Offered only when the server has a PROXY_URL: without one, ticking it could only be refused. */}
       {proxyConfigured && (
         <label className="check">

@@ -10,7 +10,7 @@ import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../../components/tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../../components/tables/ListControls.tsx';
 import { matchesSearch, setOrDelete } from '../../components/tables/list-params.ts';
-import { compareValues, type ListFeatures } from '../../components/tables/table-features.ts';
+import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 import { BulkEnd } from './BulkEnd.tsx';
 import {
@@ -69,7 +69,7 @@ const columns = helper.columns([
   helper.accessor((s) => s.workflow_name ?? undefined, {
     id: 'workflow',
     header: 'Workflow',
-    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ row }) =>
       row.original.workflow_name === null ? (
@@ -83,7 +83,7 @@ const columns = helper.columns([
   }),
   helper.accessor('state', {
     header: 'State',
-    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortFn: sortByValue,
     cell: ({ row }) => {
       const bad = endedBadly(row.original);
       return <span className={`badge ${bad ? 'failed' : row.original.state}`}>{row.original.state}</span>;
@@ -92,20 +92,20 @@ const columns = helper.columns([
   helper.accessor(endReasonText, {
     id: 'end_reason',
     header: 'End reason',
-    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ getValue }) => getValue() ?? <span className="status">—</span>,
   }),
   helper.accessor('created_at', {
     id: 'started',
     header: 'Started',
-    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortFn: sortByValue,
     cell: ({ getValue }) => <When iso={getValue()} />,
   }),
   helper.accessor(durationMs, {
     id: 'duration',
     header: 'Duration',
-    sortFn: (a, b, id) => compareValues(a.getValue(id), b.getValue(id)),
+    sortFn: sortByValue,
     sortUndefined: 'last',
     cell: ({ getValue }) => {
       const ms = getValue();

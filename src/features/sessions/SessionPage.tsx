@@ -12,6 +12,7 @@ import { SessionInspector } from '../../components/inspector/SessionInspector.ts
 import { ConnectPanel } from './ConnectPanel.tsx';
 import { EmbedPanel } from './EmbedPanel.tsx';
 import { LiveViewPanel } from '../../components/LiveViewPanel.tsx';
+import { ProfileNote } from './ProfileNote.tsx';
 import { recallSession } from '../../lib/session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
 import { SessionRun } from './SessionRun.tsx';
@@ -87,6 +88,7 @@ export function SessionPage() {
         )}
       </ul>
       {session.data?.state === 'live' && <TimeWarning session={session.data} />}
+      {!ended && <ProfileNote profile={remembered?.profile} />}
       {session.isPending && (
         <p className="status" role="status">
           Loading the session…

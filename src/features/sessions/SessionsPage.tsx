@@ -1,26 +1,11 @@
-import { useNavigate } from 'react-router';
-import type { CreateWorkflowSessionRequest } from '../../../contract/sessions.ts';
-import { SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
 import { isStatus } from '../../api/errors.ts';
-import { useCreateSession } from '../../api/sessions/create-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useLaunchSession } from '../../components/useLaunchSession.ts';
 import { LauncherForm } from './LauncherForm.tsx';
-import { rememberSession } from '../../lib/session-memory.ts';
 import { SessionList } from './SessionList.tsx';
 
 export function SessionsPage() {
-  const create = useCreateSession();
-  const navigate = useNavigate();
-  const launch = async (body: CreateWorkflowSessionRequest) => {
-    const created = await create.mutateAsync(body);
-    rememberSession({
-      ...created,
-      workflow_name: body.workflow_name,
-      created_at: new Date().toISOString(),
-      timeout: body.timeout ?? SESSION_TIMEOUT_DEFAULT,
-    });
-    await navigate(`/sessions/${created.session_id}`);
-  };
+  const { launch, create } = useLaunchSession();
   // The list comes first, full width; the launcher is below it, one click (and its first field focused) away.
   const toLauncher = () => {
     document.getElementById('launch-title')?.scrollIntoView({ block: 'start' });

@@ -3,10 +3,11 @@ import {
   SESSION_TIMEOUT_DEFAULT,
   type Presentation,
 } from '../../../contract/sessions.ts';
+import { profileChoiceDefaults, profileUse, type ProfileChoiceValues } from '../../components/profile-choice.ts';
 import { contractResolver } from '../../lib/contract-resolver.ts';
 
 /** The launcher's inputs as typed; empty optional fields are left out of the request. */
-export interface LauncherValues {
+export interface LauncherValues extends ProfileChoiceValues {
   workflow_name: string;
   proxies: boolean;
   session_data: string;
@@ -30,6 +31,7 @@ export const launcherDefaults: LauncherValues = {
   presentation: 'browser',
   start_url: '',
   user_agent: '',
+  ...profileChoiceDefaults,
 };
 
 const opt = (s: string) => (s.trim() === '' ? undefined : s);
@@ -49,6 +51,7 @@ export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (
   workflow_name: v.workflow_name.trim() === '' ? defaultSessionName(new Date()) : v.workflow_name,
   proxies: v.proxies,
   session_data: opt(v.session_data),
+  profile: profileUse(v),
   // Number('') is 0, so an emptied box means the default rather than an error.
   timeout: v.timeout.trim() === '' ? undefined : Number(v.timeout),
   webhook_url: opt(v.webhook_url)?.trim(),
@@ -68,4 +71,5 @@ export const LAUNCHER_FIELDS = [
   'presentation',
   'start_url',
   'user_agent',
+  'profile',
 ] as const;
