@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProfileUse } from './profileUse.ts';
-import { callerMetadata, webUrl, wellFormed } from './common.ts';
+import { callerMetadata, parsedIfJsonText, webUrl, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
 import { InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
@@ -36,14 +36,7 @@ export const StartEditorSessionRequest = z
     test_data: z
       .preprocess(
         // The Python client sends JSON; a form (or an older client) sends the object as a JSON string.
-        (v) => {
-          if (typeof v !== 'string') return v;
-          try {
-            return JSON.parse(v);
-          } catch {
-            return v;
-          }
-        },
+        parsedIfJsonText,
         z
           .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'test_data keys must be variable names'), TestValue)
           .refine((r) => Object.keys(r).length <= TEST_DATA_MAX_KEYS, {
@@ -58,14 +51,7 @@ export const StartEditorSessionRequest = z
     profile: z
       .preprocess(
         // A form sends the object as a JSON string, as it sends test_data.
-        (v) => {
-          if (typeof v !== 'string') return v;
-          try {
-            return JSON.parse(v);
-          } catch {
-            return v;
-          }
-        },
+        parsedIfJsonText,
         ProfileUse,
       )
       .optional(),

@@ -81,6 +81,13 @@ export function parseJson(s: string): { ok: true; value: unknown } | { ok: false
 
 const utf8 = new TextEncoder();
 /** Bytes of `text` as UTF-8 (the contract runs in the dashboard too: no Buffer). */
+/** A value a form may send as JSON text (an object as a string), parsed; anything else as it came, for the schema to judge. */
+export function parsedIfJsonText(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const parsed = parseJson(v);
+  return parsed.ok ? parsed.value : v;
+}
+
 export const utf8Length = (text: string) => utf8.encode(text).length;
 
 /** A string holding JSON (the spec's session_data, metadata, variables): must parse, and not nest too deeply. */

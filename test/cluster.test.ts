@@ -10,7 +10,7 @@ import { RunWorkflowResponse, WebhookEvent } from '../contract/runs.ts';
 import { Session } from '../contract/sessions.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
 import type { ChildServer } from './helpers/childServer.ts';
-import { startClusterNode } from './helpers/clusterNode.ts';
+import { clusterClient, startClusterNode } from './helpers/clusterNode.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { ensureViewerBuilt } from './helpers/viewSession.ts';
@@ -36,13 +36,7 @@ async function startNode(again?: { dataDir: string; port: number }): Promise<Chi
   return startClusterNode({ databaseUrl, apiKey, secretKey, dataDir, port: again?.port });
 }
 
-const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, {
-    ...init,
-    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
-  });
-const post = (node: ChildServer, pathname: string, body: unknown) =>
-  api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const { api, post } = clusterClient(apiKey);
 
 const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
   queryOnce<T>(databaseUrl, sql, params);

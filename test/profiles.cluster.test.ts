@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Profile } from '../contract/profiles.ts';
 import { LOGIN, loginStateIn, startLoginSite, visitLoginSite, type LoginSite } from './fixtures/loginSite.ts';
 import type { ChildServer } from './helpers/childServer.ts';
-import { startClusterNode } from './helpers/clusterNode.ts';
+import { clusterClient, startClusterNode } from './helpers/clusterNode.ts';
 import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -37,13 +37,7 @@ afterAll(async () => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, {
-    ...init,
-    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
-  });
-const post = (node: ChildServer, pathname: string, body: unknown) =>
-  api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const { api, post } = clusterClient(apiKey);
 
 async function started(node: ChildServer, persist: boolean): Promise<{ session_id: string; connect_url: string }> {
   const res = await post(node, '/api/create_workflow_session', {

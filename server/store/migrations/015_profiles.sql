@@ -1,5 +1,6 @@
--- Profiles: named browser states that sessions start from and may save back to (contract/profiles.ts).
--- A version's bytes are a blob of sealed chunks (server/profiles/profileCipher.ts): AES-256-GCM under
+-- Profiles: named browser states that sessions start from and may save back to (contract/profiles.ts);
+-- their bytes are in profile_chunks (016). Same on SQLite and Postgres.
+-- A version's bytes are a blob of sealed chunks (server/profiles/sealedChunks.ts): AES-256-GCM under
 -- a key derived from the server's secret key, so no cookie or token is ever stored in the clear.
 -- A version row is written only after all its chunks: a save cut short leaves chunks no version
 -- names, which the next save of that profile removes.
@@ -20,14 +21,6 @@ CREATE TABLE profile_versions (
   created_at     TEXT NOT NULL,
   PRIMARY KEY (profile, version)
 );
-CREATE TABLE profile_chunks (
-  blob_id  TEXT NOT NULL,
-  profile  TEXT NOT NULL,
-  seq      INTEGER NOT NULL,
-  data     BLOB NOT NULL,
-  PRIMARY KEY (blob_id, seq)
-);
-CREATE INDEX profile_chunks_profile ON profile_chunks (profile);
 -- Sessions started from a profile, while they live. At most one per profile persists: the unique
 -- index is the lock, held in the store so that it holds across the nodes of a cluster. A row whose
 -- session is no longer starting or live (its node died) is stale and is cleared before each take.
