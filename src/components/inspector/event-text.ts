@@ -112,6 +112,12 @@ export function describeEvent(e: SessionEvent): string {
       return `${CLIENT[e.client]} joined`;
     case 'ClientDisconnected':
       return `${CLIENT[e.client]} left`;
+    case 'ProfileSaved':
+      return e.saved
+        ? `Profile ${e.profile} saved (version ${e.version})`
+        : `Profile ${e.profile} not saved: ${e.reason ?? 'nothing to save'}`;
+    case 'NodeDraining':
+      return e.message;
   }
 }
 
