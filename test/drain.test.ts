@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunWorkflowResponse } from '../contract/runs.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
-import { startChildServer, type ChildServer } from './helpers/childServer.ts';
+import { keyedCalls, startChildServer, type ChildServer } from './helpers/childServer.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { runCompletions } from './helpers/runCompletions.ts';
 import { waitForAsync } from './helpers/wait.ts';
@@ -33,13 +33,7 @@ const start = async () => {
   started.push(node);
   return node;
 };
-const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-  fetch(node.url + pathname, {
-    ...init,
-    headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
-  });
-const post = (node: ChildServer, pathname: string, body: unknown) =>
-  api(node, pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const { api, post } = keyedCalls(apiKey);
 const exited = (node: ChildServer) =>
   new Promise<number | null>((resolve) =>
     node.process.exitCode !== null
