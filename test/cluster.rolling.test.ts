@@ -151,7 +151,10 @@ describe('a rolling restart of three nodes on one Postgres', () => {
     const startedAt = Date.now();
     // Some runs on every node first.
     await new Promise((r) => setTimeout(r, 3_000));
+    /** Per node: seconds from the stop's start to its exit, then to answering again. */
+    const phases: string[] = [];
     for (let i = 0; i < nodes.length; i++) {
+      const stopAt = Date.now();
       const node = nodes[i]!;
       const port = Number(new URL(node.url).port);
       const dataDir = dirs[i]!;
@@ -167,14 +170,16 @@ describe('a rolling restart of three nodes on one Postgres', () => {
       }
       expect(node.process.exitCode, node.output().slice(-3000)).toBe(0);
       expect(await waitForNoServiceProcesses(dataDir)).toEqual([]);
+      const exitAt = Date.now();
       nodes[i] = await startNode({ dataDir, port });
+      phases.push(`drained in ${(exitAt - stopAt) / 1000} s, back in ${(Date.now() - exitAt) / 1000} s`);
     }
     submitting = false;
     await stream;
     await Promise.all(inFlight);
     expect(failures).toEqual([]);
     console.log(
-      `rolling restart: ${sent} runs sent over ${Math.round((Date.now() - startedAt) / 1000)} s, ${accepted.length} accepted, ${refusals.length} refusals sent on (${refusals.filter((r) => r === 'unreachable').length} unreachable)`,
+      `rolling restart: ${sent} runs sent over ${Math.round((Date.now() - startedAt) / 1000)} s, ${accepted.length} accepted, ${refusals.length} refusals sent on (${refusals.filter((r) => r === 'unreachable').length} unreachable); ${phases.join('; ')}`,
     );
     expect(accepted).toHaveLength(sent);
     // Some runs met a node that was draining or restarting: the roll was under load.
