@@ -18,12 +18,14 @@ export * from './artifacts.ts';
 export * from './overview.ts';
 export * from './apiKeys.ts';
 export * from './agent.ts';
+export * from './nodes.ts';
 
 import { agentOperations } from './agent.ts';
 import { apiKeyOperations } from './apiKeys.ts';
 import { artifactOperations } from './artifacts.ts';
 import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
+import { nodeOperations } from './nodes.ts';
 import { overviewOperations } from './overview.ts';
 import { runOperations } from './runs.ts';
 import { runControlOperations } from './runControl.ts';
@@ -50,5 +52,6 @@ export const operations: Record<string, Operation> = {
   ...eventOperations,
   ...overviewOperations,
   ...apiKeyOperations,
+  ...nodeOperations,
   ...metaOperations,
 };

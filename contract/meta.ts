@@ -19,7 +19,10 @@ export type ServerInfo = z.infer<typeof ServerInfo>;
  * never a session id, an address or a secret.
  */
 export const Readiness = z.object({
-  ready: z.boolean().describe('true while fewer than max_sessions sessions are starting or live on this node'),
+  ready: z
+    .boolean()
+    .describe('true while fewer than max_sessions sessions are starting or live on this node and it is not draining'),
+  draining: z.boolean().describe('The node is draining before it stops: it takes no new session'),
   sessions: z
     .number()
     .int()
@@ -57,7 +60,7 @@ export const metaOperations = defineOperations({
       200: { description: 'The node has room for a session', schema: Readiness },
       // While the server shuts down, Fastify answers every request 503 itself, with its own body.
       503: {
-        description: 'The node is full (ready: false), or shutting down (a body that is not this shape)',
+        description: 'The node is full or draining (ready: false), or shutting down (a body that is not this shape)',
         schema: Readiness,
       },
     },

@@ -37,6 +37,10 @@ export const Overview = z.object({
       size: z.number().int().describe('WARM_POOL_SIZE: the least it keeps (0: no pool)'),
       max: z.number().int().describe('WARM_POOL_MAX: the most it grows to'),
     }),
+    draining: z
+      .object({ since: z.iso.datetime(), deadline: z.iso.datetime() })
+      .nullable()
+      .describe('This node is draining before it stops (SIGTERM or POST /api/nodes/{id}/drain); null when not'),
   }),
   runs: z.object({
     since: z.iso.datetime({ offset: true }).describe('Start of the day the finished counts cover'),

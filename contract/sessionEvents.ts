@@ -238,6 +238,12 @@ export const SessionEvent = z.discriminatedUnion('event', [
         'Why nothing was saved (the browser crashed, the profile is over PROFILE_MAX_BYTES, …): the previous version stays',
       ),
   }),
+  z.object({
+    ...common,
+    event: z.literal('NodeDraining'),
+    message: z.string().describe('What the drain means for this session, in words'),
+    deadline: z.iso.datetime().describe('When the session ends at the latest (DRAIN_TIMEOUT_S after the drain began)'),
+  }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

@@ -67,6 +67,11 @@ export const EnvSchema = z.object({
     .min(64 * 1024)
     .max(4 * 1024 * 1024 * 1024)
     .default(100 * 1024 * 1024),
+  /**
+   * Seconds a stopping node (SIGTERM, or POST /api/nodes/{id}/drain) gives its runs under way and
+   * live sessions to end on their own, taking nothing new meanwhile; then it ends what is left and exits.
+   */
+  DRAIN_TIMEOUT_S: z.coerce.number().int().min(0).max(86_400).default(300),
   /** Runs that wait for a browser on a full host; beyond it run_workflow answers 429. 0: no queue. */
   MAX_QUEUED_RUNS: z.coerce.number().int().min(0).max(100_000).default(1000),
   PROXY_URL: optionalUrl,

@@ -43,6 +43,7 @@ import { AgentRunAi } from './agent/runAi.ts';
 import { Membership } from './cluster/membership.ts';
 import { reapDeadNodes } from './cluster/reaper.ts';
 import { EventRelay } from './cluster/eventRelay.ts';
+import { NodeDrain } from './cluster/drain.ts';
 
 /** Every service of the server, built once, in dependency order, by buildServices. */
 export interface Services {
@@ -83,6 +84,8 @@ export interface Services {
   apiKeyAdmin: ApiKeyAdmin;
   /** This node in the shared store (and where a session it does not hold lives). */
   cluster: Membership;
+  /** Taking this node out gently before it stops (SIGTERM, POST /api/nodes/{id}/drain). */
+  drain: NodeDrain;
 }
 
 export interface ServicesLifecycle {
@@ -250,11 +253,6 @@ export async function buildServices(
   );
   closers.push(() => model.close());
 
-  const overview = new OverviewService({
-    store: overviewRepo(db),
-    capacity: () => ({ sessions: sessions.active, pool: sessions.poolStats }),
-    config,
-  });
   const apiKeyAdmin = new ApiKeyAdmin(store.apiKeys);
 
   // This node in the shared store: it says it stopped only once its sessions have ended in order.
@@ -262,10 +260,28 @@ export async function buildServices(
     config,
     nodes: nodesRepo(db),
     load: () => sessions.active,
+    draining: () => sessions.draining,
     onBeat: (deadBefore) => reapDeadNodes({ sessions: repos.sessions, bus, log, runs }, deadBefore),
     log,
   });
   bus.on('session.changed', () => cluster.reportLoad());
+  const drain = new NodeDrain({
+    config,
+    sessions,
+    runs,
+    reportLoad: () => cluster.reportLoad(),
+    events: sessionEvents,
+    log,
+  });
+  const overview = new OverviewService({
+    store: overviewRepo(db),
+    capacity: () => ({
+      sessions: sessions.active,
+      pool: sessions.poolStats,
+      draining: drain.window(),
+    }),
+    config,
+  });
   // A cluster's nodes tell each other what changed, for every node's /api/events (on SQLite or a
   // single node there is no one to tell).
   const relay =
@@ -300,6 +316,7 @@ export async function buildServices(
     overview,
     apiKeyAdmin,
     cluster,
+    drain,
   };
   return {
     services,

@@ -64,6 +64,7 @@ describe('GET /api/overview', () => {
       sessions: 0,
       max_sessions: 7,
       warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 3 },
+      draining: null,
     });
 
     const { buckets } = body.series;

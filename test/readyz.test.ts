@@ -25,7 +25,7 @@ describe('GET /api/readyz', () => {
   it('answers without a key: 200, ready, the counts and nothing else, not cached', async () => {
     const r = await probe();
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ready: true, sessions: 0, max_sessions: 1 });
+    expect(r.body).toEqual({ ready: true, draining: false, sessions: 0, max_sessions: 1 });
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
 
@@ -36,7 +36,7 @@ describe('GET /api/readyz', () => {
 
     const full = await probe();
     expect(full.status).toBe(503);
-    expect(full.body).toEqual({ ready: false, sessions: 1, max_sessions: 1 });
+    expect(full.body).toEqual({ ready: false, draining: false, sessions: 1, max_sessions: 1 });
     // Nothing of the session or of the key: its id, the tokens of its URLs, the workflow's id.
     const tokens = [created.connect_url, created.vnc_url, created.livestream_url]
       .filter((u): u is string => typeof u === 'string')
@@ -59,6 +59,6 @@ describe('GET /api/readyz', () => {
       again = await probe();
     }
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ready: true, sessions: 0, max_sessions: 1 });
+    expect(again.body).toEqual({ ready: true, draining: false, sessions: 0, max_sessions: 1 });
   });
 });

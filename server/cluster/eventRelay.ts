@@ -5,6 +5,7 @@ import { ServerEvent } from '../../contract/events.ts';
 import type { Bus } from '../events/bus.ts';
 import { onBusServerEvents, type ServerEvents } from '../events/serverEvents.ts';
 import type { Sql } from '../store/sql.ts';
+import { otherNodesChanges } from '../store/otherNodesChanges.ts';
 
 // Loaded when first used (a cluster's relay only): it is about 150 ms and 15 MB a SQLite server does not need.
 const postgres = () => import('pg');
@@ -22,6 +23,14 @@ const MAX_PAYLOAD_BYTES = 7_900;
 const MAX_PENDING = 1_000;
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
+/**
+ * How far before the drop the catch-up reads: the other nodes stamp rows with their own clocks, and
+ * a notification sent just before the drop may never have been read. A change told twice costs a
+ * dashboard one refetch; one never told leaves it stale.
+ */
+const CATCH_UP_MARGIN_MS = 10_000;
+/** Its LISTEN connection's name in pg_stat_activity, for an operator (and the test that cuts it). */
+export const RELAY_APPLICATION_NAME = 'browserdesk-event-relay';
 
 export interface EventRelayOptions {
   /** The store's postgres:// URL: the LISTEN connection is its own client, outside the pool. */
@@ -46,6 +55,8 @@ export class EventRelay {
   private retryTimer: NodeJS.Timeout | undefined;
   private delay = RECONNECT_MIN_MS;
   private stopped = false;
+  /** When the LISTEN connection was lost (the first loss, through failed retries); undefined while it listens. */
+  private lostAt: number | undefined;
   /** One NOTIFY at a time, so the others read this node's events in the order they happened (run.step indexes). */
   private publishing: Promise<void> = Promise.resolve();
   private pending = 0;
@@ -103,6 +114,7 @@ export class EventRelay {
       connectionString: this.opts.databaseUrl,
       keepAlive: true,
       connectionTimeoutMillis: 10_000,
+      application_name: RELAY_APPLICATION_NAME,
     });
     this.client = client;
     let lost = false;
@@ -113,6 +125,7 @@ export class EventRelay {
       if (this.client === client) this.client = undefined;
       client.end().catch(() => {});
       if (this.stopped) return;
+      this.lostAt ??= Date.now();
       this.opts.log.warn({ err }, `event relay: LISTEN connection lost; reconnecting in ${this.delay} ms`);
       this.retryTimer = setTimeout(() => void this.connect(), this.delay).unref();
       this.delay = Math.min(this.delay * 2, RECONNECT_MAX_MS);
@@ -127,6 +140,34 @@ export class EventRelay {
       this.delay = RECONNECT_MIN_MS;
     } catch (err) {
       onLost(err);
+      return;
+    }
+    // Listening again: whatever was notified from here on arrives; what came before, the store says.
+    const lostAt = this.lostAt;
+    this.lostAt = undefined;
+    if (lostAt !== undefined) await this.catchUp(lostAt - CATCH_UP_MARGIN_MS);
+  }
+
+  /**
+   * What the other nodes relayed while this node did not listen, read back from the store: a
+   * session.changed for each session they started, changed or ended, and a run.completed for each
+   * run they ended. A run's single steps are not replayed: its session.changed or run.completed
+   * makes a dashboard read the run again, steps included.
+   */
+  private async catchUp(since: number): Promise<void> {
+    try {
+      const changed = await otherNodesChanges(this.opts.db, this.opts.nodeId, new Date(since).toISOString());
+      for (const c of changed) {
+        this.opts.serverEvents.emit(
+          c.run_succeeded === null
+            ? { type: 'session.changed', session_id: c.session_id }
+            : { type: 'run.completed', session_id: c.session_id, succeeded: c.run_succeeded },
+        );
+      }
+      if (changed.length)
+        this.opts.log.info(`event relay: caught up ${changed.length} change(s) missed while reconnecting`);
+    } catch (err) {
+      this.opts.log.warn({ err }, 'event relay: could not catch up what was missed while reconnecting');
     }
   }
 

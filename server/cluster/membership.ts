@@ -14,6 +14,8 @@ export interface MembershipOptions {
   nodes: NodesRepo;
   /** Sessions starting or live on this node now. */
   load: () => number;
+  /** A draining node says it has no room, so no other node places a session or run on it. */
+  draining: () => boolean;
   /** Called after each heartbeat with the moment before which a silent node counts as dead. */
   onBeat: (deadBefore: number) => Promise<void>;
   log: Log;
@@ -68,7 +70,7 @@ export class Membership implements ClusterRouting {
       await this.opts.nodes.beat(
         {
           id: this.nodeId,
-          max_sessions: this.opts.config.MAX_SESSIONS,
+          max_sessions: this.opts.draining() ? 0 : this.opts.config.MAX_SESSIONS,
           sessions: this.opts.load(),
           started_at: this.startedAt,
         },
@@ -100,6 +102,12 @@ export class Membership implements ClusterRouting {
     this.opts.log.warn({ node: nodeId }, 'a node refused a connection and missed its heartbeat: counted dead now');
     await this.opts.onBeat(now - DEAD_AFTER_MS);
     return true;
+  }
+
+  /** `nodeId` as the store names it when it is another node beating now (where a request for it goes), else null. */
+  async liveNode(nodeId: string): Promise<string | null> {
+    if (this.single || nodeId === this.nodeId) return null;
+    return (await this.opts.nodes.alive(nodeId, this.now() - DEAD_AFTER_MS)) ?? null;
   }
 
   /** Another live node with room for a session, the roomiest, with that place taken for the caller; null when none has. */

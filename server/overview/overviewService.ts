@@ -6,8 +6,12 @@ const HOUR_MS = 3_600_000;
 /** What the overview needs; built in server/services.ts. */
 export interface OverviewDeps {
   store: Pick<OverviewRepo, 'liveSessions' | 'runCounts' | 'sessionsStartedByHour' | 'runsEndedByHour'>;
-  /** This node's sessions starting or live, and its warm pool now. */
-  capacity(): { sessions: number; pool: { ready: number; starting: number; target: number } };
+  /** This node's sessions starting or live, its warm pool now, and its drain when it drains. */
+  capacity(): {
+    sessions: number;
+    pool: { ready: number; starting: number; target: number };
+    draining: { since: string; deadline: string } | null;
+  };
   config: { MAX_SESSIONS: number; WARM_POOL_SIZE: number; WARM_POOL_MAX: number };
   now?: () => Date;
 }
@@ -53,7 +57,7 @@ export class OverviewService {
       if (b && status === 'failed') b.runs_failed += Number(n);
     }
 
-    const { sessions, pool } = this.deps.capacity();
+    const { sessions, pool, draining } = this.deps.capacity();
     const { MAX_SESSIONS, WARM_POOL_SIZE, WARM_POOL_MAX } = this.deps.config;
     return {
       generated_at: now.toISOString(),
@@ -68,6 +72,7 @@ export class OverviewService {
           size: WARM_POOL_SIZE,
           max: WARM_POOL_MAX,
         },
+        draining,
       },
       runs: { since: opts.since ?? since, ...runs },
       series: { from, buckets: [...buckets.values()] },

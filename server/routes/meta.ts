@@ -11,10 +11,11 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, metaOperations.readyz, (_input, _req, reply) => {
     const sessions = app.sessions.active;
     const max = app.config.MAX_SESSIONS;
-    const ready = sessions < max;
+    const draining = app.sessions.draining;
+    const ready = !draining && sessions < max;
     // No caching: a probe must see the count of now, not of a proxy's copy.
     reply.header('cache-control', 'no-store').status(ready ? 200 : 503);
-    return { ready, sessions, max_sessions: max };
+    return { ready, draining, sessions, max_sessions: max };
   });
   addRoute(app, metaOperations.serverInfo, () => ({
     version: VERSION,

@@ -40,6 +40,11 @@ export class ActiveRuns {
     },
   ) {}
 
+  /** Runs under way on this node. */
+  get size(): number {
+    return this.runs.size;
+  }
+
   /** Hold the run in `sessionId` as under way while `execute` runs it; it leaves once that settles. */
   track(sessionId: string, run: PreparedRun, vncUrl: string, execute: (active: ActiveRun) => Promise<void>): void {
     const active: ActiveRun = {

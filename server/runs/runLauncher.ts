@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunStatus, RunWorkflowResponse } from '../../contract/runs.ts';
 import { AtCapacity } from '../domain/errors.ts';
+import { drainingRefusal } from '../sessions/sessionManager.ts';
 import type { LiveSession } from '../sessions/types.ts';
 import { runsRepo, type RunsRepo } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';
@@ -54,6 +55,12 @@ export class RunLauncher implements RunQueueHost {
    */
   async start(run: PreparedRun): Promise<RunStart> {
     const { deps } = this;
+    if (deps.sessions.draining) {
+      // A shared queue's run is started by another node; a node alone has nowhere to send it.
+      if (this.queue.shared) return { outcome: 'queued', response: await this.queue.enqueue(run) };
+      deps.folders.remove(run);
+      throw drainingRefusal();
+    }
     if (deps.sessions.active >= deps.config.MAX_SESSIONS)
       return { outcome: 'queued', response: await this.queue.enqueue(run) };
     let created;

@@ -127,6 +127,16 @@ export class RunService {
     return this.statuses.sessionStatus(sessionId);
   }
 
+  /** The node drains: it takes no more queued runs (on Postgres the other nodes do); what it runs goes on. */
+  stopTaking(): void {
+    this.queue.stopTaking();
+  }
+
+  /** Runs this node is running, starting, or holds in its own waiting line. */
+  inFlight(): number {
+    return this.active.size + this.queue.holding();
+  }
+
   /** Stop every run (server closing): the queue stops taking runs, then each run under way fails, ends its session and is recorded. */
   async closeAll(): Promise<void> {
     await this.queue.close();

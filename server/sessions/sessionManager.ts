@@ -97,6 +97,18 @@ export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Is
 export const shuttingDown = () =>
   new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
 
+/**
+ * The refusal of a new session on a draining node (sessions/sessionManager drain()). 503 with
+ * Retry-After, the shutting-down code: a load balancer or client tries another node, or this one
+ * once it is back.
+ */
+export const drainingRefusal = () =>
+  new Unavailable(
+    ErrorCode.shuttingDown,
+    'This node is draining before a restart and starts no new session: retry on another node, or here shortly',
+    RETRY_AFTER_SECONDS,
+  );
+
 /** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
 export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
   for (const s of sessions) {
@@ -123,6 +135,7 @@ export class BrowserSessionManager implements SessionManager {
   private readonly gate: StartGate;
   private isolation: Isolation | undefined;
   private isClosed = false;
+  private isDraining = false;
   private readonly hooks: SessionLifecycleHooks[] = [];
 
   constructor(private readonly opts: ManagerOptions) {
@@ -229,6 +242,20 @@ export class BrowserSessionManager implements SessionManager {
     return this.isClosed;
   }
 
+  get draining(): boolean {
+    return this.isDraining;
+  }
+
+  drain(): void {
+    this.isDraining = true;
+    // Ready browsers would only wait for creates that no longer come.
+    void this.pool.close();
+  }
+
+  liveIds(): string[] {
+    return [...this.entries.keys()];
+  }
+
   assertRoom(): void {
     if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
       throw new AtCapacity(
@@ -273,6 +300,7 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
+    if (this.isDraining) return Promise.reject(drainingRefusal());
     const minted = mintTokens();
     return this.track(this.createNow(input, minted.hashes).then((session) => ({ session, tokens: minted.tokens })));
   }

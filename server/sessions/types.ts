@@ -105,6 +105,12 @@ export interface SessionManager {
   readonly active: number;
   /** closeAll() has begun: no session starts any more. */
   readonly closed: boolean;
+  /** drain() was called: create() refuses (createReserved still starts the runs this node took before). */
+  readonly draining: boolean;
+  /** The node is draining before it stops: new sessions are refused from now, and the warm pool's browsers go. */
+  drain(): void;
+  /** Ids of the sessions starting or live on this node. */
+  liveIds(): string[];
   /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
   assertRoom(): void;
   /** Add lifecycle hooks; call before the server takes requests. */

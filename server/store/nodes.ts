@@ -27,6 +27,9 @@ export function nodesRepo(sql: Sql) {
         'UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ? AND heartbeat_at > 0 AND heartbeat_at < ? RETURNING id',
         [id, silentBefore],
       )) !== undefined,
+    /** The node's id as stored when it has beaten since `aliveAfter`; undefined otherwise. */
+    alive: async (id: string, aliveAfter: number): Promise<string | undefined> =>
+      (await sql.get<{ id: string }>('SELECT id FROM nodes WHERE id = ? AND heartbeat_at >= ?', [id, aliveAfter]))?.id,
     /** A node that stops in order says so: nothing is sent to it any more, and nothing of it is left to reap. */
     stopped: (id: string) => sql.run('UPDATE nodes SET heartbeat_at = 0, sessions = 0 WHERE id = ?', [id]),
     /**

@@ -70,3 +70,19 @@ export async function startChildServer(opts: {
     },
   };
 }
+
+/** fetch against a child server with the API key, and a JSON POST the same way. */
+export function keyedCalls(apiKey: string) {
+  const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
+    fetch(node.url + pathname, {
+      ...init,
+      headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
+    });
+  const post = (node: ChildServer, pathname: string, body: unknown) =>
+    api(node, pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  return { api, post };
+}

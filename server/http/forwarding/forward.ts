@@ -23,6 +23,12 @@ declare module 'fastify' {
      * `body`: the request's body, for a route that read it to find the session (/api/mcp's tool calls).
      */
     passToOwner(req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer): Promise<boolean>;
+    /**
+     * Pass the request to another node, for a route about that node (a drain). `nodeUrl` is the
+     * node's id as the store holds it (ClusterRouting), never a name from the request. False when
+     * this node answers: the request was forwarded to it already, or that node refused and is dead.
+     */
+    passToNode(req: FastifyRequest, reply: FastifyReply, nodeUrl: string): Promise<boolean>;
   }
 }
 
@@ -169,7 +175,8 @@ export function installForwarding(app: FastifyInstance): void {
   let keptHere = 0;
   async function placeElsewhere(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (req.headers[FORWARDED_HEADER] !== undefined) return;
-    if (app.sessions.active + keptHere < app.config.MAX_SESSIONS) {
+    // A draining node keeps nothing new: it goes to a node with room as if this one were full.
+    if (!app.sessions.draining && app.sessions.active + keptHere < app.config.MAX_SESSIONS) {
       keptHere++;
       reply.raw.once('close', () => keptHere--);
       return;
@@ -184,6 +191,21 @@ export function installForwarding(app: FastifyInstance): void {
   app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer) => {
     const to = await ownerOf(req, sessionId);
     return to ? forward(req, reply, to, body) : false;
+  });
+
+  app.decorate('passToNode', async (req: FastifyRequest, reply: FastifyReply, nodeUrl: string) => {
+    if (req.headers[FORWARDED_HEADER] !== undefined) return false;
+    const target = targetOf(nodeUrl);
+    const path = target && pathToSend(target, req.raw.url ?? '');
+    if (!target || path === null) return false;
+    return forwardHttp(req, reply, {
+      target,
+      path,
+      nodeId: app.cluster.nodeId,
+      agents,
+      track,
+      refused: () => app.cluster.refused(nodeUrl),
+    });
   });
 
   const withHook = <H>(hooks: H | H[] | undefined, hook: H): H[] => {

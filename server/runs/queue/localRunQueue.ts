@@ -16,6 +16,7 @@ import { WaitingLine } from './waitingLine.ts';
  * what waits.
  */
 export class LocalRunQueue implements RunQueue {
+  readonly shared = false;
   private readonly line: WaitingLine;
   /** Queued runs, by session id: settled once the run has started or its failure is recorded. */
   private readonly leaving = new Map<string, Promise<void>>();
@@ -31,6 +32,17 @@ export class LocalRunQueue implements RunQueue {
   async start(): Promise<void> {}
 
   take(): void {}
+
+  /**
+   * Nothing: on one node there is nowhere else for a waiting run to go, and this line dies with the
+   * process. So the runs it accepted keep starting here as browsers free while the node drains
+   * (the drain waits for them too, within DRAIN_TIMEOUT_S) rather than fail at once.
+   */
+  stopTaking(): void {}
+
+  holding(): number {
+    return this.line.size;
+  }
 
   async enqueue(run: PreparedRun): Promise<RunWorkflowResponse> {
     let reservation;

@@ -15,10 +15,16 @@ import type { RunFolders } from '../runFolders.ts';
  * takes the next run and a node's restart or death loses none.
  */
 export interface RunQueue {
+  /** Whether what waits is the cluster's (any node may start it) rather than this process's. */
+  readonly shared: boolean;
   /** Connect (before requests are served), and put back the runs this node took and never started. */
   start(): Promise<void>;
   /** Begin taking runs (once this node's leftovers are settled). */
   take(): void;
+  /** The node drains: it takes no more runs from a shared queue (another node will); a local line keeps starting its own. */
+  stopTaking(): void;
+  /** Runs this node holds in the queue: waiting in its own line, or taken and starting their browser. */
+  holding(): number;
   /** Queue a run; its answer (the session's id and URLs) now. Throws AtCapacity when MAX_QUEUED_RUNS wait. */
   enqueue(run: PreparedRun): Promise<RunWorkflowResponse>;
   /** Where the session's run waits (1: next), or null when none of it waits. */

@@ -65,6 +65,7 @@ const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
  * and a run claimed by a node that died before its browser started goes back into the queue.
  */
 export class SharedRunQueue implements RunQueue {
+  readonly shared = true;
   private readonly repo;
   private readonly boss: Promise<PgBoss>;
   private closed = false;
@@ -111,6 +112,17 @@ export class SharedRunQueue implements RunQueue {
     this.timer = setInterval(() => this.pump(), POLL_MS).unref();
     this.offEnded = this.deps.bus.on('session.ended', () => this.pump());
     this.pump();
+  }
+
+  /** What waits stays in the store for the other nodes; the runs this node took and is starting go on. */
+  stopTaking(): void {
+    this.taking = false;
+    clearInterval(this.timer);
+    this.offEnded?.();
+  }
+
+  holding(): number {
+    return this.starting.size;
   }
 
   async enqueue(run: PreparedRun): Promise<RunWorkflowResponse> {
@@ -261,7 +273,7 @@ export class SharedRunQueue implements RunQueue {
   }
 
   private async takeWhileRoom(): Promise<void> {
-    while (!this.closed && this.deps.sessions.active < this.deps.config.MAX_SESSIONS) {
+    while (!this.closed && this.taking && this.deps.sessions.active < this.deps.config.MAX_SESSIONS) {
       const boss = await this.boss;
       const [job] = await boss.fetch<unknown>(QUEUE, { batchSize: 1 });
       if (!job) return;

@@ -88,6 +88,11 @@ export class WaitingLine {
     }
   }
 
+  /** Sessions in the line or taken from it and still starting. */
+  get size(): number {
+    return this.waiting.size + this.starting.size;
+  }
+
   /** Where the session waits (1: next), or null once it is live or if it is not in the line. */
   position(id: string): number | null {
     let position = 0;

@@ -115,6 +115,8 @@ export function describeEvent(e: SessionEvent): string {
     case 'ProfileSaved':
       if (!e.saved) return `Profile ${e.profile} not saved: ${e.reason ?? 'no reason given'}`;
       return `Saved to profile ${e.profile} (version ${e.version}${e.size === null ? '' : `, ${formatBytes(e.size)}`})`;
+    case 'NodeDraining':
+      return e.message;
   }
 }
 

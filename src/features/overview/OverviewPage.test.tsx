@@ -31,7 +31,12 @@ function overview(over: Partial<Overview> = {}): Overview {
   return {
     generated_at: '2026-11-25T17:30:00.000Z',
     sessions: { live: 3 },
-    capacity: { sessions: 3, max_sessions: 10, warm_pool: { ready: 1, starting: 0, target: 1, size: 1, max: 4 } },
+    capacity: {
+      sessions: 3,
+      max_sessions: 10,
+      warm_pool: { ready: 1, starting: 0, target: 1, size: 1, max: 4 },
+      draining: null,
+    },
     runs: { since: '2026-11-25T00:00:00+01:00', succeeded: 12, failed: 2, queued: 1, running: 4 },
     series: {
       from: buckets()[0]!.start,
@@ -111,7 +116,12 @@ describe('OverviewPage', () => {
   it('says the pool is off, the host full, and that nothing happened yet, in words', async () => {
     serve(
       overview({
-        capacity: { sessions: 10, max_sessions: 10, warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 4 } },
+        capacity: {
+          sessions: 10,
+          max_sessions: 10,
+          warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 4 },
+          draining: null,
+        },
         series: { from: buckets()[0]!.start, buckets: buckets() },
       }),
     );

@@ -22,7 +22,14 @@ function CapacityCard({ capacity }: { capacity: Overview['capacity'] }) {
       <p className="overview-number">
         {sessions} <span className="overview-of">of {max}</span>
       </p>
-      <p className="hint">sessions on this server{full ? ': full, new runs wait in the queue' : ''}</p>
+      <p className="hint">
+        sessions on this server
+        {capacity.draining
+          ? `: draining before a restart, takes nothing new; stops by ${new Date(capacity.draining.deadline).toLocaleTimeString()}`
+          : full
+            ? ': full, new runs wait in the queue'
+            : ''}
+      </p>
       <div className={`overview-bar${full ? ' full' : ''}`} aria-hidden="true">
         <span style={{ width: `${used}%` }} />
       </div>
