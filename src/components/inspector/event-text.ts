@@ -29,7 +29,7 @@ export const EVENT_KINDS = {
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
   downloads: { label: 'Downloads', events: ['Download'] },
   clients: { label: 'Clients and viewers', events: ['ClientConnected', 'ClientDisconnected'] },
-  session: { label: 'Session', events: ['SessionStarted', 'ProfileSaved', 'SessionEnded'] },
+  session: { label: 'Session', events: ['SessionStarted', 'ProfileSaved', 'NodeDraining', 'SessionEnded'] },
 } as const satisfies Record<string, { label: string; events: readonly SessionEvent['event'][] }>;
 export type EventKind = keyof typeof EVENT_KINDS;
 
