@@ -130,7 +130,8 @@ export class BrowserTree {
 
   static async start(opts: TreeOptions): Promise<BrowserTree> {
     const queued = performance.now();
-    const leaveGate = (await opts.gate?.enter(opts.ticket ?? { urgent: true }, opts.signal)) ?? (() => undefined);
+    const leaveGate =
+      (await opts.gate?.enter(opts.ticket ?? { urgent: true }, { signal: opts.signal })) ?? (() => undefined);
     try {
       return await BrowserTree.startNow(opts, Math.round(performance.now() - queued));
     } finally {
