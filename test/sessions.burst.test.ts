@@ -1,8 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../contract/errors.ts';
+import { RunWorkflowResponse } from '../contract/runs.ts';
 import { CreateWorkflowSessionResponse, Session } from '../contract/sessions.ts';
 import type { StartGate } from '../server/sessions/browser/startGate.ts';
+import { createWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 
@@ -16,19 +20,30 @@ import { closeLeavingNothing } from './helpers/teardown.ts';
  * (half the memory at 250 MB a session): the limit on live sessions is not what is tested here,
  * and the 18 browsers the gate lets through (about 4.5 GB) fit beside the other test files. The
  * warm pool stays off (the tests' default): every session is a start of its own through the gate.
+ * A burst of runs goes through the same gate: a run it cannot take now is queued, never failed.
  */
 const BURST = 30;
 const STARTS_AT_ONCE = 2;
 const SPINNERS = 4;
 
 let server: TestServer;
+let site: http.Server;
+let siteUrl: string;
 const spinners: ChildProcess[] = [];
 beforeAll(async () => {
-  server = await startServer({ MAX_SESSIONS: '48', BROWSER_STARTS_AT_ONCE: String(STARTS_AT_ONCE) });
-  for (let i = 0; i < SPINNERS; i++) spinners.push(spin());
+  server = await startServer({
+    MAX_SESSIONS: '48',
+    BROWSER_STARTS_AT_ONCE: String(STARTS_AT_ONCE),
+    // A recording is an ffmpeg a run: CPU the runs' burst does not need to be about.
+    RECORD_SESSIONS: 'off',
+  });
+  site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>ok</title>'));
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
 });
 afterAll(async () => {
-  for (const s of spinners) s.kill('SIGKILL');
+  site?.closeAllConnections();
+  await new Promise((r) => site?.close(r));
   await closeLeavingNothing(server);
 });
 
@@ -57,11 +72,12 @@ beforeEach(() => {
 });
 afterEach(() => clearInterval(sampler));
 
-function expectGateHeld(): void {
+/** Never more starts at once than the gate's limit; with `line`, never more waiting than its line holds. */
+function expectGateHeld(line: boolean): void {
   expect(gate().limit).toBe(STARTS_AT_ONCE);
   expect(most.running).toBeGreaterThanOrEqual(1);
   expect(most.running).toBeLessThanOrEqual(STARTS_AT_ONCE);
-  expect(most.waiting).toBeLessThanOrEqual(gate().maxWaiting);
+  if (line) expect(most.waiting).toBeLessThanOrEqual(gate().maxWaiting);
 }
 
 /** Sessions' records, newest first (at most 100: more than these tests make). */
@@ -73,12 +89,13 @@ async function sessions(): Promise<Session[]> {
 /** The records of one burst's sessions (their workflows are named `prefix-N`). */
 const ofBurst = async (prefix: string) => (await sessions()).filter((s) => s.workflow_name?.startsWith(prefix));
 
-/** End every live session; then every session has ended, each because it was stopped (none failed to start). */
+/** End every live session; then every session has ended, stopped or its run completed (none failed to start). */
 async function endAllAndCheck(): Promise<void> {
   for (const s of await sessions())
     if (s.state !== 'ended') expect((await server.api(`/api/sessions/${s.id}`, { method: 'DELETE' })).status).toBe(200);
   const ended = await sessions();
-  expect(ended.filter((s) => s.end_reason !== 'stopped').map((s) => `${s.id}: ${s.end_reason}`)).toEqual([]);
+  const otherwise = ended.filter((s) => s.end_reason !== 'stopped' && s.end_reason !== 'completed');
+  expect(otherwise.map((s) => `${s.id}: ${s.end_reason}`)).toEqual([]);
 }
 
 /** After a burst the server still answers, and starts a session. */
@@ -100,6 +117,13 @@ interface ToolAnswer {
 }
 
 describe(`a burst of ${BURST} session creates on a busy host`, () => {
+  beforeAll(() => {
+    for (let i = 0; i < SPINNERS; i++) spinners.push(spin());
+  });
+  afterAll(() => {
+    for (const s of spinners.splice(0)) s.kill('SIGKILL');
+  });
+
   it('one JSON-RPC batch of session_create: each call a live session or a tool error saying the server is busy', async () => {
     const batch = Array.from({ length: BURST }, (_, i) => ({
       jsonrpc: '2.0',
@@ -131,7 +155,7 @@ describe(`a burst of ${BURST} session creates on a busy host`, () => {
     const records = await ofBurst('burst-mcp-');
     expect(records.map((s) => s.id).sort()).toEqual([...created].sort());
     expect(records.every((s) => s.state === 'live')).toBe(true);
-    expectGateHeld();
+    expectGateHeld(true);
     console.log(`JSON-RPC batch of ${BURST}: ${created.length} live, ${refused.length} refused as busy`);
     await endAllAndCheck();
     await expectHealthy();
@@ -157,9 +181,40 @@ describe(`a burst of ${BURST} session creates on a busy host`, () => {
     const records = await ofBurst('burst-http-');
     expect(records.map((s) => s.id).sort()).toEqual([...created].sort());
     expect(records.every((s) => s.state === 'live')).toBe(true);
-    expectGateHeld();
+    expectGateHeld(true);
     console.log(`${BURST} HTTP creates: ${created.length} live, ${BURST - created.length} refused with 429`);
     await endAllAndCheck();
     await expectHealthy();
   });
+});
+
+describe(`a burst of ${BURST} runs`, () => {
+  // On the host as it is: what a run does once started (its steps on a loaded host) is not the gate's.
+  it('concurrent run_workflow: each run starts or is queued, and every one gets its browser', async () => {
+    const workflowId = await createWorkflow(server, {
+      name: 'burst-run',
+      flow: { title: 'Open a page', steps: [{ type: 'navigate', url: siteUrl }] },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, () => postJson(server, '/api/run_workflow', { workflow_id: workflowId })),
+    );
+    const ids: string[] = [];
+    let queued = 0;
+    for (const res of answers) {
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = RunWorkflowResponse.parse(await res.json());
+      expect(body.succeeded, body.message).toBe(true);
+      if (!body.message.startsWith('Run started')) queued++;
+      ids.push(body.session_id);
+    }
+    const runs = await Promise.all(ids.map((id) => untilCompleted(server, id, 600_000)));
+    // A run refused a browser would say so ("could not start", "did not start"); each got one.
+    expect(runs.filter((r) => /not start/.test(r.message)).map((r) => r.message)).toEqual([]);
+    // A queued run's start waits beyond the line's bound (each holds a session's place, so
+    // MAX_SESSIONS bounds them): its caller was answered when it queued, and it is never refused.
+    expectGateHeld(false);
+    const succeeded = runs.filter((r) => r.succeeded).length;
+    console.log(`${BURST} runs: ${BURST - queued} started at once, ${queued} queued; ${succeeded} succeeded`);
+    await endAllAndCheck();
+  }, 900_000);
 });

@@ -44,7 +44,8 @@ const RETRY_AFTER_MAX_SECONDS = 60;
  * ready browser goes to the first create. The line of client starts is bounded (`maxWaiting`) and
  * an impatient entrant is refused with AtCapacity (429, Retry-After: when the line ahead should
  * have drained) instead of waiting without end: a host busy starting browsers says so, and no
- * start is given less than the time it needs.
+ * start is given less than the time it needs. A patient entrant (a queued run's start) is never
+ * refused and may wait past the bound: each holds a session's place, so MAX_SESSIONS bounds them.
  */
 export class StartGate {
   private running = 0;
