@@ -70,6 +70,8 @@ interface Entry {
   endReason?: EndReason;
   /** The profile it started from, held until it ends (saved back first when it persists). */
   lease?: ProfileLease;
+  /** Set while it waits for its turn in the start gate, before anything is recorded: end() cancels the wait. */
+  waiting?: AbortController;
 }
 
 /** Longest a persisting session's browser has to close cleanly (flushing its cookies) before the save. */
@@ -83,6 +85,14 @@ const MAX_ISSUED_TOKEN_SETS = 16;
 
 /** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
 const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Longest a create waits in the start gate's line before it is refused as busy (429, Retry-After).
+ * Its start comes after the wait, so a client waits at most this plus one start: inside the minute
+ * HTTP clients commonly allow, and about 15 rounds of starts on an idle 2-core host, more than the
+ * line holds (StartGate: 8 client starts a place).
+ */
+const START_PATIENCE_MS = 30_000;
 
 /** Why a session cannot ask for proxies on this server, or null when it can (or does not ask). */
 export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Issue | null =>
@@ -347,6 +357,10 @@ export class BrowserSessionManager implements SessionManager {
     };
     // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
     this.entries.set(id, entry);
+    // A start of its own waits for its place in the gate before anything is recorded, so a create
+    // the host is too busy for is refused (429) and leaves nothing: no record, no `failed_to_start`.
+    // A queued run's start waits as long as it takes: its caller was answered when it queued.
+    const place = pooled ? undefined : await this.waitForPlace(id, entry, reservedId ? undefined : START_PATIENCE_MS);
     try {
       await repo.insert({
         id,
@@ -361,6 +375,7 @@ export class BrowserSessionManager implements SessionManager {
       });
     } catch (err) {
       this.entries.delete(id);
+      place?.();
       void pooled?.tree.then(
         (t) => t.kill(),
         () => undefined,
@@ -380,14 +395,18 @@ export class BrowserSessionManager implements SessionManager {
       let launchedAsAsked = false;
       const cold = () => {
         launchedAsAsked = true;
-        return BrowserTree.start({
+        const start = BrowserTree.start({
           ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined),
+          // With its place taken already, the start does not queue again; it gives the place back.
+          ...(place ? { gate: undefined } : {}),
           kiosk: presentation === 'kiosk',
           userAgent: input.userAgent,
           seed: lease?.seed?.bind(lease),
         });
+        return place ? start.finally(place) : start;
       };
-      // The pool's starting tree failed: its folders are gone, so a start of our own can take the id.
+      // The pool's starting tree failed: its folders are gone, so a start of our own can take the id
+      // (it waits its turn in the gate as long as it takes: its client has waited already).
       tree = pooled ? await pooled.tree.catch(cold) : await cold();
       entry.tree = tree;
       if (entry.ending) throw new Error('ended while starting');
@@ -407,6 +426,7 @@ export class BrowserSessionManager implements SessionManager {
         void this.end(id, closedByClient ? 'stopped' : 'crashed');
       });
     } catch (err) {
+      place?.();
       if (!entry.ending && !isDomainError(err)) this.opts.log.error({ err, session_id: id }, 'session failed to start');
       await this.end(id, 'failed_to_start');
       // A tree that finished starting after end() began is not known to end(): kill it here.
@@ -446,6 +466,26 @@ export class BrowserSessionManager implements SessionManager {
     });
     bus.emit('session.changed', { session_id: id });
     return session;
+  }
+
+  /**
+   * Wait for a place in the start gate, a client's start (before the pool's refills); with
+   * `patienceMs`, refused (AtCapacity) when the line is full or the wait runs out. The session is
+   * counted meanwhile; ending it (closeAll, a queued run taken out of the queue) cancels the wait.
+   */
+  private async waitForPlace(id: string, entry: Entry, patienceMs: number | undefined): Promise<() => void> {
+    entry.waiting = new AbortController();
+    try {
+      return await this.gate.enter({ urgent: true }, { signal: entry.waiting.signal, patienceMs });
+    } catch (err) {
+      this.entries.delete(id);
+      if (!entry.ending) throw err;
+      throw this.isClosed
+        ? shuttingDown()
+        : new Conflict('The session was ended while it waited for its turn to start a browser');
+    } finally {
+      entry.waiting = undefined;
+    }
   }
 
   private openProfile(use: NonNullable<CreateSessionInput['profile']>): Promise<ProfileOpening> {
@@ -519,42 +559,56 @@ export class BrowserSessionManager implements SessionManager {
     const entry = this.entries.get(id);
     if (!entry) return Promise.resolve();
     entry.endReason ??= reason;
-    entry.ending ??= (async () => {
-      const { repo, bus } = this.opts;
-      clearTimeout(entry.timer);
-      // Before anything closes: the browser is still up for a last read (its storage state).
-      const live = entry.session;
-      if (live && live.state === 'live' && entry.tree?.alive)
-        await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
-      if (entry.lease) await this.endLease(id, entry, entry.lease, reason);
-      if (entry.session) entry.session.state = 'ended';
-      await this.safely(() => repo.markEnded(id, reason));
-      // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
-      for (const l of entry.endListeners) {
-        try {
-          l(reason);
-        } catch (err) {
-          this.opts.log.warn({ err }, 'session end listener failed');
-        }
-      }
-      entry.endListeners.clear();
-      bus.emit('session.ended', {
-        session_id: id,
-        workflow_id: entry.workflowId,
-        reason,
-        webhook_url: entry.webhookUrl,
-        metadata: entry.metadata,
-      });
-      bus.emit('session.changed', { session_id: id });
-      // A tree still starting is killed by create() when it notices `ending`; its processes carry
-      // the marker, so a sweep by tree id catches them either way.
-      if (entry.tree) await entry.tree.kill();
-      else await killTree(this.opts.config.dataDir, id, []);
-      await this.safely(() => repo.dropTree(id));
-      this.entries.delete(id);
-      await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
-    })();
+    entry.ending ??= entry.waiting
+      ? this.cancelWait(id, entry, entry.waiting, reason)
+      : (async () => {
+          const { repo, bus } = this.opts;
+          clearTimeout(entry.timer);
+          // Before anything closes: the browser is still up for a last read (its storage state).
+          const live = entry.session;
+          if (live && live.state === 'live' && entry.tree?.alive)
+            await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
+          if (entry.lease) await this.endLease(id, entry, entry.lease, reason);
+          if (entry.session) entry.session.state = 'ended';
+          await this.safely(() => repo.markEnded(id, reason));
+          // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
+          this.tellEndListeners(entry, reason);
+          bus.emit('session.ended', {
+            session_id: id,
+            workflow_id: entry.workflowId,
+            reason,
+            webhook_url: entry.webhookUrl,
+            metadata: entry.metadata,
+          });
+          bus.emit('session.changed', { session_id: id });
+          // A tree still starting is killed by create() when it notices `ending`; its processes carry
+          // the marker, so a sweep by tree id catches them either way.
+          if (entry.tree) await entry.tree.kill();
+          else await killTree(this.opts.config.dataDir, id, []);
+          await this.safely(() => repo.dropTree(id));
+          this.entries.delete(id);
+          await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
+        })();
     return entry.ending;
+  }
+
+  /** A session still waiting for its turn to start: nothing was recorded or started, so the wait alone ends. */
+  private async cancelWait(id: string, entry: Entry, waiting: AbortController, reason: EndReason): Promise<void> {
+    waiting.abort();
+    this.entries.delete(id);
+    this.tellEndListeners(entry, reason);
+    await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
+  }
+
+  private tellEndListeners(entry: Entry, reason: EndReason): void {
+    for (const l of entry.endListeners) {
+      try {
+        l(reason);
+      } catch (err) {
+        this.opts.log.warn({ err }, 'session end listener failed');
+      }
+    }
+    entry.endListeners.clear();
   }
 
   /**

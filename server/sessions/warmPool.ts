@@ -33,7 +33,7 @@ interface Starting {
   promise: Promise<BrowserTree>;
   /** A create took it: it goes to that create, not to the pool. */
   claimed: boolean;
-  /** Its place in the start gate's line: urgent once claimed, since a client waits for it. */
+  /** Its place in the start gate's line (a pool's start, after the clients'); `placed` once it runs. */
   ticket: StartTicket;
   /** Ends the start (close() does, for unclaimed ones). */
   abort: AbortController;
@@ -45,7 +45,7 @@ interface Starting {
  * WARM_POOL_MAX, free session slots and memory. A tree taken starts its replacement at once, and
  * as many starts run as the target needs, within the start gate (which runs a waiting create's
  * start first, and bounds what runs at once by the cores); a create that finds no ready tree takes
- * the oldest one starting rather than starting another beside it; a failing start backs off
+ * the oldest one running its start rather than starting another beside it; a failing start backs off
  * instead of spinning.
  */
 export class WarmPool {
@@ -98,10 +98,12 @@ export class WarmPool {
       }
       void tree.kill();
     }
-    const oldest = taken ? undefined : this.starting.find((s) => !s.claimed);
+    // Only a start that has its place in the gate: one still in line would hold its create there
+    // for as long as the line takes, past the create's own patience; a start of its own waits as a
+    // client's start does (before the pool's) and is refused when the host is too busy.
+    const oldest = taken ? undefined : this.starting.find((s) => !s.claimed && s.ticket.placed);
     if (oldest) {
       oldest.claimed = true;
-      oldest.ticket.urgent = true;
       taken = { id: oldest.id, tree: oldest.promise };
     }
     // After the hand-out is answered: a few hundred /proc reads need not delay it.

@@ -132,6 +132,12 @@ export function chromiumBinary(configured: string): string {
 }
 
 /**
+ * Longest a Chromium may take to answer its first command: a hang guard (BrowserTree's starts are
+ * timed against a loaded host there), never a judgement of a slow host.
+ */
+const START_TIMEOUT_MS = 60_000;
+
+/**
  * Start a headful Chromium on `tree.display`, as the tree's user, with DevTools on fds 3 (commands
  * in) and 4 (answers out). Ready once the browser answers a command, so nobody is handed a browser
  * that is still busy starting.
@@ -139,7 +145,7 @@ export function chromiumBinary(configured: string): string {
 export async function startChromium(
   tree: TreeEnv & { display: string },
   opts: ChromiumOptions,
-  timeoutMs = 20_000,
+  timeoutMs = START_TIMEOUT_MS,
 ): Promise<Chromium> {
   const asRoot = (tree.user?.uid ?? process.getuid?.()) === 0;
   writeDownloadPrefs(opts.profileDir, opts.folders.downloads, tree.user);

@@ -57,12 +57,15 @@ export function ensureX11SocketDir(): void {
   }
 }
 
+/** Longest Xvfb may take to accept connections: a hang guard (BrowserTree's starts are timed against a loaded host there). */
+const START_TIMEOUT_MS = 30_000;
+
 /**
  * Start Xvfb on a display number it picks itself (-displayfd): the X server takes the first free
  * lock file, so parallel sessions, servers and test files never collide. Resolves once the server
  * accepts connections (it writes the number only then).
  */
-export function startXvfb(tree: TreeEnv & { xauthority: string }, timeoutMs = 10_000): Promise<Display> {
+export function startXvfb(tree: TreeEnv & { xauthority: string }, timeoutMs = START_TIMEOUT_MS): Promise<Display> {
   const child = spawnDetached(
     'Xvfb',
     [

@@ -42,11 +42,14 @@ export function x11vncArgs(display: string, socket: string): string[] {
   ];
 }
 
+/** Longest x11vnc may take to open its socket: a hang guard (BrowserTree's starts are timed against a loaded host there). */
+const START_TIMEOUT_MS = 30_000;
+
 /** x11vnc as the tree's user; resolves when its socket exists, then makes the socket the service's. */
 export async function startX11vnc(
   tree: TreeEnv & { display: string },
   socket: string,
-  timeoutMs = 10_000,
+  timeoutMs = START_TIMEOUT_MS,
 ): Promise<VncServer> {
   fs.rmSync(socket, { force: true });
   const child = spawnDetached('x11vnc', x11vncArgs(tree.display, socket), tree, ['ignore', 'ignore', 'ignore']);
