@@ -84,9 +84,14 @@ describe('a login kept in a profile', () => {
     ]);
 
     // One persisting session at a time, any number read-only; no delete while in use.
+    const recorded = async () =>
+      ((await (await server.api('/api/sessions?limit=100')).json()) as { items: unknown[] }).items.length;
+    const before = await recorded();
     const second = await create(server, { name: 'shop', persist: true });
     expect(second.status).toBe(409);
     expect(((await second.json()) as { message: string }).message).toContain(first.session_id);
+    // Refused before anything is recorded.
+    expect(await recorded()).toBe(before);
     const deleting = await server.api('/api/profiles/shop', { method: 'DELETE' });
     expect(deleting.status).toBe(409);
     expect(((await deleting.json()) as { message: string }).message).toContain(first.session_id);

@@ -362,6 +362,8 @@ export class BrowserSessionManager implements SessionManager {
     // A queued run's start waits as long as it takes: its caller was answered when it queued.
     const place = pooled ? undefined : await this.waitForPlace(id, entry, reservedId ? undefined : START_PATIENCE_MS);
     try {
+      // Before the record: a create refused because another session persists the profile leaves nothing.
+      if (profile) entry.lease = await profile.take(id);
       await repo.insert({
         id,
         workflow_id: input.workflowId,
@@ -376,6 +378,7 @@ export class BrowserSessionManager implements SessionManager {
     } catch (err) {
       this.entries.delete(id);
       place?.();
+      await entry.lease?.end({ unsaved: 'the session never started' }).catch(() => undefined);
       void pooled?.tree.then(
         (t) => t.kill(),
         () => undefined,
@@ -386,8 +389,6 @@ export class BrowserSessionManager implements SessionManager {
 
     let tree: BrowserTree;
     try {
-      // After the record: a use whose session is neither starting nor live is taken for stale.
-      if (profile) entry.lease = await profile.take(id);
       const lease = entry.lease;
       const presentation = input.presentation ?? PRESENTATION_DEFAULT;
       // A start of our own knows its presentation: launched in it, nothing to switch (and a kiosk

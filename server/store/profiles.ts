@@ -28,9 +28,15 @@ export interface UseRow {
   since: string;
 }
 
-/** Uses whose session is no longer starting or live: its node died, or its end never got here. */
-const STALE_USES = `DELETE FROM profile_uses WHERE profile = ?
+/**
+ * Uses whose session is not starting or live (its node died, or its end never got here), taken
+ * over STALE_AFTER_MS ago: a use is taken just before its session's record is written, so a fresh
+ * one without a record is a session about to start. Minutes, not seconds: nodes' clocks differ.
+ */
+const STALE_USES = `DELETE FROM profile_uses WHERE profile = ? AND since < ?
   AND session_id NOT IN (SELECT id FROM sessions WHERE state IN ('starting', 'live'))`;
+const STALE_AFTER_MS = 5 * 60_000;
+const staleBefore = () => new Date(Date.now() - STALE_AFTER_MS).toISOString();
 
 /**
  * The profiles tables: names, versions (each a blob of sealed chunks, written before its row),
@@ -66,7 +72,7 @@ export function profilesRepo(sql: Sql) {
      * persists to it. Returns the session that holds the profile when that refused it.
      */
     async take(name: string, sessionId: string, persist: boolean): Promise<{ heldBy?: string }> {
-      await sql.run(STALE_USES, [name]);
+      await sql.run(STALE_USES, [name, staleBefore()]);
       try {
         await sql.run('INSERT INTO profile_uses (profile, session_id, persist, since) VALUES (?, ?, ?, ?)', [
           name,
@@ -151,7 +157,7 @@ export function profilesRepo(sql: Sql) {
     /** Delete the profile, its versions and chunks, unless a live session uses it: then who does. */
     async delete(name: string): Promise<{ deleted: boolean; usedBy?: string }> {
       return sql.tx(async (tx) => {
-        await tx.run(STALE_USES, [name]);
+        await tx.run(STALE_USES, [name, staleBefore()]);
         const user = await tx.get<{ session_id: string }>('SELECT session_id FROM profile_uses WHERE profile = ?', [
           name,
         ]);
