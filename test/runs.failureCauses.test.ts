@@ -113,7 +113,7 @@ const CASES: Case[] = [
 
 let made = 0;
 
-/** Run one navigate step with an asserted navigation; the run's end and how long its step took. */
+/** Run one navigate step with an asserted navigation; the run's end, how long its step took and how long until the run read as completed. */
 async function runCase(c: Case) {
   const server = c.server();
   const url = await c.url();
@@ -130,6 +130,7 @@ async function runCase(c: Case) {
   const times = stepTimes.get(body.session_id);
   expect(times?.started).toBeDefined();
   expect(times?.ended).toBeDefined();
+  expect(times?.completed).toBeDefined();
   return {
     done,
     url,
