@@ -24,7 +24,7 @@ export async function goTo(kit: ToolKit, sessionId: string, url: string): Promis
     const line = (err as Error).message.split('\n')[0]!;
     const step = { type: 'navigate', url } as unknown as CauseContext['step'];
     throw new ToolError(
-      `${url} did not load: ${await explainCause(line, { step, stopped: null, privateNetworksAllowed: kit.deps.privateNetworksAllowed, dialogs: [], answering: true })}`,
+      `${url} did not load: ${await explainCause(line, { step, stopped: null, privateNetworksAllowed: kit.deps.privateNetworksAllowed, dialogs: [] })}`,
     );
   }
   return { url: page.url(), page };

@@ -5,6 +5,7 @@ import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../cont
 import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
+import { NAVIGATION_TIMEOUT_MS } from './engine/stepTimeout.ts';
 import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
 
 /** What a step handed back: the value an extract step read. */
@@ -12,9 +13,6 @@ export interface StepOutput {
   as: string;
   value: string;
 }
-
-/** How long a navigate step without a timeout of its own (or its flow's) waits for the page to load: Puppeteer's default. */
-const NAVIGATION_TIMEOUT_MS = 30_000;
 
 /** `{{credentials.NAME}}` in a change value, filled from the run's credentials (the contract only allows them there). */
 function fillCredentials(value: string, credentials: ReadonlyMap<string, string>): string {

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { StepResult } from '../../../contract/runs.ts';
-import { isAiStep, type Flow } from '../../../contract/steps.ts';
+import type { Flow } from '../../../contract/steps.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../redact.ts';
@@ -9,12 +9,15 @@ import type { DialogSeen } from '../../domain/runFacts.ts';
 import type { RunAi } from '../ai.ts';
 import type { EngineStart, FromEngine, StepHeal, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
+import { pageWaitOf } from './stepTimeout.ts';
 
 export const ENGINE_ENTRY = new URL('./thread.mjs', import.meta.url);
 
-/** @puppeteer/replay's default wait, when neither the step nor the flow sets one. */
-const DEFAULT_STEP_TIMEOUT_MS = 5000;
-/** A step not over this long after its own timeout has a page that stopped answering: its engine is ended. */
+/**
+ * The last resort: a step not over this long after its own timeout is ended with its engine. The
+ * engine ends a step whose page stopped answering itself, soon after its timeout (stepWatch.ts):
+ * this catches what that does not (the engine's own thread stuck).
+ */
 const STEP_GRACE_MS = 45_000;
 /** After a stop, how long the engine has to say how it ended before it is ended. */
 const STOP_GRACE_MS = 10_000;
@@ -62,11 +65,13 @@ export interface ContainedRunOptions {
 
 /** How long a step may take before its engine is taken to be hung. A pause step waits for a person: no limit. */
 function stepDeadline(step: Flow['steps'][number] | undefined, flow: Flow): number | null {
-  if (!step || (step.type === 'customStep' && step.name === 'pause')) return null;
+  if (!step) return null;
+  const pageWait = pageWaitOf(step, flow.timeout);
+  if (pageWait !== null) return pageWait + STEP_GRACE_MS;
   // An AI step is a model call (or the agent's loop), not a page wait: its own, longer limit.
-  if (step.type === 'customStep' && (step.name === 'act' || step.name === 'extract') && isAiStep(step))
+  if (step.type === 'customStep' && (step.name === 'act' || step.name === 'extract'))
     return AI_CALL_LIMIT_MS[step.name] + STEP_GRACE_MS;
-  return (step.timeout ?? flow.timeout ?? DEFAULT_STEP_TIMEOUT_MS) + STEP_GRACE_MS;
+  return null;
 }
 
 /**
@@ -144,8 +149,10 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     clearTimeout(stepTimer);
     if (limit !== null && !settled) stepTimer = setTimeout(() => failEngine(what), limit);
   };
-  const pageHung = (limit: number) =>
-    `the step did not end within ${Math.round(limit / 1000)} s: the page stopped answering (a script that never ends, or a hung renderer)`;
+  // The engine did not end the step itself, as it does for a page that stopped answering: all
+  // that is known is that the step, the browser or the engine did not answer.
+  const notEnded = (limit: number) =>
+    `the step did not end within ${Math.round(limit / 1000)} s: the page, the browser or the run's engine stopped answering`;
 
   /** Ended when the run ends however it ends (a hung engine too), so no model call or agent outlives it. */
   const runOver = new AbortController();
@@ -172,7 +179,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       // The rest of the step (a healed step's retry) has its usual deadline again.
       if (current !== undefined && results.length <= current) {
         const rest = stepDeadline(opts.flow.steps[current], opts.flow);
-        armStep(rest, pageHung(rest ?? 0));
+        armStep(rest, notEnded(rest ?? 0));
       }
     }
   };
@@ -210,7 +217,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
         case 'stepStart': {
           current = msg.index;
           const limit = stepDeadline(opts.flow.steps[msg.index], opts.flow);
-          armStep(limit, pageHung(limit ?? 0));
+          armStep(limit, notEnded(limit ?? 0));
           opts.onStepStart?.(msg.index, msg.action, msg.params);
           break;
         }

@@ -2,7 +2,9 @@ import { createRunner, type Step as ReplayStep, type UserFlow } from '@puppeteer
 import puppeteer, { type Browser, type ConnectOptions, type Page } from 'puppeteer-core';
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/steps.ts';
-import { untilCrashed } from './crashWatch.ts';
+import { heartbeats } from './pageHeartbeat.ts';
+import { StepWatch } from './stepWatch.ts';
+import { pageWaitOf } from './stepTimeout.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import { answerDialogs } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
@@ -77,17 +79,16 @@ async function pageOf(browser: Browser): Promise<Page> {
 export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   const redact = redactor(opts.credentials);
   const dialogs: DialogSeen[] = [];
-  let answering = true;
   /** Why the run was stopped, as its messages say it; null while it was not. */
   const stopped = () => (opts.signal?.aborted ? stoppedBecause(stopReasonOf(opts.signal)) : null);
-  const causeOf = async (err: unknown, step?: Flow['steps'][number]) => {
-    answering = !browser || (await pagesAnswer(browser));
+  const causeOf = async (err: unknown, step?: Flow['steps'][number], watch?: StepWatch) => {
     const ctx = {
       step,
       stopped: stopped(),
       privateNetworksAllowed: opts.privateNetworksAllowed ?? false,
       dialogs,
-      answering,
+      failedNavigation: watch?.failedNavigation,
+      answering: watch && (() => watch.answering()),
     };
     return redact(await explainCause(firstLine(err), ctx));
   };
@@ -96,6 +97,8 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   let browser: Browser | undefined;
   let failure: string | undefined;
   let screenshot: Buffer | null = null;
+  /** The last step's watch: whether its pages still answer, when the run ends. */
+  let lastWatch: StepWatch | undefined;
   try {
     // A CDP call that gets no answer (a renderer in an endless loop) fails its step instead of waiting forever.
     browser = await puppeteer.connect({
@@ -120,6 +123,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       heal: opts.heal,
     });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
+    const heartbeatOf = heartbeats();
     await runner.runBeforeAllSteps();
     for (const [index, step] of opts.flow.steps.entries()) {
       try {
@@ -137,8 +141,10 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       const t0 = performance.now();
       let result: StepResult['result'];
       dialogs.length = 0;
+      const watch = await StepWatch.start(connected, heartbeatOf, pageWaitOf(step, opts.flow.timeout));
+      lastWatch = watch;
       try {
-        await untilCrashed(connected, () => runner.runStep(step as unknown as ReplayStep));
+        await watch.run(() => runner.runStep(step as unknown as ReplayStep));
         const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
         if (out) outputs[out.as] = out.value;
         const healed = extension.lastHeal;
@@ -147,12 +153,14 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         const shown = out?.value ?? (extension.lastSummary !== undefined ? redact(extension.lastSummary) : undefined);
         result = { ok: true, ...(shown !== undefined ? { output: shown } : {}) };
       } catch (err) {
-        const cause = await causeOf(err, step);
+        const cause = await causeOf(err, step, watch);
         result = { ok: false, error: cause };
         // A stop is said as it is: "reached its timeout" is not a selector that matched nothing.
         failure = stopped()
           ? `${stepLabel(step, index)}: ${cause}`
           : failureMessage(step, index, cause, opts.flow.timeout);
+      } finally {
+        watch.stop();
       }
       const entry: StepResult = {
         action: actionOf(step),
@@ -167,7 +175,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     }
     if (!failure) await runner.runAfterAllSteps();
     // A page that stopped answering would hold the screenshot until the protocol timeout.
-    if (answering) screenshot = await finalScreenshot(browser);
+    if (!lastWatch?.silent()) screenshot = await finalScreenshot(browser);
   } catch (err) {
     // Stopped before its first step (the session closed as the run connected): say so, not the library's error.
     const because = stopped();
@@ -186,33 +194,17 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   };
 }
 
-/** How long a page has to evaluate `1` before it counts as not answering. */
-const ANSWER_WITHIN_MS = 2000;
+/** How long the final screenshot may take: the run's end waits for it, and a busy host is slow to paint. */
+const SCREENSHOT_WITHIN_MS = 3000;
 
-/** False when a page of the browser does not evaluate `1` in time: a script that never ends, a hung renderer. */
-async function pagesAnswer(browser: Browser): Promise<boolean> {
-  if (!browser.connected) return true; // gone, not hung: the cause says so itself
-  const pages = await browser.pages().catch(() => []);
-  const answers = pages.map((page) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ANSWER_WITHIN_MS)));
-    const probe = page.evaluate('1').then(
-      () => true,
-      () => true,
-    ); // an error is an answer (a closed page)
-    return Promise.race([probe, late]).finally(() => clearTimeout(timer));
-  });
-  return (await Promise.all(answers)).every(Boolean);
-}
-
+/** The last page as it looks now, JPEG; null when there is none, or it does not come within SCREENSHOT_WITHIN_MS. */
 async function finalScreenshot(browser: Browser): Promise<Buffer | null> {
-  try {
-    if (!browser.connected) return null;
-    const pages = await browser.pages();
-    const page = pages.at(-1);
-    if (!page) return null;
-    return Buffer.from(await page.screenshot({ type: 'jpeg', quality: 70 }));
-  } catch {
-    return null; // the flow may have closed the page or the browser went away
-  }
+  if (!browser.connected) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SCREENSHOT_WITHIN_MS)));
+  const shot = (async () => {
+    const page = (await browser.pages()).at(-1);
+    return page ? Buffer.from(await page.screenshot({ type: 'jpeg', quality: 70 })) : null;
+  })().catch(() => null); // the flow may have closed the page or the browser went away
+  return Promise.race([shot, late]).finally(() => clearTimeout(timer));
 }

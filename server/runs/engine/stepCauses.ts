@@ -5,6 +5,7 @@ import type { Flow } from '../../../contract/steps.ts';
 import { isPrivateAddress } from '../../webhooks/destination.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import { describeDialogs } from './dialogs.ts';
+import { PAGE_SILENT_ERROR } from './stepWatch.ts';
 
 type Step = Flow['steps'][number];
 
@@ -15,8 +16,13 @@ export interface CauseContext {
   privateNetworksAllowed: boolean;
   /** Dialogs the page opened during the step. */
   dialogs: readonly DialogSeen[];
-  /** False when a page did not answer a probe after the failure. */
-  answering: boolean;
+  /**
+   * Whether the step's pages answer (engine/stepWatch.ts), asked only when nothing else names the
+   * cause; absent: taken to answer.
+   */
+  answering?: () => Promise<boolean>;
+  /** The main-frame navigation that failed during the step, as the browser said it when it happened. */
+  failedNavigation?: { url: string; errorText: string };
 }
 
 /**
@@ -28,9 +34,22 @@ function refusedByEgress(address: string): boolean {
   return Object.values(os.networkInterfaces()).some((list) => list?.some((i) => i.address === address));
 }
 
-/** True when the step's URL names, or resolves to, an address the egress filter refuses. */
-async function towardsPrivate(step: Step | undefined): Promise<boolean> {
-  const url = (step as { url?: unknown } | undefined)?.url;
+/** How long the name of a refused site may take to resolve again before it is taken not to be private. */
+const LOOKUP_WITHIN_MS = 1000;
+
+/** The addresses of `host`, or none when they do not come within LOOKUP_WITHIN_MS (a slow resolver on a busy host). */
+async function addressesOf(host: string): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), LOOKUP_WITHIN_MS)));
+  const found = lookup(host, { all: true }).then(
+    (list) => list.map((a) => a.address),
+    () => [],
+  );
+  return Promise.race([found, late]).finally(() => clearTimeout(timer));
+}
+
+/** True when `url` names, or resolves to, an address the egress filter refuses. */
+async function towardsPrivate(url: unknown): Promise<boolean> {
   if (typeof url !== 'string') return false;
   let host: string;
   try {
@@ -40,8 +59,7 @@ async function towardsPrivate(step: Step | undefined): Promise<boolean> {
   }
   if (net.isIP(host)) return refusedByEgress(host);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const found = await lookup(host, { all: true }).catch(() => []);
-  return found.some((a) => refusedByEgress(a.address));
+  return (await addressesOf(host)).some(refusedByEgress);
 }
 
 const NET_ERRORS: [RegExp, string][] = [
@@ -55,10 +73,14 @@ const NET_ERRORS: [RegExp, string][] = [
   [/ERR_TOO_MANY_REDIRECTS/, 'the site redirects without end'],
 ];
 
+const NOT_ANSWERING = 'the page stopped answering (a script that never ends, or a hung renderer)';
+
 /**
- * A step's cause as a person reads it: which network failure (DNS, refused, timeout, TLS), a
- * refusal by the egress policy named as such, a session closed mid-step said plainly, and any
- * dialog the page opened meanwhile. `line` is the library's first line, kept at the end.
+ * A step's cause as a person reads it: a session closed mid-step said plainly, a crashed renderer,
+ * which network failure (DNS, refused, timeout, TLS) with a refusal by the egress policy named as
+ * such, a page that stopped answering, and any dialog the page opened meanwhile. `line` is the
+ * library's first line, kept at the end. What the browser said as it happened (the failed
+ * navigation) comes before asking the page: a page is asked only for a failure nothing else names.
  */
 export async function explainCause(line: string, ctx: CauseContext): Promise<string> {
   const dialogs = ctx.dialogs.length ? ` (meanwhile ${describeDialogs(ctx.dialogs)})` : '';
@@ -68,32 +90,35 @@ export async function explainCause(line: string, ctx: CauseContext): Promise<str
   ) {
     return `${ctx.stopped} while this step ran`;
   }
-  if (!ctx.answering) return `the page stopped answering (a script that never ends, or a hung renderer)${dialogs}`;
-  const code = /net::(ERR_[A-Z_]+)/.exec(line)?.[1];
+  if (/Page crashed|Target crashed/i.test(line)) return `the page's renderer crashed${dialogs}`;
+  const fromLine = /net::(ERR_[A-Z_]+)/.exec(line)?.[1];
+  const code = fromLine ?? /net::(ERR_[A-Z_]+)/.exec(ctx.failedNavigation?.errorText ?? '')?.[1];
   if (code) {
+    const url = fromLine ? (ctx.step as { url?: unknown } | undefined)?.url : ctx.failedNavigation?.url;
     if (
       /ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_NETWORK_ACCESS_DENIED|ERR_CONNECTION_RESET/.test(code) &&
       !ctx.privateNetworksAllowed &&
-      (await towardsPrivate(ctx.step))
+      (await towardsPrivate(url))
     ) {
       return `the address is on a private network, loopback or this host, which sessions may not reach (set BROWSER_ALLOW_PRIVATE_NETWORKS=true to allow it) (${code})${dialogs}`;
     }
     const known = NET_ERRORS.find(([re]) => re.test(code));
     return `${known ? known[1] : 'the page did not load'} (${code})${dialogs}`;
   }
+  if (line.includes(PAGE_SILENT_ERROR) || (ctx.answering && !(await ctx.answering())))
+    return `${NOT_ANSWERING}${dialogs}`;
   const frame = (ctx.step as { frame?: unknown } | undefined)?.frame;
   if (Array.isArray(frame) && frame.length && /Cannot read properties of undefined/.test(line)) {
     return `the frame this step was recorded in (frame ${JSON.stringify(frame)}) is not on the page now: the page loaded differently than when it was recorded${dialogs}`;
   }
   const navTimeout = /Navigation timeout of (\d+) ms exceeded/.exec(line);
   if (navTimeout) return `the page did not finish loading within ${Number(navTimeout[1]) / 1000} s${dialogs}`;
-  if (/Page crashed|Target crashed/i.test(line)) return `the page's renderer crashed${dialogs}`;
   if (
     /ProtocolError: .*timed out|Runtime\.callFunctionOn timed out|timed out\. Increase the 'protocolTimeout'/i.test(
       line,
     )
   ) {
-    return `the page stopped answering (a script that never ends, or a hung renderer)${dialogs}`;
+    return `${NOT_ANSWERING}${dialogs}`;
   }
   return `${line}${dialogs}`;
 }
