@@ -123,7 +123,7 @@ export const Workflow = z.object({
     .object({ name: z.string(), persist: z.boolean() })
     .nullable()
     .optional()
-    .describe('The profile its runs start from; null when none'),
+    .describe('The profile its runs start from; absent when none'),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });

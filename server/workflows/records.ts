@@ -16,7 +16,8 @@ export function toWorkflow(row: WorkflowRow): Workflow {
     metadata: row.metadata,
     structured_output:
       row.structured_output === null ? null : workflowColumns.structuredOutput.read(row.structured_output),
-    profile: row.profile === null ? null : workflowColumns.profile.readOr(row.profile, null),
+    // Only when set: the workflow keeps the exact shape Simplex's clients know when it has none.
+    ...(row.profile === null ? {} : { profile: workflowColumns.profile.readOr(row.profile, null) }),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
