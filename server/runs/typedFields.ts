@@ -23,14 +23,22 @@ interface TypedField {
   document: number;
 }
 
+/** A document replaced while it was asked (a navigation under way): the next one answers. */
+const REPLACED = /Execution context was destroyed|Cannot find context/;
+
 /** The current document of a frame, as TypedField.document; NaN once the frame is gone. */
-const documentOf = (frame: Frame) =>
-  frame
-    .evaluate(() => performance.timeOrigin)
-    .catch((err: unknown) => {
-      if (frame.detached) return NaN;
-      throw err;
-    });
+async function documentOf(frame: Frame, tries = 20): Promise<number> {
+  try {
+    return await frame.evaluate(() => performance.timeOrigin);
+  } catch (err) {
+    if (frame.detached) return NaN;
+    if (tries > 0 && REPLACED.test((err as Error).message)) {
+      await new Promise((r) => setTimeout(r, 50));
+      return documentOf(frame, tries - 1);
+    }
+    throw err;
+  }
+}
 
 /** Marks the field as the one typed into, in its page: a property the page can neither list by keys nor remove. */
 function markField(field: Element, mark: string): void {
@@ -127,6 +135,18 @@ export class TypedFields {
    * take the focus (an inert or hidden field) would otherwise have its text typed into this one.
    */
   async check(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
+    // A page replaced while it is read (a navigation under way) is read again once the next one is there.
+    for (let tries = 0; ; tries++) {
+      try {
+        return await this.checkNow(step, timeout, filled);
+      } catch (err) {
+        if (tries >= 20 || !REPLACED.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+
+  private async checkNow(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
     const live = await this.onTheirPages();
     if (!live.length) return;
     if (step.type === 'customStep' && step.name === 'act')
