@@ -85,7 +85,8 @@ describe('npm start', () => {
     });
     expect(left).toEqual([]);
     expect(exited).toBe(true);
-    // The server's own shutdown ran (it ends sessions and browsers), not just a kill.
-    expect(output).toContain('SIGTERM: ending sessions and closing');
+    // The server's own shutdown ran (a drain, then it ends sessions and browsers), not just a kill.
+    expect(output).toContain('SIGTERM: draining');
+    expect(output).toContain('drained: ending sessions and closing');
   }, 180_000);
 });

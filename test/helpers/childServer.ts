@@ -39,6 +39,8 @@ export async function startChildServer(opts: {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     WARM_POOL_SIZE: '0',
     BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
+    // stop() sends SIGTERM, which drains: live sessions would hold the stop for the default 300 s.
+    DRAIN_TIMEOUT_S: '5',
     // Postgres pass: the data folder's database (a new one, or the one it had), as startServer does.
     ...(await testDatabaseEnv(opts.env ?? {}, opts.dataDir)),
     ...opts.env,
