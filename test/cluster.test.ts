@@ -9,8 +9,8 @@ import { WebSocket } from 'ws';
 import { RunWorkflowResponse, WebhookEvent } from '../contract/runs.ts';
 import { Session } from '../contract/sessions.ts';
 import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
-import type { ChildServer } from './helpers/childServer.ts';
-import { clusterClient, startClusterNode } from './helpers/clusterNode.ts';
+import { keyedCalls, type ChildServer } from './helpers/childServer.ts';
+import { startClusterNode } from './helpers/clusterNode.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForNoServiceProcesses } from './helpers/processes.ts';
 import { ensureViewerBuilt } from './helpers/viewSession.ts';
@@ -36,7 +36,7 @@ async function startNode(again?: { dataDir: string; port: number }): Promise<Chi
   return startClusterNode({ databaseUrl, apiKey, secretKey, dataDir, port: again?.port });
 }
 
-const { api, post } = clusterClient(apiKey);
+const { api, post } = keyedCalls(apiKey);
 
 const query = <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
   queryOnce<T>(databaseUrl, sql, params);

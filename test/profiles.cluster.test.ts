@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Profile } from '../contract/profiles.ts';
 import { LOGIN, loginStateIn, startLoginSite, visitLoginSite, type LoginSite } from './fixtures/loginSite.ts';
-import type { ChildServer } from './helpers/childServer.ts';
-import { clusterClient, startClusterNode } from './helpers/clusterNode.ts';
+import { keyedCalls, type ChildServer } from './helpers/childServer.ts';
+import { startClusterNode } from './helpers/clusterNode.ts';
 import { createDatabase, startPostgres, type TestPostgres } from './helpers/postgres.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -37,7 +37,7 @@ afterAll(async () => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const { api, post } = clusterClient(apiKey);
+const { api, post } = keyedCalls(apiKey);
 
 async function started(node: ChildServer, persist: boolean): Promise<{ session_id: string; connect_url: string }> {
   const res = await post(node, '/api/create_workflow_session', {

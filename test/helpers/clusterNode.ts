@@ -32,19 +32,3 @@ export async function startClusterNode(opts: ClusterNodeOptions): Promise<ChildS
     },
   });
 }
-
-/** fetch against a node with the cluster's key, and a JSON POST: what a client of the cluster sends. */
-export function clusterClient(apiKey: string) {
-  const api = (node: ChildServer, pathname: string, init: RequestInit = {}) =>
-    fetch(node.url + pathname, {
-      ...init,
-      headers: { 'x-api-key': apiKey, ...(init.headers as Record<string, string>) },
-    });
-  const post = (node: ChildServer, pathname: string, body: unknown) =>
-    api(node, pathname, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  return { api, post };
-}
