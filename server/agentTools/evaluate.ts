@@ -84,6 +84,9 @@ export function evaluateTools(kit: ToolKit): AgentTool[] {
           await handle.evaluate((el, k) => ((window as unknown as Record<string, unknown>)[k] = el), key);
           await handle.dispose();
         }
+        // Attached before the function runs: a page whose main thread a busy loop holds answers no
+        // new attach, while Runtime.terminateExecution on a session already there still gets through.
+        const cdp = await page.context().newCDPSession(page);
         let timer: NodeJS.Timeout | undefined;
         const timedOut = new Promise<'timeout'>(
           (resolve) => (timer = setTimeout(() => resolve('timeout'), EVALUATE_TIMEOUT_MS)),
@@ -91,18 +94,16 @@ export function evaluateTools(kit: ToolKit): AgentTool[] {
         let answer: PageAnswer | 'timeout';
         try {
           answer = await Promise.race([frame.evaluate(expressionFor(fn, key)) as Promise<PageAnswer>, timedOut]);
+          // A busy loop holds the page's main thread: stop it, so the page (and the live view) go on.
+          if (answer === 'timeout') await cdp.send('Runtime.terminateExecution').catch(() => undefined);
         } catch (err) {
           throw new ToolError(`The function did not run: ${(err as Error).message.split('\n')[0]!.slice(0, 1000)}`);
         } finally {
           clearTimeout(timer);
-        }
-        if (answer === 'timeout') {
-          // A busy loop holds the page's main thread: stop it, so the page (and the live view) go on.
-          const cdp = await page.context().newCDPSession(page);
-          await cdp.send('Runtime.terminateExecution').catch(() => undefined);
           await cdp.detach().catch(() => undefined);
-          throw new ToolError(`The function did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s: it was stopped`);
         }
+        if (answer === 'timeout')
+          throw new ToolError(`The function did not finish within ${EVALUATE_TIMEOUT_MS / 1000} s: it was stopped`);
         if (typeof answer?.threw === 'string') throw new ToolError(`The function threw: ${answer.threw}`);
         // The page's own scripts could have replaced JSON.stringify or slice: the answer is bounded here too.
         const text = typeof answer?.text === 'string' ? answer.text : JSON.stringify(answer ?? null);
