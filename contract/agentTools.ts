@@ -58,6 +58,9 @@ const oneTarget =
       ctx.addIssue({ code: 'custom', message: `${what}target and ${what}ref name different elements: give one` });
   };
 
+/** `paths` of playwright-mcp: here, names of the session's own downloads (the server is not the caller's machine). */
+const downloadedNames = z.array(z.string().min(1).max(200)).min(1).max(10).optional();
+
 /** The modifier keys playwright-mcp's browser_click holds while it clicks. */
 export const CLICK_MODIFIERS = ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] as const;
 
@@ -215,14 +218,9 @@ export const agentToolInputs = {
     .object({
       session_id: sessionId,
       ...actionTarget,
-      paths: z
-        .array(z.string().min(1).max(200))
-        .min(1)
-        .max(10)
-        .optional()
-        .describe(
-          'Names of files this session downloaded, as downloads_list lists them (e.g. "report.pdf"). Not paths of your machine: the server cannot read those; send their bytes as files instead',
-        ),
+      paths: downloadedNames.describe(
+        'Names of files this session downloaded, as downloads_list lists them (e.g. "report.pdf"). Not paths of your machine: the server cannot read those; send their bytes as files instead',
+      ),
       files: z
         .array(
           z
@@ -426,14 +424,9 @@ export const agentToolInputs = {
     .object({
       session_id: sessionId,
       ...actionTarget,
-      paths: z
-        .array(z.string().min(1).max(200))
-        .min(1)
-        .max(10)
-        .optional()
-        .describe(
-          'Names of files this session downloaded, as downloads_list lists them, to drop as files. Not paths of your machine: the server cannot read those',
-        ),
+      paths: downloadedNames.describe(
+        'Names of files this session downloaded, as downloads_list lists them, to drop as files. Not paths of your machine: the server cannot read those',
+      ),
       data: z
         .record(
           z
