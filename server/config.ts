@@ -113,6 +113,8 @@ export const EnvSchema = z.object({
       'must be a range of uids from 1000 up, FIRST no greater than LAST',
     ),
   BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  /** The built-in agent may call browser_evaluate (JavaScript of the model's in the page): off unless set. */
+  AGENT_ALLOW_EVALUATE: flag.default(false),
   /** Screen recordings (README, Recording): every session, only the sessions of workflow runs, or none. */
   RECORD_SESSIONS: z.enum(['all', 'runs', 'off']).default('runs'),
   /**

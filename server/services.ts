@@ -228,6 +228,8 @@ export async function buildServices(
     workflows,
     downloads: (id) => urls.fileMetadata(id, artifacts.files(id)),
     model,
+    keepFile: (id, name, bytes) => artifacts.keepFile(id, name, bytes),
+    keptFile: (id, filename) => artifacts.fileOf(id, filename),
   });
   const agent = new EditorSessions({
     records: sessionRecords,
@@ -240,6 +242,7 @@ export async function buildServices(
     model,
     runs,
     log,
+    allowEvaluate: config.AGENT_ALLOW_EVALUATE,
   });
   // The late binding named in the doc comment above: runs' AI steps and self-healing go through
   // the same model, browsers and agent.

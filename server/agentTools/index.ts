@@ -13,6 +13,12 @@ import { SessionSnapshots } from './snapshots.ts';
 import { uploadTools } from './upload.ts';
 import { waitingTools } from './waiting.ts';
 import { workflowTools } from './workflows.ts';
+import { dragDropTools } from './dragDrop.ts';
+import { evaluateTools } from './evaluate.ts';
+import { findTools } from './find.ts';
+import { mediaTools } from './media.ts';
+import { pdfTools } from './pdf.ts';
+import { refusedTools } from './refusals.ts';
 
 export type { AgentToolDeps };
 
@@ -60,6 +66,12 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...extractTools(kit),
       ...handoffTools(kit),
       ...workflowTools(kit),
+      ...evaluateTools(kit),
+      ...dragDropTools(kit),
+      ...findTools(kit),
+      ...mediaTools(kit),
+      ...pdfTools(kit),
+      ...refusedTools(),
     ],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).

@@ -30,6 +30,14 @@ export interface AgentToolDeps {
   ): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
   /** The server's one model (MODEL_*), for browser_extract. */
   model: Model;
+  /** Keep bytes among the session's downloads (browser_pdf_save), under the downloads' limits. */
+  keepFile(
+    sessionId: string,
+    name: string,
+    bytes: Buffer,
+  ): Promise<{ filename: string; file_size: number; ok: boolean; reason?: string }>;
+  /** Where a file the session downloaded is kept (the service's own folder), by its listed name. */
+  keptFile(sessionId: string, filename: string): string | undefined;
 }
 
 /** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */

@@ -230,6 +230,11 @@ export class SessionSnapshots {
     throw new ToolError(`${what} is stale: the page changed or a newer snapshot was taken since. Take a new snapshot`);
   }
 
+  /** The session's latest snapshot, if it has one (browser_find searches it). */
+  latestOf(sessionId: string): Snapshot | undefined {
+    return this.latest.get(sessionId);
+  }
+
   /** The line of the session's latest snapshot that carries this ref (its role and name), if any. */
   lineOf(sessionId: string, ref: string): string | undefined {
     return this.latest.get(sessionId)?.lines.find((line) => line.includes(`[ref=${ref}]`));

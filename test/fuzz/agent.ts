@@ -117,6 +117,10 @@ const validArgs: Record<(typeof TOOLS)[number], fc.Arbitrary<Json>> = {
     { requiredKeys: ['question'] },
   ),
   done: fc.record({ summary: shortText }),
+  browser_find: fc.oneof(
+    fc.record({ text: shortText }),
+    fc.record({ regex: fc.constantFrom('go', '(a+)+$', '[', 'button "\\w+"', '.*') }),
+  ),
 };
 
 /** Keys a model might send, right or wrong; never `time` (browser_wait_for would wait up to a minute). */
