@@ -35,6 +35,7 @@ import { RetentionSchedule } from './artifacts/retentionSchedule.ts';
 import { SessionRecordings } from './artifacts/sessionRecordings.ts';
 import { SessionEventLog } from './sessionEvents/log.ts';
 import { logSessionEvents } from './sessionEvents/sessionLogging.ts';
+import { SessionNetworks } from './network/sessionNetworks.ts';
 import { OverviewService } from './overview/overviewService.ts';
 import { RunService } from './runs/runService.ts';
 import { createAgentTools, type AgentTools } from './agentTools/index.ts';
@@ -65,6 +66,8 @@ export interface Services {
   sessions: BrowserSessionManager;
   sessionEvents: SessionEventLog;
   artifacts: Artifacts;
+  /** Each live session's network and console record, and the HAR each leaves. */
+  networks: SessionNetworks;
   recordings: SessionRecordings;
   workflows: WorkflowService;
   credentials: CredentialsService;
@@ -146,7 +149,15 @@ export async function buildServices(
   const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
     log.warn({ err }, 'session event not recorded'),
   );
-  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, log }));
+  const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
+  const networks = new SessionNetworks({
+    dataDir: config.dataDir,
+    maxBytes: config.NETWORK_LOG_MAX_BYTES,
+    credentials,
+    log,
+  });
+  sessions.addLifecycleHooks(networks.hooks);
+  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, networks, log }));
 
   const artifacts = new Artifacts({
     dataDir: config.dataDir,
@@ -167,7 +178,6 @@ export async function buildServices(
   closers.push(() => recordings.close());
 
   const workflows = new WorkflowService(store.workflows);
-  const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
   await warnUnreadableCredentials(credentials, log);
 
   const writer = new WriteService(model, writesRepo(db), log);
@@ -225,6 +235,7 @@ export async function buildServices(
     workflows,
     downloads: (id) => urls.fileMetadata(id, artifacts.files(id)),
     model,
+    networks,
   });
   const agent = new EditorSessions({
     records: sessionRecords,
@@ -287,6 +298,7 @@ export async function buildServices(
     sessions,
     sessionEvents,
     artifacts,
+    networks,
     recordings,
     workflows,
     credentials,
