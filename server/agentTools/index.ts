@@ -13,6 +13,7 @@ import { SessionSnapshots } from './snapshots.ts';
 import { uploadTools } from './upload.ts';
 import { waitingTools } from './waiting.ts';
 import { workflowTools } from './workflows.ts';
+import { networkTools } from './network.ts';
 
 export type { AgentToolDeps };
 
@@ -60,6 +61,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...extractTools(kit),
       ...handoffTools(kit),
       ...workflowTools(kit),
+      ...networkTools(kit),
     ],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
