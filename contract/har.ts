@@ -58,7 +58,7 @@ export const HarEntry = z.object({
 });
 export type HarEntry = z.infer<typeof HarEntry>;
 
-export const HarPage = z.object({
+const HarPage = z.object({
   startedDateTime: z.iso.datetime({ offset: true }),
   id: z.string(),
   title: z.string(),

@@ -75,15 +75,14 @@ export interface ConsoleEntry {
   level: ConsoleLevel;
   text: string;
   url?: string;
-  at: number;
   /** Counted navigations of main frames before it: `all: false` answers those since the last one. */
   navigation: number;
 }
 
 /** Console messages kept per session (the newest); their texts are cut where the page logger cuts them. */
-export const MAX_CONSOLE_ENTRIES = 1000;
+const MAX_CONSOLE_ENTRIES = 1000;
 /** Requests kept per session at most, whatever their bytes. */
-export const MAX_ENTRIES = 5000;
+const MAX_ENTRIES = 5000;
 /** What an entry costs beyond its strings: the object, its numbers. */
 const ENTRY_OVERHEAD = 200;
 

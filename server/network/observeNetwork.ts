@@ -5,7 +5,7 @@ import type { Header, KeptBody, NetworkEntry, NetworkLog, ResourceTiming, Skippe
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 export const REDACTED = '[redacted]';
 /** A body kept is cut here; its real size is said beside it. */
-export const BODY_KEEP_MAX = 256 * 1024;
+const BODY_KEEP_MAX = 256 * 1024;
 /** Bodies fetched from the browser at once, and waiting to be: past that a body is only sized. */
 const FETCHING_AT_ONCE = 2;
 const FETCH_QUEUE_MAX = 200;
@@ -14,7 +14,7 @@ const FETCH_TIMEOUT_MS = 5_000;
 /** Text-like types, the only bodies read: an image's or a video's bytes say nothing to an agent. */
 const TEXT_LIKE =
   /^(text\/|application\/(json|[\w.+-]*\+json|javascript|x-javascript|ecmascript|xml|[\w.+-]*\+xml|x-www-form-urlencoded|graphql))/i;
-export const isTextLike = (mimeType: string | undefined) => mimeType !== undefined && TEXT_LIKE.test(mimeType);
+const isTextLike = (mimeType: string | undefined) => mimeType !== undefined && TEXT_LIKE.test(mimeType);
 
 interface CdpRequest {
   url: string;
@@ -34,7 +34,6 @@ interface CdpResponse {
   protocol?: string;
   timing?: ResourceTiming;
   fromDiskCache?: boolean;
-  fromServiceWorker?: boolean;
   encodedDataLength: number;
 }
 

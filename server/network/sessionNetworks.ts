@@ -9,7 +9,7 @@ import { harOf } from './har.ts';
 import { NetworkLog } from './networkLog.ts';
 
 /** The HAR's name in the session's artifacts folder. */
-export const HAR_FILE = 'network.har';
+const HAR_FILE = 'network.har';
 
 export interface SessionNetworksOptions {
   dataDir: string;

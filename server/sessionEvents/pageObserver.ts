@@ -106,7 +106,6 @@ export async function observePages(
     network?.addConsole({
       level: consoleLevelOf(type),
       text,
-      at: Date.now(),
       ...(frame?.url ? { url: `${cut(frame.url, MAX_URL)}:${frame.lineNumber + 1}` } : {}),
     });
     message({ kind: 'console', level: type, text });
@@ -114,7 +113,7 @@ export async function observePages(
   cdp.on('Runtime.exceptionThrown', (params) => {
     const { exceptionDetails: d } = params as { exceptionDetails: { text: string; exception?: RemoteObject } };
     const text = cut(d.exception?.description ?? d.text, MAX_TEXT);
-    network?.addConsole({ level: 'error', text, at: Date.now() });
+    network?.addConsole({ level: 'error', text });
     message({ kind: 'error', text });
   });
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
