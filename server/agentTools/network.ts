@@ -72,10 +72,10 @@ function describeRequest(e: NetworkEntry, part: string | undefined, redact: (s: 
 
 /** browser_console_messages, browser_network_requests and browser_network_request: the session's record, read. */
 export function networkTools(kit: ToolKit): AgentTool[] {
-  /** The live session's record; an ended one's requests are in its HAR. */
-  const recordOf = async (sessionId: string): Promise<NetworkLog> => {
+  /** The live session's record and what hides stored credentials in it; an ended one's requests are in its HAR. */
+  const recordOf = async (sessionId: string): Promise<{ log: NetworkLog; redact: (text: string) => string }> => {
     const log = kit.deps.networks.get(sessionId);
-    if (log) return log;
+    if (log) return { log, redact: await kit.deps.networks.redact() };
     // Unknown: NotFound, as every tool says it.
     await kit.deps.records.get(sessionId);
     if (kit.deps.sessions.get(sessionId))
@@ -92,8 +92,7 @@ export function networkTools(kit: ToolKit): AgentTool[] {
         "The page's console messages and uncaught errors, oldest first: those since the last navigation (all: every one of the session). level: the least severe to answer (error, warning, info (default), debug).",
       input: agentToolInputs.browser_console_messages,
       async run({ session_id, level, all }) {
-        const log = await recordOf(session_id);
-        const redact = await kit.deps.networks.redact();
+        const { log, redact } = await recordOf(session_id);
         const most = SEVERITY[level ?? 'info'];
         const messages = log.consoleMessages(all ?? false).filter((m) => SEVERITY[m.level] <= most);
         const lines = messages.map((m) => redact(`[${m.level.toUpperCase()}] ${m.text}${m.url ? ` @ ${m.url}` : ''}`));
@@ -109,8 +108,7 @@ export function networkTools(kit: ToolKit): AgentTool[] {
         "Every request of the session's tabs and workers, oldest first, each with its index: `[index] METHOD url => [status]` or the failure. browser_network_request {index} tells one in full (headers, bodies).",
       input: agentToolInputs.browser_network_requests,
       async run({ session_id }) {
-        const log = await recordOf(session_id);
-        const redact = await kit.deps.networks.redact();
+        const { log, redact } = await recordOf(session_id);
         const entries = log.list();
         const lines = entries.map(
           (e) =>
@@ -126,7 +124,7 @@ export function networkTools(kit: ToolKit): AgentTool[] {
         'One request of browser_network_requests by its index: its line, timing, sizes and both sets of headers; part: only "request-headers", "request-body", "response-headers" or "response-body" (text bodies, cut; credentials hidden).',
       input: agentToolInputs.browser_network_request,
       async run({ session_id, index, part }) {
-        const log = await recordOf(session_id);
+        const { log, redact } = await recordOf(session_id);
         const entry = log.byIndex(index);
         if (!entry) {
           throw new ToolError(
@@ -135,7 +133,7 @@ export function networkTools(kit: ToolKit): AgentTool[] {
               : `Request ${index} is no longer kept: the record keeps the newest within its size (see the HAR once the session ends)`,
           );
         }
-        const text = cut(describeRequest(entry, part, await kit.deps.networks.redact()), MAX_ANSWER + 200);
+        const text = cut(describeRequest(entry, part, redact), MAX_ANSWER + 200);
         return {
           content: [{ type: 'text', text }],
           summary: `Read request ${index}${part ? ` (${part})` : ''}`,
