@@ -513,6 +513,35 @@ export const agentToolInputs = {
   browser_run_code_unsafe: z
     .object({ session_id: sessionId.optional(), code: z.string().max(100_000).optional() })
     .strict(),
+  browser_console_messages: z
+    .object({
+      session_id: sessionId,
+      level: z
+        .enum(['error', 'warning', 'info', 'debug'])
+        .optional()
+        .describe('The least severe level to answer; each includes the more severe ones. Default "info"'),
+      all: z
+        .boolean()
+        .optional()
+        .describe('Every message since the session started, not only those since the last navigation'),
+    })
+    .strict(),
+  browser_network_requests: z.object({ session_id: sessionId }).strict(),
+  browser_network_request: z
+    .object({
+      session_id: sessionId,
+      index: z
+        .number()
+        .int()
+        .min(1)
+        .max(1_000_000_000)
+        .describe("The request's index, as browser_network_requests lists it"),
+      part: z
+        .enum(['request-headers', 'request-body', 'response-headers', 'response-body'])
+        .optional()
+        .describe('Only this part; omitted: the request and response line, timing and both sets of headers'),
+    })
+    .strict(),
 } satisfies Record<string, z.ZodObject>;
 
 export type AgentToolName = keyof typeof agentToolInputs;

@@ -24,6 +24,9 @@ export const AGENT_BROWSER_TOOLS = [
   'browser_wait_for',
   'downloads_list',
   'browser_find',
+  'browser_console_messages',
+  'browser_network_requests',
+  'browser_network_request',
 ] as const;
 
 /** Offered only when the server allows it (AGENT_ALLOW_EVALUATE): the model's own JavaScript in the page. */

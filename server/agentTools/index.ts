@@ -19,6 +19,7 @@ import { findTools } from './find.ts';
 import { mediaTools } from './media.ts';
 import { pdfTools } from './pdf.ts';
 import { refusedTools } from './refusals.ts';
+import { networkTools } from './network.ts';
 
 export type { AgentToolDeps };
 
@@ -72,6 +73,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...mediaTools(kit),
       ...pdfTools(kit),
       ...refusedTools(),
+      ...networkTools(kit),
     ],
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).

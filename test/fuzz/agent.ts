@@ -121,6 +121,18 @@ const validArgs: Record<(typeof TOOLS)[number], fc.Arbitrary<Json>> = {
     fc.record({ text: shortText }),
     fc.record({ regex: fc.constantFrom('go', '(a+)+$', '[', 'button "\\w+"', '.*') }),
   ),
+  browser_console_messages: fc.record(
+    { level: fc.constantFrom('error', 'warning', 'info', 'debug'), all: fc.boolean() },
+    { requiredKeys: [] },
+  ),
+  browser_network_requests: fc.constant({}),
+  browser_network_request: fc.record(
+    {
+      index: fc.integer({ min: 1, max: 50 }),
+      part: fc.constantFrom('request-headers', 'request-body', 'response-headers', 'response-body'),
+    },
+    { requiredKeys: ['index'] },
+  ),
 };
 
 /** Keys a model might send, right or wrong; never `time` (browser_wait_for would wait up to a minute). */
