@@ -23,6 +23,9 @@ export const AGENT_BROWSER_TOOLS = [
   'browser_press_key',
   'browser_wait_for',
   'downloads_list',
+  'browser_tabs',
+  'browser_close',
+  'browser_handle_dialog',
 ] as const;
 
 // Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
