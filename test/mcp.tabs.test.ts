@@ -1,42 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startPopupSite, type PopupSite } from './fixtures/popupSite.ts';
-import { callTool, mcpClient, refOf, textOf } from './helpers/mcpClient.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { callTool, refOf, textOf } from './helpers/mcpClient.ts';
+import { tabLines, tabsBed } from './helpers/tabsBed.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
 /** Tabs, popups and dialogs over /api/mcp, as a playwright-mcp 0.0.83 client drives them. */
-let server: TestServer;
-let site: PopupSite;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  site = await startPopupSite();
-  client = await mcpClient(server);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await server?.discard();
-  await site?.close();
-});
-
-async function newSession(path: string): Promise<string> {
-  const res = await callTool(client, 'session_create', { workflow_name: 'mcp-tabs', start_url: site.origin + path });
-  expect(res.isError, textOf(res)).toBeFalsy();
-  return (JSON.parse((res.content[0] as { text: string }).text) as { session_id: string }).session_id;
-}
-
-/** A call that must succeed: its text. */
-async function ok(name: string, args: Record<string, unknown>): Promise<string> {
-  const res = await callTool(client, name, args);
-  expect(res.isError, `${name}: ${textOf(res)}`).toBeFalsy();
-  return textOf(res);
-}
-
-const tabLines = (text: string) => text.split('\n').filter((l) => /^- \d+: /.test(l));
-
+const { bed, newSession, ok } = tabsBed();
 describe('tabs and popups', () => {
   it('follows an OAuth-style popup login: the popup is selected as it opens, its form is filled, and closing it returns to the opener', async () => {
     const id = await newSession('/opener');
@@ -55,7 +23,7 @@ describe('tabs and popups', () => {
       expect(tabs).toMatch(/^- 0: \[Shop\]/m);
 
       // A ref of the opener's snapshot names nothing on the popup: stale, said so.
-      const stale = await callTool(client, 'browser_click', {
+      const stale = await callTool(bed.client, 'browser_click', {
         session_id: id,
         element: 'Log in',
         ref: refOf(before, /button "Log in with Provider"/),
@@ -80,7 +48,7 @@ describe('tabs and popups', () => {
       expect(back).toMatch(/^- 0: \(current\) \[Shop\]/m);
       expect(await ok('browser_snapshot', { session_id: id })).toContain('Signed in as alice');
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: id });
     }
   });
 
@@ -111,10 +79,10 @@ describe('tabs and popups', () => {
       const last = await ok('browser_close', { session_id: id });
       // The last tab closed: a blank one takes its place, and the session goes on.
       expect(tabLines(last)).toEqual(['- 0: (current) [](about:blank)']);
-      await ok('browser_navigate', { session_id: id, url: `${site.origin}/other` });
+      await ok('browser_navigate', { session_id: id, url: `${bed.site.origin}/other` });
       expect(await ok('browser_snapshot', { session_id: id })).toMatch(/heading "Terms"/);
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: id });
     }
   });
 });
@@ -131,7 +99,7 @@ describe('dialogs', () => {
       });
       expect(confirm).toMatch(/A confirm dialog \("Delete it\?"\) opened while browser_click ran/);
 
-      const blocked = await callTool(client, 'browser_snapshot', { session_id: id });
+      const blocked = await callTool(bed.client, 'browser_snapshot', { session_id: id });
       expect(blocked.isError).toBe(true);
       expect(textOf(blocked)).toMatch(
         /A confirm dialog \("Delete it\?"\) is open and blocks the page: answer it with browser_handle_dialog/,
@@ -149,11 +117,11 @@ describe('dialogs', () => {
       );
       expect(await ok('browser_snapshot', { session_id: id })).toContain('prompt: Bob');
 
-      const none = await callTool(client, 'browser_handle_dialog', { session_id: id, accept: true });
+      const none = await callTool(bed.client, 'browser_handle_dialog', { session_id: id, accept: true });
       expect(none.isError).toBe(true);
       expect(textOf(none)).toMatch(/No dialog is open/);
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: id });
     }
   });
 });

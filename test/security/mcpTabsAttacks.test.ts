@@ -1,53 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
 import { DIALOG_FALLBACK_MS, TABS_MAX } from '../../server/agentTools/tabs.ts';
-import { startPopupSite, type PopupSite } from '../fixtures/popupSite.ts';
-import { callTool, mcpClient, refOf, textOf } from '../helpers/mcpClient.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { callTool, refOf, textOf } from '../helpers/mcpClient.ts';
+import { tabLines, tabsBed } from '../helpers/tabsBed.ts';
 import { waitForAsync } from '../helpers/wait.ts';
 
 /**
  * Tabs and dialogs as an attacker (or a hostile page) uses them: tab indexes out of range, a ref
  * from another tab or session, a page that opens 200 popups, a dialog nobody answers.
  */
-let server: TestServer;
-let site: PopupSite;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  site = await startPopupSite();
-  client = await mcpClient(server);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await server?.discard();
-  await site?.close();
-});
-
-async function newSession(path: string): Promise<string> {
-  const res = await callTool(client, 'session_create', {
-    workflow_name: 'tabs-attacks',
-    start_url: site.origin + path,
-  });
-  expect(res.isError, textOf(res)).toBeFalsy();
-  return (JSON.parse((res.content[0] as { text: string }).text) as { session_id: string }).session_id;
-}
-
-async function ok(name: string, args: Record<string, unknown>): Promise<string> {
-  const res = await callTool(client, name, args);
-  expect(res.isError, `${name}: ${textOf(res)}`).toBeFalsy();
-  return textOf(res);
-}
-
-async function refused(name: string, args: Record<string, unknown>): Promise<string> {
-  const res = await callTool(client, name, args);
-  expect(res.isError, `${name} was not refused: ${textOf(res)}`).toBe(true);
-  return textOf(res);
-}
-
-const tabCount = (text: string) => text.split('\n').filter((l) => /^- \d+: /.test(l)).length;
+const { bed, newSession, ok, refused } = tabsBed();
+const tabCount = (text: string) => tabLines(text).length;
 
 describe('tabs under attack', () => {
   it('refuses tab indexes out of range and select without one; a ref of another session or another tab acts on nothing', async () => {
@@ -76,8 +38,8 @@ describe('tabs under attack', () => {
       // Nothing was clicked on the first tab: no popup opened.
       expect(tabCount(await ok('browser_tabs', { session_id: id, action: 'list' }))).toBe(2);
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
-      await callTool(client, 'session_close', { session_id: other });
+      await callTool(bed.client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: other });
     }
   });
 
@@ -89,7 +51,7 @@ describe('tabs under attack', () => {
       // action's 5 s. Either way the popups open, and every answer from then on is kept.
       const said = [
         textOf(
-          await callTool(client, 'browser_click', {
+          await callTool(bed.client, 'browser_click', {
             session_id: id,
             element: 'Flood',
             ref: refOf(snap, /button "Flood"/),
@@ -110,12 +72,12 @@ describe('tabs under attack', () => {
       );
       // The session and the server answer as before.
       expect(await ok('session_status', { session_id: id })).toMatch(/"state":\s*"live"/);
-      expect((await server.api('/healthz')).status).toBeLessThan(500);
+      expect((await bed.server.api('/healthz')).status).toBeLessThan(500);
       expect(await ok('browser_tabs', { session_id: id, action: 'select', index: 0 })).toMatch(
         /^- 0: \(current\) \[Flood\]/m,
       );
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: id });
     }
   }, 120_000);
 
@@ -128,7 +90,7 @@ describe('tabs under attack', () => {
       ).toMatch(/An alert dialog \("Saved!"\) opened/);
       // Other tools answer at once that it is open, instead of hanging on the blocked page.
       const started = Date.now();
-      expect(await refused('browser_navigate', { session_id: id, url: `${site.origin}/other` })).toMatch(
+      expect(await refused('browser_navigate', { session_id: id, url: `${bed.site.origin}/other` })).toMatch(
         /is open and blocks/,
       );
       expect(Date.now() - started).toBeLessThan(DIALOG_FALLBACK_MS / 2);
@@ -140,7 +102,7 @@ describe('tabs under attack', () => {
         /An alert dialog \("Saved!"\) was not answered within 20 s and was accepted, as runs answer dialogs/,
       );
     } finally {
-      await callTool(client, 'session_close', { session_id: id });
+      await callTool(bed.client, 'session_close', { session_id: id });
     }
   }, 90_000);
 });
