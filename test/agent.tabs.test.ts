@@ -3,7 +3,7 @@ import { StartEditorSessionResponse } from '../contract/agent.ts';
 import { Workflow } from '../contract/workflows.ts';
 import { refIn } from './fixtures/agentSite.ts';
 import { startPopupSite, type PopupSite } from './fixtures/popupSite.ts';
-import { lastToolResult, toolNames } from './helpers/fakeModel.ts';
+import { lastToolResult, toolNames, type FakeBehaviour } from './helpers/fakeModel.ts';
 import { agentBed, editorCalls, turnEnded } from './helpers/agentBed.ts';
 import { runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson } from './helpers/server.ts';
@@ -25,43 +25,25 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** The model's turns: look at the page; act on the element of the last snapshot's line that matches. */
+const look: FakeBehaviour = { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] };
+const onRef = (name: string, element: string, line: RegExp, more: Record<string, string> = {}): FakeBehaviour => ({
+  kind: 'respond',
+  with: (req) => ({ kind: 'tools', calls: [{ name, args: { element, ref: refIn(req, line), ...more } }] }),
+});
+
 describe('the agent and tabs', () => {
   it('signs in through a popup, and its recorded workflow replays the popup login without the model', async () => {
     bed.fake.reset();
     bed.fake.enqueue(
-      { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
-      {
-        kind: 'respond',
-        with: (req) => ({
-          kind: 'tools',
-          calls: [
-            { name: 'browser_click', args: { element: 'Log in', ref: refIn(req, /button "Log in with Provider"/) } },
-          ],
-        }),
-      },
-      { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
-      {
-        kind: 'respond',
-        with: (req) => ({
-          kind: 'tools',
-          calls: [
-            {
-              name: 'browser_type',
-              args: { element: 'User name', ref: refIn(req, /textbox "User name"/), text: 'alice' },
-            },
-          ],
-        }),
-      },
-      { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
-      {
-        kind: 'respond',
-        with: (req) => ({
-          kind: 'tools',
-          calls: [{ name: 'browser_click', args: { element: 'Authorize', ref: refIn(req, /button "Authorize"/) } }],
-        }),
-      },
+      look,
+      onRef('browser_click', 'Log in', /button "Log in with Provider"/),
+      look,
+      onRef('browser_type', 'User name', /textbox "User name"/, { text: 'alice' }),
+      look,
+      onRef('browser_click', 'Authorize', /button "Authorize"/),
       { kind: 'tools', calls: [{ name: 'browser_tabs', args: { action: 'list' } }] },
-      { kind: 'tools', calls: [{ name: 'browser_snapshot', args: {} }] },
+      look,
       { kind: 'tools', calls: [{ name: 'done', args: { summary: 'Signed in.' } }] },
     );
     const res = await postJson(bed.server, '/api/start_editor_session', {
