@@ -4,8 +4,7 @@ import { Workflow } from '../contract/workflows.ts';
 import { refIn } from './fixtures/agentSite.ts';
 import { startPopupSite, type PopupSite } from './fixtures/popupSite.ts';
 import { lastToolResult, toolNames, type FakeBehaviour } from './helpers/fakeModel.ts';
-import { agentBed, editorCalls, turnEnded } from './helpers/agentBed.ts';
-import { runWorkflow, untilCompleted } from './helpers/runs.ts';
+import { agentBed, editorCalls, replayWithoutModel, turnEnded } from './helpers/agentBed.ts';
 import { postJson } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -15,7 +14,7 @@ import { waitForAsync } from './helpers/wait.ts';
  * closes, and the workflow it recorded replays the login with no model.
  */
 const bed = agentBed();
-const { events, until, send, state, close } = editorCalls(bed);
+const { until, send, state, close } = editorCalls(bed);
 let site: PopupSite;
 
 beforeAll(async () => {
@@ -80,15 +79,7 @@ describe('the agent and tabs', () => {
     await close(editor.session_id);
 
     // Replayed with every model request refused: nothing asks the model, and the popup is found by its target.
-    bed.fake.reset();
-    bed.fake.fallback = { kind: 'status', status: 500 };
-    const run = await runWorkflow(bed.server, { workflow_id: editor.workflow_id });
-    expect(run.status).toBe(200);
-    const status = await untilCompleted(bed.server, run.body.session_id!);
-    expect(status.succeeded, status.message).toBe(true);
-    expect(bed.fake.requests).toHaveLength(0);
-    const runLog = await events(run.body.session_id!);
+    const runLog = await replayWithoutModel(bed, editor.workflow_id);
     expect(runLog.filter((e) => e.event === 'ToolCallCompleted')).toHaveLength(4);
-    bed.fake.fallback = { kind: 'reply', text: 'ok' };
   });
 });
