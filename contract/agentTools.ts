@@ -146,6 +146,15 @@ export const agentToolInputs = {
         .describe(
           'Only what can be acted on (links, buttons, text fields, checkboxes, radios, selects and their options, menu items, tabs, sliders, switches), with the headings between them: a short snapshot of a long page',
         ),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe(
+          'Only this many levels of the tree from the top, as in playwright-mcp: a short outline of a deep page',
+        ),
     })
     .strict(),
   browser_click: z
@@ -540,6 +549,34 @@ export const agentToolInputs = {
         .enum(['request-headers', 'request-body', 'response-headers', 'response-body'])
         .optional()
         .describe('Only this part; omitted: the request and response line, timing and both sets of headers'),
+    })
+    .strict(),
+  browser_tabs: z
+    .object({
+      session_id: sessionId,
+      action: z
+        .enum(['list', 'new', 'select', 'close'])
+        .describe('list the tabs; open a new one; select one (the tab every other tool acts on); close one'),
+      index: z
+        .number()
+        .int()
+        .min(0)
+        .max(1000)
+        .optional()
+        .describe('The tab, as list numbers them from 0: required to select; to close, the selected one by default'),
+    })
+    .strict()
+    .refine((t) => t.action !== 'select' || t.index !== undefined, { message: 'select needs index' }),
+  browser_close: z.object({ session_id: sessionId }).strict(),
+  browser_handle_dialog: z
+    .object({
+      session_id: sessionId,
+      accept: z.boolean().describe('true: OK; false: Cancel'),
+      promptText: z
+        .string()
+        .max(10_000)
+        .optional()
+        .describe('For a prompt: the text to answer with (its default value when omitted)'),
     })
     .strict(),
 } satisfies Record<string, z.ZodObject>;

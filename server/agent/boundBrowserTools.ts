@@ -27,6 +27,9 @@ export const AGENT_BROWSER_TOOLS = [
   'browser_console_messages',
   'browser_network_requests',
   'browser_network_request',
+  'browser_tabs',
+  'browser_close',
+  'browser_handle_dialog',
 ] as const;
 
 /** Offered only when the server allows it (AGENT_ALLOW_EVALUATE): the model's own JavaScript in the page. */

@@ -133,6 +133,13 @@ const validArgs: Record<(typeof TOOLS)[number], fc.Arbitrary<Json>> = {
     },
     { requiredKeys: ['index'] },
   ),
+  browser_tabs: fc.oneof(
+    fc.record({ action: fc.constantFrom('list', 'new') }),
+    fc.record({ action: fc.constantFrom('select', 'close'), index: fc.integer({ min: 0, max: 60 }) }),
+    fc.record({ action: fc.constant('close') }),
+  ),
+  browser_close: fc.constant({}),
+  browser_handle_dialog: fc.record({ accept: fc.boolean(), promptText: shortText }, { requiredKeys: ['accept'] }),
 };
 
 /** Keys a model might send, right or wrong; never `time` (browser_wait_for would wait up to a minute). */
@@ -154,6 +161,10 @@ const mutatedArgs: fc.Arbitrary<Json> = fc.oneof(
       'session_id',
       '__proto__',
       'constructor',
+      'action',
+      'index',
+      'accept',
+      'promptText',
     ),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), refArb),
     { maxKeys: 5 },
