@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Har } from './har.ts';
 import { defineOperations } from './operation.ts';
 import { SessionIdParams } from './sessionEvents.ts';
 import { StorageState } from './sessions.ts';
@@ -57,5 +58,17 @@ export const artifactOperations = defineOperations({
     params: SessionIdParams,
     responses: { 204: { description: 'Removed (or there were none)' } },
     errors: [401, 404, 409, 422],
+  },
+  sessionHar: {
+    operationId: 'sessionHar',
+    method: 'get',
+    path: '/sessions/{id}/har',
+    session: 'params.id',
+    summary:
+      "The session's network record as HAR 1.2 (opens in Chrome DevTools' network panel), written when it ends: every request of its tabs and workers, text bodies cut, credentials and Authorization/Cookie values hidden",
+    tags: ['sessions'],
+    params: SessionIdParams,
+    responses: { 200: { description: 'The HAR, as an attachment', schema: Har } },
+    errors: [401, 404, 422],
   },
 });

@@ -23,6 +23,38 @@ const JsonRpcMessage = z
   })
   .describe('A JSON-RPC 2.0 request or notification');
 
+/**
+ * Tool groups beyond the core, as playwright-mcp's `--caps`: a client asks for them with
+ * `/api/mcp?caps=pdf,evaluate`. `pdf`: browser_pdf_save. `evaluate`: browser_evaluate, the
+ * caller's own JavaScript in the page. Without them, tools/list leaves their tools out and a call
+ * to one says how to turn it on.
+ */
+export const MCP_CAPABILITIES = ['pdf', 'evaluate'] as const;
+export type McpCapability = (typeof MCP_CAPABILITIES)[number];
+
+export const McpQuery = z
+  .object({
+    caps: z
+      .string()
+      .max(200)
+      .transform((s) =>
+        s
+          .split(',')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.enum(MCP_CAPABILITIES, {
+            message: `caps must be a comma-separated list of ${MCP_CAPABILITIES.join(', ')}`,
+          }),
+        ),
+      )
+      .optional()
+      .describe(`Tool groups to turn on beyond the core, comma-separated: ${MCP_CAPABILITIES.join(', ')}`),
+  })
+  .strict();
+
 export const McpRequestBody = z.union([JsonRpcMessage, z.array(JsonRpcMessage).min(1)]);
 
 const JsonRpcError = z.object({
@@ -65,6 +97,7 @@ export const mcpOperations = defineOperations({
     summary:
       "The browser tools for AI agents over MCP (Streamable HTTP, stateless): JSON-RPC 2.0 in, JSON-RPC 2.0 out. Send `Accept: application/json, text/event-stream`, as MCP clients do; this server answers application/json. The key as X-API-Key or `Authorization: Bearer` (this route only). See the README's 'Browser tools for agents (MCP)'",
     tags: ['mcp'],
+    query: McpQuery,
     body: { contentTypes: ['application/json'], schema: McpRequestBody },
     responses: {
       200: {
@@ -72,7 +105,7 @@ export const mcpOperations = defineOperations({
         schema: McpAnswer,
       },
       202: { description: 'Only notifications were sent: nothing to answer' },
-      400: { description: 'Not a JSON-RPC 2.0 message', schema: McpErrorAnswer },
+      400: { description: 'Not a JSON-RPC 2.0 message, or a caps query naming no tool group', schema: McpErrorAnswer },
       406: {
         description: 'The Accept header does not take both application/json and text/event-stream',
         schema: McpErrorAnswer,

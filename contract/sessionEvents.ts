@@ -202,6 +202,21 @@ export const SessionEvent = z.discriminatedUnion('event', [
   }),
   z.object({
     ...common,
+    event: z.literal('NetworkRequest'),
+    method: z.string(),
+    url: z.string().describe('At most 2000 characters'),
+    status: z.number().int().nullable().describe('null: no response (failed)'),
+    type: z.string().describe("CDP's resource type: Document, XHR, Fetch, Script, Image, …"),
+    duration: z.number().describe('ms from start to finish or failure'),
+    failed: z.string().optional().describe("The browser's reason, when the request failed"),
+    unlogged: z
+      .number()
+      .int()
+      .optional()
+      .describe('Requests since the previous one logged that were not (over 20 a second); the HAR has them all'),
+  }),
+  z.object({
+    ...common,
     event: z.literal('Download'),
     filename: z.string(),
     file_size: z.number().int(),

@@ -89,6 +89,15 @@ export const EnvSchema = z.object({
     .int()
     .min(0)
     .default(500 * 1024 * 1024),
+  /**
+   * Bytes of requests (headers and text bodies) one session's network record keeps: the oldest go
+   * first past it; a body over a quarter of it is only sized, and a kept body is cut at 256 KB.
+   */
+  NETWORK_LOG_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(16 * 1024 * 1024),
   /** Session artifacts (recordings, downloads, storage states) kept in all; the oldest ended sessions' go first. 0: no limit. */
   ARTIFACTS_MAX_BYTES: z.coerce
     .number()
@@ -113,6 +122,8 @@ export const EnvSchema = z.object({
       'must be a range of uids from 1000 up, FIRST no greater than LAST',
     ),
   BROWSER_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  /** The built-in agent may call browser_evaluate (JavaScript of the model's in the page): off unless set. */
+  AGENT_ALLOW_EVALUATE: flag.default(false),
   /** Screen recordings (README, Recording): every session, only the sessions of workflow runs, or none. */
   RECORD_SESSIONS: z.enum(['all', 'runs', 'off']).default('runs'),
   /**

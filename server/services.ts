@@ -35,6 +35,7 @@ import { RetentionSchedule } from './artifacts/retentionSchedule.ts';
 import { SessionRecordings } from './artifacts/sessionRecordings.ts';
 import { SessionEventLog } from './sessionEvents/log.ts';
 import { logSessionEvents } from './sessionEvents/sessionLogging.ts';
+import { SessionNetworks } from './network/sessionNetworks.ts';
 import { OverviewService } from './overview/overviewService.ts';
 import { RunService } from './runs/runService.ts';
 import { createAgentTools, type AgentTools } from './agentTools/index.ts';
@@ -66,6 +67,8 @@ export interface Services {
   sessions: BrowserSessionManager;
   sessionEvents: SessionEventLog;
   artifacts: Artifacts;
+  /** Each live session's network and console record, and the HAR each leaves. */
+  networks: SessionNetworks;
   recordings: SessionRecordings;
   workflows: WorkflowService;
   credentials: CredentialsService;
@@ -149,7 +152,15 @@ export async function buildServices(
   const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
     log.warn({ err }, 'session event not recorded'),
   );
-  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, log }));
+  const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
+  const networks = new SessionNetworks({
+    dataDir: config.dataDir,
+    maxBytes: config.NETWORK_LOG_MAX_BYTES,
+    credentials,
+    log,
+  });
+  sessions.addLifecycleHooks(networks.hooks);
+  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, networks, log }));
 
   const artifacts = new Artifacts({
     dataDir: config.dataDir,
@@ -170,7 +181,6 @@ export async function buildServices(
   closers.push(() => recordings.close());
 
   const workflows = new WorkflowService(store.workflows);
-  const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
   await warnUnreadableCredentials(credentials, log);
 
   const writer = new WriteService(model, writesRepo(db), log);
@@ -228,6 +238,9 @@ export async function buildServices(
     workflows,
     downloads: (id) => urls.fileMetadata(id, artifacts.files(id)),
     model,
+    keepFile: (id, name, bytes) => artifacts.keepFile(id, name, bytes),
+    keptFile: (id, filename) => artifacts.fileOf(id, filename),
+    networks,
   });
   const agent = new EditorSessions({
     records: sessionRecords,
@@ -240,6 +253,7 @@ export async function buildServices(
     model,
     runs,
     log,
+    allowEvaluate: config.AGENT_ALLOW_EVALUATE,
   });
   // The late binding named in the doc comment above: runs' AI steps and self-healing go through
   // the same model, browsers and agent.
@@ -303,6 +317,7 @@ export async function buildServices(
     sessions,
     sessionEvents,
     artifacts,
+    networks,
     recordings,
     workflows,
     credentials,

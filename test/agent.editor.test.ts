@@ -3,7 +3,7 @@ import { Workflow } from '../contract/workflows.ts';
 import { lastToolResult, toolNames } from './helpers/fakeModel.ts';
 import { EDITOR_EXAMPLE_TURN, refIn } from './fixtures/agentSite.ts';
 import { runWorkflow, untilCompleted } from './helpers/runs.ts';
-import { agentBed, editorCalls, turnEnded } from './helpers/agentBed.ts';
+import { agentBed, editorCalls, replayWithoutModel, turnEnded } from './helpers/agentBed.ts';
 import { postJson } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -61,21 +61,13 @@ describe('editor sessions', () => {
     await close(editor.session_id);
 
     // Replayed as a workflow, with every model request refused: nothing asks the model.
-    bed.fake.reset();
-    bed.fake.fallback = { kind: 'status', status: 500 };
-    const run = await runWorkflow(bed.server, { workflow_id: editor.workflow_id });
-    expect(run.status).toBe(200);
-    const status = await untilCompleted(bed.server, run.body.session_id!);
-    expect(status.succeeded, status.message).toBe(true);
-    expect(bed.fake.requests).toHaveLength(0);
-    const runLog = await events(run.body.session_id!);
+    const runLog = await replayWithoutModel(bed, editor.workflow_id);
     expect(runLog.some((e) => e.event === 'Navigated' && e.url.endsWith('/more'))).toBe(true);
     // A run's steps carry Simplex's tool fields too (its CLI printed "unknown" for every step).
     expect(runLog.find((e) => e.event === 'ToolCallStarted')).toMatchObject({
       tool_name: 'navigate',
       tool: { tool_name: 'navigate' },
     });
-    bed.fake.fallback = { kind: 'reply', text: 'ok' };
   });
 
   it('types test data as its placeholder, so the recorded workflow types whatever a run is given', async () => {

@@ -11,6 +11,7 @@ import { StepRecorder } from '../server/agent/stepRecorder.ts';
 import { replayFlow } from '../server/runs/engine/replay.ts';
 import { launchChromium } from './fixtures/chromium.ts';
 import { CHROMIUM_ARGS } from './fixtures/chromiumArgs.ts';
+import { startPopupSite } from './fixtures/popupSite.ts';
 
 const EXECUTABLE = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -67,7 +68,8 @@ function toolOf(page: Page, recorder: StepRecorder) {
       (ref) => page.locator(ref),
       async () => {
         await act();
-        await page.waitForLoadState('load');
+        // A popup's button may close its own tab: nothing to wait for then.
+        if (!page.isClosed()) await page.waitForLoadState('load');
         return { isError: false };
       },
     );
@@ -205,5 +207,42 @@ describe('StepRecorder', () => {
     recorder.clear();
     expect(recorder.steps()).toEqual([]);
     await page.close();
+  });
+
+  it("records an OAuth-style popup login with the popup URL as its steps' target, and the replay signs in through the popup", async () => {
+    const site = await startPopupSite();
+    const main = await pw.newPage();
+    const recorder = new StepRecorder();
+    const onMain = toolOf(main, recorder);
+    await onMain('browser_navigate', { url: `${site.origin}/opener` }, () => main.goto(`${site.origin}/opener`));
+    const opened = main.waitForEvent('popup');
+    await onMain('browser_click', { ref: '#login' }, () => main.locator('#login').click());
+    const popup = await opened;
+    await popup.waitForLoadState('load');
+    const onPopup = toolOf(popup, recorder);
+    await onPopup('browser_type', { ref: '#user', text: 'alice' }, () => popup.locator('#user').fill('alice'));
+    await onPopup('browser_click', { ref: 'button[type=submit]' }, () => popup.locator('button[type=submit]').click());
+    await expect.poll(() => main.locator('#status').textContent()).toBe('Signed in as alice');
+    await onMain('browser_snapshot', {}, () => main.title());
+
+    const steps = recorder.steps();
+    expect(steps.map((s) => [s.type, (s as { target?: string }).target])).toEqual([
+      ['navigate', undefined],
+      ['click', undefined],
+      ['change', `${site.origin}/login`],
+      ['click', `${site.origin}/login`],
+    ]);
+    await main.close();
+
+    const flow = Flow.parse({ title: 'popup login', steps });
+    const replayPage = (await pp.pages())[0]!;
+    const outcome = await replayFlow({
+      connect: async () => ({ browserWSEndpoint: pp.wsEndpoint() }),
+      flow,
+      filesDir: os.tmpdir(),
+    });
+    expect(outcome.message).toBe(`All ${steps.length} steps succeeded`);
+    await expect.poll(() => replayPage.$eval('#status', (e) => e.textContent)).toBe('Signed in as alice');
+    await site.close();
   });
 });

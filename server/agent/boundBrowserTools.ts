@@ -23,7 +23,17 @@ export const AGENT_BROWSER_TOOLS = [
   'browser_press_key',
   'browser_wait_for',
   'downloads_list',
+  'browser_find',
+  'browser_console_messages',
+  'browser_network_requests',
+  'browser_network_request',
+  'browser_tabs',
+  'browser_close',
+  'browser_handle_dialog',
 ] as const;
+
+/** Offered only when the server allows it (AGENT_ALLOW_EVALUATE): the model's own JavaScript in the page. */
+const AGENT_EVALUATE_TOOL = 'browser_evaluate';
 
 // Loaded when first used: it is about 350 ms and 25 MB the idle server does not need.
 const ai = () => import('ai');
@@ -43,6 +53,8 @@ export interface StepRecording {
 export interface BoundBrowserToolsOptions {
   sessionId: string;
   tools: Pick<AgentTools, 'registry' | 'page' | 'locate' | 'lineOf'>;
+  /** AGENT_ALLOW_EVALUATE: browser_evaluate is offered too. */
+  allowEvaluate?: boolean;
   placeholders: PlaceholderSources;
   /** Hide credential values in what goes back to the model (a field that shows what was typed). */
   redact: (text: string) => string;
@@ -65,6 +77,21 @@ function withoutSessionId(schema: Record<string, unknown>): JSONSchema7 {
   delete properties.session_id;
   const required = ((schema.required as string[] | undefined) ?? []).filter((r) => r !== 'session_id');
   return { ...(schema as JSONSchema7), properties: properties as JSONSchema7['properties'], required };
+}
+
+/**
+ * The model may name an element by `target` (the tools' current name) rather than `ref`: given
+ * as `ref`, the step recorder and the placeholders (which read `ref`) see it too.
+ */
+function refsAsRef(args: Record<string, unknown>): Record<string, unknown> {
+  const one = (a: Record<string, unknown>) => {
+    const { target, ...rest } = a;
+    return typeof target === 'string' && rest.ref === undefined ? { ...rest, ref: target } : a;
+  };
+  const out = one(args);
+  return Array.isArray(out.fields)
+    ? { ...out, fields: out.fields.map((f) => (f && typeof f === 'object' ? one(f as Record<string, unknown>) : f)) }
+    : out;
 }
 
 /** Text the agent types, with its placeholders filled for the field's document and the page around it. */
@@ -96,15 +123,17 @@ async function filledArgs(
 /** The agent's browser tools as AI SDK tools: the registry's, bound to the session, filled, recorded and redacted. */
 export async function boundBrowserTools(opts: BoundBrowserToolsOptions): Promise<ToolSet> {
   const { jsonSchema, tool } = await ai();
-  const described = new Map(opts.tools.registry.list().map((t) => [t.name, t]));
+  const caps = opts.allowEvaluate ? (['evaluate'] as const) : [];
+  const described = new Map(opts.tools.registry.list(caps).map((t) => [t.name, t]));
   const set: ToolSet = {};
-  for (const name of AGENT_BROWSER_TOOLS) {
+  for (const name of [...AGENT_BROWSER_TOOLS, ...(opts.allowEvaluate ? [AGENT_EVALUATE_TOOL] : [])]) {
     const description = described.get(name);
     if (!description) continue;
     set[name] = tool({
       description: description.description,
       inputSchema: jsonSchema<Record<string, unknown>>(withoutSessionId(description.inputSchema)),
-      execute: async (input: Record<string, unknown>, { abortSignal }) => {
+      execute: async (given: Record<string, unknown>, { abortSignal }) => {
+        const input = refsAsRef(given);
         const args = { ...input, session_id: opts.sessionId };
         let result: ToolResult;
         try {
@@ -112,7 +141,7 @@ export async function boundBrowserTools(opts: BoundBrowserToolsOptions): Promise
           const filled = await filledArgs(opts, name, args);
           // An interrupt does not wait for the page: the call goes on in the browser (each has its own
           // timeout), the turn stops now.
-          const call = () => untilAborted(opts.tools.registry.call(name, filled, { record: false }), abortSignal);
+          const call = () => untilAborted(opts.tools.registry.call(name, filled, { record: false, caps }), abortSignal);
           if (opts.recorder) {
             const page = await opts.tools.page(opts.sessionId);
             // The recorder keeps the arguments as the model gave them: placeholders, never values.

@@ -31,6 +31,8 @@ import { runTurn } from './turn.ts';
 import { StepRecorder } from './stepRecorder.ts';
 
 export interface EditorSessionsDeps {
+  /** AGENT_ALLOW_EVALUATE: the agent is offered browser_evaluate. */
+  allowEvaluate?: boolean;
   records: Pick<SessionRecords, 'create' | 'close'>;
   sessions: Pick<SessionManager, 'addLifecycleHooks' | 'get'>;
   workflows: Pick<WorkflowService, 'create' | 'get' | 'update' | 'delete'>;
@@ -174,6 +176,7 @@ export class EditorSessions {
       tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
+        allowEvaluate: deps.allowEvaluate === true,
         placeholders,
         // Every value typed so far is hidden in what the model reads back (a text field shows it).
         redact: (text) => redactor(known)(text),
@@ -294,6 +297,7 @@ export class EditorSessions {
       tools: await boundBrowserTools({
         sessionId,
         tools: deps.tools,
+        allowEvaluate: deps.allowEvaluate === true,
         placeholders: storedPlaceholders(deps.credentials, {}, known),
         redact: (text) => redactor(known)(text),
       }),

@@ -17,6 +17,7 @@ export function systemPrompt(facts: {
     '',
     'How to work:',
     '- Look before you act: call browser_snapshot, then act on elements by the ref the latest snapshot gives them. After a navigation or a click that changes the page, take a new snapshot.',
+    '- A popup or new tab the page opens is selected for you (the tool answer says so) and closing returns you to the tab before; browser_tabs lists and selects tabs. A dialog the page opens (alert, confirm, prompt) must be answered with browser_handle_dialog before anything else. Submit a form in a popup by clicking its button: a replay presses keys on the first tab only.',
     '- Do what the person asked, in as few steps as it takes, then call done with a short summary. Every action you take is saved as a step of a workflow that will be replayed later without you, so do not take detours you would not want replayed.',
     facts.inRun
       ? '- You are one step of a workflow run: nobody is there to answer. Do the instruction and call done; if it cannot be done, call done saying why.'

@@ -44,11 +44,18 @@ function optionValue(facts: Facts, given: string): string {
  *
  * Frames: a step on an element inside an iframe carries Recorder's `frame` indexes (child frame
  * positions from the main frame down), in Playwright's childFrames() order, which is attach order
- * as puppeteer's is too. A click that opens a new tab is recorded as a plain click; later steps
- * replay on the first tab.
+ * as puppeteer's is too.
+ *
+ * Tabs: a step on a tab other than the first one the recording saw (a popup, a target=_blank
+ * link's tab) carries Recorder's `target`, that tab's URL before the step: the replay waits for a
+ * tab at that URL (the popup the previous click opened) and acts there. Key steps replay on the
+ * first tab whatever their target (@puppeteer/replay presses keys on its main page), so a popup's
+ * form is best submitted by a click.
  */
 export class StepRecorder {
   private readonly recorded: Step[] = [];
+  /** The recording's first tab: Recorder's `main`; steps on any other carry their tab's URL. */
+  private main: Page | undefined;
   private readonly listeners = new Set<StepListener>();
 
   constructor(onStep?: StepListener) {
@@ -67,6 +74,7 @@ export class StepRecorder {
 
   clear(): void {
     this.recorded.length = 0;
+    this.main = undefined;
   }
 
   /**
@@ -87,8 +95,10 @@ export class StepRecorder {
     const before = await this.readBefore(page, tool, args, locatorOf, lineOf).catch(() => undefined);
     const result = await call();
     if (!result.isError && before) {
+      this.main ??= page;
+      const target = page === this.main ? {} : { target: before.url };
       try {
-        for (const step of await this.stepsOf(page, tool, args, before)) this.append(step);
+        for (const step of await this.stepsOf(page, tool, args, before)) this.append({ ...step, ...target });
       } catch {
         // A page gone after the call (closed tab): nothing to record, the call's result stands.
       }

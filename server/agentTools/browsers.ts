@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Conflict, NotFound } from '../domain/errors.ts';
 import type { PrivateCdpEndpoint } from '../sessions/cdp/privateEndpoint.ts';
 import type { SessionManager } from '../sessions/types.ts';
-import { ToolError } from './registry.ts';
+import { SessionTabs } from './tabs.ts';
 
 // Loaded when first used: it is about 1.4 s and 85 MB the idle server does not need.
 const playwright = () => import('playwright-core');
@@ -13,6 +13,8 @@ export interface SessionBrowsersDeps {
   endpoint: Pick<PrivateCdpEndpoint, 'url'>;
   /** Whether the session has a record at all (to tell "no such session" from "not live here"). */
   known(sessionId: string): Promise<boolean>;
+  /** The session's selected tab changed: refs of its snapshot name elements of another page now. */
+  onTabChange(sessionId: string): void;
 }
 
 /**
@@ -22,6 +24,8 @@ export interface SessionBrowsersDeps {
  */
 export class SessionBrowsers {
   private readonly connections = new Map<string, Promise<Browser>>();
+  /** The tabs of each connection, as the tools see them (tabs.ts). */
+  private readonly tabSets = new WeakMap<Browser, SessionTabs>();
 
   constructor(private readonly deps: SessionBrowsersDeps) {}
 
@@ -48,9 +52,12 @@ export class SessionBrowsers {
     this.connections.set(sessionId, connecting);
     connecting.then(
       (browser) => {
+        const tabs = new SessionTabs(browser, () => this.deps.onTabChange(sessionId));
+        this.tabSets.set(browser, tabs);
         const stop = this.deps.sessions.onEnd(sessionId, () => this.drop(sessionId));
         browser.on('disconnected', () => {
           stop();
+          tabs.dispose();
           if (this.connections.get(sessionId) === connecting) this.connections.delete(sessionId);
         });
       },
@@ -61,16 +68,25 @@ export class SessionBrowsers {
     return connecting;
   }
 
+  /** The session's tabs, as the tools see them. */
+  async tabs(sessionId: string): Promise<SessionTabs> {
+    const browser = await this.browser(sessionId);
+    // Set as soon as the connection resolves, before any caller awaiting it runs.
+    return this.tabSets.get(browser)!;
+  }
+
+  /** The tabs of a session this node is connected to already, without connecting. */
+  async connectedTabs(sessionId: string): Promise<SessionTabs | undefined> {
+    const browser = await this.connections.get(sessionId)?.catch(() => undefined);
+    return browser ? this.tabSets.get(browser) : undefined;
+  }
+
   /**
-   * The page an agent works on: the newest open tab (a page the agent's click opened is where it
-   * goes on), else a new one.
+   * The page an agent works on: the session's selected tab (a popup or tab the page opened is
+   * selected as it opens), else a new one.
    */
   async page(sessionId: string): Promise<Page> {
-    const browser = await this.browser(sessionId);
-    const context = browser.contexts()[0];
-    if (!context) throw new ToolError("The session's browser has no window open");
-    const pages = context.pages().filter((p) => !p.isClosed());
-    return pages.at(-1) ?? (await context.newPage());
+    return (await this.tabs(sessionId)).current();
   }
 
   /** Forget the session's connection (its end closes the socket anyway). */

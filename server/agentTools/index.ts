@@ -10,9 +10,18 @@ import { screenshotTools } from './screenshot.ts';
 import { sessionTools } from './sessions.ts';
 import { snapshotTools } from './snapshot.ts';
 import { SessionSnapshots } from './snapshots.ts';
+import { withTabsAndDialogs } from './tabGate.ts';
+import { tabTools } from './tabTools.ts';
 import { uploadTools } from './upload.ts';
 import { waitingTools } from './waiting.ts';
 import { workflowTools } from './workflows.ts';
+import { dragDropTools } from './dragDrop.ts';
+import { evaluateTools } from './evaluate.ts';
+import { findTools } from './find.ts';
+import { mediaTools } from './media.ts';
+import { pdfTools } from './pdf.ts';
+import { refusedTools } from './refusals.ts';
+import { networkTools } from './network.ts';
 
 export type { AgentToolDeps };
 
@@ -32,6 +41,7 @@ export interface AgentTools {
 
 /** Every agent tool, over one set of connections and snapshots. */
 export function createAgentTools(deps: AgentToolDeps): AgentTools {
+  const snapshots = new SessionSnapshots();
   const browsers = new SessionBrowsers({
     sessions: deps.sessions,
     endpoint: deps.endpoint,
@@ -40,8 +50,8 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
         () => true,
         () => false,
       ),
+    onTabChange: (id) => snapshots.forget(id),
   });
-  const snapshots = new SessionSnapshots();
   const kit: ToolKit = { deps, browsers, snapshots };
   const registry = new AgentToolRegistry(
     {
@@ -49,7 +59,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       record: (id, call) => deps.events.append(id, { event: 'AgentToolCall', ...call }),
       log: deps.log,
     },
-    [
+    withTabsAndDialogs(kit, [
       ...sessionTools(kit),
       ...navigationTools(kit),
       ...snapshotTools(kit),
@@ -60,7 +70,15 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...extractTools(kit),
       ...handoffTools(kit),
       ...workflowTools(kit),
-    ],
+      ...evaluateTools(kit),
+      ...dragDropTools(kit),
+      ...findTools(kit),
+      ...mediaTools(kit),
+      ...pdfTools(kit),
+      ...refusedTools(),
+      ...networkTools(kit),
+      ...tabTools(kit),
+    ]),
   );
   // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
   deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });

@@ -7,6 +7,7 @@ import type { PrivateCdpEndpoint } from '../sessions/cdp/privateEndpoint.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
 import type { SessionManager } from '../sessions/types.ts';
+import type { SessionNetworks } from '../network/sessionNetworks.ts';
 import type { SessionBrowsers } from './browsers.ts';
 import type { SessionSnapshots } from './snapshots.ts';
 
@@ -30,6 +31,16 @@ export interface AgentToolDeps {
   ): { filename: string; file_size: number; download_timestamp: string; download_url: string }[];
   /** The server's one model (MODEL_*), for browser_extract. */
   model: Model;
+  /** Keep bytes among the session's downloads (browser_pdf_save), under the downloads' limits. */
+  keepFile(
+    sessionId: string,
+    name: string,
+    bytes: Buffer,
+  ): Promise<{ filename: string; file_size: number; ok: boolean; reason?: string }>;
+  /** Where a file the session downloaded is kept (the service's own folder), by its listed name. */
+  keptFile(sessionId: string, filename: string): string | undefined;
+  /** Each live session's network and console record (browser_network_requests, browser_console_messages). */
+  networks: Pick<SessionNetworks, 'get' | 'redact'>;
 }
 
 /** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */

@@ -30,7 +30,7 @@ export async function goTo(kit: ToolKit, sessionId: string, url: string): Promis
   return { url: page.url(), page };
 }
 
-/** browser_navigate, browser_back. */
+/** browser_navigate, browser_back and its playwright-mcp name browser_navigate_back. */
 export function navigationTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
@@ -46,32 +46,34 @@ export function navigationTools(kit: ToolKit): AgentTool[] {
         };
       },
     }),
-    defineTool({
-      name: 'browser_back',
-      description: "Go back to the previous page in the session's history.",
-      input: agentToolInputs.browser_back,
-      async run({ session_id }) {
-        const page = await kit.browsers.page(session_id);
-        kit.snapshots.forget(session_id);
-        // Until the history entry commits only: a page restored from the back-forward cache fires no
-        // new load, which Playwright's default wait would sit out to its timeout.
-        const response = await page
-          .goBack({ timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'commit' })
-          .catch((err: Error) => {
-            throw new ToolError(`Going back failed: ${err.message.split('\n')[0]}`);
-          });
-        await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
-        const where = await pageLine(page);
-        return {
-          content: [
-            {
-              type: 'text',
-              text: response === null && page.url() === 'about:blank' ? `Nothing to go back to. ${where}` : where,
-            },
-          ],
-          summary: `Went back to ${page.url().slice(0, 300)}`,
-        };
-      },
-    }),
+    ...(['browser_back', 'browser_navigate_back'] as const).map((name) =>
+      defineTool({
+        name,
+        description: `Go back to the previous page in the session's history (${name === 'browser_back' ? 'browser_navigate_back, as playwright-mcp names it, is the same' : 'browser_back is the same'}).`,
+        input: agentToolInputs[name],
+        async run({ session_id }) {
+          const page = await kit.browsers.page(session_id);
+          kit.snapshots.forget(session_id);
+          // Until the history entry commits only: a page restored from the back-forward cache fires no
+          // new load, which Playwright's default wait would sit out to its timeout.
+          const response = await page
+            .goBack({ timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'commit' })
+            .catch((err: Error) => {
+              throw new ToolError(`Going back failed: ${err.message.split('\n')[0]}`);
+            });
+          await page.waitForLoadState('domcontentloaded', { timeout: 5_000 }).catch(() => undefined);
+          const where = await pageLine(page);
+          return {
+            content: [
+              {
+                type: 'text',
+                text: response === null && page.url() === 'about:blank' ? `Nothing to go back to. ${where}` : where,
+              },
+            ],
+            summary: `Went back to ${page.url().slice(0, 300)}`,
+          };
+        },
+      }),
+    ),
   ];
 }

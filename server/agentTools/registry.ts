@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { McpCapability } from '../../contract/mcp.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { Log } from '../log.ts';
 
@@ -32,6 +33,8 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
   input: S;
+  /** The tool group it is in beyond the core (contract/mcp.ts MCP_CAPABILITIES): off unless asked for. */
+  capability?: McpCapability;
   run(input: z.output<S>): Promise<ToolOutcome>;
 }
 
@@ -87,29 +90,41 @@ export class AgentToolRegistry {
     }
   }
 
-  list(): ToolDescription[] {
-    return [...this.tools.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      // io 'input': what a caller may send (a default is optional to it). Draft 7, as the MCP SDK's
-      // own servers emit: the draft every MCP client's validator reads.
-      inputSchema: z.toJSONSchema(t.input, {
-        io: 'input',
-        unrepresentable: 'any',
-        target: 'draft-7',
-      }) as ToolDescription['inputSchema'],
-    }));
+  /** The core tools and those of the groups in `caps`. */
+  list(caps: readonly McpCapability[] = []): ToolDescription[] {
+    return [...this.tools.values()]
+      .filter((t) => !t.capability || caps.includes(t.capability))
+      .map((t) => ({
+        name: t.name,
+        description: t.description,
+        // io 'input': what a caller may send (a default is optional to it). Draft 7, as the MCP SDK's
+        // own servers emit: the draft every MCP client's validator reads.
+        inputSchema: z.toJSONSchema(t.input, {
+          io: 'input',
+          unrepresentable: 'any',
+          target: 'draft-7',
+        }) as ToolDescription['inputSchema'],
+      }));
   }
 
   /**
    * Call a tool by name with the caller's arguments, whatever they are: a bad name, arguments that
    * fail the schema, and any failure of the tool come back as an error result; nothing is thrown.
    * `record: false`: the caller logs the call itself (the built-in agent's ToolCallStarted/Completed).
+   * `caps`: the tool groups beyond the core this caller turned on; a tool of another is refused.
    */
-  async call(name: string, args: unknown, opts: { record?: boolean } = {}): Promise<ToolResult> {
+  async call(
+    name: string,
+    args: unknown,
+    opts: { record?: boolean; caps?: readonly McpCapability[] } = {},
+  ): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool)
       return errorResult(`No tool is named ${JSON.stringify(clip(name))}: call tools/list for the tools there are`);
+    if (tool.capability && !(opts.caps ?? []).includes(tool.capability))
+      return errorResult(
+        `${name} is in the "${tool.capability}" tool group, which this connection did not turn on: connect to /api/mcp?caps=${tool.capability}`,
+      );
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) return errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     const input = parsed.data as { session_id?: string };

@@ -1,6 +1,7 @@
 import { agentToolInputs } from '../../contract/agentTools.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
+import { locateTarget } from './targets.ts';
 
 /** Widest image handed to a model: wider costs tokens and most vision models scale down to about this anyway. */
 export const SCREENSHOT_MAX_WIDTH = 1280;
@@ -22,20 +23,21 @@ export function screenshotTools(kit: ToolKit): AgentTool[] {
   return [
     defineTool({
       name: 'browser_take_screenshot',
-      description: `A picture of what the session's page shows (JPEG, at most ${SCREENSHOT_MAX_WIDTH} px wide); full_page for the whole scrollable page, ref for one element. To act on elements, use browser_snapshot: screenshots have no refs.`,
+      description: `A picture of what the session's page shows (JPEG, at most ${SCREENSHOT_MAX_WIDTH} px wide, whatever \`type\` says); fullPage (or full_page) for the whole scrollable page, target (a ref or a CSS selector matching one element; ref is the older name) for one element. To act on elements, use browser_snapshot: screenshots have no refs.`,
       input: agentToolInputs.browser_take_screenshot,
-      async run({ session_id, full_page, ref, element }) {
+      async run({ session_id, full_page: fullPageOld, fullPage, target, ref, element }) {
+        const full_page = fullPage ?? fullPageOld;
         const page = await kit.browsers.page(session_id);
         // An element's box, where the page shows it now (viewport coordinates, CSS pixels).
         let box: { x: number; y: number; width: number; height: number } | null = null;
-        if (ref) {
-          const target = page.locator(`aria-ref=${kit.snapshots.resolve(session_id, ref)}`);
-          await target.scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
-          box = await target.boundingBox({ timeout: 5_000 }).catch(() => null);
+        let label = '';
+        if (target !== undefined || ref !== undefined) {
+          const located = await locateTarget(kit, session_id, page, { target, ref, element });
+          label = located.label;
+          await located.locator.scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+          box = await located.locator.boundingBox({ timeout: 5_000 }).catch(() => null);
           if (!box || box.width < 1 || box.height < 1)
-            throw new ToolError(
-              `${JSON.stringify((element ?? ref).slice(0, 100))} (${ref}) is not shown on the page now: take a new snapshot`,
-            );
+            throw new ToolError(`${label} (${located.given}) is not shown on the page now: take a new snapshot`);
         }
         const cdp = await page.context().newCDPSession(page);
         try {
@@ -67,10 +69,10 @@ export function screenshotTools(kit: ToolKit): AgentTool[] {
               { type: 'image', data: shot.data, mimeType: 'image/jpeg' },
               {
                 type: 'text',
-                text: `Screenshot of ${box ? `${JSON.stringify((element ?? ref!).slice(0, 100))} on ` : ''}${page.url()} (${width} px wide${full_page && !box ? ', full page' : ''})`,
+                text: `Screenshot of ${box ? `${label} on ` : ''}${page.url()} (${width} px wide${full_page && !box ? ', full page' : ''})`,
               },
             ],
-            summary: `Screenshot${box ? ` of ${JSON.stringify((element ?? ref!).slice(0, 100))}` : full_page ? ' of the full page' : ''}`,
+            summary: `Screenshot${box ? ` of ${label}` : full_page ? ' of the full page' : ''}`,
           };
         } finally {
           await cdp.detach().catch(() => undefined);

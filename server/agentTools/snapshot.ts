@@ -54,16 +54,17 @@ export function snapshotTools(kit: ToolKit): AgentTool[] {
     defineTool({
       name: 'browser_snapshot',
       description:
-        'The page as an accessibility snapshot in YAML (roles, names, values; iframes included), each element an agent can act on with a ref like [ref=k3f9ab-e5] for browser_click and browser_type. Refs belong to this snapshot only. A long page is cut to max_tokens; the answer then ends with a cursor that gives the next part of the same snapshot. To read less: selector (CSS) takes only the first element it matches, and interactive_only keeps only what can be acted on (links, buttons, fields, checkboxes, options…) with the headings around it.',
+        'The page as an accessibility snapshot in YAML (roles, names, values; iframes included), each element an agent can act on with a ref like [ref=k3f9ab-e5] for browser_click and browser_type. Refs belong to this snapshot only. A long page is cut to max_tokens; the answer then ends with a cursor that gives the next part of the same snapshot. To read less: selector (CSS) takes only the first element it matches, and interactive_only keeps only what can be acted on (links, buttons, fields, checkboxes, options…) with the headings around it, and depth keeps only the top levels of the tree.',
       input: agentToolInputs.browser_snapshot,
-      async run({ session_id, max_tokens, cursor, selector, interactive_only }) {
-        if (cursor && (selector !== undefined || interactive_only !== undefined))
+      async run({ session_id, max_tokens, cursor, selector, interactive_only, depth }) {
+        if (cursor && (selector !== undefined || interactive_only !== undefined || depth !== undefined))
           throw new ToolError(
-            'cursor continues the snapshot it came from, with its selector and interactive_only: send cursor alone, or take a new snapshot without cursor',
+            'cursor continues the snapshot it came from, with its selector, interactive_only and depth: send cursor alone, or take a new snapshot without cursor',
           );
         const { text, summary } = await snapshotText(kit, session_id, max_tokens, cursor, {
           ...(selector !== undefined ? { selector } : {}),
           ...(interactive_only ? { interactiveOnly: true } : {}),
+          ...(depth !== undefined ? { depth } : {}),
         });
         return { content: [{ type: 'text', text }], summary };
       },

@@ -20,9 +20,17 @@ export interface SnapshotScope {
   /** A CSS selector: the snapshot of the first element it matches (and what is inside it). */
   selector?: string;
   interactiveOnly?: boolean;
+  /** Only this many levels from the top (Playwright's own `depth`). */
+  depth?: number;
 }
 
-const SNAPSHOT_TIMEOUT_MS = 15_000;
+/**
+ * A hang guard, not a budget: a heavy page (5,000 links) takes 2 s alone and several times that on
+ * a busy host, where a 15 s limit failed most calls that a client made back to back. The walk is
+ * Playwright's and cannot be cut short, so what keeps answers prompt is that concurrent calls for
+ * the same page share one walk (see `take`).
+ */
+const SNAPSHOT_TIMEOUT_MS = 60_000;
 const REF_IN_SNAPSHOT = /\[ref=([a-z0-9]+)\]/g;
 /** A quoted name (with its escapes), or the colon that ends a line's key part. */
 const QUOTED_OR_KEY_END = /"(?:[^"\\]|\\.)*"|:(?=\s|$)/g;
@@ -138,11 +146,30 @@ const newTag = () => {
  */
 export class SessionSnapshots {
   private readonly latest = new Map<string, Snapshot>();
+  /** The snapshot being taken of each session's page, by what it takes: a call asking the same joins it. */
+  private readonly taking = new Map<string, { page: Page; key: string; snapshot: Promise<Snapshot> }>();
 
-  async take(sessionId: string, page: Page, scope: SnapshotScope = {}): Promise<Snapshot> {
+  /**
+   * A new snapshot of the page. A call made while one of the same page and scope is being taken
+   * answers with that one: the page's renderer walks its tree one call at a time, so twenty
+   * concurrent calls on a heavy page would otherwise queue twenty walks, the last waiting for all.
+   */
+  take(sessionId: string, page: Page, scope: SnapshotScope = {}): Promise<Snapshot> {
+    const key = JSON.stringify([scope.selector, scope.interactiveOnly, scope.depth]);
+    const current = this.taking.get(sessionId);
+    if (current && current.page === page && current.key === key) return current.snapshot;
+    const snapshot = this.walk(sessionId, page, scope).finally(() => {
+      if (this.taking.get(sessionId)?.snapshot === snapshot) this.taking.delete(sessionId);
+    });
+    this.taking.set(sessionId, { page, key, snapshot });
+    return snapshot;
+  }
+
+  private async walk(sessionId: string, page: Page, scope: SnapshotScope): Promise<Snapshot> {
+    const depth = scope.depth !== undefined ? { depth: scope.depth } : {};
     const yaml = scope.selector
-      ? await this.ofSelector(page, scope.selector)
-      : await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+      ? await this.ofSelector(page, scope.selector, depth)
+      : await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS, ...depth });
     const tag = newTag();
     const lineRefs: Set<string>[] = [];
     let lines = yaml.split('\n').map((line) => {
@@ -155,6 +182,7 @@ export class SessionSnapshots {
     const scopes = [
       ...(scope.selector ? [`of ${JSON.stringify(scope.selector.slice(0, 200))}`] : []),
       ...(scope.interactiveOnly ? ['interactive elements only'] : []),
+      ...(scope.depth !== undefined ? [`${scope.depth} levels deep`] : []),
     ];
     const snapshot: Snapshot = {
       sessionId,
@@ -175,10 +203,13 @@ export class SessionSnapshots {
    * then resolves the refs of this snapshot (it keeps the frame's latest one, whatever its root),
    * and refs are numbered per element, not per snapshot, so they are those of a whole-page one.
    */
-  private async ofSelector(page: Page, selector: string): Promise<string> {
+  private async ofSelector(page: Page, selector: string, depth: { depth?: number }): Promise<string> {
     try {
       // `css=`: only a CSS selector, not Playwright's other engines (xpath=, text=, aria-ref=).
-      return await page.locator(`css=${selector}`).first().ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS });
+      return await page
+        .locator(`css=${selector}`)
+        .first()
+        .ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS, ...depth });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const quoted = JSON.stringify(selector.slice(0, 200));
@@ -227,7 +258,14 @@ export class SessionSnapshots {
       throw new ToolError(
         `${what} comes from another session's snapshot, not session ${sessionId}'s: take a new snapshot of this session`,
       );
-    throw new ToolError(`${what} is stale: the page changed or a newer snapshot was taken since. Take a new snapshot`);
+    throw new ToolError(
+      `${what} is stale: the page changed, another tab was selected, or a newer snapshot was taken since. Take a new snapshot`,
+    );
+  }
+
+  /** The session's latest snapshot, if it has one (browser_find searches it). */
+  latestOf(sessionId: string): Snapshot | undefined {
+    return this.latest.get(sessionId);
   }
 
   /** The line of the session's latest snapshot that carries this ref (its role and name), if any. */
@@ -238,5 +276,6 @@ export class SessionSnapshots {
   /** The page changed (navigation) or the session ended: its refs point at nothing now. */
   forget(sessionId: string): void {
     this.latest.delete(sessionId);
+    this.taking.delete(sessionId);
   }
 }

@@ -11,9 +11,10 @@ export function waitingTools(kit: ToolKit): AgentTool[] {
     defineTool({
       name: 'browser_wait_for',
       description:
-        'Wait until a text shows on the page (text), is gone from it (text_gone), or for a number of seconds (time alone; with text, the longest to wait, default 10).',
+        'Wait until a text shows on the page (text), is gone from it (textGone, or text_gone), or for a number of seconds (time alone; with text, the longest to wait, default 10).',
       input: agentToolInputs.browser_wait_for,
-      async run({ session_id, text, text_gone, time }) {
+      async run({ session_id, text, text_gone: textGoneOld, textGone, time }) {
+        const text_gone = textGone ?? textGoneOld;
         const page = await kit.browsers.page(session_id);
         if (text === undefined && text_gone === undefined) {
           await new Promise((r) => setTimeout(r, (time ?? 0) * 1000));

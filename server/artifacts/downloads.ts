@@ -153,6 +153,44 @@ export class DownloadTracker {
   }
 
   /** Every kept file is reported; refusals up to MAX_REFUSALS_REPORTED, so a page downloading in a loop cannot flood the log. */
+  /**
+   * Keep a file the service made for the session (browser_pdf_save's PDF) as if the page had
+   * downloaded it: the same name rules, file count and byte cap, and the same report. Written as a
+   * hidden copy first and renamed, as copyOut does, so a crash leaves no half file listed.
+   */
+  keepBytes(suggested: string, bytes: Buffer): Promise<DownloadOutcome> {
+    return new Promise<DownloadOutcome>((resolve, reject) => {
+      this.enqueue(async () => {
+        try {
+          resolve(this.keepNow(suggested, bytes));
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+  }
+
+  private keepNow(suggested: string, bytes: Buffer): DownloadOutcome {
+    const refused = (reason: string): DownloadOutcome => {
+      const outcome = { filename: safeFileName(suggested), file_size: bytes.length, ok: false, reason };
+      this.report(outcome);
+      return outcome;
+    };
+    if (this.keptFiles >= MAX_FILES_PER_SESSION)
+      return refused(`the session already kept ${MAX_FILES_PER_SESSION} files`);
+    if (bytes.length > this.opts.maxBytes - this.keptBytes)
+      return refused(`over the session's download limit of ${this.opts.maxBytes} bytes`);
+    const filename = uniqueName(safeFileName(suggested), this.names);
+    const tmp = path.join(this.opts.filesDir, `.${filename}.tmp`);
+    fs.writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o600 });
+    fs.renameSync(tmp, path.join(this.opts.filesDir, filename));
+    this.keptBytes += bytes.length;
+    this.keptFiles++;
+    const outcome = { filename, file_size: bytes.length, ok: true };
+    this.report(outcome);
+    return outcome;
+  }
+
   private report(outcome: DownloadOutcome): void {
     if (!outcome.ok && ++this.refusals > MAX_REFUSALS_REPORTED) return;
     if (!outcome.ok && this.refusals === MAX_REFUSALS_REPORTED) {

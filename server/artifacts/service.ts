@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Log } from '../log.ts';
+import { Conflict } from '../domain/errors.ts';
 import { StorageState } from '../../contract/sessions.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
 import type { LiveSession, SessionLifecycleHooks, SessionManager } from '../sessions/types.ts';
 import type { Bus } from '../events/bus.ts';
 import type { SessionRow } from '../store/sessions.ts';
-import { DownloadTracker } from './downloads.ts';
+import { DownloadTracker, type DownloadOutcome } from './downloads.ts';
 import { artifactsDirOf } from './paths.ts';
 import { chooseExpired, heldUnder } from './retention.ts';
 import { isSafeFileName } from './safeNames.ts';
@@ -133,6 +134,13 @@ export class Artifacts {
     this.watches.delete(sessionId);
     watch?.downloads.close();
     watch?.cdp?.close();
+  }
+
+  /** Keep bytes the service made for a live session among its downloads (browser_pdf_save), under the downloads' limits. */
+  async keepFile(sessionId: string, suggested: string, bytes: Buffer): Promise<DownloadOutcome> {
+    const watch = this.watches.get(sessionId);
+    if (!watch) throw new Conflict(`Session ${sessionId} is not live on this server: its files cannot be added to`);
+    return watch.downloads.keepBytes(suggested, bytes);
   }
 
   /** The files a session kept, oldest first. */

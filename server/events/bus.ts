@@ -3,6 +3,7 @@ import type { FileMetadata, PauseState, StepResult } from '../../contract/runs.t
 import type { SessionClient } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
 import type { DialogSeen, WorkflowRunFacts } from '../domain/runFacts.ts';
+import type { RequestEvent } from '../network/requestEvents.ts';
 
 /**
  * Domain events inside one server process. The session manager and the run engine emit; the
@@ -26,6 +27,7 @@ export interface BusEvents {
     | { kind: 'navigated'; url: string }
     | { kind: 'console'; level: string; text: string }
     | { kind: 'error'; text: string }
+    | RequestEvent
   );
   /** A file the session's page downloaded: kept (`ok`) or not, and why (over the cap, cut by the end, not a regular file, …). */
   /** A persisting session's state was saved to its profile as it ended, or why not. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpCapability } from '../../contract/mcp.ts';
 import type { AgentToolRegistry } from '../agentTools/registry.ts';
 
 // Loaded when first used: it is about 300 ms and 25 MB the idle server does not need.
@@ -21,16 +22,17 @@ function mcpServerOver(
   { Server, CallToolRequestSchema, ListToolsRequestSchema }: Awaited<ReturnType<typeof sdk>>,
   registry: AgentToolRegistry,
   version: string,
+  caps: readonly McpCapability[],
 ): Server {
   const server = new Server(
     { name: 'browserdesk', version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list(caps) }));
   // The registry validates the arguments with the tool's zod schema and never throws: a bad call
   // is an error result the agent reads (isError), not a JSON-RPC failure.
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-    ...(await registry.call(request.params.name, request.params.arguments)),
+    ...(await registry.call(request.params.name, request.params.arguments, { caps })),
   }));
   return server;
 }
@@ -40,6 +42,7 @@ function mcpServerOver(
  * request alone and dropped with it. Stateless because every tool names its session_id: nothing
  * of an MCP "session" has to be kept, so any node, any restart and any number of clients answer
  * alike. Answers are plain JSON (enableJsonResponse): a tool call has no progress to stream.
+ * `caps`: the tool groups beyond the core the request's URL turned on (?caps=pdf,evaluate).
  */
 export async function answerMcp(
   registry: AgentToolRegistry,
@@ -47,9 +50,10 @@ export async function answerMcp(
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
+  caps: readonly McpCapability[],
 ): Promise<void> {
   const mcp = await sdk();
-  const server = mcpServerOver(mcp, registry, version);
+  const server = mcpServerOver(mcp, registry, version, caps);
   const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close().catch(() => undefined);

@@ -26,10 +26,12 @@ function asAttachment(reply: FastifyReply, filename: string, type = 'application
 }
 
 /** One kept file, opened without following a link (the folder is ours; this is only belt and braces). */
-function sendFile(reply: FastifyReply, file: string, filename: string): FastifyReply {
+function sendFile(reply: FastifyReply, file: string, filename: string, type?: string): FastifyReply {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   const size = fs.fstatSync(fd).size;
-  return asAttachment(reply, filename).header('content-length', String(size)).send(fs.createReadStream('', { fd }));
+  return asAttachment(reply, filename, type)
+    .header('content-length', String(size))
+    .send(fs.createReadStream('', { fd }));
 }
 
 const noFile = (sessionId: string, filename: string) =>
@@ -99,6 +101,19 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
     }
     await app.artifacts.remove(params.id);
     return reply.status(204).send();
+  });
+
+  addRoute(app, ops.sessionHar, async ({ params }, _req, reply) => {
+    const session = await sessionRecords.get(params.id);
+    const file = app.networks.harPath(params.id);
+    if (!file) {
+      const why =
+        session.state === 'ended'
+          ? 'none was kept (the session never went live, or retention has removed it)'
+          : 'it is written when the session ends; while it is live, browser_network_requests over MCP reads its requests';
+      throw new NotFound({ message: `Session ${params.id} has no HAR: ${why}` });
+    }
+    return sendFile(reply, file, `session-${params.id}.har`, 'application/json');
   });
 
   addRoute(app, runControlOperations.downloadSessionFiles, ({ query }, _req, reply) =>

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { McpQuery } from '../../contract/mcp.ts';
 import { answerMcp } from '../http/mcpServer.ts';
 
 const VERSION = '1.0.0';
@@ -24,6 +25,13 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
     url: '/mcp',
     config: { auth: 'apiKey', bearer: true },
     handler: async (req, reply) => {
+      const query = McpQuery.safeParse(req.query);
+      if (!query.success)
+        return reply.status(400).send({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: query.error.issues.map((i) => i.message).join('; ') },
+          id: null,
+        });
       // In a cluster, a tool call on a session another node holds is answered by that node (its
       // browser is there); the body goes on as JSON of what was parsed, the same request.
       const sessionId = sessionOfToolCall(req.body);
@@ -36,7 +44,7 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       // The SDK's transport writes the answer itself, on the raw response.
       reply.hijack();
       try {
-        await answerMcp(app.agentTools.registry, VERSION, req.raw, reply.raw, req.body);
+        await answerMcp(app.agentTools.registry, VERSION, req.raw, reply.raw, req.body, query.data.caps ?? []);
       } catch (err) {
         req.log.error({ err }, 'MCP request failed');
         if (!reply.raw.headersSent) {

@@ -74,7 +74,10 @@ export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
       if (e.kind === 'navigated') log.append(e.session_id, { event: 'Navigated', url: e.url });
       else if (e.kind === 'console')
         log.append(e.session_id, { event: 'ConsoleMessage', level: e.level, text: e.text });
-      else log.append(e.session_id, { event: 'PageError', text: e.text });
+      else if (e.kind === 'request') {
+        const { kind: _kind, session_id, ...request } = e;
+        log.append(session_id, { event: 'NetworkRequest', ...request });
+      } else log.append(e.session_id, { event: 'PageError', text: e.text });
     }),
   ];
   return () => offs.forEach((off) => off());

@@ -1,5 +1,6 @@
 import type { Bus } from '../events/bus.ts';
 import type { Log } from '../log.ts';
+import type { SessionNetworks } from '../network/sessionNetworks.ts';
 import type { SessionManager } from '../sessions/types.ts';
 import { recordBusEvents } from './fromBus.ts';
 import type { SessionEventLog } from './log.ts';
@@ -13,6 +14,8 @@ export function logSessionEvents(deps: {
   events: SessionEventLog;
   bus: Bus;
   sessions: SessionManager;
+  /** Where each session's requests and console are recorded (the tools, the HAR). */
+  networks: SessionNetworks;
   log: Log;
 }): () => void {
   const unsubscribe = recordBusEvents(deps.bus, deps.events);
@@ -25,8 +28,10 @@ export function logSessionEvents(deps: {
   };
   deps.sessions.addLifecycleHooks({
     onLive: (session) => {
-      const started = observePages(session.hub, (e) =>
-        deps.bus.emit('session.page', { session_id: session.id, ...e }),
+      const started = observePages(
+        session.hub,
+        (e) => deps.bus.emit('session.page', { session_id: session.id, ...e }),
+        deps.networks.open(session.id),
       ).catch((err: unknown) => {
         deps.log.warn({ err, session_id: session.id }, "the session's pages are not logged");
         return undefined;

@@ -117,6 +117,29 @@ const validArgs: Record<(typeof TOOLS)[number], fc.Arbitrary<Json>> = {
     { requiredKeys: ['question'] },
   ),
   done: fc.record({ summary: shortText }),
+  browser_find: fc.oneof(
+    fc.record({ text: shortText }),
+    fc.record({ regex: fc.constantFrom('go', '(a+)+$', '[', 'button "\\w+"', '.*') }),
+  ),
+  browser_console_messages: fc.record(
+    { level: fc.constantFrom('error', 'warning', 'info', 'debug'), all: fc.boolean() },
+    { requiredKeys: [] },
+  ),
+  browser_network_requests: fc.constant({}),
+  browser_network_request: fc.record(
+    {
+      index: fc.integer({ min: 1, max: 50 }),
+      part: fc.constantFrom('request-headers', 'request-body', 'response-headers', 'response-body'),
+    },
+    { requiredKeys: ['index'] },
+  ),
+  browser_tabs: fc.oneof(
+    fc.record({ action: fc.constantFrom('list', 'new') }),
+    fc.record({ action: fc.constantFrom('select', 'close'), index: fc.integer({ min: 0, max: 60 }) }),
+    fc.record({ action: fc.constant('close') }),
+  ),
+  browser_close: fc.constant({}),
+  browser_handle_dialog: fc.record({ accept: fc.boolean(), promptText: shortText }, { requiredKeys: ['accept'] }),
 };
 
 /** Keys a model might send, right or wrong; never `time` (browser_wait_for would wait up to a minute). */
@@ -138,6 +161,10 @@ const mutatedArgs: fc.Arbitrary<Json> = fc.oneof(
       'session_id',
       '__proto__',
       'constructor',
+      'action',
+      'index',
+      'accept',
+      'promptText',
     ),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), refArb),
     { maxKeys: 5 },

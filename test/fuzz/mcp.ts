@@ -55,6 +55,36 @@ const messageArb: fc.Arbitrary<McpMessage> = fc.oneof(
             'variables',
             'profile',
             '__proto__',
+            // playwright-mcp 0.0.83's names (issue 36)
+            'target',
+            'doubleClick',
+            'button',
+            'modifiers',
+            'slowly',
+            'textGone',
+            'fullPage',
+            'fields',
+            'paths',
+            'function',
+            'startTarget',
+            'endTarget',
+            'data',
+            'regex',
+            'media',
+            'colorScheme',
+            'reducedMotion',
+            'forcedColors',
+            'filename',
+            'width',
+            'code',
+            'level',
+            'all',
+            'index',
+            'part',
+            'action',
+            'accept',
+            'promptText',
+            'depth',
           ),
           fc.jsonValue({ maxDepth: 3 }),
         ),
@@ -107,12 +137,15 @@ export interface McpCase {
   messages: McpMessage[];
   batch: boolean;
   accept: string;
+  /** Turn the tool groups beyond the core on (/api/mcp?caps=pdf,evaluate), so their tools are called for real. */
+  caps: boolean;
 }
 
 export const mcpCaseArb: fc.Arbitrary<McpCase> = fc.record({
   messages: fc.array(messageArb, { minLength: 1, maxLength: 5 }),
   batch: fc.boolean(),
   accept: fc.constantFrom('application/json, text/event-stream', 'application/json', '*/*', ''),
+  caps: fc.boolean(),
 });
 
 /** One JSON-RPC request as the case says, with the session a session_create made earlier in the case where asked. */
@@ -139,7 +172,7 @@ export async function runMcpCase(c: McpCase, svc0: Service, apiKey: string): Pro
     ];
     const { response, timedOut, error } = await rawRequest(
       port,
-      { method: 'POST', target: '/api/mcp', headers, body: Buffer.from(body) },
+      { method: 'POST', target: c.caps ? '/api/mcp?caps=pdf,evaluate' : '/api/mcp', headers, body: Buffer.from(body) },
       { timeoutMs: 60_000 },
     );
     check(svc.alive, () => `after ${what}: ${svc.death()}`);

@@ -4,6 +4,7 @@ import { SessionEvent } from '../../contract/sessionEvents.ts';
 import { startAgentSite, type AgentSite } from '../fixtures/agentSite.ts';
 import { startFakeModel, type FakeModel } from './fakeModel.ts';
 import { postJson, startServer, type TestServer } from './server.ts';
+import { runWorkflow, untilCompleted } from './runs.ts';
 import { waitForAsync } from './wait.ts';
 
 /** What the agent's tests run against: the real server, the fake model as its writer, and the agent's local site. */
@@ -81,4 +82,23 @@ export function editorCalls(bed: AgentBed) {
 
   const close = (id: string) => postJson(bed.server, '/api/close_workflow_session', { session_id: id });
   return { startEditor, events, until, send, state, close };
+}
+
+/**
+ * Run a workflow the agent recorded with every model request refused, and check it succeeded
+ * without asking the model; its run's log.
+ */
+export async function replayWithoutModel(bed: AgentBed, workflowId: string): Promise<SessionEvent[]> {
+  bed.fake.reset();
+  bed.fake.fallback = { kind: 'status', status: 500 };
+  try {
+    const run = await runWorkflow(bed.server, { workflow_id: workflowId });
+    expect(run.status).toBe(200);
+    const status = await untilCompleted(bed.server, run.body.session_id!);
+    expect(status.succeeded, status.message).toBe(true);
+    expect(bed.fake.requests).toHaveLength(0);
+    return await editorCalls(bed).events(run.body.session_id!);
+  } finally {
+    bed.fake.fallback = { kind: 'reply', text: 'ok' };
+  }
 }

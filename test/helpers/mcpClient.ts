@@ -3,13 +3,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { TestServer } from './server.ts';
 
-/** The SDK's own client on the server's /api/mcp, with the key as `Authorization: Bearer` (or X-API-Key). */
-export async function mcpClient(server: TestServer, auth: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {
+/** The SDK's own client on the server's /api/mcp (or `path`, e.g. with ?caps=), with the key as `Authorization: Bearer` (or X-API-Key). */
+export async function mcpClient(
+  server: TestServer,
+  auth: 'bearer' | 'x-api-key' = 'bearer',
+  path = '/api/mcp',
+): Promise<Client> {
   const headers: Record<string, string> =
     auth === 'bearer' ? { authorization: `Bearer ${server.apiKey}` } : { 'x-api-key': server.apiKey };
   const client = new Client({ name: 'browserdesk-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers } }),
+    new StreamableHTTPClientTransport(new URL(`${server.url}${path}`), { requestInit: { headers } }),
   );
   return client;
 }

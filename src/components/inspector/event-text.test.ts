@@ -47,3 +47,29 @@ describe('a profile saved (or not) when the session ended', () => {
     expect(kindMatches('session', profileSaved(true))).toBe(true);
   });
 });
+
+const request = (extra: Partial<Extract<SessionEvent, { event: 'NetworkRequest' }>>): SessionEvent => ({
+  index: 12,
+  session_id: '00000000-0000-4000-8000-000000000000',
+  created_at: '2026-11-25T18:00:00.000Z',
+  event: 'NetworkRequest',
+  method: 'GET',
+  url: 'https://shop.example/api/cart',
+  status: 200,
+  type: 'Fetch',
+  duration: 41.6,
+  ...extra,
+});
+
+describe('a network request in the inspector', () => {
+  it('reads as method, URL and outcome, under Network; a failure or an error status is a problem', () => {
+    expect(describeEvent(request({}))).toBe('GET https://shop.example/api/cart → 200 (Fetch, 42 ms)');
+    expect(describeEvent(request({ status: null, failed: 'net::ERR_CONNECTION_REFUSED', unlogged: 3 }))).toBe(
+      'GET https://shop.example/api/cart → failed: net::ERR_CONNECTION_REFUSED (Fetch, 42 ms) (3 requests before it not logged)',
+    );
+    expect(kindMatches('network', request({}))).toBe(true);
+    expect(isProblem(request({}))).toBe(false);
+    expect(isProblem(request({ status: 404 }))).toBe(true);
+    expect(isProblem(request({ status: null, failed: 'net::ERR_FAILED' }))).toBe(true);
+  });
+});

@@ -26,6 +26,7 @@ export const EVENT_KINDS = {
   },
   navigation: { label: 'Navigations', events: ['Navigated'] },
   console: { label: 'Console', events: ['ConsoleMessage'] },
+  network: { label: 'Network', events: ['NetworkRequest'] },
   errors: { label: 'Errors', events: ['PageError', 'RunError'] },
   downloads: { label: 'Downloads', events: ['Download'] },
   clients: { label: 'Clients and viewers', events: ['ClientConnected', 'ClientDisconnected'] },
@@ -102,6 +103,11 @@ export function describeEvent(e: SessionEvent): string {
       return `console.${e.level === 'warning' ? 'warn' : e.level}: ${e.text}`;
     case 'PageError':
       return `Page error: ${e.text}`;
+    case 'NetworkRequest': {
+      const outcome = e.failed ? `failed: ${e.failed}` : `${e.status ?? '—'}`;
+      const untold = e.unlogged ? ` (${e.unlogged} requests before it not logged)` : '';
+      return `${e.method} ${e.url} → ${outcome} (${e.type}, ${Math.round(e.duration)} ms)${untold}`;
+    }
     case 'Download':
       return e.ok
         ? `Downloaded ${e.filename} (${formatBytes(e.file_size)})`
@@ -127,4 +133,5 @@ export const isProblem = (e: SessionEvent) =>
   (e.event === 'ToolCallCompleted' && !e.result.ok) ||
   (e.event === 'AgentToolCall' && !e.ok) ||
   (e.event === 'Download' && !e.ok) ||
+  (e.event === 'NetworkRequest' && (e.failed !== undefined || (e.status ?? 0) >= 400)) ||
   (e.event === 'ProfileSaved' && !e.saved);

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CredentialsService } from '../credentials/service.ts';
+import type { Log } from '../log.ts';
+import { redactor } from '../runs/redact.ts';
+import { artifactsDirOf } from '../artifacts/paths.ts';
+import type { SessionLifecycleHooks } from '../sessions/types.ts';
+import { harOf } from './har.ts';
+import { NetworkLog } from './networkLog.ts';
+
+/** The HAR's name in the session's artifacts folder. */
+const HAR_FILE = 'network.har';
+
+export interface SessionNetworksOptions {
+  dataDir: string;
+  /** NETWORK_LOG_MAX_BYTES: what one session's record may hold. */
+  maxBytes: number;
+  credentials: Pick<CredentialsService, 'list' | 'reveal'>;
+  log: Log;
+}
+
+/**
+ * Every live session's network and console record on this node (filled by the page observer,
+ * server/sessionEvents/pageObserver.ts), and the HAR each leaves in its artifacts at its end.
+ */
+export class SessionNetworks {
+  private readonly logs = new Map<string, NetworkLog>();
+
+  constructor(private readonly opts: SessionNetworksOptions) {}
+
+  /** A new, empty record for a session going live. */
+  open(sessionId: string): NetworkLog {
+    const log = new NetworkLog(this.opts.maxBytes);
+    this.logs.set(sessionId, log);
+    return log;
+  }
+
+  /** The live session's record on this node, or undefined. */
+  get(sessionId: string): NetworkLog | undefined {
+    return this.logs.get(sessionId);
+  }
+
+  /**
+   * Hides every stored credential's value (the rule of server/runs/redact.ts): what a run typed
+   * may come back in a URL, a body or an echoed header. One that does not decrypt is skipped.
+   */
+  async redact(): Promise<(text: string) => string> {
+    const values = new Map<string, string>();
+    for (const { name } of await this.opts.credentials.list()) {
+      try {
+        for (const [n, v] of await this.opts.credentials.reveal([name])) values.set(n, v);
+      } catch {
+        // Unreadable under this key: startup already warned of it, and it cannot have been typed.
+      }
+    }
+    return redactor(values);
+  }
+
+  /** The session's HAR file, or undefined when none was written (or retention removed it). */
+  harPath(sessionId: string): string | undefined {
+    const file = path.join(artifactsDirOf(this.opts.dataDir, sessionId), HAR_FILE);
+    try {
+      return fs.lstatSync(file).isFile() ? file : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** beforeEnd, or afterEnd when there was none (a crash): the record is written once and dropped. */
+  readonly hooks: SessionLifecycleHooks = {
+    beforeEnd: (session) => this.finish(session.id),
+    afterEnd: (id) => this.finish(id),
+  };
+
+  private async finish(sessionId: string): Promise<void> {
+    const log = this.logs.get(sessionId);
+    // Taken out first: what the service does in the browser at the end (its storage-state tab) is not recorded.
+    this.logs.delete(sessionId);
+    if (!log) return;
+    try {
+      const har = harOf(log.list(), log.dropped, await this.redact());
+      const dir = artifactsDirOf(this.opts.dataDir, sessionId);
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const tmp = path.join(dir, `.${HAR_FILE}.tmp`);
+      await fs.promises.writeFile(tmp, JSON.stringify(har), { mode: 0o600 });
+      await fs.promises.rename(tmp, path.join(dir, HAR_FILE));
+    } catch (err) {
+      this.opts.log.warn({ err, session_id: sessionId }, "the session's HAR was not written");
+    }
+  }
+}
