@@ -81,6 +81,18 @@ describe('the MCP server at /api/mcp', () => {
       'browser_select_option',
       'browser_fill_form',
       'browser_wait_for',
+      'browser_navigate_back',
+      'browser_tabs',
+      'browser_close',
+      'browser_handle_dialog',
+      'browser_console_messages',
+      'browser_network_requests',
+      'browser_network_request',
+      'browser_drag',
+      'browser_drop',
+      'browser_find',
+      'browser_resize',
+      'browser_run_code_unsafe',
     ]) {
       expect(names).toContain(name);
     }
