@@ -22,10 +22,7 @@ export type CliAuthTicketCreated = z.infer<typeof CliAuthTicketCreated>;
 /** A poll token is 32 random bytes, base64url; anything far from that is not worth a lookup. */
 export const CliAuthPollQuery = z.object({
   ticket_id: z.uuid('ticket_id must be the UUID the request answered'),
-  poll_token: z
-    .string()
-    .min(1, 'poll_token is required')
-    .max(200, 'poll_token is at most 200 characters'),
+  poll_token: z.string().min(1, 'poll_token is required').max(200, 'poll_token is at most 200 characters'),
 });
 export type CliAuthPollQuery = z.infer<typeof CliAuthPollQuery>;
 
@@ -69,7 +66,8 @@ export const cliAuthOperations = defineOperations({
     operationId: 'pollCliAuth',
     method: 'get',
     path: '/cli-auth/poll',
-    summary: 'Where a login ticket stands (no key; its poll token): pending, authorized with the new key (once), or denied',
+    summary:
+      'Where a login ticket stands (no key; its poll token): pending, authorized with the new key (once), or denied',
     tags: ['cli-auth'],
     auth: false,
     query: CliAuthPollQuery,

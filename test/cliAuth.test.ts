@@ -22,9 +22,7 @@ async function requestTicket(on = server): Promise<CliAuthTicketCreated> {
 }
 
 const poll = (t: CliAuthTicketCreated, on = server) =>
-  fetch(
-    `${on.url}/api/cli-auth/poll?${new URLSearchParams({ ticket_id: t.ticket_id, poll_token: t.poll_token })}`,
-  );
+  fetch(`${on.url}/api/cli-auth/poll?${new URLSearchParams({ ticket_id: t.ticket_id, poll_token: t.poll_token })}`);
 
 async function pollAnswer(t: CliAuthTicketCreated, on = server): Promise<CliAuthPollAnswer> {
   const res = await poll(t, on);

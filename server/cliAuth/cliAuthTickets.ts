@@ -79,7 +79,12 @@ export class CliAuthTickets {
       const seconds = Math.max(1, Math.ceil((Date.parse(outcome.freesAt) - now.getTime()) / 1000));
       throw new AtCapacity('Too many login requests: finish or wait out the open ones, then try again', seconds);
     }
-    return { ticket_id: row.id, poll_token: pollToken, auth_url: this.deps.authUrl(row.id), expires_at: row.expires_at };
+    return {
+      ticket_id: row.id,
+      poll_token: pollToken,
+      auth_url: this.deps.authUrl(row.id),
+      expires_at: row.expires_at,
+    };
   }
 
   /** Only with the ticket's poll token: anything else, including an unknown ticket, is the same 404. */
