@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyList } from '../contract/apiKeys.ts';
 import { CliAuthPollAnswer, CliAuthTicket, CliAuthTicketCreated } from '../contract/cliAuth.ts';
@@ -142,8 +143,7 @@ describe('simplex login through the browser', () => {
       expect((await pollAnswer(t, second)).status).toBe('authorized');
     } finally {
       await second.close();
-      const { rmSync } = await import('node:fs');
-      rmSync(first.dataDir, { recursive: true, force: true });
+      fs.rmSync(first.dataDir, { recursive: true, force: true });
     }
   });
 });
