@@ -5,7 +5,7 @@
 const layers = [
   ['config.ts', 'log.ts', 'domain', 'secrets'],
   ['store', 'events'],
-  ['model', 'sessions', 'workflows', 'credentials', 'webhooks', 'writer'],
+  ['model', 'sessions', 'workflows', 'credentials', 'cliAuth', 'webhooks', 'writer'],
   ['artifacts', 'sessionEvents', 'overview', 'profiles'],
   ['runs'],
   ['agentTools'],

@@ -21,6 +21,8 @@ export const ErrorCode = {
   unauthorized: 'unauthorized',
   notFound: 'not_found',
   conflict: 'conflict',
+  /** Existed, and is over for good (an expired or collected login ticket): 410. */
+  gone: 'gone',
   tooLarge: 'payload_too_large',
   headersTooLarge: 'headers_too_large',
   requestTimeout: 'request_timeout',

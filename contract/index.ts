@@ -17,11 +17,13 @@ export * from './credentials.ts';
 export * from './artifacts.ts';
 export * from './overview.ts';
 export * from './apiKeys.ts';
+export * from './cliAuth.ts';
 export * from './agent.ts';
 export * from './nodes.ts';
 
 import { agentOperations } from './agent.ts';
 import { apiKeyOperations } from './apiKeys.ts';
+import { cliAuthOperations } from './cliAuth.ts';
 import { artifactOperations } from './artifacts.ts';
 import { eventOperations } from './events.ts';
 import { metaOperations } from './meta.ts';
@@ -52,6 +54,7 @@ export const operations: Record<string, Operation> = {
   ...eventOperations,
   ...overviewOperations,
   ...apiKeyOperations,
+  ...cliAuthOperations,
   ...nodeOperations,
   ...metaOperations,
 };

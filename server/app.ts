@@ -29,6 +29,7 @@ import { mcpRoutes } from './routes/mcp.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { overviewRoutes } from './routes/overview.ts';
 import { apiKeyRoutes } from './routes/apiKeys.ts';
+import { cliAuthRoutes } from './routes/cliAuth.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 
 declare module 'fastify' {
@@ -94,6 +95,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(agentRoutes, { prefix: '/api' });
   await app.register(overviewRoutes, { prefix: '/api' });
   await app.register(apiKeyRoutes, { prefix: '/api' });
+  await app.register(cliAuthRoutes, { prefix: '/api' });
   await app.register(nodeRoutes, { prefix: '/api' });
   await app.register(sessionViewRoutes);
 

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Log } from './log.ts';
 import { openStore, type Sql } from './store/db.ts';
 import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
+import { cliAuthTicketsRepo } from './store/cliAuthTickets.ts';
 import { credentialsRepo } from './store/credentials.ts';
 import { profilesRepo } from './store/profiles.ts';
 import { nodesRepo } from './store/nodes.ts';
@@ -16,6 +17,7 @@ import { writesRepo } from './store/writes.ts';
 import { Bus } from './events/bus.ts';
 import { onBusServerEvents, ServerEvents } from './events/serverEvents.ts';
 import { ApiKeyAdmin, bootstrapApiKey } from './secrets/apiKeys.ts';
+import { CliAuthTickets } from './cliAuth/cliAuthTickets.ts';
 import { credentialCipher } from './secrets/credentialCipher.ts';
 import { loadSecretKey, subKey } from './secrets/secretKey.ts';
 import { openModel, type Model } from './model/model.ts';
@@ -85,6 +87,8 @@ export interface Services {
   agent: EditorSessions;
   overview: OverviewService;
   apiKeyAdmin: ApiKeyAdmin;
+  /** Browser logins of command-line clients (`simplex login`), approved in the dashboard. */
+  cliAuth: CliAuthTickets;
   /** This node in the shared store (and where a session it does not hold lives). */
   cluster: Membership;
   /** Taking this node out gently before it stops (SIGTERM, POST /api/nodes/{id}/drain). */
@@ -268,6 +272,16 @@ export async function buildServices(
   closers.push(() => model.close());
 
   const apiKeyAdmin = new ApiKeyAdmin(store.apiKeys);
+  const cliAuth = new CliAuthTickets({
+    repo: cliAuthTicketsRepo(db),
+    keys: {
+      create: (name, currentId) => apiKeyAdmin.create(name, currentId),
+      find: (id, currentId) => apiKeyAdmin.find(id, currentId),
+      revoke: (id) => store.apiKeys.revoke(id),
+    },
+    sealingKey: subKey(secretKey, 'cli-auth'),
+    authUrl: (id) => `${publicUrl()}/cli-auth/${id}`,
+  });
 
   // This node in the shared store: it says it stopped only once its sessions have ended in order.
   const cluster = new Membership({
@@ -330,6 +344,7 @@ export async function buildServices(
     agent,
     overview,
     apiKeyAdmin,
+    cliAuth,
     cluster,
     drain,
   };

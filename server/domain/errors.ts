@@ -47,6 +47,11 @@ export class Conflict extends DomainFailure {
   }
 }
 
+/** The thing existed but is over for good (a login ticket expired or already collected): asking again cannot help. */
+export class Gone extends DomainFailure {
+  readonly kind = 'gone';
+}
+
 /** A limit is reached (sessions, queued runs); trying again after a while can work. */
 export class AtCapacity extends DomainFailure {
   readonly kind = 'atCapacity';
@@ -89,6 +94,6 @@ export class Malformed extends DomainFailure {
 }
 
 export type DomainError =
-  NotFound | Invalid | Conflict | AtCapacity | Unavailable | UpstreamFailed | TooLarge | Malformed;
+  NotFound | Invalid | Conflict | Gone | AtCapacity | Unavailable | UpstreamFailed | TooLarge | Malformed;
 
 export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainFailure;

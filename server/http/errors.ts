@@ -37,6 +37,8 @@ function httpErrorOf(err: DomainError): AppError {
       return new AppError(422, ErrorCode.invalidRequest, err.message, err.issues);
     case 'conflict':
       return new AppError(409, ErrorCode.conflict, err.message, err.issues);
+    case 'gone':
+      return new AppError(410, ErrorCode.gone, err.message);
     case 'atCapacity':
       return new AppError(429, ErrorCode.tooManyRequests, err.message, undefined, retryAfter(err.retryAfterSeconds));
     case 'unavailable':

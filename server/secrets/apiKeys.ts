@@ -106,6 +106,12 @@ export class ApiKeyAdmin {
     return (await this.repo.list()).map((row) => this.view(row, currentId));
   }
 
+  /** One key as listed, revoked or not; undefined when no key has this id. */
+  async find(id: string, currentId: string | null): Promise<ApiKeyInfo | undefined> {
+    const row = await this.repo.get(id);
+    return row && this.view(row, currentId);
+  }
+
   async create(name: string, currentId: string | null): Promise<CreatedApiKey> {
     const { key, id } = await createApiKey(this.repo, name);
     const row = await this.repo.get(id);

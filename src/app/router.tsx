@@ -65,6 +65,10 @@ export const router = createBrowserRouter([
       },
       { path: 'run', lazy: () => import('../features/runs/RunPage.tsx').then((m) => ({ Component: m.RunPage })) },
       { path: 'runs', lazy: () => import('../features/runs/RunsPage.tsx').then((m) => ({ Component: m.RunsPage })) },
+      {
+        path: 'cli-auth/:ticketId',
+        lazy: () => import('../features/cliAuth/CliAuthPage.tsx').then((m) => ({ Component: m.CliAuthPage })),
+      },
       { path: 'docs', lazy: () => import('../features/docs/DocsPage.tsx').then((m) => ({ Component: m.DocsPage })) },
       {
         path: 'runs/:sessionId',

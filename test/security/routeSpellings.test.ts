@@ -72,12 +72,15 @@ describe('the API key is decided by the matched route, whatever the spelling', (
     const protectedRoutes = server.app.routeTable().filter((r) => r.auth === 'apiKey');
     expect(protectedRoutes.length).toBeGreaterThan(15);
     expect(protectedRoutes.map((r) => r.url)).toContain('/api/webhooks/secret');
-    // Every route under /api is protected but the three the contract opens (a signed token is a key too, for its own routes).
+    // Every route under /api is protected but the five the contract opens (a signed token is a key too, for its own routes):
+    // the CLI's login asks for a ticket and polls it before it has a key (the poll token is its secret).
     const open = server.app
       .routeTable()
       .filter((r) => r.url.startsWith('/api/') && r.auth !== 'apiKey' && r.auth !== 'apiKeyOrToken')
       .map((r) => r.url);
-    expect(new Set(open)).toEqual(new Set(['/api/healthz', '/api/readyz', '/api/openapi.json']));
+    expect(new Set(open)).toEqual(
+      new Set(['/api/healthz', '/api/readyz', '/api/openapi.json', '/api/cli-auth/request', '/api/cli-auth/poll']),
+    );
   });
 
   it('refuses every protected route, in every spelling, without a key; and the right key opens the plain one', async () => {
