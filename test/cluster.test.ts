@@ -184,7 +184,10 @@ describe('three nodes on one Postgres', () => {
       holders.push(((await res.json()) as { session_id: string }).session_id);
     }
     const waiting = [await run(victim, quick), await run(victim, quick)];
-    for (const id of waiting) expect((await statusOf(first, id)).status).toBe('queued');
+    for (const id of waiting) {
+      const status = await statusOf(first, id);
+      expect(status.status, status.message).toBe('queued');
+    }
     await query('UPDATE queued_runs SET claimed_by = $1 WHERE session_id = $2', [victim.url, waiting[0]]);
     await query('UPDATE runs SET node_id = $1 WHERE session_id = $2', [victim.url, waiting[0]]);
     const victimDir = dirs[nodes.indexOf(victim)]!;
@@ -219,7 +222,10 @@ describe('three nodes on one Postgres', () => {
     expect(await waitForNoServiceProcesses(victimDir, 30_000)).toEqual([]);
 
     // Its unstarted runs were never its alone: once browsers free, the living nodes run both.
-    for (const id of waiting) expect((await statusOf(second, id)).status).toBe('queued');
+    for (const id of waiting) {
+      const status = await statusOf(second, id);
+      expect(status.status, status.message).toBe('queued');
+    }
     for (const id of holders) expect((await api(first, `/api/sessions/${id}`, { method: 'DELETE' })).status).toBe(200);
     await waitForAsync(
       'the queued runs done',

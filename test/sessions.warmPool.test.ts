@@ -76,7 +76,10 @@ describe('adaptive warm pool', () => {
     }, 5);
     const taken: BrowserTree[] = [];
     try {
+      // Until its owner starts it (isolation ready), the pool starts nothing, timers or not.
       pool.fill();
+      expect(pool.stats.starting).toBe(0);
+      pool.start();
       await pool.whenFull(60_000);
       expect(pool.stats).toMatchObject({ ready: 1, target: 1 });
       // 20 creates a second: Little's law wants far more than 3 ready, so the max holds.

@@ -5,6 +5,7 @@ import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../cont
 import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
+import { againWhenReplaced } from './documentReplaced.ts';
 import { NAVIGATION_TIMEOUT_MS } from './engine/stepTimeout.ts';
 import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
 
@@ -103,6 +104,10 @@ export class RunExtension extends PuppeteerRunnerExtension {
       return this.healing(step, (s) =>
         super.runStep({ ...s, value: fillCredentials(step.value, this.credentials) } as Step, flow),
       );
+    // A wait only reads the page, so one whose document was replaced under it (a page back from the
+    // back/forward cache mid-wait) is asked again of the new document instead of failing the step.
+    if (step.type === 'waitForElement' || step.type === 'waitForExpression')
+      return againWhenReplaced(() => super.runStep(step, flow), 3);
     if (step.type !== 'customStep') return this.healing(step, (s) => super.runStep(s, flow));
     if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
     if (step.name === 'act') {

@@ -9,6 +9,7 @@ import {
   unfocusedFieldRefusal,
   type FieldFocus,
 } from '../credentials/typedFieldEdits.ts';
+import { againWhenReplaced } from './documentReplaced.ts';
 import { frameOfStep } from './stepFrame.ts';
 
 // The fields a run types a kept credential into, in the browser: CredentialOriginGuard types
@@ -23,19 +24,12 @@ interface TypedField {
   document: number;
 }
 
-/** A document replaced while it was asked (a navigation under way): the next one answers. */
-const REPLACED = /Execution context was destroyed|Cannot find context/;
-
 /** The current document of a frame, as TypedField.document; NaN once the frame is gone. */
-async function documentOf(frame: Frame, tries = 20): Promise<number> {
+async function documentOf(frame: Frame): Promise<number> {
   try {
-    return await frame.evaluate(() => performance.timeOrigin);
+    return await againWhenReplaced(() => frame.evaluate(() => performance.timeOrigin));
   } catch (err) {
     if (frame.detached) return NaN;
-    if (tries > 0 && REPLACED.test((err as Error).message)) {
-      await new Promise((r) => setTimeout(r, 50));
-      return documentOf(frame, tries - 1);
-    }
     throw err;
   }
 }
@@ -136,14 +130,7 @@ export class TypedFields {
    */
   async check(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
     // A page replaced while it is read (a navigation under way) is read again once the next one is there.
-    for (let tries = 0; ; tries++) {
-      try {
-        return await this.checkNow(step, timeout, filled);
-      } catch (err) {
-        if (tries >= 20 || !REPLACED.test((err as Error).message)) throw err;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    return againWhenReplaced(() => this.checkNow(step, timeout, filled));
   }
 
   private async checkNow(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {

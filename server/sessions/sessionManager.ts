@@ -306,7 +306,7 @@ export class BrowserSessionManager implements SessionManager {
     for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
     announceCrashed(bus, orphans);
     if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
-    this.pool.fill();
+    this.pool.start();
   }
 
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {

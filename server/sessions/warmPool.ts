@@ -58,11 +58,22 @@ export class WarmPool {
   private lastTake = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private delayTimer: NodeJS.Timeout | undefined;
-  private readonly reconcileTimer: NodeJS.Timeout;
+  /** Set by start(): until its owner has started (isolation ready), the pool starts nothing. */
+  private reconcileTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: WarmPoolOptions) {
     this.demand = opts.demand ?? new PoolDemand({ min: opts.min, max: Math.max(opts.min, opts.max) });
+  }
+
+  /**
+   * Begin filling, and keep the pool at its target from then on. Not from the constructor: a
+   * server whose start outlasts RECONCILE_MS (a slow host, a long crash clean-up) would otherwise
+   * start browsers before their isolation exists.
+   */
+  start(): void {
+    if (this.closed || this.reconcileTimer) return;
     this.reconcileTimer = setInterval(() => this.reconcile(), RECONCILE_MS).unref();
+    this.fill();
   }
 
   get size(): number {
@@ -122,7 +133,7 @@ export class WarmPool {
 
   /** Start what the target lacks; the gate decides how many of them run at once. */
   fill(): void {
-    if (this.closed || this.retryTimer) return;
+    if (this.closed || !this.reconcileTimer || this.retryTimer) return;
     const target = this.target();
     while (this.ready.length + this.unclaimedStarts() < target) this.startOne();
   }
