@@ -20,6 +20,8 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 # python3 and requests: test/simplex.python.test.ts runs Simplex's Python client (from ../shared/vendor/simplex-python or SIMPLEX_PYTHON_DIR).
 python3 -c 'import requests' >/dev/null 2>&1 || need+=(python3 python3-requests)
+# typer and rich: test/runs.messages.test.ts runs Simplex's CLI (`simplex send`) with Debian's python3.
+/usr/bin/python3 -c 'import typer, rich, requests' >/dev/null 2>&1 || need+=(python3 python3-requests python3-typer python3-rich)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
