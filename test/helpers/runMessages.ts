@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { expect } from 'vitest';
 import { ActiveSession, SessionStatus } from '../../contract/runControl.ts';
+import { formWorkflow } from '../fixtures/flows.ts';
 import type { TestServer } from './server.ts';
 import { waitForAsync } from './wait.ts';
 
@@ -20,15 +21,8 @@ export const askingWorkflow = (name: string, before: unknown[] = []) => ({
       { type: 'customStep', name: 'pause', parameters: { message: 'Who is the order for?', variable: 'who' } },
       { type: 'change', selectors: [['#name']], value: '{{who}}' },
       { type: 'customStep', name: 'pause', parameters: { message: 'Check the form, then resume' } },
-      {
-        type: 'click',
-        selectors: [['#send']],
-        offsetX: 5,
-        offsetY: 5,
-        assertedEvents: [{ type: 'navigation', title: 'Order received' }],
-      },
-      { type: 'waitForElement', selectors: [['#result-name']] },
-      { type: 'customStep', name: 'extract', parameters: { selectors: [['#result-name']], as: 'name' } },
+      // The form site's own ending: send the order, wait for the result page, read its name.
+      ...formWorkflow().flow.steps.slice(6, 9),
     ],
   },
   variables: [{ name: 'site', type: 'string', required: true }],
