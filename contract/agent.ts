@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ProfileUse } from './profileUse.ts';
 import { callerMetadata, parsedIfJsonText, webUrl, wellFormed } from './common.ts';
 import { FORM_OR_JSON, defineOperations } from './operation.ts';
-import { InterruptResponse, SessionIdForm } from './runControl.ts';
+import { FlowResumeMessage, InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
 import { Step } from './steps.ts';
 
@@ -112,6 +112,10 @@ export const AgentMessageRequest = z.union([
 ]);
 export type AgentMessageRequest = z.infer<typeof AgentMessageRequest>;
 
+/** What message_url takes: a message for the agent (or a run's answer), or a run's flow_resume. */
+export const SessionMessageRequest = z.union([AgentMessageRequest, FlowResumeMessage]);
+export type SessionMessageRequest = z.infer<typeof SessionMessageRequest>;
+
 export const AgentMessageResponse = z.object({ status: z.literal('received') });
 
 export const AgentStatus = z.enum(['idle', 'working', 'waiting_for_answer', 'ended']);
@@ -157,14 +161,16 @@ export const agentOperations = defineOperations({
     path: '/session/{id}/message',
     session: 'params.id',
     summary:
-      "message_url: queue a message for the session's agent (in order), take a queued one back, or answer its question",
+      'message_url: queue a message for the session\'s agent (in order), take a queued one back, or answer its question; to a paused run, {"message"} answers its pause and {"flow_resume": key} resumes it (409 while the run is not paused)',
     tags: ['agent'],
     auth: { orToken: 'message' },
     params: SessionIdParams,
     query: z.object({ token: z.string().max(1000).optional() }),
-    body: { contentTypes: ['application/json'], schema: AgentMessageRequest },
-    responses: { 200: { description: 'Queued (or taken back, or answered)', schema: AgentMessageResponse } },
-    errors: [401, 404, 409, 415, 422],
+    body: { contentTypes: ['application/json'], schema: SessionMessageRequest },
+    responses: {
+      200: { description: 'Queued (or taken back, or answered; a run: resumed)', schema: AgentMessageResponse },
+    },
+    errors: [401, 404, 409, 413, 415, 422],
   },
   agentState: {
     operationId: 'agentState',

@@ -67,6 +67,18 @@ export const CloseResponse = z.object({ succeeded: z.literal(true), message: z.s
 export const InterruptResponse = z.object({ succeeded: z.literal(true), message: z.string(), session_id: z.uuid() });
 export type InterruptResponse = z.infer<typeof InterruptResponse>;
 
+/** A message that resumes a paused run by its pause key, as Simplex's session server takes it on /message. */
+export const FlowResumeMessage = z
+  .object({
+    flow_resume: z
+      .string()
+      .min(1, 'flow_resume must not be empty')
+      .max(200, 'flow_resume must be at most 200 characters')
+      .describe("The pause's key (paused_key in the session's status, pause_key of FlowPaused)"),
+  })
+  .strict();
+export type FlowResumeMessage = z.infer<typeof FlowResumeMessage>;
+
 export const ActiveSessionStatus = z
   .enum(['running', 'paused', 'live'])
   .describe('running/paused: a run is under way; live: a session without a run');
@@ -79,7 +91,9 @@ export const ActiveSession = z.object({
   message_url: z
     .string()
     .nullable()
-    .describe("An editor session's agent: POST messages here (signed, a day); null for a session without an agent"),
+    .describe(
+      "POST messages here (signed, a day): to an editor session's agent, or to a run, whose pause a message answers; null for a session with neither",
+    ),
   vnc_url: z.string().describe('A fresh interactive live view (control token), valid while the session lives'),
 });
 export const WorkflowIdParams = z.object({ id: z.uuid('id must be a workflow UUID') });

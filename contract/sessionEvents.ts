@@ -127,7 +127,16 @@ export const SessionEvent = z.discriminatedUnion('event', [
         "What the person is asked to do (message, or '' for a pause through the API), as Simplex's CLI reads it",
       ),
   }),
-  z.object({ ...common, event: z.literal('FlowResumed'), pause_key: z.string(), pause_type: PauseType }),
+  z.object({
+    ...common,
+    event: z.literal('FlowResumed'),
+    pause_key: z.string(),
+    pause_type: PauseType,
+    answer: z
+      .string()
+      .optional()
+      .describe("The person's answer, when a message to the session's message_url resumed the run"),
+  }),
   z.object({
     ...common,
     event: z.literal('RunCompleted'),

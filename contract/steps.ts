@@ -166,7 +166,9 @@ export function aiOutputNames(flow: Pick<Flow, 'steps'>): Set<string> {
 
 /**
  * Custom step: the flow waits here until a person has acted in the live view (typed a code sent to
- * a phone, solved a challenge) and resumed the session; `message` tells them what to do.
+ * a phone, solved a challenge) and resumed the session; `message` tells them what to do. A person
+ * may instead answer through the session's message_url: with `variable`, the answer fills
+ * `{{variable}}` in the steps after this one.
  */
 export const PauseStep = z.looseObject({
   ...base,
@@ -178,8 +180,27 @@ export const PauseStep = z.looseObject({
       .min(1, 'message must not be empty')
       .max(500, 'message must be at most 500 characters')
       .check(wellFormed('message')),
+    variable: z
+      .string()
+      .max(100, 'variable must be at most 100 characters')
+      .regex(VARIABLE_NAME, 'variable must be a name: letters, digits and _, not starting with a digit')
+      .optional()
+      .describe(
+        "Where the person's answer goes: {{variable}} in later steps' url and value fields is the answer (empty when the run was resumed without one). Not a declared variable's name",
+      ),
   }),
 });
+
+/** The names pause steps store their answers in, each with the index of the first pause that binds it. */
+export function answerVariablesOf(flow: { steps: readonly Step[] }): Map<string, number> {
+  const bound = new Map<string, number>();
+  flow.steps.forEach((step, i) => {
+    if (step.type !== 'customStep' || step.name !== 'pause') return;
+    const name = step.parameters.variable;
+    if (name !== undefined && !bound.has(name)) bound.set(name, i);
+  });
+  return bound;
+}
 
 export const Step = z.discriminatedUnion('type', [
   z.looseObject({

@@ -4,7 +4,7 @@ import { codePointLength, noNul, page, PageQuery, wellFormed } from './common.ts
 import { defineOperations, FORM_OR_JSON } from './operation.ts';
 import { StructuredOutput } from './outputs.ts';
 import { credentialOf, CREDENTIAL_NAME, placeholdersOf } from './placeholders.ts';
-import { Flow, Step } from './steps.ts';
+import { answerVariablesOf, Flow, Step } from './steps.ts';
 import { Variable, VariableAsSent } from './variables.ts';
 
 /**
@@ -65,17 +65,32 @@ export const WorkflowInput = WorkflowFields.superRefine((w, ctx) => {
       ctx.addIssue({ code: 'custom', path: ['variables', i, 'name'], message: `variable ${v.name} is declared twice` });
     declared.add(v.name);
   });
+  const answers = answerVariablesOf(w.flow);
+  for (const [name, i] of answers) {
+    // A declared variable already has the run's value: an answer overwriting it would make {{name}} mean two things.
+    if (declared.has(name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['flow', 'steps', i, 'parameters', 'variable'],
+        message: `step ${i + 1} (pause) stores its answer in ${name}, which is a declared variable: give the answer a name of its own`,
+      });
+  }
   w.flow.steps.forEach((step, i) => {
     for (const field of ['url', 'value'] as const) {
       const text = (step as Record<string, unknown>)[field];
       if (typeof text !== 'string') continue;
       for (const name of placeholdersOf(text)) {
         if (credentialOf(name) !== undefined) continue; // checked below, wherever they are
+        const answeredAt = answers.get(name);
+        if (answeredAt !== undefined && answeredAt < i) continue; // a pause before this step answers it
         if (!declared.has(name)) {
           ctx.addIssue({
             code: 'custom',
             path: ['flow', 'steps', i, field],
-            message: `step ${i + 1} (${step.type}) uses {{${name}}} but no variable ${name} is declared`,
+            message:
+              answeredAt === undefined
+                ? `step ${i + 1} (${step.type}) uses {{${name}}} but no variable ${name} is declared`
+                : `step ${i + 1} (${step.type}) uses {{${name}}}, which the pause at step ${answeredAt + 1} answers only later`,
           });
         }
       }

@@ -20,7 +20,8 @@ command -v openssl >/dev/null 2>&1 || need+=(openssl)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need+=(postgresql)
 # python3 and requests: test/simplex.python.test.ts runs Simplex's Python client (from ../shared/vendor/simplex-python or SIMPLEX_PYTHON_DIR).
 python3 -c 'import requests' >/dev/null 2>&1 || need+=(python3 python3-requests)
-# Debian's python3 with typer, rich and requests: e2e/cli-login.spec.ts runs Simplex's CLI (simplex/cli) with it.
+# Debian's python3 with typer, rich and requests: Simplex's CLI (simplex/cli) runs with it in
+# e2e/cli-login.spec.ts (`simplex login`) and test/runs.messages.test.ts (`simplex send`).
 /usr/bin/python3 -c 'import typer, rich, requests' >/dev/null 2>&1 || need+=(python3 python3-typer python3-rich python3-requests)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"

@@ -66,6 +66,8 @@ export interface BusEvents {
     session_id: string;
     workflow_id: string;
     pause: PauseState;
+    /** The person's answer, when a message to the run resumed it. */
+    answer?: string;
     webhook_url?: string;
     metadata?: string;
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { agentOperations as ops } from '../../contract/agent.ts';
 import { runControlOperations } from '../../contract/runControl.ts';
+import { Conflict } from '../domain/errors.ts';
 import { addRoute } from '../http/route.ts';
 
 /**
@@ -10,9 +11,13 @@ import { addRoute } from '../http/route.ts';
 export async function agentRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.startEditorSession, ({ body }) => app.agent.start(body));
 
+  // One message_url for both: a run under way takes the message (its pause's answer), else the agent.
   addRoute(app, ops.agentMessage, async ({ params, body }) => {
     await app.sessionRecords.assertExists(params.id);
-    app.agent.message(params.id, body);
+    if (app.runs.isRunning(params.id) || !app.agent.has(params.id)) await app.runs.message(params.id, body);
+    else if ('flow_resume' in body)
+      throw new Conflict('No run is paused in this session: its agent takes {"message": …}');
+    else app.agent.message(params.id, body);
     return { status: 'received' } as const;
   });
 

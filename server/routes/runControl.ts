@@ -39,7 +39,7 @@ export async function runControlRoutes(app: FastifyInstance): Promise<void> {
       session_id: active.id,
       status: active.status,
       logs_url: app.urls.logs(active.id),
-      message_url: app.agent.has(active.id) ? app.urls.message(active.id) : null,
+      message_url: app.agent.has(active.id) || app.runs.isRunning(active.id) ? app.urls.message(active.id) : null,
       vnc_url: app.urls.vnc(active.id, active.controlToken),
     };
   });

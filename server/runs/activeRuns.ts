@@ -94,15 +94,19 @@ export class ActiveRuns {
     return state;
   }
 
-  /** POST /resume_session: the flow continues from its next step. */
-  async resume(sessionId: string): Promise<PauseState> {
+  /**
+   * POST /resume_session, or a message to the run (runMessages.ts): the flow continues from its
+   * next step; `answer` is the person's message, handed to the pause step that waits for it.
+   */
+  async resume(sessionId: string, answer: string | null = null): Promise<PauseState> {
     const active = await this.activeRun(sessionId);
-    const lifted = active.gate.resume();
+    const lifted = active.gate.resume(answer);
     if (!lifted) throw new Conflict('The run is not paused: there is nothing to resume');
     this.deps.bus.emit('run.resumed', {
       session_id: sessionId,
       workflow_id: active.workflowId,
       pause: lifted,
+      ...(answer !== null ? { answer } : {}),
       webhook_url: active.webhookUrl,
       metadata: active.metadata,
     });

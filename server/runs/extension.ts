@@ -23,6 +23,15 @@ function fillCredentials(value: string, credentials: ReadonlyMap<string, string>
   });
 }
 
+/** The step with the pause answers' `{{name}}` filled in its url and value (a name not answered yet stays as it is). */
+function fillAnswers(step: Step, answers: ReadonlyMap<string, string>): Step {
+  if (answers.size === 0) return step;
+  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => answers.get(name) ?? whole);
+  const out: Record<string, unknown> = { ...step };
+  for (const field of ['url', 'value'] as const) if (typeof out[field] === 'string') out[field] = fill(out[field]);
+  return out as unknown as Step;
+}
+
 /** Steps whose selectors self-healing may repair: what acts on one element a person pointed at. */
 const HEALABLE = new Set(['click', 'doubleClick', 'change', 'hover']);
 
@@ -48,7 +57,9 @@ export class RunExtension extends PuppeteerRunnerExtension {
   lastHeal: { oldSelectors: unknown[]; newSelectors: string[][] } | undefined;
 
   private readonly credentials: ReadonlyMap<string, string>;
-  private readonly pauseHere: (message: string) => Promise<void>;
+  private readonly pauseHere: (message: string) => Promise<string | null>;
+  /** The pause steps' answers so far, by variable: filled into later steps' `{{name}}`. */
+  private readonly answers = new Map<string, string>();
   /** The flow's own timeout, when it sets one (the library's `timeout` falls back to 5 s). */
   private readonly flowTimeout: number | undefined;
   private readonly origins: CredentialOriginGuard;
@@ -65,8 +76,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
       credentials?: ReadonlyMap<string, string>;
       /** Where each of those may be typed, by name (allowed_origins; [] any page). Left out: what reveal() read with those values, if they are its map; else none is typed. */
       credentialOrigins?: CredentialOrigins;
-      /** The pause step: close the run's gate and wait for a person to resume it. */
-      pauseHere?: (message: string) => Promise<void>;
+      /** The pause step: close the run's gate and wait for a person to resume it; resolves with their answer, if they sent one. */
+      pauseHere?: (message: string) => Promise<string | null>;
       /** The server's model, for AI steps and self-healing (engine/thread.ts's bridge). */
       ai?: (request: AiRequest) => Promise<unknown>;
       /** Self-healing asked for (run_workflow's heal). */
@@ -82,7 +93,9 @@ export class RunExtension extends PuppeteerRunnerExtension {
     this.heal = opts.heal ?? false;
   }
 
-  override async runStep(step: Step, flow?: UserFlow): Promise<void> {
+  override async runStep(recorded: Step, flow?: UserFlow): Promise<void> {
+    // Filled here, at the last moment: the step as reported keeps the placeholder.
+    const step = fillAnswers(recorded, this.answers);
     this.lastOutput = undefined;
     this.lastHeal = undefined;
     this.lastSummary = undefined;
@@ -109,7 +122,12 @@ export class RunExtension extends PuppeteerRunnerExtension {
     if (step.type === 'waitForElement' || step.type === 'waitForExpression')
       return againWhenReplaced(() => super.runStep(step, flow), 3);
     if (step.type !== 'customStep') return this.healing(step, (s) => super.runStep(s, flow));
-    if (step.name === 'pause') return this.pauseHere((step.parameters as { message: string }).message);
+    if (step.name === 'pause') {
+      const { message, variable } = step.parameters as { message: string; variable?: string };
+      const answer = await this.pauseHere(message);
+      if (variable !== undefined) this.answers.set(variable, answer ?? '');
+      return;
+    }
     if (step.name === 'act') {
       const { instruction, max_steps } = step.parameters as { instruction: string; max_steps?: number };
       const summary = await this.ai({ kind: 'act', params: { instruction, maxSteps: max_steps ?? ACT_DEFAULT_STEPS } });

@@ -11,7 +11,7 @@ export type { PauseState };
  */
 export class PauseGate {
   private state: PauseState | null = null;
-  private waiters: (() => void)[] = [];
+  private waiters: ((answer: string | null) => void)[] = [];
 
   get current(): PauseState | null {
     return this.state;
@@ -24,24 +24,27 @@ export class PauseGate {
     return { state: this.state, changed: true };
   }
 
-  /** Open the gate; the pause that was lifted, or null when the run was not paused. */
-  resume(): PauseState | null {
+  /**
+   * Open the gate, handing the waiting flow the person's `answer` (a message to the run), if any;
+   * the pause that was lifted, or null when the run was not paused.
+   */
+  resume(answer: string | null = null): PauseState | null {
     const lifted = this.state;
     this.state = null;
-    for (const wake of this.waiters.splice(0)) wake();
+    for (const wake of this.waiters.splice(0)) wake(answer);
     return lifted;
   }
 
-  /** Resolves at once when open, else when resumed; rejects when `signal` aborts (the run stops). */
-  passThrough(signal?: AbortSignal): Promise<void> {
-    if (!this.state) return Promise.resolve();
+  /** Resolves at once when open (null), else when resumed, with the answer it was resumed with; rejects when `signal` aborts (the run stops). */
+  passThrough(signal?: AbortSignal): Promise<string | null> {
+    if (!this.state) return Promise.resolve(null);
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(new Error('the run was stopped while paused'));
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(() => {
+      this.waiters.push((answer) => {
         signal?.removeEventListener('abort', onAbort);
-        resolve();
+        resolve(answer);
       });
     });
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SessionMessageRequest } from '../../contract/agent.ts';
 import type { RunStatusResponse, RunSummary } from '../../contract/runs.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
 import type { Page } from '../domain/pages.ts';
@@ -14,6 +15,7 @@ import type { EngineChoice } from './replayInSession.ts';
 import { RunCompletion } from './runCompletion.ts';
 import { RunFolders } from './runFolders.ts';
 import { RunLauncher, type RunStart } from './runLauncher.ts';
+import { messageRun } from './runMessages.ts';
 import { RunRecovery } from './runRecovery.ts';
 import { RunStatuses, type RunListRequest } from './runStatuses.ts';
 import type { RunForm } from './uploads.ts';
@@ -30,11 +32,13 @@ export class RunService {
   private readonly launcher: RunLauncher;
   private readonly recovery: RunRecovery;
   private readonly statuses: RunStatuses;
+  private readonly runRows: ReturnType<typeof runsRepo>;
   /** Where runs wait for a browser: this process on SQLite, the store every node shares on Postgres. */
   readonly queue: RunQueue;
 
   constructor(private readonly deps: RunServiceDeps) {
     const runRows = runsRepo(deps.db, deps.config.nodeId);
+    this.runRows = runRows;
     const sessionRows = sessionsRepo(deps.db, deps.config.nodeId);
     this.folders = new RunFolders(deps.config.dataDir);
     this.active = new ActiveRuns({ bus: deps.bus, sessions: deps.sessions, runRows });
@@ -96,6 +100,11 @@ export class RunService {
 
   resume(sessionId: string): Promise<PauseState> {
     return this.active.resume(sessionId);
+  }
+
+  /** A message to the run's message_url: resumes its pause (runMessages.ts). */
+  message(sessionId: string, body: SessionMessageRequest): Promise<PauseState> {
+    return messageRun({ active: this.active, runRows: this.runRows }, sessionId, body);
   }
 
   interrupt(sessionId: string): Promise<void> {

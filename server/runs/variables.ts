@@ -1,5 +1,5 @@
 import type { Issue } from '../../contract/errors.ts';
-import type { Flow } from '../../contract/steps.ts';
+import { answerVariablesOf, type Flow } from '../../contract/steps.ts';
 import type { Variable } from '../../contract/variables.ts';
 import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 
@@ -50,12 +50,18 @@ export function resolveVariables(
 
 /**
  * The flow with `{{name}}` filled in every url and value field; an optional variable left unset fills as ''.
- * `{{credentials.NAME}}` is left as it is, for the runner to type.
+ * `{{credentials.NAME}}` is left as it is, for the runner to type, and so is a pause step's answer
+ * variable, which the runner fills once the person has answered (extension.ts).
  */
 export function fillPlaceholders(flow: Flow, values: VariableValues): Flow {
+  const answers = answerVariablesOf(flow);
   const fill = (text: string) =>
     text.replace(PLACEHOLDER, (m, name: string) =>
-      credentialOf(name) !== undefined ? m : values[name] === undefined ? '' : String(values[name]),
+      credentialOf(name) !== undefined || answers.has(name)
+        ? m
+        : values[name] === undefined
+          ? ''
+          : String(values[name]),
     );
   return {
     ...flow,

@@ -38,7 +38,12 @@ export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
       }),
     ),
     bus.on('run.resumed', (e) =>
-      log.append(e.session_id, { event: 'FlowResumed', pause_key: e.pause.key, pause_type: e.pause.type }),
+      log.append(e.session_id, {
+        event: 'FlowResumed',
+        pause_key: e.pause.key,
+        pause_type: e.pause.type,
+        ...(e.answer !== undefined ? { answer: e.answer } : {}),
+      }),
     ),
     bus.on('run.completed', (e) =>
       log.append(e.session_id, {

@@ -33,6 +33,8 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
   pause: { session_id: '$SESSION' },
   resume: { session_id: '$SESSION' },
   interrupt: { session_id: '$SESSION' },
+  // message_url: on a live case, the answer to the run's pause (stored in its variable).
+  agentMessage: { message: 'fuzz answer' },
   closeSession: { session_id: '$SESSION' },
   updateSession: { timeout: 600 },
   storeCredential: { name: 'fuzz_route', value: 'secret', allowed_origins: ['https://example.com'] },
@@ -307,7 +309,7 @@ const LIVE_FLOW = {
   steps: [
     { type: 'navigate', url: 'about:blank' },
     { type: 'waitForExpression', expression: 'new Promise((r) => setTimeout(() => r(true), 1500))', timeout: 3000 },
-    { type: 'customStep', name: 'pause', parameters: { message: 'fuzz pause' } },
+    { type: 'customStep', name: 'pause', parameters: { message: 'fuzz pause', variable: 'answer' } },
     { type: 'waitForExpression', expression: 'true' },
   ],
 };

@@ -140,7 +140,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
   /** Answer the engine's wait at the pause gate: go on once it opens, stop when the run is stopped meanwhile. */
   const answerGate = (id: number) =>
     opts.gate.passThrough(opts.signal).then(
-      () => send({ t: 'gate', id, go: true }),
+      (answer) => send({ t: 'gate', id, go: true, answer }),
       () => send({ t: 'gate', id, go: false }),
     );
 

@@ -46,8 +46,8 @@ export type ToEngine =
   | { t: 'cdpClosed' }
   /** The run was stopped; `reason` says why, for its message (stepFailure.ts's StopReason). */
   | { t: 'abort'; reason?: StopReason }
-  /** The answer to a beforeStep or pause: go on (true) or stop (false). */
-  | { t: 'gate'; id: number; go: boolean }
+  /** The answer to a beforeStep or pause: go on (true, with the person's answer when a message resumed it) or stop (false). */
+  | { t: 'gate'; id: number; go: boolean; answer?: string | null }
   /** The answer to an `ai` request: extract's JSON value, act's summary, heal's selectors (or null). */
   | { t: 'aiDone'; id: number; ok: true; value: unknown }
   | { t: 'aiDone'; id: number; ok: false; error: string };

@@ -42,8 +42,8 @@ export interface ReplayOptions {
   onStep?: (index: number, result: StepResult, outputs: Record<string, string>) => void;
   /** Awaited before each step: waits while the run is paused, rejects when the run is stopped meanwhile. */
   beforeStep?: () => Promise<void>;
-  /** The flow's own pause step: pause the run and resolve once a person resumes it. Without it a pause step fails. */
-  pauseHere?: (message: string) => Promise<void>;
+  /** The flow's own pause step: pause the run and resolve once a person resumes it, with their answer if they sent one. Without it a pause step fails. */
+  pauseHere?: (message: string) => Promise<string | null>;
   /** A page opened a dialog (alert, confirm, prompt, beforeunload) and the run answered it. */
   onDialog?: (dialog: DialogSeen) => void;
   /** Whether the session may reach private and host addresses: a refused connection there is the egress policy's doing. */

@@ -31,7 +31,7 @@ const transport: Partial<Pick<ConnectionTransport, 'onmessage' | 'onclose'>> & C
   close: () => undefined,
 };
 const abort = new AbortController();
-const gates = new Map<number, (go: boolean) => void>();
+const gates = new Map<number, (go: boolean, answer: string | null) => void>();
 let nextGate = 1;
 const asked = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
 let nextAsk = 1;
@@ -46,11 +46,11 @@ function askAi(request: AiRequest): Promise<unknown> {
   });
 }
 
-/** Ask the server's pause gate; resolves when it lets the run go on, rejects when the run stopped. */
-function askGate(msg: { t: 'beforeStep' } | { t: 'pause'; message: string }): Promise<void> {
+/** Ask the server's pause gate; resolves when it lets the run go on (with the person's answer, if one came), rejects when the run stopped. */
+function askGate(msg: { t: 'beforeStep' } | { t: 'pause'; message: string }): Promise<string | null> {
   const id = nextGate++;
   return new Promise((resolve, reject) => {
-    gates.set(id, (go) => (go ? resolve() : reject(new Error('the run was stopped while paused'))));
+    gates.set(id, (go, answer) => (go ? resolve(answer) : reject(new Error('the run was stopped while paused'))));
     post({ ...msg, id });
   });
 }
@@ -68,7 +68,7 @@ port.on('message', (msg: ToEngine) => {
     if (msg.ok) ask?.resolve(msg.value);
     else ask?.reject(new Error(msg.error));
   } else if (msg.t === 'gate') {
-    gates.get(msg.id)?.(msg.go);
+    gates.get(msg.id)?.(msg.go, msg.answer ?? null);
     gates.delete(msg.id);
   }
 });
@@ -81,7 +81,7 @@ const outcome = await replayFlow({
   credentialOrigins: new Map(start.credentialOrigins),
   privateNetworksAllowed: start.privateNetworksAllowed,
   signal: abort.signal,
-  beforeStep: () => askGate({ t: 'beforeStep' }),
+  beforeStep: () => askGate({ t: 'beforeStep' }).then(() => undefined),
   pauseHere: (message) => askGate({ t: 'pause', message }),
   ai: askAi,
   heal: start.heal,

@@ -73,3 +73,20 @@ describe('a network request in the inspector', () => {
     expect(isProblem(request({ status: null, failed: 'net::ERR_FAILED' }))).toBe(true);
   });
 });
+
+const resumed = (answer?: string): SessionEvent => ({
+  index: 5,
+  session_id: '00000000-0000-4000-8000-000000000000',
+  created_at: '2026-11-25T18:00:00.000Z',
+  event: 'FlowResumed',
+  pause_key: 'k',
+  pause_type: 'internal',
+  ...(answer !== undefined ? { answer } : {}),
+});
+
+describe('a resumed run in the inspector', () => {
+  it("shows the person's answer when a message resumed it", () => {
+    expect(describeEvent(resumed('Ada Lovelace'))).toBe('Resumed with the answer: Ada Lovelace');
+    expect(describeEvent(resumed())).toBe('Resumed');
+  });
+});

@@ -81,7 +81,7 @@ export function describeEvent(e: SessionEvent): string {
     case 'FlowPaused':
       return e.message ? `Paused: ${e.message}` : 'Paused through the API';
     case 'FlowResumed':
-      return 'Resumed';
+      return e.answer !== undefined ? `Resumed with the answer: ${e.answer}` : 'Resumed';
     case 'RunCompleted':
       return e.agent ? `Agent done: ${e.message}` : `Run succeeded: ${e.message}`;
     case 'RunError':
