@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { har as validateHar } from 'har-validator';
 import { Har } from '../contract/har.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { AUTH_TOKEN, BIG_BYTES, COOKIE_VALUE, startNetworkSite, type NetworkSite } from './fixtures/networkSite.ts';
@@ -174,6 +175,9 @@ describe('network and console record', () => {
     const text = await res.text();
     for (const secret of [SECRET, AUTH_TOKEN.split(' ')[1]!, COOKIE_VALUE]) expect(text).not.toContain(secret);
     const har = Har.parse(JSON.parse(text));
+    // Also against the community's HAR 1.2 JSON Schema (har-validator), a check not written from our own schema.
+    const parsed: unknown = JSON.parse(text);
+    await expect(validateHar(parsed)).resolves.toBe(parsed);
     const entry = (path: string) => har.log.entries.find((e) => e.request.url.endsWith(path));
     expect(entry('/missing')?.response.status).toBe(404);
     expect(entry('/ok?q=1')).toMatchObject({
