@@ -8,9 +8,9 @@ import type { LineWriter } from '@puppeteer/replay';
  */
 const HELPERS = `
 /** A Recorder change step: a <select> takes the option, any other field the text. */
-async function changeValue(element, value) {
-  if ((await element.evaluate((el) => el.tagName)) === 'SELECT') await element.selectOption(value);
-  else await element.fill(value);
+async function changeValue(element, value, timeout) {
+  if ((await element.evaluate((el) => el.tagName, undefined, { timeout })) === 'SELECT') await element.selectOption(value, { timeout });
+  else await element.fill(value, { timeout });
 }
 
 /** The page a step names by its URL (a popup), once it is open. */

@@ -29,7 +29,7 @@ const playwrightElement: ElementCode = {
 type Clicked = Extract<Step, { type: 'click' | 'doubleClick' }>;
 
 function clickOptions(step: Clicked): string {
-  const options = [`position: { x: ${step.offsetX}, y: ${step.offsetY} }`];
+  const options = [`position: { x: ${step.offsetX}, y: ${step.offsetY} }`, 'timeout'];
   if (step.button) options.push(`button: ${jsLiteral(BUTTONS[step.button] ?? 'left')}`);
   if (step.duration) options.push(`delay: ${step.duration}`);
   return `{ ${options.join(', ')} }`;
@@ -41,15 +41,15 @@ function actionOf(step: Exclude<Step, { type: 'customStep' }>, root: string): st
     case 'setViewport':
       return `await targetPage.setViewportSize({ width: ${step.width}, height: ${step.height} });`;
     case 'navigate':
-      return `await targetPage.goto(${textExpression(step.url)});`;
+      return `await targetPage.goto(${textExpression(step.url)}, { timeout });`;
     case 'click':
       return `await ${locatorOf(root, step.selectors)}.first().click(${clickOptions(step)});`;
     case 'doubleClick':
       return `await ${locatorOf(root, step.selectors)}.first().dblclick(${clickOptions(step)});`;
     case 'hover':
-      return `await ${locatorOf(root, step.selectors)}.first().hover();`;
+      return `await ${locatorOf(root, step.selectors)}.first().hover({ timeout });`;
     case 'change':
-      return `await changeValue(${locatorOf(root, step.selectors)}.first(), ${textExpression(step.value)});`;
+      return `await changeValue(${locatorOf(root, step.selectors)}.first(), ${textExpression(step.value)}, timeout);`;
     case 'keyDown':
       return `await targetPage.keyboard.down(${jsLiteral(step.key)});`;
     case 'keyUp':
@@ -57,7 +57,7 @@ function actionOf(step: Exclude<Step, { type: 'customStep' }>, root: string): st
     case 'scroll': {
       const to = jsLiteral([step.x ?? 0, step.y ?? 0]);
       return step.selectors
-        ? `await ${locatorOf(root, step.selectors)}.first().evaluate((el, [x, y]) => { el.scrollLeft = x; el.scrollTop = y; }, ${to});`
+        ? `await ${locatorOf(root, step.selectors)}.first().evaluate((el, [x, y]) => { el.scrollLeft = x; el.scrollTop = y; }, ${to}, { timeout });`
         : `await targetPage.evaluate(([x, y]) => window.scroll(x, y), ${to});`;
     }
     case 'waitForElement': {
