@@ -68,6 +68,8 @@ const VALID_QUERIES: Record<string, Record<string, string>> = {
   searchWorkflows: { workflow_name: 'fuzz', metadata: 'meta' },
   sessionEvents: { since: '0' },
   getOverview: { since: '2026-01-01T00:00:00+01:00' },
+  workflowCode: { format: 'playwright' },
+  retrieveGeneratedCode: { format: 'puppeteer' },
 };
 
 const stand = (text: string) =>
