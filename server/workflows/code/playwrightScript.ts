@@ -1,19 +1,10 @@
 import { StringifyExtension, type LineWriter, type Step as ReplayStep, type UserFlow } from '@puppeteer/replay';
 import type { Step } from '../../../contract/steps.ts';
-import type { Workflow } from '../../../contract/workflows.ts';
 import { writeCustomStep, type ElementCode } from './customSteps.ts';
 import { jsLiteral } from './jsText.ts';
 import { writePlaywrightHelpers } from './playwrightHelpers.ts';
 import { alternativesOf, locatorOf } from './playwrightLocators.ts';
-import {
-  LAUNCH_OPTIONS,
-  PRINT_OUTPUTS,
-  textExpression,
-  writeDeclarations,
-  writeHeader,
-  writeHelpers,
-  writeStart,
-} from './scriptParameters.ts';
+import { PRINT_OUTPUTS, textExpression, writeHelpers, writeOpening, type ScriptSource } from './scriptParameters.ts';
 
 /** Recorder mouse buttons as Playwright names them; it has no back or forward button, so those click the left one. */
 const BUTTONS: Record<string, string> = { primary: 'left', auxiliary: 'middle', secondary: 'right' };
@@ -90,29 +81,12 @@ function actionOf(step: Exclude<Step, { type: 'customStep' }>, root: string): st
  * the script runs (scriptParameters.ts).
  */
 export class PlaywrightStringifyExtension extends StringifyExtension {
-  private readonly credentials: Map<string, string>;
-  private index = 0;
-
-  constructor(
-    private readonly workflow: Workflow,
-    credentials: Map<string, string>,
-  ) {
+  constructor(private readonly source: ScriptSource) {
     super();
-    this.credentials = credentials;
   }
 
   override async beforeAllSteps(out: LineWriter, flow: UserFlow): Promise<void> {
-    writeHeader(out, this.workflow, 'playwright', this.credentials);
-    out.appendLine("const { chromium } = require('playwright'); // 1.40 or later");
-    writeDeclarations(out, this.workflow, this.credentials);
-    out.appendLine('(async () => {').startBlock();
-    writeStart(out);
-    out.appendLine(`const browser = await chromium.launch(${LAUNCH_OPTIONS});`);
-    out.appendLine('const context = await browser.newContext();');
-    out.appendLine('const page = await context.newPage();');
-    out.appendLine(`const timeout = ${flow.timeout ?? 5000};`);
-    out.appendLine('context.setDefaultTimeout(timeout);');
-    out.appendLine('');
+    writeOpening(out, this.source, 'playwright', flow.timeout);
   }
 
   override async afterAllSteps(out: LineWriter): Promise<void> {
@@ -127,9 +101,10 @@ export class PlaywrightStringifyExtension extends StringifyExtension {
     writePlaywrightHelpers(out);
   }
 
-  override async stringifyStep(out: LineWriter, replayStep: ReplayStep): Promise<void> {
+  override async stringifyStep(out: LineWriter, replayStep: ReplayStep, flow: UserFlow): Promise<void> {
     const step = replayStep as unknown as Step;
-    const index = this.index++;
+    // The step's own object, as stringify passes it from the flow: its place there.
+    const index = flow.steps.indexOf(replayStep);
     if (step.type === 'customStep') return writeCustomStep(out, step, index, playwrightElement);
     out.appendLine('{').startBlock();
     if (step.timeout !== undefined) out.appendLine(`const timeout = ${step.timeout};`);

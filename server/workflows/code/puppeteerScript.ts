@@ -7,18 +7,9 @@ import {
   type UserFlow,
 } from '@puppeteer/replay';
 import type { Step } from '../../../contract/steps.ts';
-import type { Workflow } from '../../../contract/workflows.ts';
 import { writeCustomStep, type ElementCode } from './customSteps.ts';
 import { jsLiteral, quoteKeys } from './jsText.ts';
-import {
-  hasPlaceholder,
-  LAUNCH_OPTIONS,
-  PRINT_OUTPUTS,
-  writeDeclarations,
-  writeHeader,
-  writeHelpers,
-  writeStart,
-} from './scriptParameters.ts';
+import { hasPlaceholder, PRINT_OUTPUTS, writeHelpers, writeOpening, type ScriptSource } from './scriptParameters.ts';
 
 /** The line writer of one step, with one exact piece of text replaced wherever it is written. */
 function replacingWriter(out: LineWriter, from: string, to: string, seen: { count: number }): LineWriter {
@@ -55,29 +46,13 @@ const puppeteerElement: ElementCode = {
  * Steps go to the library with their keys quoted (jsText.ts quoteKeys).
  */
 export class BrowserdeskPuppeteerExtension extends PuppeteerStringifyExtension {
-  private readonly credentials: Map<string, string>;
-  private index = 0;
-
-  constructor(
-    private readonly workflow: Workflow,
-    credentials: Map<string, string>,
-  ) {
+  constructor(private readonly source: ScriptSource) {
     super();
-    this.credentials = credentials;
   }
 
   // The library's own start is replaced whole: it launches puppeteer's bundled browser with no way to set one.
   override async beforeAllSteps(out: LineWriter, flow: UserFlow): Promise<void> {
-    writeHeader(out, this.workflow, 'puppeteer', this.credentials);
-    out.appendLine("const puppeteer = require('puppeteer'); // v23 or later");
-    writeDeclarations(out, this.workflow, this.credentials);
-    out.appendLine('(async () => {').startBlock();
-    writeStart(out);
-    out.appendLine(`const browser = await puppeteer.launch(${LAUNCH_OPTIONS});`);
-    out.appendLine('const page = await browser.newPage();');
-    out.appendLine(`const timeout = ${flow.timeout ?? 5000};`);
-    out.appendLine('page.setDefaultTimeout(timeout);');
-    out.appendLine('');
+    writeOpening(out, this.source, 'puppeteer', flow.timeout);
   }
 
   override async afterAllSteps(out: LineWriter, flow: UserFlow): Promise<void> {
@@ -89,7 +64,8 @@ export class BrowserdeskPuppeteerExtension extends PuppeteerStringifyExtension {
 
   override async stringifyStep(out: LineWriter, replayStep: ReplayStep, flow: UserFlow): Promise<void> {
     const step = replayStep as unknown as Step;
-    const index = this.index++;
+    // The step's own object, as stringify passes it from the flow: its place there.
+    const index = flow.steps.indexOf(replayStep);
     if (step.type === 'customStep') return writeCustomStep(out, step, index, puppeteerElement);
     const safe = quoteKeys(step) as ReplayStep;
     const text = step.type === 'navigate' ? step.url : step.type === 'change' ? step.value : undefined;

@@ -12,11 +12,9 @@ import { credentialEnvNames } from './scriptParameters.ts';
  * so none can reach the script.
  */
 export async function workflowScript(workflow: Workflow, format: ScriptFormat): Promise<string> {
-  const credentials = credentialEnvNames(workflow.flow);
+  const source = { workflow, credentials: credentialEnvNames(workflow.flow) };
   const extension =
-    format === 'puppeteer'
-      ? new BrowserdeskPuppeteerExtension(workflow, credentials)
-      : new PlaywrightStringifyExtension(workflow, credentials);
+    format === 'puppeteer' ? new BrowserdeskPuppeteerExtension(source) : new PlaywrightStringifyExtension(source);
   // The library's trailing source-map comment maps lines to steps for DevTools; a kept script has no use for it.
   return stripSourceMap(await stringify(workflow.flow as unknown as UserFlow, { extension, indentation: '  ' }));
 }
