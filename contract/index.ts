@@ -8,6 +8,7 @@ export * from './variables.ts';
 export * from './placeholders.ts';
 export * from './outputs.ts';
 export * from './workflows.ts';
+export * from './workflowCode.ts';
 export * from './runs.ts';
 export * from './meta.ts';
 export * from './events.ts';
@@ -36,6 +37,7 @@ import { sessionEventOperations } from './sessionEvents.ts';
 import { sessionOperations } from './sessions.ts';
 import { profileOperations } from './profiles.ts';
 import { workflowOperations } from './workflows.ts';
+import { workflowCodeOperations } from './workflowCode.ts';
 import { writeOperations } from './write.ts';
 import type { Operation } from './operation.ts';
 
@@ -51,6 +53,7 @@ export const operations: Record<string, Operation> = {
   ...sessionEventOperations,
   ...credentialOperations,
   ...workflowOperations,
+  ...workflowCodeOperations,
   ...eventOperations,
   ...overviewOperations,
   ...apiKeyOperations,

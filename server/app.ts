@@ -14,6 +14,7 @@ import { metaRoutes } from './routes/meta.ts';
 import { eventRoutes } from './routes/events.ts';
 import { sessionViewRoutes } from './routes/sessionViews.ts';
 import { workflowRoutes } from './routes/workflows.ts';
+import { workflowCodeRoutes } from './routes/workflowCode.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { runRoutes } from './routes/runs.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(eventRoutes, { prefix: '/api' });
   await app.register(writeRoutes, { prefix: '/api' });
   await app.register(workflowRoutes, { prefix: '/api' });
+  await app.register(workflowCodeRoutes, { prefix: '/api' });
   await app.register(webhookRoutes, { prefix: '/api' });
   await app.register(credentialRoutes, { prefix: '/api' });
   await app.register(profileRoutes, { prefix: '/api' });

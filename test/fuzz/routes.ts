@@ -71,6 +71,8 @@ const VALID_QUERIES: Record<string, Record<string, string>> = {
   sessionEvents: { since: '0' },
   getOverview: { since: '2026-01-01T00:00:00+01:00' },
   pollCliAuth: { ticket_id: '$UUID', poll_token: 'fuzz-poll-token-0123456789abcdefghijklmnopq' },
+  workflowCode: { format: 'playwright' },
+  retrieveGeneratedCode: { format: 'puppeteer' },
 };
 
 const stand = (text: string) =>

@@ -13,6 +13,7 @@ import { flowTextFor, rememberFlowText } from './flow-layout.ts';
 import { parseLineIssues } from './flow-text.ts';
 import { undeclaredPlaceholders } from './flow-variables.ts';
 import { ImportRecorderButton } from './ImportRecorderButton.tsx';
+import { CopyAsCode } from './CopyAsCode.tsx';
 import { StepList } from './StepList.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
 import {
@@ -214,6 +215,7 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
             </Link>
           )}
         </div>
+        {id && <CopyAsCode id={id} />}
       </form>
     </>
   );
