@@ -48,11 +48,11 @@ export const apiKeyOperations = defineOperations({
     operationId: 'createApiKey',
     method: 'post',
     path: '/keys',
-    summary: 'Make an API key; the answer holds it once',
+    summary: 'Make an API key; the answer holds it once. An active key with the same name is a 409',
     tags: ['keys'],
     body: { contentTypes: ['application/json'], schema: CreateApiKeyRequest },
     responses: { 201: { description: 'The new key, shown this once', schema: CreatedApiKey } },
-    errors: [415, 422],
+    errors: [409, 415, 422],
   },
   revokeApiKey: {
     operationId: 'revokeApiKey',

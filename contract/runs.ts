@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProfileName } from './profileUse.ts';
-import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page, PageQuery } from './common.ts';
+import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page } from './common.ts';
+import { searchablePageQuery } from './listSearch.ts';
 import { defineOperations } from './operation.ts';
 
 /** Who paused a run. */
@@ -18,10 +19,14 @@ export type PauseState = z.infer<typeof PauseState>;
  * the run's status, and the signing secret of the webhooks that report it.
  */
 
+/** Said of a workflow_id that is not one, in words a person reading the run form acts on. */
+export const WORKFLOW_ID_MESSAGE =
+  'workflow_id must be the id of a saved workflow, a UUID such as 0f8e6a4c-3b1d-4c52-9e7a-2d5b8c1f4a90';
+
 /** The text fields of the multipart request. Files arrive as parts named `files` and are streamed to disk. */
 export const RunWorkflowFields = z
   .object({
-    workflow_id: z.uuid('workflow_id must be a UUID').describe('Identifier of the saved workflow to run.'),
+    workflow_id: z.uuid(WORKFLOW_ID_MESSAGE).describe('Identifier of the saved workflow to run.'),
     metadata: callerMetadata('metadata')
       .optional()
       .describe(
@@ -259,10 +264,17 @@ export const RunSummary = z.object({
   duration_ms: z.number().int().nullable().describe('From start to end; null while running'),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
-export const RunsQuery = PageQuery.extend({
-  status: RunStatus.optional(),
-  workflow_id: z.uuid('workflow_id must be a UUID').optional(),
-});
+/** What GET /runs sorts by: the start time, the workflow's name, the status, how long it took. */
+export const RUN_SORT_FIELDS = ['created_at', 'workflow_name', 'status', 'duration'] as const;
+export type RunSortField = (typeof RUN_SORT_FIELDS)[number];
+export const RunsQuery = searchablePageQuery(
+  RUN_SORT_FIELDS,
+  "the run's workflow name, message or metadata, or the start of its session id",
+  {
+    status: RunStatus.optional(),
+    workflow_id: z.uuid(WORKFLOW_ID_MESSAGE).optional(),
+  },
+);
 export const RunsPage = page(RunSummary);
 export type RunsPage = z.infer<typeof RunsPage>;
 
@@ -271,7 +283,8 @@ export const runOperations = defineOperations({
     operationId: 'listRuns',
     method: 'get',
     path: '/runs',
-    summary: 'Every run, newest first, optionally of one status or workflow',
+    summary:
+      'Every run, newest first or in the order asked, optionally of one status or workflow, matching a search and started within a time range',
     tags: ['workflows'],
     query: RunsQuery,
     responses: { 200: { description: 'A page of runs', schema: RunsPage } },

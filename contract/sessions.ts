@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import {
-  callerMetadata,
-  CALLER_METADATA_MAX_CHARS,
-  page,
-  PageQuery,
-  parseJson,
-  utf8Length,
-  wellFormed,
-} from './common.ts';
+import { callerMetadata, CALLER_METADATA_MAX_CHARS, page, parseJson, utf8Length, wellFormed } from './common.ts';
+import { searchablePageQuery } from './listSearch.ts';
 import { defineOperations } from './operation.ts';
 import { RunStatus } from './runs.ts';
 import { ProfileUse } from './profileUse.ts';
@@ -255,7 +248,14 @@ export const UpdateSessionRequest = z
   .strict();
 export type UpdateSessionRequest = z.input<typeof UpdateSessionRequest>;
 
-export const SessionsQuery = PageQuery.extend({ state: SessionStateEnum.optional() });
+/** What GET /sessions sorts by: the start time, the workflow's name, the state, why it ended, how long it lasted. */
+export const SESSION_SORT_FIELDS = ['created_at', 'workflow_name', 'state', 'end_reason', 'duration'] as const;
+export type SessionSortField = (typeof SESSION_SORT_FIELDS)[number];
+export const SessionsQuery = searchablePageQuery(
+  SESSION_SORT_FIELDS,
+  "the session's workflow name or metadata, or the start of its id",
+  { state: SessionStateEnum.optional() },
+);
 export const SessionsPage = page(Session);
 export type SessionsPage = z.infer<typeof SessionsPage>;
 
@@ -297,7 +297,8 @@ export const sessionOperations = defineOperations({
     operationId: 'listSessions',
     method: 'get',
     path: '/sessions',
-    summary: 'Sessions, newest first, optionally of one state',
+    summary:
+      'Sessions, newest first or in the order asked, optionally of one state, matching a search and started within a time range',
     tags: ['sessions'],
     query: SessionsQuery,
     responses: { 200: { description: 'A page of sessions', schema: SessionsPage } },

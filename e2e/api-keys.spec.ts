@@ -37,6 +37,16 @@ test('API keys in Settings: create (shown once, copied), list, revoke after a co
   await expect(section.getByRole('row').filter({ hasText: name })).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
 
+  // A second active key of the same name would make "Revoke <name>" ambiguous: refused at the field.
+  const taken = (n: string) => `An active key is already named “${n}”: choose another name, or revoke that key first.`;
+  await section.getByLabel('Name').fill(name);
+  await section.getByLabel('Name').press('Enter');
+  await expect(section.getByText(taken(name))).toBeVisible();
+  await expect(section.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(section.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+  await expectAccessible(page);
+  await section.getByLabel('Name').fill('');
+
   await section.getByRole('button', { name: `Revoke ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke this API key?' });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
@@ -54,6 +64,12 @@ test('API keys in Settings: create (shown once, copied), list, revoke after a co
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectAccessible(page);
   await shot(page, testInfo, '390');
+  await section.getByLabel('Name').fill('BROWSERDESK_API_KEY');
+  await section.getByLabel('Name').press('Enter');
+  await expect(section.getByText(taken('BROWSERDESK_API_KEY'))).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page);
+  await shot(page, testInfo, '390-name-taken');
   await section.screenshot({ path: '/tmp/api-keys-390-section.png' });
 });
 

@@ -1,6 +1,6 @@
 import { expect, expectAccessible, serveHtml, shotsCopiedTo, test } from './support/fixtures.ts';
 
-// The Sessions and Runs tables: sort, search and dates kept in the URL, rows opened by mouse and by
+// The Sessions and Runs tables: sort, search and dates asked of the server and kept in the URL, rows opened by mouse and by
 // keyboard, bulk end with a confirmation, and both widths (1280, 390) without sideways scrolling, axe clean.
 
 const noSideways = (page: import('@playwright/test').Page) =>
@@ -28,15 +28,20 @@ test('sessions table: sort, search and dates in the URL, row opens, bulk end of 
     const row = (id: string) => page.locator(`tr[data-session-id="${id}"]`);
     await expect(row(alpha)).toBeVisible();
 
-    // Search narrows the loaded rows and sits in the URL.
+    // Search is the server's, over every session (not only the loaded ones), and sits in the URL.
+    const searched = page.waitForRequest((r) => new URL(r.url()).searchParams.get('q') === tag);
     await page.getByLabel('Search').fill(tag);
+    expect(new URL((await searched).url()).pathname).toBe('/api/sessions');
     await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}`));
     await expect(rows).toHaveCount(3);
-    await expect(page.getByText(/Search, dates and sorting apply to the loaded rows/)).toBeVisible();
+    await expect(page.getByText('3 matching sessions shown.')).toBeVisible();
+    await expect(page.getByText(/loaded rows/)).toHaveCount(0);
 
     // Sorting by workflow, ascending then descending; the header says so.
     const workflowHeader = page.getByRole('columnheader', { name: /Workflow/ });
+    const sorted = page.waitForRequest((r) => new URL(r.url()).searchParams.get('sort') === 'workflow_name');
     await workflowHeader.getByRole('button').click();
+    expect(new URL((await sorted).url()).searchParams.get('order')).toBe('asc');
     await expect(workflowHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(page).toHaveURL(/sort=workflow%3Aasc|sort=workflow:asc/);
     await expect(rows.first()).toHaveAttribute('data-session-id', alpha);
@@ -49,7 +54,7 @@ test('sessions table: sort, search and dates in the URL, row opens, bulk end of 
     await page.getByLabel('Started from').fill('2001-01-01');
     await page.getByLabel('to', { exact: true }).fill('2001-01-02');
     await expect(rows).toHaveCount(0);
-    await expect(page.getByText('No loaded session matches the search or dates.')).toBeVisible();
+    await expect(page.getByText('No session matches the search or dates.')).toBeVisible();
     await page.getByLabel('to', { exact: true }).fill('');
     await expect(rows).toHaveCount(3);
     await page.reload();

@@ -34,6 +34,25 @@ describe('API keys over the API', () => {
     expect(JSON.stringify(seenWithNew)).not.toContain(created.key);
   });
 
+  it('refuses a name an active key has with a 409 on the name, even two creates at once; a revoked key frees it', async () => {
+    const first = await postJson(server, '/api/keys', { name: 'ci-bot' });
+    expect(first.status).toBe(201);
+    // The name as stored is trimmed: the same name with spaces is the same name.
+    const again = await postJson(server, '/api/keys', { name: ' ci-bot ' });
+    expect(again.status).toBe(409);
+    const body = (await again.json()) as { message: string; issues?: { path: string; message: string }[] };
+    expect(body.message).toBe('An active key is already named “ci-bot”: choose another name, or revoke that key first');
+    expect(body.issues).toEqual([{ path: 'name', message: body.message }]);
+
+    const racing = await Promise.all([1, 2, 3].map(() => postJson(server, '/api/keys', { name: 'deploy' })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect((await list()).filter((k) => k.name === 'deploy' && !k.revoked_at)).toHaveLength(1);
+
+    const { id } = CreatedApiKey.parse(await first.json());
+    expect((await server.api(`/api/keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await postJson(server, '/api/keys', { name: 'ci-bot' })).status).toBe(201);
+  });
+
   it('revokes a key: it stops working on the next request, and stays listed as revoked', async () => {
     const created = CreatedApiKey.parse(await (await postJson(server, '/api/keys', { name: 'to revoke' })).json());
     expect((await fetch(`${server.url}/api/server_info`, { headers: { 'x-api-key': created.key } })).status).toBe(200);

@@ -62,7 +62,7 @@ describe('POST /api/run_workflow refuses bad input before starting anything', ()
   it('workflow_id missing or not a UUID: 422', async () => {
     await expectRefused(form({ variables: '{}' }), 422, 'workflow_id');
     const json = await expectRefused(form({ ...good(), workflow_id: 'nope' }, [report]), 422, 'workflow_id');
-    expect(json.message).toContain('workflow_id must be a UUID');
+    expect(json.message).toContain('workflow_id must be the id of a saved workflow, a UUID such as');
   });
 
   it('unknown workflow: 404 naming workflow_id', async () => {

@@ -71,7 +71,7 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
       description: 'The newest sessions, live and ended: id, workflow, state, when it started and when it expires.',
       input: agentToolInputs.session_list,
       async run({ limit }) {
-        const page = await records.list({ limit: limit ?? 20 });
+        const page = await records.list({ limit: limit ?? 20, sort: 'created_at', order: 'desc' });
         const items = page.items.map((s) => ({
           session_id: s.id,
           workflow_name: s.workflow_name,

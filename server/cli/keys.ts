@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/db.ts';
 import { apiKeysRepo } from '../store/apiKeys.ts';
+import { Conflict } from '../domain/errors.ts';
 import { createApiKey } from '../secrets/apiKeys.ts';
 
 /** npm run keys -- create [name] | list | revoke <id or prefix> */
@@ -14,7 +15,13 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (cmd) {
       case 'create': {
-        const { key, id } = await createApiKey(repo, arg ?? 'cli');
+        const created = await createApiKey(repo, arg ?? 'cli').catch((err: unknown) => {
+          if (!(err instanceof Conflict)) throw err;
+          console.error(err.message);
+          return null;
+        });
+        if (!created) return 1;
+        const { key, id } = created;
         console.log(`Created key ${id}. It is shown once; store it now:\n${key}`);
         return 0;
       }

@@ -24,8 +24,8 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(outcome === 'not_started' ? 503 : 200).send(response);
   });
 
-  addRoute(app, runOperations.listRuns, ({ query }) =>
-    runs.list({ status: query.status, workflowId: query.workflow_id, limit: query.limit, cursor: query.cursor }),
+  addRoute(app, runOperations.listRuns, ({ query: { workflow_id, ...query } }) =>
+    runs.list({ ...query, workflowId: workflow_id }),
   );
 
   addRoute(app, runOperations.runWorkflowStatus, ({ query }) => runs.status(query.session_id));

@@ -1,7 +1,13 @@
 import type { SessionStatus } from '../../contract/runControl.ts';
-import { isUnfinished, type RunStatus, type RunStatusResponse, type RunSummary } from '../../contract/runs.ts';
+import {
+  isUnfinished,
+  type RunSortField,
+  type RunStatus,
+  type RunStatusResponse,
+  type RunSummary,
+} from '../../contract/runs.ts';
 import { NotFound } from '../domain/errors.ts';
-import { pageOf, type Page } from '../domain/pages.ts';
+import { searchOf, sortedPageOf, type Page, type SortedPageRequest } from '../domain/pages.ts';
 import { outputsOf, stepResultsOf, type RunRow } from '../store/runs.ts';
 import type { PauseState } from './pauseGate.ts';
 import type { RunParts, RunServiceDeps } from './runDeps.ts';
@@ -11,12 +17,10 @@ import { sessionStatusOf } from './sessionStatus.ts';
 export type RunStatusesDeps = Pick<RunServiceDeps, 'workflows' | 'urls' | 'artifacts' | 'recordings'> &
   Pick<RunParts, 'runRows' | 'sessionRows' | 'active' | 'queue'>;
 
-/** Which runs a list reads: newest first, of one status and/or one workflow, or all. */
-export interface RunListRequest {
+/** Which runs a list reads: in the order asked, of one status and/or one workflow, or all, searched and within a time range. */
+export interface RunListRequest extends SortedPageRequest<RunSortField> {
   status?: RunStatus;
   workflowId?: string;
-  limit: number;
-  cursor?: string;
 }
 
 /** Runs as the APIs read them: the list, a run's status, and Simplex's session status. */
@@ -24,11 +28,19 @@ export class RunStatuses {
   constructor(private readonly deps: RunStatusesDeps) {}
 
   list(request: RunListRequest): Promise<Page<RunSummary>> {
-    return pageOf(
+    return sortedPageOf(
       request,
       (limit, before) =>
-        this.deps.runRows.page({ status: request.status, workflowId: request.workflowId, limit, before }),
-      toSummary,
+        this.deps.runRows.page({
+          ...searchOf(request),
+          status: request.status,
+          workflowId: request.workflowId,
+          sort: request.sort,
+          order: request.order,
+          limit,
+          before,
+        }),
+      (row) => toSummary(row),
     );
   }
 

@@ -10,16 +10,25 @@ import { Conflict, NotFound } from '../domain/errors.ts';
  */
 export interface ApiKeyStore {
   insert(name: string, prefix: string, hash: string): Promise<{ id: string }>;
+  /** insert, unless an active key has this name (null then). */
+  insertUniquelyNamed(name: string, prefix: string, hash: string): Promise<{ id: string } | null>;
   active(): Promise<{ id: string; hash: string }[]>;
   countActive(): Promise<number>;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
-/** A new key: `bd_` and 32 random bytes, base64url. Only its hash is stored. */
+/**
+ * A new key: `bd_` and 32 random bytes, base64url. Only its hash is stored. Its name is how a
+ * person tells keys apart ("Revoke ci-bot"), so no two active keys share one: Conflict, on `name`.
+ */
 export async function createApiKey(repo: ApiKeyStore, name: string): Promise<{ key: string; id: string }> {
   const key = `bd_${randomBytes(32).toString('base64url')}`;
-  const row = await repo.insert(name, key.slice(0, 10), sha256(key).toString('hex'));
+  const row = await repo.insertUniquelyNamed(name, key.slice(0, 10), sha256(key).toString('hex'));
+  if (!row) {
+    const message = `An active key is already named “${name}”: choose another name, or revoke that key first`;
+    throw new Conflict(message, [{ path: 'name', message }]);
+  }
   return { key, id: row.id };
 }
 

@@ -1,10 +1,16 @@
 import type { z } from 'zod';
 import type { Issue } from '../../contract/errors.ts';
 import type { ActiveSessionStatus } from '../../contract/runControl.ts';
-import type { CreateWorkflowSessionRequest, Session, SessionClients, SessionState } from '../../contract/sessions.ts';
+import type {
+  CreateWorkflowSessionRequest,
+  Session,
+  SessionClients,
+  SessionSortField,
+  SessionState,
+} from '../../contract/sessions.ts';
 import type { Config } from '../config.ts';
 import { Conflict, Invalid, NotFound } from '../domain/errors.ts';
-import { pageOf, type Page } from '../domain/pages.ts';
+import { searchOf, sortedPageOf, type Page, type SortedPageRequest } from '../domain/pages.ts';
 import type { RunsRepo } from '../store/runs.ts';
 import type { NamedSessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
@@ -73,13 +79,20 @@ export class SessionRecords {
     return row;
   }
 
-  /** Newest first, of one state or all; the runs in them read in one query for the page. */
-  async list(request: { state?: SessionState; limit: number; cursor?: string }): Promise<Page<Session>> {
+  /** In the order asked, of one state or all, searched and within a time range; the runs in them read in one query for the page. */
+  async list(request: SortedPageRequest<SessionSortField> & { state?: SessionState }): Promise<Page<Session>> {
     let runs = new Map<string, RunStatus>();
-    return pageOf(
+    return sortedPageOf(
       request,
       async (limit, before) => {
-        const rows = await this.opts.sessions.list({ state: request.state, limit, before });
+        const rows = await this.opts.sessions.list({
+          ...searchOf(request),
+          state: request.state,
+          sort: request.sort,
+          order: request.order,
+          limit,
+          before,
+        });
         runs = new Map(
           (await this.opts.runs.statusesOfSessions(rows.map((r) => r.id))).map((r) => [r.session_id, r.status]),
         );

@@ -30,6 +30,18 @@ export function apiKeysRepo(sql: Sql) {
       );
       return row;
     },
+    /**
+     * insert, unless an active key already has this name: null then. On Postgres the active rows
+     * are locked first (there is always one: the last cannot be revoked), so two creates of one
+     * name at once are taken one after the other and the second finds the first.
+     */
+    insertUniquelyNamed(name: string, prefix: string, hash: string): Promise<ApiKeyRow | null> {
+      return sql.tx(async (tx) => {
+        if (tx.engine === 'postgres') await tx.all('SELECT id FROM api_keys WHERE revoked_at IS NULL FOR UPDATE');
+        if (await tx.get('SELECT id FROM api_keys WHERE revoked_at IS NULL AND name = ?', [name])) return null;
+        return apiKeysRepo(tx).insert(name, prefix, hash);
+      });
+    },
     active: () => sql.all<Pick<ApiKeyRow, 'id' | 'hash'>>('SELECT id, hash FROM api_keys WHERE revoked_at IS NULL'),
     list: () => sql.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at'),
     countActive: async () =>

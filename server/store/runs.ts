@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { isUnfinished, StepResult, UNFINISHED_RUN_STATUSES, type RunStatus } from '../../contract/runs.ts';
+import {
+  isUnfinished,
+  StepResult,
+  UNFINISHED_RUN_STATUSES,
+  type RunSortField,
+  type RunStatus,
+} from '../../contract/runs.ts';
 import { nowIso, type Sql } from './db.ts';
 import { jsonColumn } from './jsonColumn.ts';
+import { durationMs, listClauses, type ListQuery } from './listQuery.ts';
 
 /** `IN (…)` of the unfinished statuses (contract literals, not input). */
 const UNFINISHED = `(${UNFINISHED_RUN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -60,31 +67,28 @@ export function runsRepo(sql: Sql, nodeId: string) {
             `SELECT session_id, status FROM runs WHERE session_id IN (${sessionIds.map(() => '?').join(', ')})`,
             [...sessionIds],
           ),
-    /** Newest first, with the workflow's name; `before` is the (created_at, id) of the previous page's last row. */
-    page(opts: {
-      status?: RunStatus;
-      workflowId?: string;
-      limit: number;
-      before?: { created_at: string; id: string };
-    }) {
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (opts.status) {
-        where.push('r.status = ?');
-        args.push(opts.status);
-      }
-      if (opts.workflowId) {
-        where.push('r.workflow_id = ?');
-        args.push(opts.workflowId);
-      }
-      if (opts.before) {
-        where.push('(r.created_at < ? OR (r.created_at = ? AND r.id < ?))');
-        args.push(opts.before.created_at, opts.before.created_at, opts.before.id);
-      }
-      return sql.all<RunRow & { workflow_name: string | null }>(
-        `SELECT r.*, w.name AS workflow_name FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
-        [...args, opts.limit],
+    /** A page in the order asked, with the workflow's name, of one status and/or workflow, searched and within a start-time range. */
+    page(opts: ListQuery<RunSortField> & { status?: RunStatus; workflowId?: string }) {
+      const page = listClauses(
+        {
+          id: 'r.id',
+          createdAt: 'r.created_at',
+          prefixSearched: 'r.session_id',
+          searched: ['w.name', 'r.message', 'r.metadata'],
+          sortBy: {
+            created_at: 'r.created_at',
+            workflow_name: 'lower(w.name)',
+            status: 'r.status',
+            duration: { number: durationMs(sql, 'r.created_at', 'r.completed_at') },
+          },
+        },
+        opts,
+        { 'r.status': opts.status, 'r.workflow_id': opts.workflowId },
+      );
+      return sql.all<RunRow & { workflow_name: string | null; sort_value: string | number | null }>(
+        `SELECT r.*, w.name AS workflow_name, ${page.sortValue} AS sort_value FROM runs r LEFT JOIN workflows w ON w.id = r.workflow_id
+        ${page.where} ${page.orderBy} LIMIT ?`,
+        [...page.args, opts.limit],
       );
     },
     /** A queued run got its browser. */

@@ -1,5 +1,6 @@
-import type { EndReason, SessionState } from '../../contract/sessions.ts';
+import type { EndReason, SessionSortField, SessionState } from '../../contract/sessions.ts';
 import { nowIso, type Sql } from './db.ts';
+import { durationMs, listClauses, type ListQuery } from './listQuery.ts';
 
 export interface SessionRow {
   id: string;
@@ -88,25 +89,29 @@ export function sessionsRepo(sql: Sql, nodeId: string) {
          RETURNING id, workflow_id, webhook_url, metadata`,
         'node' in of ? [nowIso(), nodeId] : [nowIso(), of.deadBefore, nodeId],
       ),
-    /** Newest first; `before` is the (created_at, id) of the previous page's last row. */
-    list(opts: {
-      state?: SessionRow['state'];
-      limit: number;
-      before?: { created_at: string; id: string };
-    }): Promise<NamedSessionRow[]> {
-      const where: string[] = [];
-      const args: (string | number)[] = [];
-      if (opts.state) {
-        where.push('s.state = ?');
-        args.push(opts.state);
-      }
-      if (opts.before) {
-        where.push('(s.created_at < ? OR (s.created_at = ? AND s.id < ?))');
-        args.push(opts.before.created_at, opts.before.created_at, opts.before.id);
-      }
-      return sql.all<NamedSessionRow>(
-        `${NAMED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
-        [...args, opts.limit],
+    /** A page in the order asked, of one state or all, searched and within a start-time range. */
+    list(opts: ListQuery<SessionSortField> & { state?: SessionRow['state'] }) {
+      const page = listClauses(
+        {
+          id: 's.id',
+          createdAt: 's.created_at',
+          prefixSearched: 's.id',
+          searched: ['w.name', 's.metadata'],
+          sortBy: {
+            created_at: 's.created_at',
+            workflow_name: 'lower(w.name)',
+            state: 's.state',
+            end_reason: 's.end_reason',
+            duration: { number: durationMs(sql, 's.created_at', 's.ended_at') },
+          },
+        },
+        opts,
+        { 's.state': opts.state },
+      );
+      return sql.all<NamedSessionRow & { sort_value: string | number | null }>(
+        `SELECT s.*, w.name AS workflow_name, ${page.sortValue} AS sort_value FROM sessions s LEFT JOIN workflows w ON w.id = s.workflow_id
+         ${page.where} ${page.orderBy} LIMIT ?`,
+        [...page.args, opts.limit],
       );
     },
     /** A workflow's newest session that has not ended. */

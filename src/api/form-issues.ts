@@ -3,16 +3,16 @@ import { inWords } from '../lib/field-messages.ts';
 import { ApiError } from './errors.ts';
 
 /**
- * Put a 422's issues onto the form fields they name. An issue whose path is not a field of the
- * form (or a nested path like variables.email) lands on the nearest named field, else on root.
- * Returns true when the error was a 422 with issues.
+ * Put a 422's issues onto the form fields they name, and a 409's (a name another key or workflow
+ * has). An issue whose path is not a field of the form (or a nested path like variables.email)
+ * lands on the nearest named field, else on root. Returns true when the error had issues.
  */
 export function applyIssues<T extends FieldValues>(
   err: unknown,
   fields: readonly string[],
   setError: UseFormSetError<T>,
 ): boolean {
-  if (!(err instanceof ApiError) || err.status !== 422 || err.issues.length === 0) return false;
+  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409) || err.issues.length === 0) return false;
   const unplaced: string[] = [];
   for (const issue of err.issues) {
     const parts = issue.path.split('.');

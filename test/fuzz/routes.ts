@@ -62,8 +62,21 @@ const VALID_BODIES: Record<string, Record<string, Json>> = {
 
 const VALID_QUERIES: Record<string, Record<string, string>> = {
   listWrites: { limit: '5' },
-  listSessions: { state: 'live', limit: '100' },
-  listRuns: { status: 'failed', workflow_id: '$WORKFLOW' },
+  listSessions: {
+    state: 'live',
+    limit: '100',
+    q: 'checkout req_7',
+    from: '2026-01-01T00:00:00Z',
+    sort: 'duration',
+    order: 'asc',
+  },
+  listRuns: {
+    status: 'failed',
+    workflow_id: '$WORKFLOW',
+    q: 'order 100%',
+    to: '2099-01-01T00:00:00+02:00',
+    sort: 'workflow_name',
+  },
   runWorkflowStatus: { session_id: '$SESSION' },
   downloadSessionFiles: { session_id: '$SESSION', filename: 'data.bin' },
   listWorkflows: { limit: '1', cursor: 'abc' },

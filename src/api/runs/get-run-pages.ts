@@ -1,18 +1,26 @@
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { isUnfinished, RunsPage, type RunStatus } from '../../../contract/runs.ts';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { isUnfinished, RunsPage, type RunSortField, type RunStatus } from '../../../contract/runs.ts';
+import type { ServerSearch } from '../../components/tables/server-search.ts';
 import { apiJson } from '../client.ts';
 import { pollUnlessConnected, useEventsConnected } from '../events/connection-state.ts';
 import { runKeys } from './keys.ts';
 
+export interface RunPagesFilter extends Partial<ServerSearch<RunSortField>> {
+  status?: RunStatus;
+}
+
 /**
- * Every run, newest first, one page after another ("Load more" follows next_cursor). Run and session
- * events refetch it; polled every 3 s while a loaded run is still going, only while the event stream is down.
+ * Every run, searched, ranged and sorted by the server (newest first by default), one page after
+ * another ("Load more" follows next_cursor); the previous answer stays on screen while a new search
+ * loads. Run and session events refetch it; polled every 3 s while a loaded run is still going,
+ * only while the event stream is down.
  */
-export const runPagesQueryOptions = (filter: { status?: RunStatus }, eventsConnected: boolean) =>
+export const runPagesQueryOptions = (filter: RunPagesFilter, eventsConnected: boolean) =>
   infiniteQueryOptions({
     queryKey: runKeys.pages(filter),
     queryFn: ({ pageParam, signal }) =>
-      apiJson('/runs', RunsPage, { query: { limit: 50, status: filter.status, cursor: pageParam }, signal }),
+      apiJson('/runs', RunsPage, { query: { limit: 50, ...filter, cursor: pageParam }, signal }),
+    placeholderData: keepPreviousData,
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     refetchInterval: (q) =>
@@ -21,7 +29,7 @@ export const runPagesQueryOptions = (filter: { status?: RunStatus }, eventsConne
         : false,
   });
 
-export function useRunPages(filter: { status?: RunStatus }) {
+export function useRunPages(filter: RunPagesFilter) {
   const eventsConnected = useEventsConnected();
   return useInfiniteQuery(runPagesQueryOptions(filter, eventsConnected));
 }

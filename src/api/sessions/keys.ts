@@ -1,4 +1,5 @@
-import type { SessionState } from '../../../contract/sessions.ts';
+import type { SessionSortField, SessionState } from '../../../contract/sessions.ts';
+import type { ServerSearch } from '../../components/tables/server-search.ts';
 
 /**
  * Every react-query key for sessions, in one place (TanStack's key-factory pattern): each kind
@@ -10,7 +11,8 @@ export const sessionKeys = {
   lists: () => [...sessionKeys.all, 'list'] as const,
   list: (filter: { limit: number; state?: SessionState }) => [...sessionKeys.lists(), filter] as const,
   /** The list as pages loaded one after another with "Load more" (an infinite query), under lists() so the same events refresh it. */
-  pages: (filter: { limit: number; state?: SessionState }) => [...sessionKeys.lists(), 'pages', filter] as const,
+  pages: (filter: { limit: number; state?: SessionState } & Partial<ServerSearch<SessionSortField>>) =>
+    [...sessionKeys.lists(), 'pages', filter] as const,
   details: () => [...sessionKeys.all, 'one'] as const,
   one: (id: string) => [...sessionKeys.details(), id] as const,
   statuses: () => [...sessionKeys.all, 'status'] as const,

@@ -3,8 +3,9 @@ import { useSearchParams } from 'react-router';
 import { readDateRange, readSearch, setOrDelete } from './list-params.ts';
 
 /**
- * Search and date range over a list's loaded rows, both kept in the URL (?q=, ?from=, ?to=), plus
- * whatever filter the page adds (`children`: the server-side state or outcome filter).
+ * Search and date range over a whole list (the server searches it, beyond the rows loaded), both
+ * kept in the URL (?q=, ?from=, ?to=), plus whatever filter the page adds (`children`: the state or
+ * outcome filter).
  */
 export function ListControls({
   searchLabel,
@@ -79,14 +80,11 @@ export function ListControls({
   );
 }
 
-/**
- * How many rows show of how many loaded, that search, dates and sort act on loaded rows only, and
- * "Load more" for the next page from the server (its cursor).
- */
+/** How many rows show (matching ones when searched) and "Load more" for the next page from the server (its cursor). */
 export function ListFooter(props: {
   shown: number;
-  loaded: number;
   noun: string;
+  searched: boolean;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore(): void;
@@ -94,10 +92,8 @@ export function ListFooter(props: {
   return (
     <div className="list-footer">
       <p className="hint" role="status">
-        {props.shown === props.loaded
-          ? `${props.loaded} ${props.noun} loaded`
-          : `${props.shown} of ${props.loaded} loaded ${props.noun} match`}
-        {props.hasMore ? ' (older ones not loaded yet)' : ''}. Search, dates and sorting apply to the loaded rows.
+        {props.shown} {props.searched ? `matching ${props.noun}` : props.noun} shown
+        {props.hasMore ? ', older ones with Load more' : ''}.
       </p>
       {props.hasMore && (
         <button type="button" className="secondary small" onClick={props.onLoadMore} disabled={props.loadingMore}>

@@ -37,26 +37,3 @@ export function setOrDelete(params: URLSearchParams, key: string, value: string)
   if (value) params.set(key, value);
   else params.delete(key);
 }
-
-/**
- * Whether an instant falls within the chosen days, both ends included, in the viewer's time zone
- * (the day the dates are shown in): from the start of `from` to the end of `to`.
- */
-export function inDateRange(iso: string, { from, to }: { from: string; to: string }): boolean {
-  const t = new Date(iso).getTime();
-  if (from && t < new Date(`${from}T00:00:00`).getTime()) return false;
-  if (to) {
-    const end = new Date(`${to}T00:00:00`);
-    end.setDate(end.getDate() + 1);
-    if (t >= end.getTime()) return false;
-  }
-  return true;
-}
-
-/** Case-insensitive: every word of the search appears in one of the texts. */
-export function matchesSearch(texts: readonly (string | null | undefined)[], search: string): boolean {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return true;
-  const hay = texts.filter(Boolean).join(' \u0000 ').toLowerCase();
-  return words.every((w) => hay.includes(w));
-}

@@ -1,24 +1,13 @@
-import {
-  columnFilteringFeature,
-  createFilteredRowModel,
-  createSortedRowModel,
-  globalFilteringFeature,
-  rowSelectionFeature,
-  rowSortingFeature,
-  tableFeatures,
-} from '@tanstack/react-table';
+import { createSortedRowModel, rowSelectionFeature, rowSortingFeature, tableFeatures } from '@tanstack/react-table';
 
 /**
- * What the Sessions and Runs tables use of TanStack Table: sorting, a search over each row (a global
- * filter), and row selection (bulk end). Only these features are bundled, in the pages' own chunks.
- * Search and sort work on the rows loaded so far; the server pages by cursor, newest first.
+ * What the list tables use of TanStack Table: sorting (by the server for Sessions and Runs, which
+ * search it too; in the page for Profiles) and row selection (bulk end). Only these features are
+ * bundled, in the pages' own chunks.
  */
 export const listFeatures = tableFeatures({
   rowSortingFeature,
   sortedRowModel: createSortedRowModel(),
-  columnFilteringFeature,
-  globalFilteringFeature,
-  filteredRowModel: createFilteredRowModel(),
   rowSelectionFeature,
 });
 export type ListFeatures = typeof listFeatures;

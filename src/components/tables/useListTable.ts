@@ -8,44 +8,34 @@ import {
 } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import type { SetURLSearchParams } from 'react-router';
-import { inDateRange, readDateRange, readSearch, readSort, setOrDelete, writeSort } from './list-params.ts';
+import { readSort, writeSort } from './list-params.ts';
 import { listFeatures, type ListFeatures } from './table-features.ts';
 
 type ListTableOptions<TData extends RowData> = Omit<
   TableOptions<ListFeatures, TData>,
-  | 'features'
-  | 'data'
-  | 'getRowId'
-  | 'state'
-  | 'onSortingChange'
-  | 'onGlobalFilterChange'
-  | 'enableSortingRemoval'
-  | 'enableMultiSort'
+  'features' | 'data' | 'getRowId' | 'state' | 'onSortingChange' | 'enableSortingRemoval' | 'enableMultiSort'
 > & {
   /** The pages loaded so far (a row on two pages is kept once, as the later page has it). */
   pages: readonly { items: readonly TData[] }[] | undefined;
-  /** Keep it stable (a module-level function), as with `createdAt`: the rows are recomputed when it changes. */
+  /** Keep it stable (a module-level function): the rows are recomputed when it changes. */
   getRowId: (row: TData) => string;
-  /** The instant the date range narrows by. */
-  createdAt: (row: TData) => string;
   /** The columns `?sort=` may name, and the order when it names none. */
   sortColumns: readonly string[];
   defaultSort: SortingState;
-  /** State of the page's own beyond sort and search (row selection). */
+  /** State of the page's own beyond sort (row selection). */
   state?: Partial<TableState<ListFeatures>>;
 };
 
 /**
- * A list page's table (Sessions, Runs): the loaded pages deduplicated by id, narrowed to the date
- * range, sorted and searched, with search, dates and sort read from and written to the URL.
- * `update` edits the URL's params in place (replacing the history entry), for the page's own filters.
+ * A list page's table (Sessions, Runs, Profiles): the loaded pages deduplicated by id, with the sort
+ * read from and written to the URL. Sessions and Runs pass `manualSorting`: the server sorts (and
+ * searches) the whole list, so the rows stay in the order it answered. `update` edits the URL's
+ * params in place (replacing the history entry), for the page's own filters.
  */
 export function useListTable<TData extends RowData>(
   [params, setParams]: [URLSearchParams, SetURLSearchParams],
-  { pages, getRowId, createdAt, sortColumns, defaultSort, state, ...options }: ListTableOptions<TData>,
+  { pages, getRowId, sortColumns, defaultSort, state, ...options }: ListTableOptions<TData>,
 ) {
-  const search = readSearch(params);
-  const { from, to } = readDateRange(params);
   const sorting = readSort(params, sortColumns, defaultSort);
 
   const loaded = useMemo(() => {
@@ -53,10 +43,6 @@ export function useListTable<TData extends RowData>(
     for (const page of pages ?? []) for (const r of page.items) byId.set(getRowId(r), r);
     return [...byId.values()];
   }, [pages, getRowId]);
-  const data = useMemo(
-    () => loaded.filter((r) => inDateRange(createdAt(r), { from, to })),
-    [loaded, createdAt, from, to],
-  );
 
   const update = (fn: (p: URLSearchParams) => void) =>
     setParams(
@@ -69,13 +55,11 @@ export function useListTable<TData extends RowData>(
   const table = useTable({
     ...options,
     features: listFeatures,
-    data,
+    data: loaded,
     getRowId,
-    state: { sorting, globalFilter: search, ...state },
+    state: { sorting, ...state },
     onSortingChange: (u: Updater<SortingState>) =>
       update((p) => writeSort(p, typeof u === 'function' ? u(sorting) : u)),
-    onGlobalFilterChange: (u: Updater<string>) =>
-      update((p) => setOrDelete(p, 'q', typeof u === 'function' ? u(search) : u)),
     enableSortingRemoval: false,
     enableMultiSort: false,
   });

@@ -1,3 +1,4 @@
+import { agentHeading } from './agent-heading.ts';
 import { useEffect, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
@@ -49,7 +50,7 @@ export function AgentSessionPage() {
       <p>
         <Link to="/agent">← Agent</Link>
       </p>
-      <h1>Agent{name ? <>: {name}</> : null}</h1>
+      <h1>{agentHeading(name)}</h1>
       <ul className="stats">
         <li>
           Session: <Link to={`/sessions/${sessionId}`}>{sessionId.slice(0, 8)}</Link>

@@ -15,7 +15,6 @@ const SORT_COLUMNS = ['name', 'size', 'version', 'last_used'] as const;
 const DEFAULT_SORT: SortingState = [{ id: 'name', desc: false }];
 
 const nameOf = (p: Profile) => p.name;
-const createdAt = (p: Profile) => p.created_at;
 
 const helper = createColumnHelper<ListFeatures, Profile>();
 const columns = helper.columns([
@@ -66,7 +65,6 @@ export function ProfileList({ profiles }: { profiles: Profile[] }) {
   const { table, sorting } = useListTable(useSearchParams(), {
     pages,
     getRowId: nameOf,
-    createdAt,
     sortColumns: SORT_COLUMNS,
     defaultSort: DEFAULT_SORT,
     columns,

@@ -28,7 +28,7 @@ const failed = run(2, {
 });
 const going = run(3, { workflow_name: null, status: 'running', duration_ms: null });
 
-/** A server that lists runs newest first, filtered by ?status= as the real one does; returns the URLs asked for. */
+/** A server that lists runs newest first, filtered by ?status= and searched in messages by ?q= as the real one does (?sort= is read from the URLs it returns). */
 function fakeServer() {
   const urls: URL[] = [];
   vi.stubGlobal(
@@ -37,7 +37,10 @@ function fakeServer() {
       const u = new URL(url);
       urls.push(u);
       const status = u.searchParams.get('status');
-      const items = [going, failed, slow].filter((r) => !status || r.status === status);
+      const q = u.searchParams.get('q')?.toLowerCase();
+      const items = [going, failed, slow].filter(
+        (r) => (!status || r.status === status) && (!q || r.message.toLowerCase().includes(q)),
+      );
       return new Response(JSON.stringify({ items, next_cursor: null }), {
         status: 200,
         headers: { 'content-type': 'application/json' },
@@ -66,8 +69,8 @@ afterEach(() => {
 });
 
 describe('RunsPage', () => {
-  it('lists runs newest first, each a link to its page, and sorts by duration with unfinished runs last', async () => {
-    fakeServer();
+  it('lists runs as the server answers, each a link to its page, and asks it for the duration order both ways', async () => {
+    const urls = fakeServer();
     const router = renderAt('/runs');
     await screen.findByText('alpha login');
     expect(rowIds()).toEqual([going.session_id, failed.session_id, slow.session_id]);
@@ -77,18 +80,29 @@ describe('RunsPage', () => {
     await userEvent.click(screen.getByRole('button', { name: /Duration/ }));
     const dir = new URLSearchParams(router.state.location.search).get('sort');
     expect(dir === 'duration:asc' || dir === 'duration:desc').toBe(true);
-    expect(rowIds().at(-1)).toBe(going.session_id);
-    await userEvent.click(screen.getByRole('button', { name: /Duration/ }));
-    expect(rowIds().at(-1)).toBe(going.session_id);
+    await waitFor(() =>
+      expect(Object.fromEntries(urls.at(-1)!.searchParams)).toMatchObject({
+        sort: 'duration',
+        order: dir!.split(':')[1],
+      }),
+    );
+    // Rows stay in the server's order.
+    expect(rowIds()).toEqual([going.session_id, failed.session_id, slow.session_id]);
   });
 
-  it('keeps the outcome filter, search and sort in the URL and reads them back', async () => {
+  it('keeps the outcome filter, search and sort in the URL, reads them back and asks the server for them', async () => {
     const urls = fakeServer();
     const router = renderAt('/runs?sort=workflow:asc&q=ELEMENT');
     await screen.findByText('alpha login');
     expect(rowIds()).toEqual([failed.session_id]); // only its message says "element"
+    expect(Object.fromEntries(urls.at(-1)!.searchParams)).toMatchObject({
+      q: 'ELEMENT',
+      sort: 'workflow_name',
+      order: 'asc',
+    });
     await userEvent.clear(screen.getByLabelText('Search'));
-    await waitFor(() => expect(rowIds()).toEqual([failed.session_id, slow.session_id, going.session_id])); // alpha, zeta, no name last
+    await waitFor(() => expect(rowIds()).toHaveLength(3));
+    expect(urls.at(-1)!.searchParams.has('q')).toBe(false);
     await userEvent.selectOptions(screen.getByLabelText('Outcome'), 'Failed');
     await waitFor(() => expect(rowIds()).toEqual([failed.session_id]));
     expect(urls.at(-1)!.searchParams.get('status')).toBe('failed');

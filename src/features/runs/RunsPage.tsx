@@ -1,14 +1,15 @@
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { RunStatus, type RunSummary } from '../../../contract/runs.ts';
+import { RunStatus, type RunSortField, type RunSummary } from '../../../contract/runs.ts';
 import { useRunPages } from '../../api/runs/get-run-pages.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { When } from '../../components/When.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../../components/tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../../components/tables/ListControls.tsx';
-import { matchesSearch, setOrDelete } from '../../components/tables/list-params.ts';
+import { setOrDelete } from '../../components/tables/list-params.ts';
+import { SEARCH_SETTLE_MS, serverSearchOf, useSettled } from '../../components/tables/server-search.ts';
 import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 
@@ -21,6 +22,17 @@ const OUTCOME: Record<RunStatus, string> = {
 /** The columns the list sorts by (?sort=<id>:asc|desc); newest first when none is chosen. */
 export const RUN_SORT_COLUMNS = ['workflow', 'outcome', 'started', 'duration'] as const;
 const DEFAULT_SORT: SortingState = [{ id: 'started', desc: true }];
+/** Each sortable column as the field GET /runs sorts by. */
+const RUN_SEARCH_COLUMNS = {
+  sortable: RUN_SORT_COLUMNS,
+  defaultSort: DEFAULT_SORT,
+  fieldOf: {
+    workflow: 'workflow_name',
+    outcome: 'status',
+    started: 'created_at',
+    duration: 'duration',
+  } satisfies Record<(typeof RUN_SORT_COLUMNS)[number], RunSortField>,
+};
 
 /** The outcome filter as it sits in the URL (?status=failed); anything else is no filter. */
 export function readStatusFilter(params: URLSearchParams): RunStatus | undefined {
@@ -29,7 +41,6 @@ export function readStatusFilter(params: URLSearchParams): RunStatus | undefined
 }
 
 const runId = (r: RunSummary) => r.session_id;
-const runStarted = (r: RunSummary) => r.created_at;
 
 const helper = createColumnHelper<ListFeatures, RunSummary>();
 const columns = helper.columns([
@@ -82,37 +93,28 @@ const columns = helper.columns([
 ]);
 
 /**
- * Every run (or those of one outcome, filtered by the server), loaded a page at a time, in a table
- * that sorts, searches and narrows to a date range within the loaded rows; each row opens its run
- * (live progress, or the inspector once ended). Outcome, search, dates and sort are kept in the URL.
+ * Every run, or those of one outcome, searched, narrowed to a date range and sorted by the server
+ * over the whole list, loaded a page at a time; each row opens its run (live progress, or the
+ * inspector once ended). Outcome, search, dates and sort are kept in the URL.
  */
 export function RunsPage() {
   const id = useId();
   const searchParams = useSearchParams();
   const status = readStatusFilter(searchParams[0]);
-  const runs = useRunPages({ status });
+  const search = serverSearchOf(searchParams[0], RUN_SEARCH_COLUMNS);
+  const runs = useRunPages({ status, ...search, q: useSettled(search.q, SEARCH_SETTLE_MS) });
 
   const { table, loaded, sorting, update } = useListTable(searchParams, {
     pages: runs.data?.pages,
     getRowId: runId,
-    createdAt: runStarted,
     sortColumns: RUN_SORT_COLUMNS,
     defaultSort: DEFAULT_SORT,
     columns,
+    manualSorting: true,
     enableRowSelection: false,
-    getColumnCanGlobalFilter: (column) => column.id === 'workflow',
-    globalFilterFn: (row, _id, value: string) =>
-      matchesSearch(
-        [
-          row.original.workflow_name ?? 'deleted workflow',
-          row.original.session_id,
-          OUTCOME[row.original.status],
-          row.original.message,
-        ],
-        value,
-      ),
   });
   const shown = table.getRowModel().rows.length;
+  const searched = Boolean(search.q || search.from || search.to);
 
   return (
     <>
@@ -149,22 +151,25 @@ export function RunsPage() {
         {runs.isError && <ErrorNotice error={runs.error} title="Could not load the runs." />}
         {runs.isSuccess && loaded.length === 0 && (
           <p className="status">
-            {status ? 'No runs with this outcome.' : 'No runs yet. Run a workflow to see it here.'}
+            {searched
+              ? 'No run matches the search or dates.'
+              : status
+                ? 'No runs with this outcome.'
+                : 'No runs yet. Run a workflow to see it here.'}
           </p>
         )}
         {loaded.length > 0 && (
           <>
             <DataTable
               table={table}
-              caption={`Runs${status ? `, ${OUTCOME[status].toLowerCase()} only` : ''}, sorted by ${sorting[0]?.id} within the loaded rows`}
+              caption={`Runs${status ? `, ${OUTCOME[status].toLowerCase()} only` : ''}, sorted by ${sorting[0]?.id}`}
               rowHref={(r) => `/runs/${r.session_id}`}
               rowAttrs={(r) => ({ 'data-session-id': r.session_id })}
               cellClass={{ started: 'nowrap', duration: 'nowrap', message: 'cell-message' }}
-              empty={<p className="status">No loaded run matches the search or dates.</p>}
             />
             <ListFooter
               shown={shown}
-              loaded={loaded.length}
+              searched={searched}
               noun="runs"
               hasMore={runs.hasNextPage}
               loadingMore={runs.isFetchingNextPage}

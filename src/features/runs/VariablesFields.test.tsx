@@ -99,10 +99,10 @@ describe("the run form's variables", () => {
     render(<Harness schema={schema} onSubmit={onSubmit} />);
     await userEvent.type(screen.getByLabelText(/^name/), 'Ada');
     await userEvent.click(screen.getByRole('button', { name: 'Run workflow' }));
-    expect(await screen.findByText('plan is required')).toBeTruthy();
+    expect(await screen.findByText('Plan is required.')).toBeTruthy();
     const plan = screen.getByLabelText(/^plan/);
     expect(plan.getAttribute('aria-invalid')).toBe('true');
-    expect(descriptionOf(plan)).toBe('Which plan to sign up for plan is required');
+    expect(descriptionOf(plan)).toBe('Which plan to sign up for Plan is required.');
     expect(onSubmit).not.toHaveBeenCalled();
   });
 });

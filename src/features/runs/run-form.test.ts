@@ -39,8 +39,8 @@ describe('run form validation', () => {
 
   it('names a missing required variable and a non-number', async () => {
     const r = await resolve({ ...base, vars: { email: '', count: 'x', agree: false } }, schema);
-    expect(r.errors.vars?.email?.message).toBe('email is required');
-    expect(r.errors.vars?.count?.message).toBe('count must be a number');
+    expect(r.errors.vars?.email?.message).toBe('Email is required.');
+    expect(r.errors.vars?.count?.message).toBe('Count must be a number.');
   });
 
   it('takes any metadata text as typed, up to its limit', async () => {
@@ -48,14 +48,18 @@ describe('run form validation', () => {
     expect(r.errors).toEqual({});
     expect(r.values).toMatchObject({ metadata: 'order 7 {' });
     const long = await resolve({ ...base, metadata: 'x'.repeat(50_001) }, null);
-    expect(long.errors.metadata?.message).toBe('metadata must be at most 50000 characters');
+    expect(long.errors.metadata?.message).toBe('Metadata must be at most 50000 characters.');
   });
 
-  it('checks the id, the webhook URL and, without a schema, the variables JSON', async () => {
+  it('says in sentences what is wrong with the id, the webhook URL and, without a schema, the variables JSON', async () => {
     const r = await resolve({ ...base, workflow_id: 'abc', variablesJson: '[1]', webhook_url: 'nope' }, null);
-    expect(r.errors.workflow_id?.message).toBe('workflow_id must be a UUID');
-    expect(r.errors.webhook_url?.message).toBe('webhook_url must be an http(s) URL');
-    expect(r.errors.variablesJson?.message).toBe('variables must be a string holding a JSON object');
+    expect(r.errors.workflow_id?.message).toBe(
+      'Workflow ID must be the id of a saved workflow, a UUID such as 0f8e6a4c-3b1d-4c52-9e7a-2d5b8c1f4a90.',
+    );
+    const none = await resolve({ ...base, workflow_id: ' ' }, null);
+    expect(none.errors.workflow_id?.message).toBe('Choose a workflow to run.');
+    expect(r.errors.webhook_url?.message).toBe('Webhook URL must be an http(s) URL.');
+    expect(r.errors.variablesJson?.message).toBe('Variables must be a JSON object.');
   });
 
   it('sends a chosen profile by name with persist_profile as text, and no profile fields without one', async () => {

@@ -2,6 +2,7 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import { RunWorkflowFields } from '../../../contract/runs.ts';
 import type { Variable } from '../../../contract/variables.ts';
 import { profileUse, type ProfileChoiceValues } from '../../components/profile-choice.ts';
+import { inWords } from '../../lib/field-messages.ts';
 
 /**
  * The Run form. With a known variables schema each variable is its own input (`vars.<name>`);
@@ -67,7 +68,7 @@ export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFie
   if (schema) {
     const collected = collectVariables(schema, values.vars);
     const varErrors = Object.fromEntries(
-      Object.entries(collected.errors).map(([k, m]) => [k, { type: 'validate', message: m }]),
+      Object.entries(collected.errors).map(([k, m]) => [k, { type: 'validate', message: inWords(k, m) }]),
     );
     if (Object.keys(varErrors).length) errors.vars = varErrors;
     variables = schema.length ? JSON.stringify(collected.values) : undefined;
@@ -88,7 +89,12 @@ export const runResolver: Resolver<RunFormValues, RunFormContext, RunWorkflowFie
     for (const issue of parsed.error.issues) {
       const field = String(issue.path[0] ?? 'workflow_id');
       const key = field === 'variables' ? 'variablesJson' : field;
-      errors[key] ??= { type: 'validate', message: issue.message };
+      // Beside the field a person reads a sentence about it, not the wire's "workflow_id must be …".
+      const message =
+        field === 'workflow_id' && candidate.workflow_id === ''
+          ? 'Choose a workflow to run.'
+          : inWords(issue.path.map(String), issue.message);
+      errors[key] ??= { type: 'validate', message };
     }
   }
   if (Object.keys(errors).length || !parsed.success)

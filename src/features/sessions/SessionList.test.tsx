@@ -45,7 +45,8 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
- * A server that filters by ?state= as the real one does, pages by cursor (`pageSize` rows a page) and
+ * A server that filters by ?state= and searches workflow names by ?q= as the real one does, answers
+ * in the order it holds the rows whatever ?sort= says (the test reads the request), pages by cursor (`pageSize` rows a page) and
  * ends sessions on DELETE (`refuse`: ids it answers 409 for); returns the requests made.
  */
 function fakeServer(opts: { sessions?: Session[]; pageSize?: number; refuse?: string[] } = {}) {
@@ -65,7 +66,8 @@ function fakeServer(opts: { sessions?: Session[]; pageSize?: number; refuse?: st
         return json(s);
       }
       const state = u.searchParams.get('state');
-      const items = all.filter((s) => !state || s.state === state);
+      const q = u.searchParams.get('q')?.toLowerCase();
+      const items = all.filter((s) => (!state || s.state === state) && (!q || s.workflow_name?.includes(q)));
       const from = Number(u.searchParams.get('cursor') ?? 0);
       const size = opts.pageSize ?? 50;
       const next = from + size < items.length ? String(from + size) : null;
@@ -180,51 +182,58 @@ describe('SessionList', () => {
     expect(readStateFilter(new URLSearchParams('state=live'))).toBe('live');
   });
 
-  it('sorts the loaded rows by a column header, both ways, and keeps the sort in the URL', async () => {
-    fakeServer({ sessions: [{ ...live }, { ...ended }, { ...older }] });
+  it('asks the server for the order of a clicked header, both ways, keeps it in the URL, and shows rows as answered', async () => {
+    const calls = fakeServer({ sessions: [{ ...live }, { ...ended }, { ...older }] });
     const router = renderAt('/sessions');
     await screen.findByText('checkout flow');
+    const asked = () => Object.fromEntries(calls.at(-1)!.url.searchParams);
     // Newest first until another order is chosen.
-    expect(rowIds()).toEqual([live.id, ended.id, older.id]);
+    expect(asked()).toMatchObject({ sort: 'created_at', order: 'desc' });
     expect(screen.getByRole('columnheader', { name: /Started/ }).getAttribute('aria-sort')).toBe('descending');
 
     const workflow = screen.getByRole('button', { name: /Workflow/ });
     await userEvent.click(workflow);
-    expect(rowIds()).toEqual([older.id, live.id, ended.id]); // audit, checkout, then the deleted one
+    await waitFor(() => expect(asked()).toMatchObject({ sort: 'workflow_name', order: 'asc' }));
     expect(screen.getByRole('columnheader', { name: /Workflow/ }).getAttribute('aria-sort')).toBe('ascending');
     expect(screen.getByRole('columnheader', { name: /Started/ }).getAttribute('aria-sort')).toBe('none');
     expect(new URLSearchParams(router.state.location.search).get('sort')).toBe('workflow:asc');
+    // The server's order is kept: the page does not sort the rows again.
+    expect(rowIds()).toEqual([live.id, ended.id, older.id]);
     await userEvent.click(workflow);
-    expect(rowIds()).toEqual([live.id, older.id, ended.id]); // no name stays last either way
+    await waitFor(() => expect(asked()).toMatchObject({ sort: 'workflow_name', order: 'desc' }));
     expect(new URLSearchParams(router.state.location.search).get('sort')).toBe('workflow:desc');
 
     await userEvent.click(screen.getByRole('button', { name: /End reason/ }));
-    expect(rowIds()).toEqual([older.id, ended.id, live.id]); // stopped, timed out; the live one has none
+    await waitFor(() => expect(asked()).toMatchObject({ sort: 'end_reason', order: 'asc' }));
   });
 
-  it('reads the sort, search and date range from the URL, and applies them to the loaded rows', async () => {
-    fakeServer({ sessions: [{ ...live }, { ...ended }, { ...older }] });
-    renderAt('/sessions?sort=duration:desc');
+  it("asks the server for the URL's sort, search and whole days, and says when nothing matches", async () => {
+    const calls = fakeServer({ sessions: [{ ...live }, { ...ended }, { ...older }] });
+    renderAt('/sessions?sort=duration:desc&from=2026-11-20&to=2026-11-21');
     await screen.findByText('checkout flow');
-    expect(rowIds()).toEqual([ended.id, older.id, live.id]); // 20 min, 5 min, still running
-    cleanup();
-
-    const router = renderAt('/sessions?q=AUDIT');
-    await screen.findByText('audit run');
-    expect(rowIds()).toEqual([older.id]);
-    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('AUDIT');
-    expect(screen.getByText(/1 of 3 loaded sessions match/)).toBeTruthy();
-    await userEvent.clear(screen.getByLabelText('Search'));
-    await userEvent.type(screen.getByLabelText('Search'), 'timed');
-    expect(rowIds()).toEqual([ended.id]);
-    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('timed');
-    cleanup();
-
-    // 20 November only (both ends included), whatever the time zone: 08:00 UTC is the 20th from UTC-8 to UTC+15.
-    renderAt('/sessions?from=2026-11-20&to=2026-11-20&sort=bogus:sideways');
-    await screen.findByText('audit run');
-    expect(rowIds()).toEqual([older.id]);
+    // From the start of the 20th to the start of the 22nd in the viewer's time zone: both days whole.
+    expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toMatchObject({
+      sort: 'duration',
+      order: 'desc',
+      from: new Date(2026, 10, 20).toISOString(),
+      to: new Date(2026, 10, 22).toISOString(),
+    });
     expect((screen.getByLabelText('Started from') as HTMLInputElement).value).toBe('2026-11-20');
+    cleanup();
+
+    const router = renderAt('/sessions?q=AUDIT&sort=bogus:sideways');
+    await screen.findByText('audit run');
+    expect(rowIds()).toEqual([older.id]);
+    expect(Object.fromEntries(calls.at(-1)!.url.searchParams)).toMatchObject({ q: 'AUDIT', sort: 'created_at' });
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('AUDIT');
+    expect(screen.getByText(/1 matching sessions shown/)).toBeTruthy();
+    expect(screen.queryByText(/loaded rows/)).toBeNull();
+    await userEvent.clear(screen.getByLabelText('Search'));
+    await userEvent.type(screen.getByLabelText('Search'), 'nothing like it');
+    expect(await screen.findByText('No session matches the search or dates.')).toBeTruthy();
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('nothing like it');
+    // Typing is asked once it pauses, not at each key.
+    expect(calls.filter((c) => c.url.searchParams.get('q')?.startsWith('nothing')).length).toBe(1);
     await userEvent.click(screen.getByRole('button', { name: 'Clear search and dates' }));
     await waitFor(() => expect(rowIds()).toHaveLength(3));
   });

@@ -9,7 +9,8 @@ import { When } from '../../components/When.tsx';
 import { formatDuration } from '../../lib/format.ts';
 import { DataTable } from '../../components/tables/DataTable.tsx';
 import { ListControls, ListFooter } from '../../components/tables/ListControls.tsx';
-import { matchesSearch, setOrDelete } from '../../components/tables/list-params.ts';
+import { setOrDelete } from '../../components/tables/list-params.ts';
+import { SEARCH_SETTLE_MS, serverSearchOf, useSettled } from '../../components/tables/server-search.ts';
 import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 import { BulkEnd } from './BulkEnd.tsx';
@@ -19,16 +20,15 @@ import {
   endReasonText,
   readStateFilter,
   SESSION_DEFAULT_SORT,
+  SESSION_SEARCH_COLUMNS,
   SESSION_SORT_COLUMNS,
   STATE_FILTER_OPTIONS,
 } from './session-filter.ts';
 import { TimeLeft } from './TimeLeft.tsx';
 
 const sessionId = (s: Session) => s.id;
-const sessionStarted = (s: Session) => s.created_at;
 const durationMs = (s: Session) =>
   s.ended_at ? new Date(s.ended_at).getTime() - new Date(s.created_at).getTime() : undefined;
-const searchTexts = (s: Session) => [s.id, s.workflow_name ?? 'deleted', s.state, endReasonText(s) ?? null, s.metadata];
 
 const helper = createColumnHelper<ListFeatures, Session>();
 const columns = helper.columns([
@@ -121,29 +121,29 @@ const columns = helper.columns([
 ]);
 
 /**
- * Every session (or those of one state, filtered by the server), loaded a page at a time, in a table
- * that sorts, searches and narrows to a date range within the loaded rows. The state, search, dates
- * and sort are kept in the URL. Live sessions can be selected and ended together.
+ * Every session, or those of one state, searched, narrowed to a date range and sorted by the server
+ * over the whole list, loaded a page at a time. The state, search, dates and sort are kept in the
+ * URL. Live sessions can be selected and ended together.
  */
 export function SessionList() {
   const searchParams = useSearchParams();
   const state = readStateFilter(searchParams[0]);
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
-  const sessions = useSessionPages({ state });
+  const search = serverSearchOf(searchParams[0], SESSION_SEARCH_COLUMNS);
+  const sessions = useSessionPages({ state, ...search, q: useSettled(search.q, SEARCH_SETTLE_MS) });
 
   const { table, loaded, sorting, update } = useListTable(searchParams, {
     pages: sessions.data?.pages,
     getRowId: sessionId,
-    createdAt: sessionStarted,
     sortColumns: SESSION_SORT_COLUMNS,
     defaultSort: SESSION_DEFAULT_SORT,
     columns,
+    manualSorting: true,
     state: { rowSelection },
     onRowSelectionChange: setRowSelection,
     enableRowSelection: (row) => row.original.state !== 'ended',
-    getColumnCanGlobalFilter: (column) => column.id === 'id',
-    globalFilterFn: (row, _id, value: string) => matchesSearch(searchTexts(row.original), value),
   });
+  const searched = Boolean(search.q || search.from || search.to);
   // Only rows on screen and still running are ended: a selection hidden by the search is not acted on.
   const selected = table
     .getRowModel()
@@ -154,7 +154,7 @@ export function SessionList() {
   return (
     <section className="card list-card" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Sessions</h2>
-      <ListControls searchLabel="Search" searchPlaceholder="Workflow, id, state">
+      <ListControls searchLabel="Search" searchPlaceholder="Workflow, metadata, id">
         <div className="list-control">
           <label htmlFor="sessions-state">Show</label>
           <select
@@ -187,20 +187,21 @@ export function SessionList() {
         ) : (
           <ErrorNotice error={sessions.error} title="Could not load the sessions." />
         ))}
-      {sessions.isSuccess && loaded.length === 0 && <p className="status">{emptyListText(state)}</p>}
+      {sessions.isSuccess && loaded.length === 0 && (
+        <p className="status">{searched ? 'No session matches the search or dates.' : emptyListText(state)}</p>
+      )}
       {loaded.length > 0 && (
         <>
           <DataTable
             table={table}
-            caption={`Sessions${state ? `, ${state} only` : ''}, sorted by ${sorting[0]?.id.replace('_', ' ')} within the loaded rows (updates by itself)`}
+            caption={`Sessions${state ? `, ${state} only` : ''}, sorted by ${sorting[0]?.id.replace('_', ' ')} (updates by itself)`}
             rowHref={(s) => `/sessions/${s.id}`}
             rowAttrs={(s) => ({ 'data-session-id': s.id })}
             cellClass={{ select: 'cell-select', started: 'nowrap', end: 'nowrap', duration: 'nowrap' }}
-            empty={<p className="status">No loaded session matches the search or dates.</p>}
           />
           <ListFooter
             shown={shown}
-            loaded={loaded.length}
+            searched={searched}
             noun="sessions"
             hasMore={sessions.hasNextPage}
             loadingMore={sessions.isFetchingNextPage}

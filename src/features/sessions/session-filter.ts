@@ -1,4 +1,10 @@
-import { SessionStateEnum, type EndReason, type Session, type SessionState } from '../../../contract/sessions.ts';
+import {
+  SessionStateEnum,
+  type EndReason,
+  type Session,
+  type SessionSortField,
+  type SessionState,
+} from '../../../contract/sessions.ts';
 
 /** The list's state filter as it sits in the URL (?state=live), so a reload or a shared link keeps it. */
 export function readStateFilter(params: URLSearchParams): SessionState | undefined {
@@ -49,3 +55,15 @@ export const endedBadly = (s: Pick<Session, 'end_reason' | 'run'>) =>
 /** The columns the list sorts by (?sort=<id>:asc|desc); newest first when none is chosen. */
 export const SESSION_SORT_COLUMNS = ['workflow', 'state', 'end_reason', 'started', 'duration'] as const;
 export const SESSION_DEFAULT_SORT = [{ id: 'started', desc: true }];
+/** Each sortable column as the field GET /sessions sorts by. */
+export const SESSION_SEARCH_COLUMNS = {
+  sortable: SESSION_SORT_COLUMNS,
+  defaultSort: SESSION_DEFAULT_SORT,
+  fieldOf: {
+    workflow: 'workflow_name',
+    state: 'state',
+    end_reason: 'end_reason',
+    started: 'created_at',
+    duration: 'duration',
+  } satisfies Record<(typeof SESSION_SORT_COLUMNS)[number], SessionSortField>,
+};

@@ -51,6 +51,10 @@ function fakeServer(opts: { onlyOne?: boolean } = {}) {
             message: 'bad',
             issues: [{ path: 'name', message: 'The server says no' }],
           });
+        if (name === 'ci-bot') {
+          const taken = 'An active key is already named “ci-bot”: choose another name, or revoke that key first';
+          return answer(409, { error: 'conflict', message: taken, issues: [{ path: 'name', message: taken }] });
+        }
         const made = {
           id: ID(3),
           name,
@@ -126,6 +130,19 @@ describe('ApiKeysSection', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     await userEvent.type(screen.getByLabelText('Name'), 'taken-by-server{Enter}');
     expect(await screen.findByText(/The server says no/)).toBeTruthy();
+  });
+
+  it('says at the name field when an active key already has the name (409)', async () => {
+    fakeServer();
+    render();
+    await screen.findByRole('table');
+    const input = screen.getByLabelText('Name');
+    await userEvent.type(input, 'ci-bot{Enter}');
+    const said = await screen.findByText(
+      'An active key is already named “ci-bot”: choose another name, or revoke that key first.',
+    );
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toContain(said.id || said.closest('[id]')!.id);
   });
 
   it('revokes only after the confirmation, and says so', async () => {
