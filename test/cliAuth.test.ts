@@ -69,10 +69,15 @@ describe('simplex login through the browser', () => {
     expect(res.status).toBe(200);
     const approved = CliAuthTicket.parse(await res.json());
     const day = new Date().toISOString().slice(0, 10);
-    expect(approved).toMatchObject({ status: 'approved', api_key: { name: `Simplex CLI ${day}`, revoked_at: null } });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      api_key: { name: `Simplex CLI ${day} ${t.ticket_id.slice(0, 8)}`, revoked_at: null },
+    });
 
     const listed = ApiKeyList.parse(await (await server.api('/api/keys')).json()).items;
-    expect(listed.find((k) => k.id === approved.api_key!.id)).toMatchObject({ name: `Simplex CLI ${day}` });
+    expect(listed.find((k) => k.id === approved.api_key!.id)).toMatchObject({
+      name: `Simplex CLI ${day} ${t.ticket_id.slice(0, 8)}`,
+    });
 
     const answer = await pollAnswer(t);
     if (answer.status !== 'authorized') throw new Error(`expected authorized, got ${answer.status}`);

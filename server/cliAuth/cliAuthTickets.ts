@@ -110,11 +110,14 @@ export class CliAuthTickets {
     return this.show(await this.found(id), now.toISOString(), currentKeyId);
   }
 
-  /** A new key for the client, named for the CLI and the day; the ticket must still be pending. */
+  /**
+   * A new key for the client, named for the CLI, the day and the ticket (key names are unique, and
+   * a person may log in twice a day); the ticket must still be pending.
+   */
   async approve(id: string, currentKeyId: string | null): Promise<CliAuthTicket> {
     const now = new Date().toISOString();
     this.mustBePending(await this.found(id), now);
-    const created = await this.deps.keys.create(`Simplex CLI ${now.slice(0, 10)}`, currentKeyId);
+    const created = await this.deps.keys.create(`Simplex CLI ${now.slice(0, 10)} ${id.slice(0, 8)}`, currentKeyId);
     const sealed = seal(this.deps.sealingKey, Buffer.from(id), Buffer.from(created.key)).toString('base64');
     if (!(await this.deps.repo.approve(id, now, created.id, sealed))) {
       // Denied, approved or expired meanwhile (another tab, another node): the key must not outlive this.

@@ -254,7 +254,7 @@ describe('names the page suggests', () => {
     // Written only inside the session's artifacts: DATA_DIR's own entries are what they were.
     expect(fs.readdirSync(server.dataDir).sort()).toEqual([...new Set([...topBefore, 'artifacts'])].sort());
     expect(walk(artifactsDirOf(server.dataDir, s.session_id)).sort()).toEqual(
-      [...kept.map((n) => `files/${n}`), 'storage-state.sealed'].sort(),
+      [...kept.map((n) => `files/${n}`), 'network.har', 'storage-state.sealed'].sort(),
     );
     expect(fs.existsSync(path.join(server.dataDir, 'escaped.txt'))).toBe(false);
 
