@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,12 @@ afterAll(async () => {
 });
 
 const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+/**
+ * A random credential value of capital consonants: a value with digits shares 4-character runs with
+ * the ports and ids a step's message names, which the run's redaction (any 4 characters of a typed
+ * credential in a row) would then mask in the message the test compares.
+ */
+const secretValue = () => [...randomBytes(24)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
 
 async function store(name: string, value: string, allowed_origins: string[]): Promise<void> {
   const res = await postJson(server, '/api/store_credential', { name, value, allowed_origins });
@@ -134,7 +140,7 @@ describe('a credential kept to its origins', () => {
   it('without origins, the read-back attack works: redaction does not catch btoa(value)', async () => {
     // Why allowed_origins exists (SECURITY.md): a page that receives a secret can hand it back transformed.
     const name = uniq('anywhere');
-    const value = `pw-${randomUUID()}`;
+    const value = secretValue();
     await store(name, value, []);
     const status = await run(readBack(name), evil, '/steal');
     expect(status.message).toBe('All 3 steps succeeded');
@@ -147,7 +153,7 @@ describe('a credential kept to its origins', () => {
 
   it("kept to the bank, the same flow fails at the change step, and the attacker's page gets nothing", async () => {
     const name = uniq('bank_pw');
-    const value = `pw-${randomUUID()}`;
+    const value = secretValue();
     await store(name, value, [bank.origin]);
     const seenBefore = evil.received.length;
     const status = await run(readBack(name), evil, '/steal');
@@ -169,7 +175,7 @@ describe('a credential kept to its origins', () => {
 
   it('is typed into a page of its origin, and the form there receives it', async () => {
     const name = uniq('bank_pw');
-    const value = `pw-${randomUUID()}`;
+    const value = secretValue();
     await store(name, value, [bank.origin]);
     const status = await run(
       [
@@ -193,7 +199,7 @@ describe('a credential kept to its origins', () => {
 
   it("is not typed into its origin's page held in a frame of another origin, which could navigate it while it is typed", async () => {
     const name = uniq('bank_pw');
-    await store(name, `pw-${randomUUID()}`, [bank.origin]);
+    await store(name, secretValue(), [bank.origin]);
     const received = bank.received.length;
     const status = await run(
       [{ type: 'change', selectors: [['#pw']], frame: [0], value: `{{credentials.${name}}}` }],
@@ -208,7 +214,7 @@ describe('a credential kept to its origins', () => {
 
   it("is not typed into its origin's window opened by another origin, which keeps a hand on it", async () => {
     const name = uniq('bank_pw');
-    await store(name, `pw-${randomUUID()}`, [bank.origin]);
+    await store(name, secretValue(), [bank.origin]);
     const received = bank.received.length;
     const status = await run(
       [
@@ -228,7 +234,7 @@ describe('a credential kept to its origins', () => {
     // The fill types with the keyboard; the inert field cannot take the focus, which stays in the
     // attacker's frame, so without the check the keys went there.
     const name = uniq('bank_pw');
-    await store(name, `pw-${randomUUID()}`, [bank.origin]);
+    await store(name, secretValue(), [bank.origin]);
     const seenBefore = evil.received.length;
     const status = await run(
       [
@@ -247,7 +253,7 @@ describe('a credential kept to its origins', () => {
 
   it("a run that types one runs none of the flow's own script, even on its origin's page", async () => {
     const name = uniq('bank_pw');
-    await store(name, `pw-${randomUUID()}`, [bank.origin]);
+    await store(name, secretValue(), [bank.origin]);
     // The script would send the field's value anywhere once it is typed.
     const status = await run(
       [
