@@ -1,13 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFormSite, type FormSite } from './fixtures/formSite.ts';
 import { activeSession, askingWorkflow, postMessage, untilPaused } from './helpers/runMessages.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpers/runs.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
+import { CLI_PYTHON, runSimplexCli, SIMPLEX_PYTHON_DIR } from './helpers/simplexCli.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -105,60 +104,23 @@ describe('messages to a run', () => {
   });
 });
 
-const SHARED_CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/vendor/simplex-python');
-const CLIENT_DIR = process.env.SIMPLEX_PYTHON_DIR ?? (fs.existsSync(SHARED_CLIENT) ? SHARED_CLIENT : undefined);
-/** A Python with what the CLI imports (scripts/setup.sh installs Debian's typer and rich for /usr/bin/python3). */
-const CLI_PYTHON = ['python3', '/usr/bin/python3'].find(
-  (python) => spawnSync(python, ['-c', 'import typer, rich, requests']).status === 0,
-);
-if (CLIENT_DIR && !CLI_PYTHON)
+if (SIMPLEX_PYTHON_DIR && !CLI_PYTHON)
   console.warn('runs.messages: the CLI test is skipped: no python3 has typer, rich and requests');
 
-/**
- * Simplex's CLI entry point, run as `simplex`. Debian's typer (0.7) wants a default as the first
- * argument of Argument and Option, which the CLI's newer typer makes optional (`...`: required):
- * given here, the CLI's own code runs unchanged on it.
- */
-const CLI_ENTRY = String.raw`
-import typer
-_argument, _option = typer.Argument, typer.Option
-typer.Argument = lambda default=..., *a, **k: _argument(default, *a, **k)
-typer.Option = lambda default=..., *a, **k: _option(default, *a, **k)
-from simplex.cli.main import app
-app(prog_name="simplex")
-`;
-
 /** `simplex <args>` with Simplex's own CLI, pointed at Browserdesk by SIMPLEX_BASE_URL only. */
-function simplexCli(args: string[]): Promise<{ code: number | null; out: string }> {
+async function simplexCli(args: string[]): Promise<{ code: number | null; out: string }> {
   // A home of its own: the CLI must not read (or write) a developer's ~/.simplex.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-cli-home-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLI_PYTHON!, ['-c', CLI_ENTRY, ...args], {
-      env: {
-        ...process.env,
-        HOME: home,
-        PYTHONPATH: CLIENT_DIR!,
-        PYTHONDONTWRITEBYTECODE: '1',
-        SIMPLEX_API_KEY: server.apiKey,
-        SIMPLEX_BASE_URL: `${server.url}/api`,
-        COLUMNS: '200',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      fs.rmSync(home, { recursive: true, force: true });
-      resolve({ code, out });
-    });
-  });
+  try {
+    const env = { HOME: home, SIMPLEX_API_KEY: server.apiKey, SIMPLEX_BASE_URL: `${server.url}/api` };
+    const { code, output } = await runSimplexCli(args, { env, timeoutMs: 60_000 });
+    return { code, out: output };
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 }
 
-describe.skipIf(!CLIENT_DIR || !CLI_PYTHON)("Simplex's CLI: simplex send", () => {
+describe.skipIf(!SIMPLEX_PYTHON_DIR || !CLI_PYTHON)("Simplex's CLI: simplex send", () => {
   it('answers a paused run by its workflow id; once the run has ended it finds nothing to send to', async () => {
     const { workflowId, sessionId } = await startAsking('answered from the CLI');
     const first = await untilPaused(server, sessionId);
