@@ -22,10 +22,11 @@ test('a live session: at 1280×800 the remote screen takes the page from the top
   expect(Math.abs(c.width - f.width)).toBeLessThanOrEqual(4);
   expect(Math.abs(c.height - f.height)).toBeLessThanOrEqual(4);
   // The controls are one bar over the screen: the tabs, scale, view only and the page's End session all above it.
+  const live = page.getByRole('region', { name: 'Live browser', exact: true });
   for (const control of [
-    page.getByRole('tab', { name: 'Interactive (noVNC)' }),
-    page.getByLabel('Scale'),
-    page.getByLabel('View only'),
+    live.getByRole('tab', { name: 'Interactive (noVNC)' }),
+    live.getByLabel('Scale'),
+    live.getByLabel('View only'),
     page.getByRole('button', { name: 'End session' }),
     page.getByRole('button', { name: 'Extend by 10 min' }),
   ]) {

@@ -74,13 +74,13 @@ export function LiveViewPanel({
         </div>
         {vncUrl && tab === 'vnc' && (
           <>
-            <label className="live-bar-item">
-              Scale
-              <select value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))}>
+            <span className="live-bar-item">
+              <label htmlFor={`${id}-scale`}>Scale</label>
+              <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))}>
                 <option value="fit">Fit to the frame</option>
                 <option value="none">None (1:1, scroll)</option>
               </select>
-            </label>
+            </span>
             <label className="check live-bar-item">
               <input type="checkbox" checked={viewOnly} onChange={(e) => setViewOnly(e.target.checked)} /> View only
             </label>
