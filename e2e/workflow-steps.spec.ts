@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, shotsCopiedTo, test } from './support/fixtures.ts';
 import { editorText, typeFlow } from './support/flowEditor.ts';
+import { showMainMenu } from './support/mainMenu.ts';
 
 const shot = shotsCopiedTo((name) => `/tmp/workflow-steps-${name}.png`);
 
@@ -114,6 +115,7 @@ test('the step list stacks under the editor at 390 px, with no sideways scroll',
   await shot(page, testInfo, '390');
   await list.screenshot({ path: '/tmp/workflow-steps-390-list.png' });
   // And dark: the placeholders and the editor keep their contrast.
+  await showMainMenu(page);
   await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
   await expectAccessible(page);
   await list.screenshot({ path: '/tmp/workflow-steps-390-list-dark.png' });
@@ -198,6 +200,8 @@ test('the theme toggle switches, is applied before the first paint and persists 
     await expect(theme).toHaveValue('system');
     expect(await background()).toBe('rgb(246, 247, 249)');
 
+    await showMainMenu(page);
+
     await theme.selectOption({ label: 'Dark' });
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     expect(await background()).toBe('rgb(18, 22, 29)');
@@ -211,11 +215,13 @@ test('the theme toggle switches, is applied before the first paint and persists 
 
     // Light wins over a dark system; System follows it again.
     await page.emulateMedia({ colorScheme: 'dark' });
+    await showMainMenu(page);
     await theme.selectOption({ label: 'Light' });
     expect(await background()).toBe('rgb(246, 247, 249)');
     await page.reload();
     expect(await page.evaluate(() => (window as unknown as { themeAtBody: string | null }).themeAtBody)).toBe('light');
     expect(await background()).toBe('rgb(246, 247, 249)');
+    await showMainMenu(page);
     await theme.selectOption({ label: 'System' });
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     expect(await background()).toBe('rgb(18, 22, 29)');
