@@ -196,16 +196,17 @@ test('the theme toggle switches, is applied before the first paint and persists 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
     await page.goto('/workflows');
+    // On a phone the theme select is in the header's Menu.
+    await showMainMenu(page);
     const theme = page.getByRole('combobox', { name: 'Theme' });
     await expect(theme).toHaveValue('system');
     expect(await background()).toBe('rgb(246, 247, 249)');
-
-    await showMainMenu(page);
 
     await theme.selectOption({ label: 'Dark' });
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     expect(await background()).toBe('rgb(18, 22, 29)');
     await page.reload();
+    await showMainMenu(page);
     await expect(theme).toHaveValue('dark');
     expect(await page.evaluate(() => (window as unknown as { themeAtBody: string | null }).themeAtBody)).toBe('dark');
     expect(await background()).toBe('rgb(18, 22, 29)');
@@ -215,17 +216,17 @@ test('the theme toggle switches, is applied before the first paint and persists 
 
     // Light wins over a dark system; System follows it again.
     await page.emulateMedia({ colorScheme: 'dark' });
-    await showMainMenu(page);
     await theme.selectOption({ label: 'Light' });
     expect(await background()).toBe('rgb(246, 247, 249)');
     await page.reload();
+    await showMainMenu(page);
     expect(await page.evaluate(() => (window as unknown as { themeAtBody: string | null }).themeAtBody)).toBe('light');
     expect(await background()).toBe('rgb(246, 247, 249)');
-    await showMainMenu(page);
     await theme.selectOption({ label: 'System' });
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     expect(await background()).toBe('rgb(18, 22, 29)');
     await page.reload();
+    await showMainMenu(page);
     await expect(theme).toHaveValue('system');
     expect(await page.evaluate(() => localStorage.getItem('browserdesk.theme'))).toBeNull();
     await page.emulateMedia({ colorScheme: 'light' });
