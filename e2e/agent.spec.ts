@@ -1,4 +1,5 @@
 import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import { expectScreenFirstWide, expectScreenUnderTitle } from './support/liveScreen.ts';
 
 // The e2e server's fake model (e2e/support/writerModel.ts) answers the agent by a small script: a message →
 // "Let me look at the page." and browser_snapshot; a snapshot with a link → browser_click on it; then done
@@ -8,7 +9,7 @@ import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './sup
 const PAGE = `<!doctype html><html lang="en"><head><title>Example Domain</title></head><body>
 <h1>Example Domain</h1><p>This domain is for use in examples.</p><a href="#more">More information...</a></body></html>`;
 
-test('the Agent page: start on a URL, chat beside the live view, the answer streams in', async ({
+test('the Agent page: start on a URL, the live view first and the chat under it, the answer streams in', async ({
   authed: page,
   api,
 }, testInfo) => {
@@ -16,7 +17,7 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
   const site = await serveHtml(PAGE);
   let sessionId: string | undefined;
   try {
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agent' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Agent' })).toBeVisible();
@@ -37,10 +38,11 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     await expect(page.getByRole('heading', { level: 1, name: 'Agent: E2E agent' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Live browser' })).toBeVisible();
 
-    // Two columns on a wide screen: the chat to the right of the live view.
-    const view = await page.getByRole('heading', { name: 'Live browser' }).boundingBox();
+    // The live browser first at 1280×800 (wide, from the top); the chat under it, one scroll away.
+    const view = await expectScreenFirstWide(page);
+    testInfo.annotations.push({ type: 'screen at 1280', description: JSON.stringify(view) });
     const chat = await page.getByRole('heading', { name: 'Chat' }).boundingBox();
-    expect(chat!.x).toBeGreaterThan(view!.x + 300);
+    expect(chat!.y).toBeGreaterThan(view.y + view.height);
 
     await composer.fill('Click the link');
     await composer.press('Enter');
@@ -102,12 +104,12 @@ test('the Agent page: start on a URL, chat beside the live view, the answer stre
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'agent-1280-answered');
 
-    // A phone: one column, the chat under the live view.
+    // A phone: one column, the screen under the title and the chat under the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    const narrowView = await page.getByRole('heading', { name: 'Live browser' }).boundingBox();
+    const narrowView = await expectScreenUnderTitle(page);
+    testInfo.annotations.push({ type: 'screen at 390', description: JSON.stringify(narrowView) });
     const narrowChat = await page.getByRole('heading', { name: 'Chat' }).boundingBox();
-    expect(narrowChat!.y).toBeGreaterThan(narrowView!.y);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(narrowChat!.y).toBeGreaterThan(narrowView.y + narrowView.height);
     // The narrower log wraps taller; it stays at its end, the last answer in sight.
     await expect.poll(() => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(2);
     await expectAccessible(page);

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { showMainMenu } from './support/mainMenu.ts';
 
 // Issue 26, item 6: the API reference at /docs, and the session page's connect snippets.
 
@@ -18,6 +19,7 @@ for (const width of [1280, 390]) {
     test.slow();
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/writer');
+    await showMainMenu(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API docs' }).click();
     // Scalar writes the section in view into the hash as one reads.
     await expect(page).toHaveURL(/\/docs(#.*)?$/);

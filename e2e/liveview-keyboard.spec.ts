@@ -155,8 +155,8 @@ for (const width of [1280, 390]) {
     try {
       await page.goto(`/sessions/${s.id}`);
       await expect(page.locator('.bd-viewer[data-state="connected"]')).toBeVisible({ timeout: 20_000 });
-      // The live view's own Scale (the Embed panel has one for the embed's URL).
-      const scale = page.getByRole('tabpanel', { name: 'Interactive (noVNC)' }).getByLabel('Scale');
+      // The live view's own Scale, in its bar over the screen (the Embed panel has one for the embed's URL).
+      const scale = page.getByRole('region', { name: 'Live browser', exact: true }).getByLabel('Scale');
       await expect(scale.locator('option')).toHaveText(['Fit to the frame', 'None (1:1, scroll)']);
       await keepScreenshot(page, testInfo, `session-fit-${width}`);
 

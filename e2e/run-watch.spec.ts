@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import { expectScreenFirstWide, expectScreenUnderTitle } from './support/liveScreen.ts';
 
 // A run this tab did not start (through the API, as an SDK does) is watched live from its page
 // alone: the page asks the server for the run, its workflow's name and view tokens.
@@ -35,13 +36,16 @@ test('a run started through the API is watched live when its page is opened dire
     sessionId = ((await started.json()) as { session_id: string }).session_id;
 
     for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       // A fresh load each time: nothing of the run is in this tab's memory.
       await page.goto(`/runs/${sessionId}`);
       await expect(page.getByRole('heading', { level: 1, name: `Run: ${name}` })).toBeVisible();
       await expect(page.locator('.bd-viewer[data-state="connected"] canvas')).toBeVisible({ timeout: 30_000 });
       await expect(page.getByText(/not available here/)).toHaveCount(0);
       await expect(page.getByRole('link', { name })).toHaveAttribute('href', `/workflows/${workflow.id}`);
+      // The live browser first: wide from the top at 1280×800, right under the title on a phone.
+      const screen = width === 390 ? await expectScreenUnderTitle(page) : await expectScreenFirstWide(page);
+      testInfo.annotations.push({ type: `screen at ${width}`, description: JSON.stringify(screen) });
       await page.waitForTimeout(1000);
       await expectAccessible(page);
       await keepScreenshot(page, testInfo, `run-watch-${width}`);

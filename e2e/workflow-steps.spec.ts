@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, shotsCopiedTo, test } from './support/fixtures.ts';
 import { editorText, typeFlow } from './support/flowEditor.ts';
+import { showMainMenu } from './support/mainMenu.ts';
 
 const shot = shotsCopiedTo((name) => `/tmp/workflow-steps-${name}.png`);
 
@@ -114,6 +115,7 @@ test('the step list stacks under the editor at 390 px, with no sideways scroll',
   await shot(page, testInfo, '390');
   await list.screenshot({ path: '/tmp/workflow-steps-390-list.png' });
   // And dark: the placeholders and the editor keep their contrast.
+  await showMainMenu(page);
   await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
   await expectAccessible(page);
   await list.screenshot({ path: '/tmp/workflow-steps-390-list-dark.png' });
@@ -194,6 +196,8 @@ test('the theme toggle switches, is applied before the first paint and persists 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
     await page.goto('/workflows');
+    // On a phone the theme select is in the header's Menu.
+    await showMainMenu(page);
     const theme = page.getByRole('combobox', { name: 'Theme' });
     await expect(theme).toHaveValue('system');
     expect(await background()).toBe('rgb(246, 247, 249)');
@@ -202,6 +206,7 @@ test('the theme toggle switches, is applied before the first paint and persists 
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     expect(await background()).toBe('rgb(18, 22, 29)');
     await page.reload();
+    await showMainMenu(page);
     await expect(theme).toHaveValue('dark');
     expect(await page.evaluate(() => (window as unknown as { themeAtBody: string | null }).themeAtBody)).toBe('dark');
     expect(await background()).toBe('rgb(18, 22, 29)');
@@ -214,12 +219,14 @@ test('the theme toggle switches, is applied before the first paint and persists 
     await theme.selectOption({ label: 'Light' });
     expect(await background()).toBe('rgb(246, 247, 249)');
     await page.reload();
+    await showMainMenu(page);
     expect(await page.evaluate(() => (window as unknown as { themeAtBody: string | null }).themeAtBody)).toBe('light');
     expect(await background()).toBe('rgb(246, 247, 249)');
     await theme.selectOption({ label: 'System' });
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     expect(await background()).toBe('rgb(18, 22, 29)');
     await page.reload();
+    await showMainMenu(page);
     await expect(theme).toHaveValue('system');
     expect(await page.evaluate(() => localStorage.getItem('browserdesk.theme'))).toBeNull();
     await page.emulateMedia({ colorScheme: 'light' });

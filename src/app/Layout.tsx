@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink, Outlet, useLocation, useNavigation } from 'react-router';
 import { ThemeSelect } from './ThemeSelect.tsx';
 
@@ -18,6 +18,25 @@ const NAV = [
 export function Layout() {
   const navigation = useNavigation();
   const { pathname } = useLocation();
+  // On a narrow screen the navigation and theme fold behind one Menu button (a disclosure).
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const header = useRef<HTMLElement>(null);
+  const closeMenu = () => setMenuOpen(false);
+  const onHeaderKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !menuOpen) return;
+    closeMenu();
+    menuButton.current?.focus();
+  };
+  // A press anywhere outside the header folds the open menu away.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const outside = (e: PointerEvent) => {
+      if (!header.current?.contains(e.target as Node)) closeMenu();
+    };
+    document.addEventListener('pointerdown', outside);
+    return () => document.removeEventListener('pointerdown', outside);
+  }, [menuOpen]);
   // Each page has its own title, so history, tabs and screen readers tell pages apart.
   useEffect(() => {
     const section = NAV.find((n) => pathname === n.to || pathname.startsWith(`${n.to}/`));
@@ -28,22 +47,34 @@ export function Layout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
-        <NavLink to="/" end className="brand">
+      <header className="topbar" ref={header} onKeyDown={onHeaderKey}>
+        <NavLink to="/" end className="brand" onClick={closeMenu}>
           Browserdesk
         </NavLink>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.to === '/'}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <ThemeSelect />
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button secondary small"
+          aria-expanded={menuOpen}
+          aria-controls="main-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <div id="main-menu" className="topbar-menu" data-open={menuOpen}>
+          <nav aria-label="Main">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.to === '/'} onClick={closeMenu}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <ThemeSelect />
+        </div>
       </header>
       {navigation.state === 'loading' && (
         <p className="nav-progress" role="status">

@@ -49,54 +49,64 @@ export function LiveViewPanel({
   };
 
   return (
-    <section className="card" aria-labelledby={`${id}-title`}>
-      <div className="row spread">
-        <h2 id={`${id}-title`}>Live browser</h2>
-        {/* This page's own views: the noVNC one, and the livestream once its tab was opened. */}
-        <Watchers clients={clients} own={(vncUrl ? 1 : 0) + (livestreamUrl && liveOpened ? 1 : 0)} />
-      </div>
-      <div className="tabs" role="tablist" aria-label="Live view">
-        {tabs.map((t) => (
-          <button
-            key={t.key}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${t.key}`}
-            aria-selected={tab === t.key}
-            aria-controls={`${id}-panel-${t.key}`}
-            tabIndex={tab === t.key ? 0 : -1}
-            onClick={() => choose(t.key)}
-            onKeyDown={onTabKey}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
-      {vncUrl && (
-        <div role="tabpanel" id={`${id}-panel-vnc`} aria-labelledby={`${id}-tab-vnc`} hidden={tab !== 'vnc'}>
-          <div className="row" style={{ marginBottom: '0.5rem' }}>
-            <label htmlFor={`${id}-scale`}>Scale</label>
-            <select
-              id={`${id}-scale`}
-              value={scale}
-              onChange={(e) => setScale(ScaleMode.parse(e.target.value))}
-              style={{ width: 'auto' }}
+    // The screen first: one compact bar of controls over it, the page's other information below.
+    <section className="live-view" aria-labelledby={`${id}-title`}>
+      <div className="live-bar">
+        <h2 id={`${id}-title`} className="visually-hidden">
+          Live browser
+        </h2>
+        <div className="tabs live-tabs" role="tablist" aria-label="Live view">
+          {tabs.map((t) => (
+            <button
+              key={t.key}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${t.key}`}
+              aria-selected={tab === t.key}
+              aria-controls={`${id}-panel-${t.key}`}
+              tabIndex={tab === t.key ? 0 : -1}
+              onClick={() => choose(t.key)}
+              onKeyDown={onTabKey}
             >
-              <option value="fit">Fit to the frame</option>
-              <option value="none">None (1:1, scroll)</option>
-            </select>
-            <label className="check" style={{ margin: 0 }}>
+              {t.label}
+            </button>
+          ))}
+        </div>
+        {vncUrl && tab === 'vnc' && (
+          <>
+            <span className="live-bar-item">
+              <label htmlFor={`${id}-scale`}>Scale</label>
+              <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))}>
+                <option value="fit">Fit to the frame</option>
+                <option value="none">None (1:1, scroll)</option>
+              </select>
+            </span>
+            <label className="check live-bar-item">
               <input type="checkbox" checked={viewOnly} onChange={(e) => setViewOnly(e.target.checked)} /> View only
             </label>
             <button type="button" className="secondary small" onClick={() => void frame.current?.requestFullscreen?.()}>
               Fullscreen
             </button>
-          </div>
-          <p className="hint" id={`${id}-keys`}>
+          </>
+        )}
+        {/* This page's own views: the noVNC one, and the livestream once its tab was opened. */}
+        <Watchers clients={clients} own={(vncUrl ? 1 : 0) + (livestreamUrl && liveOpened ? 1 : 0)} />
+        {vncUrl && tab === 'vnc' && (
+          <p className="hint live-hint">
             {viewOnly
               ? 'View only: the keyboard and mouse do not reach the browser.'
               : `Tab to the screen (or click it) to type in the remote browser; ${LEAVE_KEYS_LABEL} gives the keyboard back.`}
           </p>
+        )}
+      </div>
+      {vncUrl && (
+        <div
+          role="tabpanel"
+          className="live-panel"
+          id={`${id}-panel-vnc`}
+          aria-labelledby={`${id}-tab-vnc`}
+          hidden={tab !== 'vnc'}
+        >
           <div ref={frame} className="viewer-host">
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
               <LazyVncViewer
@@ -110,7 +120,7 @@ export function LiveViewPanel({
               />
             </Suspense>
           </div>
-          <details style={{ marginTop: '0.75rem' }}>
+          <details className="live-clipboard">
             <summary>Clipboard</summary>
             <div className="field">
               <label htmlFor={`${id}-remote-clip`}>Copied in the remote browser</label>
@@ -139,7 +149,13 @@ export function LiveViewPanel({
         </div>
       )}
       {livestreamUrl && (
-        <div role="tabpanel" id={`${id}-panel-live`} aria-labelledby={`${id}-tab-live`} hidden={tab !== 'live'}>
+        <div
+          role="tabpanel"
+          className="live-panel"
+          id={`${id}-panel-live`}
+          aria-labelledby={`${id}-tab-live`}
+          hidden={tab !== 'live'}
+        >
           {liveOpened && (
             <iframe
               className="viewer-frame above-fold"

@@ -46,12 +46,14 @@ export function AgentSessionPage() {
   const name = session.data?.workflow_name ?? remembered?.workflow_name;
 
   return (
-    <>
-      <p>
-        <Link to="/agent">← Agent</Link>
-      </p>
-      <h1>{agentHeading(name)}</h1>
-      <ul className="stats">
+    <div className="live-page">
+      <div className="live-head">
+        <p className="back">
+          <Link to="/agent">← Agent</Link>
+        </p>
+        <h1>{agentHeading(name)}</h1>
+      </div>
+      <ul className="stats live-facts">
         <li>
           Session: <Link to={`/sessions/${sessionId}`}>{sessionId.slice(0, 8)}</Link>
         </li>
@@ -110,6 +112,6 @@ export function AgentSessionPage() {
           </div>
         </div>
       )}
-    </>
+    </div>
   );
 }

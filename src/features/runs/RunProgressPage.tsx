@@ -31,12 +31,14 @@ export function RunProgressPage() {
   const unknown = isStatus(status.error, 404) || isStatus(status.error, 422);
 
   return (
-    <>
-      <p>
-        <Link to="/runs">← Runs</Link> · <Link to="/run">Run another</Link>
-      </p>
-      <h1>Run{workflowName ? `: ${workflowName}` : ''}</h1>
-      <p className="lead">
+    <div className="live-page">
+      <div className="live-head">
+        <p className="back">
+          <Link to="/runs">← Runs</Link> · <Link to="/run">Run another</Link>
+        </p>
+        <h1>Run{workflowName ? `: ${workflowName}` : ''}</h1>
+      </div>
+      <p className="live-facts">
         Session{' '}
         <Link to={`/sessions/${encodeURIComponent(sessionId)}`}>
           <code>{sessionId}</code>
@@ -55,14 +57,22 @@ export function RunProgressPage() {
         </p>
       )}
       {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={vncUrl} />}
-      <div className="grid-2">
+      <div className="live-split">
         <section aria-labelledby="live-title">
-          <h2 id="live-title">Live view</h2>
+          <h2 id="live-title" className="visually-hidden">
+            Live view
+          </h2>
           {run?.pause ? (
             <p className="status">The run is paused: the interactive view is above.</p>
           ) : vncUrl && live ? (
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-              <LazyVncViewer url={vncUrl} viewOnly scale="fit" className="viewer-frame" label="Live view of the run" />
+              <LazyVncViewer
+                url={vncUrl}
+                viewOnly
+                scale="fit"
+                className="viewer-frame above-fold"
+                label="Live view of the run"
+              />
             </Suspense>
           ) : run?.screenshot ? (
             <figure style={{ margin: 0 }}>
@@ -98,7 +108,11 @@ export function RunProgressPage() {
           {run && <RunSteps run={run} flowSteps={workflow.data?.flow.steps as Record<string, unknown>[] | undefined} />}
         </section>
       </div>
-      {run?.completed && <SessionInspector sessionId={sessionId} />}
-    </>
+      {run?.completed && (
+        <div className="live-after">
+          <SessionInspector sessionId={sessionId} />
+        </div>
+      )}
+    </div>
   );
 }

@@ -49,21 +49,16 @@ export function SessionPage() {
   const liveLog = session.data && !ended ? <LiveSessionLog sessionId={id} /> : null;
 
   return (
-    <>
-      <p>
-        <Link to="/sessions">← Sessions</Link>
-      </p>
-      <div className="row spread">
+    <div className="live-page">
+      <div className="live-head">
+        <p className="back">
+          <Link to="/sessions">← Sessions</Link>
+        </p>
         <h1>
           Session <code>{id.slice(0, 8)}</code>
         </h1>
-        {!ended && !unknownHere && (
-          <button type="button" className="danger" disabled={end.isPending} onClick={() => setConfirming(true)}>
-            {end.isPending ? 'Ending…' : 'End session'}
-          </button>
-        )}
       </div>
-      <ul className="stats">
+      <ul className="stats live-facts">
         {session.data && (
           <li>
             State: <SessionBadge session={session.data} runOutcome={runOutcome} />
@@ -87,6 +82,13 @@ export function SessionPage() {
           </li>
         )}
       </ul>
+      {!ended && !unknownHere && (
+        <div className="live-actions">
+          <button type="button" className="danger" disabled={end.isPending} onClick={() => setConfirming(true)}>
+            {end.isPending ? 'Ending…' : 'End session'}
+          </button>
+        </div>
+      )}
       {session.data?.state === 'live' && <TimeWarning session={session.data} />}
       {!ended && <ProfileNote profile={remembered?.profile} />}
       {session.isPending && (
@@ -131,18 +133,22 @@ export function SessionPage() {
                 : ''}
             . Its browser and addresses are gone; what it left is below.
           </p>
-          <SessionInspector sessionId={id} />
+          <div className="live-after">
+            <SessionInspector sessionId={id} />
+          </div>
         </>
       ) : urls ? (
         <>
           {(urls.vnc_url || urls.livestream_url) && (
             <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} clients={session.data?.clients} />
           )}
-          {liveLog}
-          {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
-          {(urls.vnc_url || urls.livestream_url) && (
-            <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />
-          )}
+          <div className="live-after">
+            {liveLog}
+            {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
+            {(urls.vnc_url || urls.livestream_url) && (
+              <EmbedPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} />
+            )}
+          </div>
         </>
       ) : views.isError ? (
         <ErrorNotice error={views.error} title="Could not open the live view." />
@@ -155,6 +161,6 @@ export function SessionPage() {
         )
       )}
       {!urls && liveLog}
-    </>
+    </div>
   );
 }
