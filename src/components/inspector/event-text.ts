@@ -8,6 +8,7 @@ export const EVENT_KINDS = {
     events: [
       'AgentToolCall',
       'RunQueued',
+      'RunStarting',
       'RunStarted',
       'ToolCallStarted',
       'ToolCallCompleted',
@@ -66,6 +67,8 @@ export function describeEvent(e: SessionEvent): string {
       return `Session ended (${e.reason.replace(/_/g, ' ')})`;
     case 'RunQueued':
       return `Queued at position ${e.position}: waiting for a browser`;
+    case 'RunStarting':
+      return 'Starting the browser';
     case 'RunStarted':
       return e.total_actions === null ? 'Agent started on a message' : `Run started: ${e.total_actions} steps`;
     case 'ToolCallStarted':
