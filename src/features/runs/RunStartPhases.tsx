@@ -27,7 +27,10 @@ export function RunStartPhases({ start }: { start: RunStart }) {
                 <span className="wrap-anywhere">{p.until === null ? p.doing : p.done}</span>
               </span>
               <span className="hint">
-                {p.until === null ? seconds(now - p.since) : formatDuration(Math.max(0, p.until - p.since))}
+                {p.until === null
+                  ? seconds(now - p.since)
+                  : // A browser started before the page opened has no start of its own to count from.
+                    p.until > p.since && formatDuration(p.until - p.since)}
               </span>
             </div>
           </li>
