@@ -1,5 +1,4 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useLocation } from 'react-router';
 
 /** The step (0-based) an address names with `#step-N` (N from 1, as a failed run's link says it). */
 export function linkedStepIndex(hash: string): number | undefined {
@@ -13,7 +12,9 @@ export function linkedStepIndex(hash: string): number | undefined {
  * back to it. Its index, to mark it.
  */
 export function useLinkedStep(list: RefObject<HTMLOListElement | null>, stepCount: number): number | undefined {
-  const { hash } = useLocation();
+  // Read as the editor opens (a link's navigation has set it by then); not through the router, so
+  // the list works where no router is (its tests).
+  const hash = window.location.hash;
   const index = linkedStepIndex(hash);
   const shownFor = useRef<string | null>(null);
   useEffect(() => {
