@@ -7,6 +7,7 @@ import type { RunStatusResponse } from '../../../contract/runs.ts';
 import type { Session } from '../../../contract/sessions.ts';
 import { sessionKeys } from '../../api/sessions/keys.ts';
 import { createQueryClient } from '../../app/query-client.ts';
+import { sessionFixture } from '../../lib/session-fixture.ts';
 import { SessionPage } from './SessionPage.tsx';
 
 const ID = '11111111-2222-4333-8444-555555555555';
@@ -14,21 +15,14 @@ const WORKFLOW = '66666666-2222-4333-8444-555555555555';
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const session = (over: Partial<Session>): Session => ({
-  id: ID,
-  workflow_id: WORKFLOW,
-  workflow_name: 'Checkout',
-  state: 'live',
-  end_reason: null,
-  proxies: false,
-  timeout: 1200,
-  webhook_url: null,
-  metadata: null,
-  created_at: new Date().toISOString(),
-  expires_at: new Date(Date.now() + 1_140_000).toISOString(),
-  ended_at: null,
-  ...over,
-});
+const session = (over: Partial<Session>): Session =>
+  sessionFixture({
+    id: ID,
+    workflow_id: WORKFLOW,
+    created_at: new Date().toISOString(),
+    expires_at: new Date(Date.now() + 1_140_000).toISOString(),
+    ...over,
+  });
 const ended = session({ state: 'ended', end_reason: 'completed', ended_at: new Date().toISOString() });
 const failedRun: RunStatusResponse = {
   succeeded: false,
