@@ -67,6 +67,13 @@ export const SessionEvent = z.discriminatedUnion('event', [
   }),
   z.object({
     ...common,
+    event: z.literal('RunStarting'),
+    phase: z
+      .literal('browser')
+      .describe('browser: a queued run left the queue and its browser is starting (SessionStarted says when it is up)'),
+  }),
+  z.object({
+    ...common,
     event: z.literal('RunStarted'),
     workflow_id: z.uuid(),
     total_actions: z.number().int().nullable().describe("The run's steps; null for an agent's turn"),

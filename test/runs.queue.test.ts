@@ -159,7 +159,9 @@ describe('runs on a full host', () => {
     expect(done).toMatchObject({ status: 'succeeded', outputs: { heading: 'Name' }, queue_position: null });
     expect(await streamAnswer(a.vnc_url)).toEqual({ code: ViewCloseCode.unauthorized, reason: 'unauthorized' });
     const events = (await eventsOf(a.session_id)).map((e) => e.event);
-    expect(events[0]).toBe('RunQueued');
+    // Queued, then its browser starting (what the run page shows between the two), then live and under way.
+    expect(events.slice(0, 2)).toEqual(['RunQueued', 'RunStarting']);
+    expect(events.indexOf('RunStarting')).toBeLessThan(events.indexOf('SessionStarted'));
     expect(events.indexOf('SessionStarted')).toBeLessThan(events.indexOf('RunStarted'));
     expect(events.slice(-2)).toEqual(['RunCompleted', 'SessionEnded']);
     const hook = await waitForAsync("the queued run's webhook", () => completedEvents(a.session_id)[0]);

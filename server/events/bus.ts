@@ -41,6 +41,8 @@ export interface BusEvents {
   'session.download': { session_id: string; filename: string; file_size: number; ok: boolean; reason?: string };
   /** A run waits for a browser on a full host; `position` 1 starts next. */
   'run.queued': { session_id: string; workflow_id: string; position: number };
+  /** A queued run left the queue: its browser is starting now. */
+  'run.starting': { session_id: string; phase: 'browser' };
   'run.started': {
     session_id: string;
     workflow_id: string;

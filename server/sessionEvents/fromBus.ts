@@ -8,6 +8,7 @@ export function recordBusEvents(bus: Bus, log: SessionEventLog): () => void {
     bus.on('run.queued', (e) =>
       log.append(e.session_id, { event: 'RunQueued', workflow_id: e.workflow_id, position: e.position }),
     ),
+    bus.on('run.starting', (e) => log.append(e.session_id, { event: 'RunStarting', phase: e.phase })),
     bus.on('run.started', (e) =>
       log.append(e.session_id, { event: 'RunStarted', workflow_id: e.workflow_id, total_actions: e.total_actions }),
     ),

@@ -313,6 +313,7 @@ export class SharedRunQueue implements RunQueue {
       // this node left (it stopped after writing) is replaced.
       this.folders.remove(run);
       writeFiles(run.filesDir, files);
+      this.deps.bus.emit('run.starting', { session_id: row.session_id, phase: 'browser' });
       created = this.deps.sessions.createReserved(sessionOf(run), {
         id: row.session_id,
         hashes: hashesFromColumns(row),

@@ -45,6 +45,7 @@ export class WaitingLine {
   constructor(
     private readonly deps: {
       config: RunQueueDeps['config'];
+      bus: RunQueueDeps['bus'];
       sessions: Pick<SessionManager, 'active' | 'closed' | 'createReserved' | 'get' | 'end' | 'addLifecycleHooks'>;
     },
   ) {
@@ -81,6 +82,8 @@ export class WaitingLine {
       if (this.deps.sessions.active >= this.deps.config.MAX_SESSIONS) return;
       this.waiting.delete(id);
       this.starting.set(id, w.hashes);
+      // Its run's page says "starting the browser" from here instead of "queued" until the session is live.
+      this.deps.bus.emit('run.starting', { session_id: id, phase: 'browser' });
       this.deps.sessions
         .createReserved(w.input, { id, hashes: w.hashes })
         .finally(() => this.starting.delete(id))

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../../../contract/runs.ts';
 import type { Session } from '../../../contract/sessions.ts';
+import { sessionFixture } from '../../lib/session-fixture.ts';
 import { runStatusQueryOptions } from '../runs/get-run-status.ts';
 import { runsQueryOptions } from '../runs/get-runs.ts';
 import { sessionQueryOptions, useSession } from '../sessions/get-session.ts';
@@ -15,20 +16,7 @@ import { setEventsConnected } from './connection-state.ts';
 
 const A = '11111111-2222-4333-8444-555555555555';
 
-const liveSession: Session = {
-  id: A,
-  workflow_id: '6f1c2a8e-54a4-4a77-9d55-1f0a2b3c4d5e',
-  workflow_name: 'checkout flow',
-  state: 'live',
-  end_reason: null,
-  proxies: false,
-  timeout: 1200,
-  webhook_url: null,
-  metadata: null,
-  created_at: '2026-11-23T10:00:00.000Z',
-  expires_at: '2999-01-01T00:00:00.000Z',
-  ended_at: null,
-};
+const liveSession: Session = sessionFixture({ id: A });
 
 const runSummary: RunSummary = {
   session_id: A,

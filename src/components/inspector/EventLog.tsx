@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
 import { HealedStep } from './HealedStep.tsx';
-import { describeEvent, EVENT_KINDS, isProblem, kindMatches, type EventKind } from './event-text.ts';
+import { describeEvent, EVENT_KINDS, isProblem, kindMatches, runEndOf, type EventKind } from './event-text.ts';
 
 /** A session's log with the filter by kind: the same for an ended session and one still running. */
 export function EventLog({
@@ -16,6 +16,7 @@ export function EventLog({
   const id = useId();
   const [kind, setKind] = useState<EventKind | 'all'>('all');
   const shown = events.filter((e) => kindMatches(kind, e));
+  const runEnd = runEndOf(events);
   return (
     <div className="card">
       <div className="row spread">
@@ -44,8 +45,8 @@ export function EventLog({
         {shown.map((e) => (
           <li key={e.index} className={isProblem(e) ? 'problem' : undefined}>
             <time dateTime={e.created_at}>{new Date(e.created_at).toLocaleTimeString()}</time>{' '}
-            <span className="clamp-3" title={describeEvent(e)}>
-              {describeEvent(e)}
+            <span className="clamp-3" title={describeEvent(e, runEnd)}>
+              {describeEvent(e, runEnd)}
             </span>
             {e.event === 'StepHealed' && <HealedStep event={e} />}
           </li>

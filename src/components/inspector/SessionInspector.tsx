@@ -9,7 +9,7 @@ import { ErrorNotice } from '../ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { saveBlob } from '../../lib/save-blob.ts';
 import { EventLog } from './EventLog.tsx';
-import { describeEvent, isProblem, onTimeline } from './event-text.ts';
+import { describeEvent, isProblem, onTimeline, runEndOf } from './event-text.ts';
 
 /**
  * Seconds from the session's start (its first event, when the recording starts too) to `e`, at the
@@ -31,6 +31,7 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
   const video = useRef<HTMLVideoElement>(null);
   const log = events.data ?? [];
   const start = log[0] ? Date.parse(log[0].created_at) : 0;
+  const runEnd = runEndOf(log);
   const recording = status.data?.recording_url ?? null;
   const files = status.data?.file_metadata ?? [];
   const zip = useDownloadSessionFiles();
@@ -86,8 +87,8 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
                   title={recording ? 'Show this moment in the recording' : undefined}
                 >
                   <span className="time">{clock(offsetOf(e, start))}</span>{' '}
-                  <span className="clamp-3" title={describeEvent(e)}>
-                    {describeEvent(e)}
+                  <span className="clamp-3" title={describeEvent(e, runEnd)}>
+                    {describeEvent(e, runEnd)}
                   </span>
                 </button>
               </li>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
-import { describeEvent, isProblem, kindMatches, onTimeline } from './event-text.ts';
+import { describeEvent, isProblem, kindMatches, onTimeline, runEndOf } from './event-text.ts';
 
 const call = (ok: boolean, message: string): SessionEvent => ({
   index: 3,
@@ -88,5 +88,59 @@ describe('a resumed run in the inspector', () => {
   it("shows the person's answer when a message resumed it", () => {
     expect(describeEvent(resumed('Ada Lovelace'))).toBe('Resumed with the answer: Ada Lovelace');
     expect(describeEvent(resumed())).toBe('Resumed');
+  });
+});
+
+describe("a run's end in its session's log", () => {
+  const base = { session_id: '00000000-0000-4000-8000-000000000000', created_at: '2026-11-28T07:00:00.000Z' };
+  const step = (index: number, n: number, ok: boolean) =>
+    ({
+      ...base,
+      index,
+      event: 'ToolCallCompleted',
+      step: n,
+      action: 'click',
+      result: ok ? { ok } : { ok, error: 'Timed out after waiting 5000ms' },
+      duration: 5,
+      tool_name: 'click',
+      tool: {},
+      content: null,
+    }) as unknown as SessionEvent;
+  const runError = {
+    ...base,
+    index: 3,
+    event: 'RunError',
+    message: 'Step 2 (click #x): no element matched',
+    outputs: {},
+    content: '',
+    error: '',
+  } as SessionEvent;
+  const ended = { ...base, index: 4, event: 'SessionEnded', reason: 'completed' } as SessionEvent;
+  const log = [step(1, 1, true), step(2, 2, false), runError, ended];
+
+  it("says how the run ended on the last line, and leaves the failed step's why to our message", () => {
+    const end = runEndOf(log);
+    expect(end).toEqual({ outcome: 'failed', failedStep: 2 });
+    expect(describeEvent(ended, end)).toBe('Session ended: its run failed at step 2');
+    expect(describeEvent(log[1]!, end)).toBe('Step 2 (click) failed');
+    // Without the log's context (or a session without a run), as recorded.
+    expect(describeEvent(ended)).toBe('Session ended (completed)');
+    expect(describeEvent(log[1]!)).toBe('Step 2 (click) failed: Timed out after waiting 5000ms');
+  });
+
+  it('a run that succeeded, and a session stopped from outside, say so', () => {
+    const done = {
+      ...base,
+      index: 3,
+      event: 'RunCompleted',
+      message: 'All 1 steps succeeded',
+      outputs: {},
+      content: '',
+      succeeded: true,
+    } as SessionEvent;
+    expect(describeEvent(ended, runEndOf([step(1, 1, true), done, ended]))).toBe('Session ended: its run succeeded');
+    const stopped = { ...ended, reason: 'stopped' } as SessionEvent;
+    expect(describeEvent(stopped, runEndOf([...log.slice(0, 3), stopped]))).toBe('Session ended (stopped)');
+    expect(runEndOf([step(1, 1, true)])).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ export const EVENT_KINDS = {
     events: [
       'AgentToolCall',
       'RunQueued',
+      'RunStarting',
       'RunStarted',
       'ToolCallStarted',
       'ToolCallCompleted',
@@ -55,25 +56,53 @@ export function onTimeline(e: SessionEvent): boolean {
   ].includes(e.event);
 }
 
+/** How the session's run ended, read from its whole log: what its later lines are said with. */
+export interface RunEnd {
+  outcome: 'succeeded' | 'failed';
+  /** The step it failed at (from 1), when it failed at one. */
+  failedStep?: number;
+}
+
+/** The run's end in `log` (a workflow run's, not the agent's turns), if it has ended. */
+export function runEndOf(log: readonly SessionEvent[]): RunEnd | undefined {
+  let end: RunEnd | undefined;
+  let lastFailed: number | undefined;
+  for (const e of log) {
+    if (e.event === 'ToolCallCompleted' && !e.agent) lastFailed = e.result.ok ? undefined : e.step;
+    else if (e.event === 'RunCompleted' && !e.agent) end = { outcome: 'succeeded' };
+    else if (e.event === 'RunError' && !e.agent)
+      end = { outcome: 'failed', ...(lastFailed !== undefined ? { failedStep: lastFailed } : {}) };
+  }
+  return end;
+}
+
 const CLIENT = { cdp: 'A CDP client', vnc: 'A live-view viewer (VNC)', livestream: 'A livestream viewer' } as const;
 
-/** One line saying what the event was, for people. */
-export function describeEvent(e: SessionEvent): string {
+/**
+ * One line saying what the event was, for people. With the log's `runEnd`, a failed step leaves
+ * its why to the run's end (our message, not also the browser library's), and the session's end
+ * "completed" says how its run ended.
+ */
+export function describeEvent(e: SessionEvent, runEnd?: RunEnd): string {
   switch (e.event) {
     case 'SessionStarted':
       return 'Session started';
     case 'SessionEnded':
+      if (e.reason === 'completed' && runEnd)
+        return `Session ended: its run ${runEnd.outcome}${runEnd.failedStep ? ` at step ${runEnd.failedStep}` : ''}`;
       return `Session ended (${e.reason.replace(/_/g, ' ')})`;
     case 'RunQueued':
       return `Queued at position ${e.position}: waiting for a browser`;
+    case 'RunStarting':
+      return 'Starting the browser';
     case 'RunStarted':
       return e.total_actions === null ? 'Agent started on a message' : `Run started: ${e.total_actions} steps`;
     case 'ToolCallStarted':
       return `Step ${e.step} (${e.action}) started`;
     case 'ToolCallCompleted':
-      return e.result.ok
-        ? `Step ${e.step} (${e.action}) done in ${e.duration} ms`
-        : `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
+      if (e.result.ok) return `Step ${e.step} (${e.action}) done in ${e.duration} ms`;
+      if (!e.agent && runEnd?.failedStep === e.step) return `Step ${e.step} (${e.action}) failed`;
+      return `Step ${e.step} (${e.action}) failed: ${e.result.error ?? 'no reason given'}`;
     case 'RunContent':
       return e.outputs ? `Outputs: ${Object.keys(e.outputs).join(', ')}` : `Agent: ${e.content}`;
     case 'Dialog':

@@ -7,6 +7,7 @@ import type { AgentState } from '../../../contract/agent.ts';
 import type { SessionEvent } from '../../../contract/sessionEvents.ts';
 import type { Session } from '../../../contract/sessions.ts';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
+import { sessionFixture } from '../../lib/session-fixture.ts';
 import { eventLog, SESSION, WORKFLOW } from './agent-fixtures.ts';
 import { AgentSessionPage } from './AgentSessionPage.tsx';
 
@@ -15,21 +16,14 @@ vi.mock('../../components/LiveViewPanel.tsx', () => ({
   LiveViewPanel: ({ vncUrl }: { vncUrl?: string }) => <p>live view {vncUrl}</p>,
 }));
 
-const session: Session = {
+const session: Session = sessionFixture({
   id: SESSION,
   workflow_id: WORKFLOW,
   workflow_name: 'More information',
-  state: 'live',
-  end_reason: null,
-  proxies: false,
-  timeout: 1200,
-  webhook_url: null,
-  metadata: null,
   created_at: '2026-11-25T12:00:00.000Z',
   expires_at: '2026-11-25T12:20:00.000Z',
-  ended_at: null,
   clients: { viewers: 1, cdp: 0 },
-};
+});
 
 const baseState: AgentState = {
   session_id: SESSION,

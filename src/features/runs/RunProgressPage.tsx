@@ -4,11 +4,14 @@ import { isStatus } from '../../api/errors.ts';
 import { useRunStatus } from '../../api/runs/get-run-status.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { useSession } from '../../api/sessions/get-session.ts';
+import { useSessionEventStream } from '../../api/sessions/stream-session-events.ts';
 import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
 import { recallRun } from './run-memory.ts';
+import { LiveSessionLog } from '../../components/inspector/LiveSessionLog.tsx';
 import { SessionInspector } from '../../components/inspector/SessionInspector.tsx';
+import { failedStep } from '../../components/steps/StepFailure.tsx';
 import { PausedRun } from './PausedRun.tsx';
 import { RunSteps } from './RunSteps.tsx';
 
@@ -29,6 +32,9 @@ export function RunProgressPage() {
   const views = useSessionViews(sessionId, !remembered?.vncUrl && Boolean(run) && live && sessionLive);
   const vncUrl = remembered?.vncUrl ?? views.data?.vnc_url;
   const unknown = isStatus(status.error, 404) || isStatus(status.error, 422);
+  // Its session's events while it goes on: how its start goes, then the live log (as on the session page).
+  const events = useSessionEventStream(sessionId, Boolean(run) && live);
+  const failedAt = run && failedStep(run);
 
   return (
     <div className="live-page">
@@ -77,7 +83,9 @@ export function RunProgressPage() {
           ) : run?.screenshot ? (
             <figure style={{ margin: 0 }}>
               <img className="screenshot" src={run.screenshot} alt="The page when the run ended" />
-              <figcaption className="hint">The final page.</figcaption>
+              <figcaption className="hint">
+                {failedAt ? `The page when step ${failedAt} failed.` : 'The final page.'}
+              </figcaption>
             </figure>
           ) : views.isError ? (
             <ErrorNotice error={views.error} title="Could not open the live view." />
@@ -105,12 +113,19 @@ export function RunProgressPage() {
           {status.isError && !unknown && (
             <ErrorNotice error={status.error} title="Could not load the run's progress." />
           )}
-          {run && <RunSteps run={run} flowSteps={workflow.data?.flow.steps as Record<string, unknown>[] | undefined} />}
+          {run && (
+            <RunSteps
+              run={run}
+              flowSteps={workflow.data?.flow.steps as Record<string, unknown>[] | undefined}
+              events={events.events}
+              screenshotShown={Boolean(run.screenshot)}
+            />
+          )}
         </section>
       </div>
-      {run?.completed && (
+      {run && (
         <div className="live-after">
-          <SessionInspector sessionId={sessionId} />
+          {run.completed ? <SessionInspector sessionId={sessionId} /> : <LiveSessionLog live={events} />}
         </div>
       )}
     </div>

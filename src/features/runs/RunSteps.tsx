@@ -1,22 +1,36 @@
 import type { RunStatusResponse } from '../../../contract/runs.ts';
+import type { SessionEvent } from '../../../contract/sessionEvents.ts';
+import { failedStep, StepFailure } from '../../components/steps/StepFailure.tsx';
+import { runStart } from './run-start.ts';
+import { RunStartPhases } from './RunStartPhases.tsx';
 
 /**
  * Each step as it completes, then the outcome and the outputs. `flowSteps` (the workflow's steps,
- * when known) lists the steps still to come while the run goes on.
+ * when known) lists the steps still to come while the run goes on; `events` (its session's, as
+ * they come) show its start until its first page is open. A failed step says why once, in words.
  */
 export function RunSteps({
   run,
   flowSteps,
+  events = [],
+  screenshotShown = false,
 }: {
   run: RunStatusResponse;
   flowSteps?: readonly Record<string, unknown>[];
+  events?: readonly SessionEvent[];
+  /** The page shows the final screenshot already: the failed step does not repeat it. */
+  screenshotShown?: boolean;
 }) {
   const done = run.results.length;
   // Only while the saved flow is the one running (same length): an edited workflow's steps would mislead.
   const toCome = !run.completed && flowSteps?.length === run.total_actions ? flowSteps.slice(done) : [];
+  const start = runStart(events);
+  const starting = !run.completed && !run.pause && done === 0 && start.phases.length > 0 && !start.over;
+  const failedAt = failedStep(run);
   return (
     <>
-      {!run.completed && (
+      {starting && <RunStartPhases start={start} />}
+      {!run.completed && !starting && (
         <p className="status" role="status">
           {run.status === 'queued'
             ? `Queued${run.queue_position ? ` at position ${run.queue_position}` : ''}: the run starts when a browser frees.`
@@ -28,8 +42,17 @@ export function RunSteps({
       {run.completed && (
         <div className={`notice ${run.succeeded ? 'ok' : 'error'}`} role="status" data-testid="outcome">
           <p>
-            <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong>{' '}
-            <span className="wrap-anywhere">{run.message}</span>
+            {failedAt ? (
+              // Why it failed is said once, at the step.
+              <strong>
+                Failed at step {failedAt} of {run.total_actions}.
+              </strong>
+            ) : (
+              <>
+                <strong>{run.succeeded ? 'Succeeded.' : 'Failed.'}</strong>{' '}
+                <span className="wrap-anywhere">{run.message}</span>
+              </>
+            )}
           </p>
           {run.completed_at && <p className="hint">Finished {new Date(run.completed_at).toLocaleString()}</p>}
         </div>
@@ -48,7 +71,11 @@ export function RunSteps({
               </span>
               <span className="hint">{r.duration} ms</span>
             </div>
-            {r.result.error && <p className="field-error wrap-anywhere">{r.result.error}</p>}
+            {i + 1 === failedAt ? (
+              <StepFailure run={run} step={failedAt} showScreenshot={!screenshotShown} />
+            ) : (
+              r.result.error && <p className="field-error wrap-anywhere">{r.result.error}</p>
+            )}
             {r.result.output !== undefined && <p className="hint wrap-anywhere">Output: {r.result.output}</p>}
           </li>
         ))}

@@ -7,21 +7,9 @@ import type { Session } from '../../../contract/sessions.ts';
 import { SessionList } from './SessionList.tsx';
 import { readStateFilter } from './session-filter.ts';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
+import { sessionFixture } from '../../lib/session-fixture.ts';
 
-const live: Session = {
-  id: '11111111-2222-4333-8444-555555555555',
-  workflow_id: '6f1c2a8e-54a4-4a77-9d55-1f0a2b3c4d5e',
-  workflow_name: 'checkout flow',
-  state: 'live',
-  end_reason: null,
-  proxies: false,
-  timeout: 1200,
-  webhook_url: null,
-  metadata: null,
-  created_at: '2026-11-23T10:00:00.000Z',
-  expires_at: '2999-01-01T00:00:00.000Z',
-  ended_at: null,
-};
+const live: Session = sessionFixture();
 const ended: Session = {
   ...live,
   id: '99999999-2222-4333-8444-555555555555',

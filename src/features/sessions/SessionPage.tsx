@@ -2,10 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { isStatus } from '../../api/errors.ts';
-import { useRunStatus } from '../../api/runs/get-run-status.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
-import { useSession } from '../../api/sessions/get-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LiveSessionLog } from '../../components/inspector/LiveSessionLog.tsx';
 import { SessionInspector } from '../../components/inspector/SessionInspector.tsx';
@@ -17,6 +15,7 @@ import { recallSession } from '../../lib/session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
 import { SessionRun } from './SessionRun.tsx';
 import { TimeLeft, TimeLimit, TimeWarning } from './TimeLeft.tsx';
+import { useShownSession } from './use-shown-session.ts';
 
 export function SessionPage() {
   const { id = '' } = useParams();
@@ -28,25 +27,29 @@ export function SessionPage() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [id]);
-  const session = useSession(id);
-  // A session started for a run answers here; any other is a 404, asked once.
-  const run = useRunStatus(id).data;
+  // Nothing live is painted (End session, addresses, time left) until the state is read: a cached
+  // "live" may be a session that ended since.
+  const { session, state: read, run, live, unknown } = useShownSession(id);
   const runOutcome = run?.completed && (run.status === 'succeeded' || run.status === 'failed') ? run.status : undefined;
   const end = useEndSession();
   const remembered = recallSession(id);
-  const ended = session.data?.state === 'ended';
+  // A server that does not report sessions (only the spec's operations) answers 404: this tab's
+  // launch is then all there is to go on.
+  const state = unknown && remembered ? 'live' : read;
+  const ended = state === 'ended';
+  const running = state === 'live' || state === 'starting';
   const expiresAt =
     session.data?.expires_at ??
     (remembered
       ? new Date(new Date(remembered.created_at).getTime() + remembered.timeout * 1000).toISOString()
       : undefined);
   // 404, or 422 for an address whose id is not a session id at all: either way, no such session.
-  const unknownHere = session.isError && (isStatus(session.error, 404) || isStatus(session.error, 422)) && !remembered;
+  const unknownHere = unknown && !remembered;
   // Not launched from this tab: ask the server for fresh URLs (the launch's tokens are kept hashed).
-  const views = useSessionViews(id, !remembered && session.data?.state === 'live');
-  const urls = remembered ?? views.data;
+  const views = useSessionViews(id, !remembered && state === 'live');
+  const urls = state === 'live' ? (remembered ?? views.data) : undefined;
   // While it runs: what happens in it, as it happens, under the live view.
-  const liveLog = session.data && !ended ? <LiveSessionLog sessionId={id} /> : null;
+  const liveLog = running && !unknown ? <LiveSessionLog live={live} /> : null;
 
   return (
     <div className="live-page">
@@ -59,9 +62,9 @@ export function SessionPage() {
         </h1>
       </div>
       <ul className="stats live-facts">
-        {session.data && (
+        {session.data && state !== 'loading' && (
           <li>
-            State: <SessionBadge session={session.data} runOutcome={runOutcome} />
+            State: <SessionBadge session={{ ...session.data, state }} runOutcome={runOutcome} />
           </li>
         )}
         {(session.data?.workflow_name ?? remembered?.workflow_name) && (
@@ -69,7 +72,7 @@ export function SessionPage() {
             Workflow: <strong>{session.data?.workflow_name ?? remembered?.workflow_name}</strong>
           </li>
         )}
-        {!ended && expiresAt && (
+        {running && expiresAt && (
           <li>
             Time left:{' '}
             {session.data?.state === 'live' ? (
@@ -82,16 +85,16 @@ export function SessionPage() {
           </li>
         )}
       </ul>
-      {!ended && !unknownHere && (
+      {running && (
         <div className="live-actions">
           <button type="button" className="danger" disabled={end.isPending} onClick={() => setConfirming(true)}>
             {end.isPending ? 'Ending…' : 'End session'}
           </button>
         </div>
       )}
-      {session.data?.state === 'live' && <TimeWarning session={session.data} />}
-      {!ended && <ProfileNote profile={remembered?.profile} />}
-      {session.isPending && (
+      {state === 'live' && session.data && <TimeWarning session={session.data} />}
+      {running && <ProfileNote profile={remembered?.profile} />}
+      {state === 'loading' && !session.isError && (
         <p className="status" role="status">
           Loading the session…
         </p>
@@ -153,8 +156,7 @@ export function SessionPage() {
       ) : views.isError ? (
         <ErrorNotice error={views.error} title="Could not open the live view." />
       ) : (
-        !unknownHere &&
-        session.data?.state === 'live' && (
+        state === 'live' && (
           <p className="status" role="status">
             Opening the live view…
           </p>

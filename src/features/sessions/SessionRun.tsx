@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { RunStatusResponse } from '../../../contract/runs.ts';
+import { failedStep, StepFailure } from '../../components/steps/StepFailure.tsx';
 
 const STATUS: Record<RunStatusResponse['status'], string> = {
   queued: 'queued',
@@ -12,6 +13,7 @@ const STATUS: Record<RunStatusResponse['status'], string> = {
 export function SessionRun({ run, workflowName }: { run: RunStatusResponse; workflowName?: string | null }) {
   const done = run.results.filter((r) => r.result.ok).length;
   const state = run.pause ? 'paused' : STATUS[run.status];
+  const failedAt = failedStep(run);
   return (
     <section className="card" aria-labelledby="session-run-title">
       <h2 id="session-run-title">Run of {workflowName ? `“${workflowName}”` : 'a workflow'}</h2>
@@ -20,7 +22,11 @@ export function SessionRun({ run, workflowName }: { run: RunStatusResponse; work
         <Link to={`/runs/${encodeURIComponent(run.session_id)}`}>Open the run</Link> ·{' '}
         <Link to={`/workflows/${encodeURIComponent(run.workflow_id)}`}>Open the workflow</Link>
       </p>
-      {run.status === 'failed' && run.message && <p className="notice warn">{run.message}</p>}
+      {failedAt ? (
+        <StepFailure run={run} step={failedAt} />
+      ) : (
+        run.status === 'failed' && run.message && <p className="notice warn">{run.message}</p>
+      )}
     </section>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { SESSION_TIMEOUT_MAX, type Session } from '../../../contract/sessions.ts';
 import { useUpdateSession } from '../../api/sessions/update-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { useNow } from '../../lib/use-now.ts';
 
 export function formatLeft(ms: number): string {
   if (ms <= 0) return 'time is up';
@@ -26,15 +26,6 @@ export function extendedTimeout(timeoutSeconds: number): number | null {
   return timeoutSeconds >= SESSION_TIMEOUT_MAX
     ? null
     : Math.min(SESSION_TIMEOUT_MAX, timeoutSeconds + EXTEND_BY_SECONDS);
-}
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
 }
 
 /** Time left before the session's timeout, ticking each second. */

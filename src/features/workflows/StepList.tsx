@@ -4,6 +4,7 @@ import { parseFlowText, type LineIssue } from './flow-text.ts';
 import { splitPlaceholders, stepsOf, type StepView } from '../../components/steps/describe-step.ts';
 import { WithPlaceholders } from '../../components/steps/WithPlaceholders.tsx';
 import { deleteStep, moveStep, setFlowValue, stepAtLine } from './flow-steps.ts';
+import { useLinkedStep } from './use-linked-step.ts';
 import './workflows.css';
 
 /** What a field's placeholders are, in words, under its input. */
@@ -48,6 +49,7 @@ export function StepList({
   const [deleted, setDeleted] = useState<Deleted | null>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLOListElement>(null);
+  const linked = useLinkedStep(list, steps?.length ?? 0);
   // After a move, focus follows the step to its new place (the other button when it reached an end).
   const [focusAfterMove, setFocusAfterMove] = useState<{ index: number; dir: 'up' | 'down' } | null>(null);
 
@@ -108,7 +110,12 @@ export function StepList({
       ) : (
         <ol ref={list} className="flow-steps">
           {steps.map((s) => (
-            <li key={s.index} className={`flow-step flow-step-${s.kind}${problems.has(s.index) ? ' has-problem' : ''}`}>
+            <li
+              key={s.index}
+              className={`flow-step flow-step-${s.kind}${problems.has(s.index) ? ' has-problem' : ''}`}
+              tabIndex={linked === s.index ? -1 : undefined}
+              aria-current={linked === s.index ? 'step' : undefined}
+            >
               <div className="flow-step-line">
                 <span className="flow-step-number" aria-hidden="true">
                   {s.index + 1}
