@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, serveHtml, shotsCopiedTo, test } from './support/fixtures.ts';
+import { showMainMenu } from './support/mainMenu.ts';
 
 const shot = shotsCopiedTo((name) => `/tmp/workflow-add-step-${name}.png`);
 
@@ -143,4 +144,10 @@ test('Add step on a phone: the choices fit, nothing scrolls sideways (390 px)', 
   await shot(page, testInfo, '390');
   const saved = (await (await api.get(`/api/workflows/${id}`)).json()) as { flow: { steps: { type: string }[] } };
   expect(saved.flow.steps.map((s) => s.type)).toEqual(['navigate', 'click', 'change']);
+  // And dark: the choices' words and hints keep their contrast.
+  await showMainMenu(page);
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await expectNoViolations(page);
+  await choices.screenshot({ path: '/tmp/workflow-add-step-390-choices-dark.png' });
 });
