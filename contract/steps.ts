@@ -44,9 +44,21 @@ const base = {
   frame: z.array(z.number().int().min(0)).optional(),
 };
 const withSelectors = { ...base, selectors: Selectors };
+/**
+ * Where a click lands when its step does not say: Chrome's Recorder records the pointer's offset
+ * from the element's top left, and its step editor gives a click added by hand 1, 1. The same here,
+ * so a hand-written click (the editor's "Add step", the API) is a complete Recorder step without them.
+ */
+export const CLICK_DEFAULT_OFFSET = 1;
 const clickAttributes = {
-  offsetX: z.number(),
-  offsetY: z.number(),
+  offsetX: z
+    .number()
+    .default(CLICK_DEFAULT_OFFSET)
+    .describe(`From the element's left edge, px (default ${CLICK_DEFAULT_OFFSET}, as Chrome's Recorder adds a click)`),
+  offsetY: z
+    .number()
+    .default(CLICK_DEFAULT_OFFSET)
+    .describe(`From the element's top edge, px (default ${CLICK_DEFAULT_OFFSET}, as Chrome's Recorder adds a click)`),
   deviceType: z.enum(['mouse', 'pen', 'touch']).optional(),
   button: z.enum(['primary', 'auxiliary', 'secondary', 'back', 'forward']).optional(),
   duration: z.number().min(0).optional(),
@@ -259,12 +271,25 @@ export const Flow = z
   .check(shallowJson('flow'));
 export type Flow = z.infer<typeof Flow>;
 
+const CLICKS = new Set(['click', 'doubleClick']);
+
+/** A click step as written, with the offsets it left out added after its own keys. */
+function withClickOffsets(step: Record<string, unknown>): Record<string, unknown> {
+  if (!CLICKS.has(step.type as string)) return step;
+  return { ...step, offsetX: step.offsetX ?? CLICK_DEFAULT_OFFSET, offsetY: step.offsetY ?? CLICK_DEFAULT_OFFSET };
+}
+
 /**
  * A flow checked against Flow but passed on as given: zod builds its parsed objects with the
  * schema's keys first, so a Recorder export would come back with its keys reordered. A flow is
  * stored and shown with its keys in the order it was written, as an export is imported unchanged.
+ * Only a click's offsets the flow left out are added: the stored flow stays a complete Recorder
+ * flow, which Chrome's Recorder, @puppeteer/replay and the code export read.
  */
 export function flowAsGiven(value: unknown): Flow {
   Flow.parse(value);
-  return value as Flow;
+  const flow = value as { steps: Record<string, unknown>[] };
+  const complete = (s: Record<string, unknown>) => !CLICKS.has(s.type as string) || ('offsetX' in s && 'offsetY' in s);
+  if (flow.steps.every(complete)) return value as Flow;
+  return { ...flow, steps: flow.steps.map(withClickOffsets) } as unknown as Flow;
 }

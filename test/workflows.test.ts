@@ -59,6 +59,32 @@ describe('workflow CRUD', () => {
     await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' });
   });
 
+  it("gives a hand-written click the Recorder's offsets, after its own keys", async () => {
+    const flow = {
+      title: 'by hand',
+      steps: [
+        { type: 'click', selectors: [['#a']] },
+        { type: 'doubleClick', selectors: [['#b']], offsetX: 7 },
+        { type: 'click', selectors: [['#c']], offsetX: 3, offsetY: 4 },
+      ],
+    };
+    const res = await postJson(server, '/api/workflows', { name: `clicks ${randomUUID()}`, flow });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    const expected = {
+      title: 'by hand',
+      steps: [
+        { type: 'click', selectors: [['#a']], offsetX: 1, offsetY: 1 },
+        { type: 'doubleClick', selectors: [['#b']], offsetX: 7, offsetY: 1 },
+        { type: 'click', selectors: [['#c']], offsetX: 3, offsetY: 4 },
+      ],
+    };
+    expect(JSON.stringify(created.flow)).toBe(JSON.stringify(expected));
+    const got = await (await server.api(`/api/workflows/${created.id}`)).json();
+    expect(JSON.stringify(got.flow)).toBe(JSON.stringify(expected));
+    await server.api(`/api/workflows/${created.id}`, { method: 'DELETE' });
+  });
+
   it('creates, lists, updates and deletes', async () => {
     const created = await (
       await postJson(server, '/api/workflows', { name: 'form', flow: formFlow, variables: formVariables })

@@ -23,6 +23,23 @@ describe('describeStep', () => {
     expect(steps[0]!.fields).toEqual([{ label: 'URL', path: ['steps', 0, 'url'], value: 'https://example.com/' }]);
   });
 
+  it('gives a single first selector an input, and none to a chain through shadow roots or frames', () => {
+    const steps = stepsOf(flow)!;
+    expect(steps.map((s) => s.selectorField)).toEqual([
+      undefined,
+      { label: 'Selector', path: ['steps', 1, 'selectors', 0, 0], value: 'aria/Search' },
+      { label: 'Selector', path: ['steps', 2, 'selectors', 0, 0], value: '#submit' },
+    ]);
+    expect(describeStep({ type: 'hover', selectors: ['#menu'] }, 4).selectorField).toEqual({
+      label: 'Selector',
+      path: ['steps', 4, 'selectors', 0],
+      value: '#menu',
+    });
+    const upload = { type: 'customStep', name: 'uploadFile', parameters: { selectors: [['input']], file: 'a.pdf' } };
+    expect(describeStep(upload, 1).selectorField?.path).toEqual(['steps', 1, 'parameters', 'selectors', 0, 0]);
+    expect(describeStep({ type: 'click', selectors: [['my-app', '#go']] }, 0).selectorField).toBeUndefined();
+  });
+
   it('reads custom steps: upload, extract (selectors or AI), act, pause', () => {
     const upload = describeStep(
       { type: 'customStep', name: 'uploadFile', parameters: { selectors: [['#file', 'input']], file: 'report.pdf' } },

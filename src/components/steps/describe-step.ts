@@ -26,6 +26,8 @@ export interface StepView {
   selector?: string;
   /** How many other selectors the step would try if the first one finds nothing. */
   otherSelectors: number;
+  /** The first selector as an input, when it is one selector (not a chain through shadow roots or frames). */
+  selectorField?: StepField;
   fields: StepField[];
 }
 
@@ -48,6 +50,16 @@ function selectorOf(selectors: unknown): { selector?: string; otherSelectors: nu
     : { otherSelectors: selectors.length - 1 };
 }
 
+/** The first alternative of `selectors` (at `path`) as an editable field, when it is a single selector. */
+function selectorFieldOf(selectors: unknown, path: JsonPath): StepField | undefined {
+  if (!Array.isArray(selectors)) return undefined;
+  const first: unknown = selectors[0];
+  if (typeof first === 'string') return { label: 'Selector', path: [...path, 0], value: first };
+  if (Array.isArray(first) && first.length === 1 && typeof first[0] === 'string')
+    return { label: 'Selector', path: [...path, 0, 0], value: first[0] };
+  return undefined;
+}
+
 const field = (label: string, path: JsonPath, value: unknown): StepField[] =>
   typeof value === 'string' ? [{ label, path, value }] : [];
 
@@ -58,11 +70,13 @@ export function describeStep(step: unknown, index: number): StepView {
     return { index, kind: 'unknown', words: 'Not a step (not a JSON object)', otherSelectors: 0, fields: [] };
   const type = str(step.type) ?? '';
   const target = selectorOf(step.selectors);
+  const selectorField = selectorFieldOf(step.selectors, [...at, 'selectors']);
   const view = (words: string, fields: StepField[] = [], sel = target): StepView => ({
     index,
     kind: type || 'unknown',
     words,
     ...sel,
+    ...(selectorField ? { selectorField } : {}),
     fields,
   });
   switch (type) {
@@ -103,12 +117,14 @@ export function describeStep(step: unknown, index: number): StepView {
       const params = isObj(step.parameters) ? step.parameters : {};
       const p: JsonPath = [...at, 'parameters'];
       const inner = selectorOf(params.selectors);
+      const innerField = selectorFieldOf(params.selectors, [...p, 'selectors']);
       const name = str(step.name) ?? '';
       const custom = (words: string, fields: StepField[] = [], sel = inner): StepView => ({
         index,
         kind: name || 'customStep',
         words,
         ...sel,
+        ...(innerField ? { selectorField: innerField } : {}),
         fields,
       });
       if (name === 'uploadFile')

@@ -2,6 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StepList } from './StepList.tsx';
 
@@ -23,13 +24,15 @@ beforeEach(() => {
 function Harness({ initial }: { initial: string }) {
   const [value, setValue] = useState(initial);
   return (
-    <StepList
-      text={value}
-      onChange={(next) => {
-        current = next;
-        setValue(next);
-      }}
-    />
+    <MemoryRouter>
+      <StepList
+        text={value}
+        onChange={(next) => {
+          current = next;
+          setValue(next);
+        }}
+      />
+    </MemoryRouter>
   );
 }
 
@@ -112,5 +115,58 @@ describe('StepList', () => {
   it('says why there is no list while the JSON does not parse', () => {
     render(<Harness initial={'{ "title": '} />);
     expect(screen.getByText(/The steps show here when the flow is valid JSON/)).toBeTruthy();
+  });
+
+  it('adds a step from the Add step menu, by keyboard, and focuses its selector', async () => {
+    render(<Harness initial={text} />);
+    const toggle = screen.getByRole('button', { name: 'Add step' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const choices = screen.getByRole('list', { name: 'Step to add' });
+    expect(within(choices).getAllByRole('button')).toHaveLength(10);
+    expect(document.activeElement).toBe(within(choices).getByRole('button', { name: 'Go to' }));
+    // Escape closes the list and gives the focus back.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('list', { name: 'Step to add' })).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+    // Open again, down to Click (wrapping up from the first goes to the last).
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Pause for a person' }));
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Click' }));
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('list', { name: 'Step to add' })).toBeNull();
+    expect((JSON.parse(current) as { steps: unknown[] }).steps.at(-1)).toEqual({
+      type: 'click',
+      selectors: [['button']],
+    });
+    const selector = screen.getByRole('textbox', { name: 'Step 5 Selector' });
+    expect(document.activeElement).toBe(selector);
+    await userEvent.clear(selector);
+    await userEvent.type(selector, '#go');
+    expect((JSON.parse(current) as { steps: unknown[] }).steps.at(-1)).toEqual({ type: 'click', selectors: [['#go']] });
+    expect(screen.getByRole('heading', { name: 'Steps · 5' })).toBeTruthy();
+  });
+
+  it('offers the agent and Add step when there are no steps; a key press is added as one key', async () => {
+    render(<Harness initial={'{\n  "title": "New",\n  "steps": []\n}\n'} />);
+    expect(screen.getByText(/No steps yet/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Record with the agent' }).getAttribute('href')).toBe('/agent');
+    await userEvent.click(screen.getByRole('button', { name: 'Add step' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Press a key' }));
+    const key = screen.getByRole('textbox', { name: 'Step 1 Key' });
+    expect(document.activeElement).toBe(key);
+    await userEvent.clear(key);
+    await userEvent.type(key, 'Tab');
+    expect(JSON.parse(current)).toEqual({
+      title: 'New',
+      steps: [
+        { type: 'keyDown', key: 'Tab' },
+        { type: 'keyUp', key: 'Tab' },
+      ],
+    });
   });
 });

@@ -1,10 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { credentialOf } from '../../../contract/placeholders.ts';
 import { parseFlowText, type LineIssue } from './flow-text.ts';
 import { splitPlaceholders, stepsOf, type StepView } from '../../components/steps/describe-step.ts';
 import { WithPlaceholders } from '../../components/steps/WithPlaceholders.tsx';
-import { deleteStep, moveStep, setFlowValue, stepAtLine } from './flow-steps.ts';
+import { appendSteps, deleteStep, moveStep, setFlowValue, setStepKey, stepAtLine } from './flow-steps.ts';
 import { useLinkedStep } from './use-linked-step.ts';
+import { AddStepMenu } from './AddStepMenu.tsx';
+import type { StepTemplate } from './step-templates.ts';
 import './workflows.css';
 
 /** What a field's placeholders are, in words, under its input. */
@@ -64,6 +67,16 @@ export function StepList({
     setFocusAfterMove(null);
   }, [focusAfterMove, steps]);
 
+  // A step just added: its first input (the selector, when it has one) takes the focus once the list shows it.
+  const [focusAdded, setFocusAdded] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusAdded === null) return;
+    const input = list.current?.children[focusAdded]?.querySelector('input');
+    if (!input) return;
+    input.focus(); // and the browser scrolls it into view
+    setFocusAdded(null);
+  }, [focusAdded, steps]);
+
   const undoable = deleted && deleted.after === text ? deleted : null;
   useEffect(() => {
     if (undoable) undoButton.current?.focus();
@@ -72,6 +85,10 @@ export function StepList({
   const move = (s: StepView, by: -1 | 1) => {
     onChange(moveStep(text, s.index, by));
     setFocusAfterMove({ index: s.index + by, dir: by < 0 ? 'up' : 'down' });
+  };
+  const add = (template: StepTemplate) => {
+    onChange(appendSteps(text, template.steps));
+    setFocusAdded(steps?.length ?? 0);
   };
   const remove = (s: StepView) => {
     const after = deleteStep(text, s.index);
@@ -104,9 +121,15 @@ export function StepList({
       {steps === null ? (
         <p className="status">The steps show here when the flow is valid JSON with a &quot;steps&quot; list.</p>
       ) : steps.length === 0 ? (
-        <p className="status">
-          No steps yet: record a flow in Chrome&apos;s Recorder and import it, or write the steps in the JSON.
-        </p>
+        <div className="flow-steps-empty">
+          <p className="status">
+            No steps yet. Add them one by one with Add step, let the agent record them as it works in a live browser (it
+            saves a new workflow), or import a flow recorded in Chrome&apos;s Recorder.
+          </p>
+          <Link className="button secondary" to="/agent">
+            Record with the agent
+          </Link>
+        </div>
       ) : (
         <ol ref={list} className="flow-steps">
           {steps.map((s) => (
@@ -148,8 +171,8 @@ export function StepList({
                   ))}
                 </ul>
               )}
-              {s.fields.map((f) => {
-                const id = `step-${s.index}-${f.path.at(-1)!}`;
+              {(s.selectorField ? [s.selectorField, ...s.fields] : s.fields).map((f) => {
+                const id = `step-${s.index}-${f.path.slice(2).join('-')}`;
                 const note = placeholderNote(f.value);
                 return (
                   <div key={id} className="flow-step-field">
@@ -162,7 +185,13 @@ export function StepList({
                       spellCheck={false}
                       autoComplete="off"
                       aria-describedby={note ? `${id}-uses` : undefined}
-                      onChange={(e) => onChange(setFlowValue(text, f.path, e.target.value))}
+                      onChange={(e) =>
+                        onChange(
+                          f.path.at(-1) === 'key'
+                            ? setStepKey(text, s.index, e.target.value)
+                            : setFlowValue(text, f.path, e.target.value),
+                        )
+                      }
                     />
                     {note && (
                       <p className="hint" id={`${id}-uses`}>
@@ -206,6 +235,7 @@ export function StepList({
           ))}
         </ol>
       )}
+      {steps !== null && <AddStepMenu onAdd={add} />}
     </section>
   );
 }

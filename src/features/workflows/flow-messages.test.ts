@@ -22,10 +22,20 @@ describe('flow problems in words', () => {
   });
 
   it('a missing or mistyped field names the step, its type, the field and what it should be', () => {
-    const messages = messagesFor({ title: 't', steps: [{ type: 'click', selectors: [['#a']], offsetX: 'left' }] });
+    const messages = messagesFor({
+      title: 't',
+      steps: [
+        { type: 'click', selectors: [['#a']], offsetX: 'left' },
+        { type: 'keyDown', key: 'Enter' },
+        { type: 'scroll', x: 'far' },
+      ],
+    });
     expect(messages).toEqual([
       'Step 1 (click): "offsetX" must be a number, not "left"',
-      'Step 1 (click): "offsetY" is missing (a number)',
+      'Step 3 (scroll): "x" must be a number, not "far"',
+    ]);
+    expect(messagesFor({ title: 't', steps: [{ type: 'change', selectors: [['#a']] }] })).toEqual([
+      'Step 1 (change): "value" is missing (a string)',
     ]);
   });
 

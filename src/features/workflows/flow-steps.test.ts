@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { changedSpan, deleteStep, stepAtLine, formattingOf, moveStep, setFlowValue } from './flow-steps.ts';
+import {
+  appendSteps,
+  changedSpan,
+  deleteStep,
+  formattingOf,
+  moveStep,
+  setFlowValue,
+  setStepKey,
+  stepAtLine,
+} from './flow-steps.ts';
 
 // A hand-written flow: steps on one line and over several, tabs nowhere, a key order of its own.
 const text = `{
@@ -77,5 +86,57 @@ describe('stepAtLine', () => {
     expect(stepAtLine(text, 10)).toBe(2);
     expect(stepAtLine(text, 2)).toBeUndefined();
     expect(stepAtLine('{ bad', 1)).toBeUndefined();
+  });
+});
+
+describe('adding steps', () => {
+  it('writes a step into an empty list as the Recorder exports one', () => {
+    const empty = '{\n  "title": "New",\n  "steps": []\n}\n';
+    expect(appendSteps(empty, [{ type: 'click', selectors: [['button']] }])).toBe(
+      [
+        '{',
+        '  "title": "New",',
+        '  "steps": [',
+        '    {',
+        '      "type": "click",',
+        '      "selectors": [',
+        '        [',
+        '          "button"',
+        '        ]',
+        '      ]',
+        '    }',
+        '  ]',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds after the last step at its indentation, the steps before kept as written', () => {
+    const out = appendSteps(text, [
+      { type: 'keyDown', key: 'Enter' },
+      { type: 'keyUp', key: 'Enter' },
+    ]);
+    const last = '    { "type": "click", "selectors": [["#submit"]], "offsetX": 1, "offsetY": 1 }';
+    expect(out).toBe(
+      text.replace(
+        last,
+        `${last},\n    {\n      "type": "keyDown",\n      "key": "Enter"\n    },\n    {\n      "type": "keyUp",\n      "key": "Enter"\n    }`,
+      ),
+    );
+    expect(appendSteps('{ "steps": ', [{ type: 'close' }])).toBe('{ "steps": ');
+  });
+
+  it('changes a key press’s key in both of its steps, and a lone key in its own', () => {
+    const pressed = appendSteps(text, [
+      { type: 'keyDown', key: 'Enter' },
+      { type: 'keyUp', key: 'Enter' },
+    ]);
+    const keys = (t: string) => (JSON.parse(t) as { steps: { key?: string }[] }).steps.map((s) => s.key);
+    expect(keys(setStepKey(pressed, 3, 'Tab'))).toEqual([undefined, undefined, undefined, 'Tab', 'Tab']);
+    // The keyUp alone, or a keyDown whose next step lets another key up: only that step.
+    expect(keys(setStepKey(pressed, 4, 'Tab'))).toEqual([undefined, undefined, undefined, 'Enter', 'Tab']);
+    const other = setStepKey(setStepKey(pressed, 4, 'Shift'), 3, 'a');
+    expect(keys(other)).toEqual([undefined, undefined, undefined, 'a', 'Shift']);
   });
 });

@@ -1,4 +1,12 @@
-import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions, type Node } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  parseTree,
+  type FormattingOptions,
+  type Node,
+} from 'jsonc-parser';
 import type { JsonPath } from '../../components/steps/describe-step.ts';
 
 /**
@@ -46,6 +54,50 @@ export function moveStep(text: string, index: number, by: -1 | 1): string {
     span(a) +
     text.slice(b.offset + b.length)
   );
+}
+
+/** The blanks a line of `text` starts with, for the line `offset` is on. */
+const indentAt = (text: string, offset: number) =>
+  /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1))![0];
+
+/**
+ * Add `steps` after the last one, each on lines of its own at its neighbours' indentation (one
+ * level inside the list's when it is empty), written as Chrome's Recorder exports a step. The
+ * steps already there keep their text.
+ */
+export function appendSteps(text: string, steps: readonly unknown[]): string {
+  const tree = parseTree(text, [], { disallowComments: true });
+  const list = tree && findNodeAtLocation(tree, ['steps']);
+  if (list?.type !== 'array' || steps.length === 0) return text;
+  const { insertSpaces, tabSize, eol } = formattingOf(text);
+  const unit = insertSpaces ? ' '.repeat(tabSize ?? 2) : '\t';
+  const last = list.children?.at(-1);
+  const indent = last ? indentAt(text, last.offset) : indentAt(text, list.offset) + unit;
+  const written = steps.map((s) =>
+    JSON.stringify(s, null, unit)
+      .split('\n')
+      .join(eol + indent),
+  );
+  if (last) {
+    const end = last.offset + last.length;
+    return text.slice(0, end) + written.map((w) => `,${eol}${indent}${w}`).join('') + text.slice(end);
+  }
+  const inside = eol + indent + written.join(`,${eol}${indent}`) + eol + indentAt(text, list.offset);
+  return text.slice(0, list.offset + 1) + inside + text.slice(list.offset + list.length - 1);
+}
+
+/**
+ * Set the key of step `index`; when it is a key going down and the next step lets the same key
+ * up (the pair "Add step" writes for a key press), that one too, so the press stays one key.
+ */
+export function setStepKey(text: string, index: number, key: string): string {
+  const nodes = stepNodes(text);
+  const [here, next] = [nodes?.[index], nodes?.[index + 1]].map(
+    (n) => (n && (getNodeValue(n) as { type?: unknown; key?: unknown } | null)) ?? undefined,
+  );
+  const changed = setFlowValue(text, ['steps', index, 'key'], key);
+  const pair = here?.type === 'keyDown' && next?.type === 'keyUp' && next.key === here.key;
+  return pair ? setFlowValue(changed, ['steps', index + 1, 'key'], key) : changed;
 }
 
 /** Remove step `index` with its separator; the other steps keep their text. */
