@@ -9,6 +9,7 @@ import { ErrorNotice } from '../ErrorNotice.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { saveBlob } from '../../lib/save-blob.ts';
 import { EventLog } from './EventLog.tsx';
+import { NetworkPanel } from './NetworkPanel.tsx';
 import { describeEvent, isProblem, onTimeline, runEndOf } from './event-text.ts';
 
 /**
@@ -21,7 +22,7 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
 
 /**
  * What an ended session left: its recording with a timeline beside it (clicking an entry seeks the
- * video), the files it downloaded, its log filtered by kind, and its storage state to copy.
+ * video), the files it downloaded, its log filtered by kind, its requests (HAR), and its storage state to copy.
  */
 export function SessionInspector({ sessionId }: { sessionId: string }) {
   const id = useId();
@@ -126,6 +127,8 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
       </div>
 
       <EventLog events={log} />
+
+      <NetworkPanel sessionId={sessionId} />
 
       <div className="card">
         <h3>Storage state</h3>

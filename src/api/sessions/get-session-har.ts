@@ -1,0 +1,39 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { Har } from '../../../contract/har.ts';
+import { apiFetch, apiJson } from '../client.ts';
+import { isStatus } from '../errors.ts';
+import { sessionKeys } from './keys.ts';
+
+const harPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/har`;
+
+/**
+ * GET /api/sessions/{id}/har: the requests an ended session's pages made, as the server wrote them
+ * at its end (credential headers and values already hidden, bodies already cut), or null when none
+ * was kept (never went live, removed by retention).
+ */
+export async function getSessionHar(sessionId: string, signal?: AbortSignal): Promise<Har | null> {
+  try {
+    return await apiJson(harPath(sessionId), Har, { signal });
+  } catch (err) {
+    if (isStatus(err, 404)) return null;
+    throw err;
+  }
+}
+
+export const useSessionHar = (sessionId: string) =>
+  useQuery(
+    queryOptions({
+      queryKey: sessionKeys.har(sessionId),
+      queryFn: ({ signal }) => getSessionHar(sessionId, signal),
+      // Written once at the end and never changed: no refetch on focus.
+      staleTime: Infinity,
+    }),
+  );
+
+/** The HAR file itself, fetched with the key (a link could not send X-API-Key), for the browser to save. */
+export async function downloadSessionHar(sessionId: string): Promise<Blob> {
+  return (await apiFetch(harPath(sessionId))).blob();
+}
+
+export const useDownloadSessionHar = () =>
+  useMutation({ mutationFn: (sessionId: string) => downloadSessionHar(sessionId) });
