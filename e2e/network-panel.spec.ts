@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Download } from '@playwright/test';
 import { Har } from '../contract/har.ts';
-import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { checkAtBothWidths } from './support/atBothWidths.ts';
+import { expect, test } from './support/fixtures.ts';
 
 // Issue 38, item 9: a session's requests in its live log (the Network filter) while it runs, and
 // in the inspector's Network table once it ends: a row opens its headers and body, and Download
@@ -59,13 +60,7 @@ test('the Network filter and the Network table show the requests, a row opens it
       await expect(log.getByRole('listitem').filter({ hasText: '/missing → 404' })).toHaveClass(/problem/);
       // Only requests under the filter: the session's start is not one.
       await expect(log).not.toContainText('Session started');
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await expectAccessible(page);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1)).toBe(true);
-        await log.scrollIntoViewIfNeeded();
-        await keepScreenshot(page, testInfo, `network-live-log-${width}`);
-      }
+      await checkAtBothWidths(page, testInfo, 'network-live-log', log);
     } finally {
       await browser.close();
     }
@@ -103,13 +98,7 @@ test('the Network filter and the Network table show the requests, a row opens it
       200, 200, 404, 200,
     ]);
 
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectAccessible(page);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1)).toBe(true);
-      await page.getByRole('heading', { name: 'Network' }).scrollIntoViewIfNeeded();
-      await keepScreenshot(page, testInfo, `network-inspector-${width}`);
-    }
+    await checkAtBothWidths(page, testInfo, 'network-inspector', page.getByRole('heading', { name: 'Network' }));
   } finally {
     await api.delete(`/api/sessions/${session.session_id}`);
     await new Promise((r) => site.close(r));

@@ -8,6 +8,9 @@ import './network.css';
 
 /** Rows rendered at first and per "Show more": a session may have made thousands of requests. */
 const ROWS_AT_ONCE = 200;
+const COLUMNS = ['Method', 'URL', 'Status', 'Type', 'Time', 'Size'] as const;
+/** Columns of numbers, aligned right. */
+const NUMERIC = new Set<string>(['Time', 'Size']);
 
 /**
  * An ended session's requests, read from the HAR the server wrote at its end: one row each
@@ -51,16 +54,11 @@ export function NetworkPanel({ sessionId }: { sessionId: string }) {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Method</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Type</th>
-                  <th scope="col" className="num">
-                    Time
-                  </th>
-                  <th scope="col" className="num">
-                    Size
-                  </th>
+                  {COLUMNS.map((c) => (
+                    <th key={c} scope="col" className={NUMERIC.has(c) ? 'num' : undefined}>
+                      {c}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
