@@ -4,6 +4,9 @@ import { apiFetch, apiJson } from '../client.ts';
 import { isStatus } from '../errors.ts';
 import { sessionKeys } from './keys.ts';
 
+/** Times a missing HAR is asked for, 2 s apart, before "none was kept" is taken as the answer. */
+const HAR_TRIES = 15;
+
 const harPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/har`;
 
 /**
@@ -25,8 +28,11 @@ export const useSessionHar = (sessionId: string) =>
     queryOptions({
       queryKey: sessionKeys.har(sessionId),
       queryFn: ({ signal }) => getSessionHar(sessionId, signal),
-      // Written once at the end and never changed: no refetch on focus.
-      staleTime: Infinity,
+      // Written once at the end and never changed: no refetch on focus once there.
+      staleTime: (q) => (q.state.data ? Infinity : 0),
+      // A run's page shows it as the run completes, which may be a moment before its session ends and
+      // the HAR is written: asked again for a while (a session that never went live has none at all).
+      refetchInterval: (q) => (q.state.data === null && q.state.dataUpdateCount < HAR_TRIES ? 2000 : false),
     }),
   );
 
