@@ -67,8 +67,13 @@ test('the Network filter and the Network table show the requests, a row opens it
 
     // Ended: the inspector reads the HAR the server wrote.
     expect((await api.delete(`/api/sessions/${session.session_id}`)).status()).toBeLessThan(300);
+    // Its Network tab, from the keyboard (the Log tab is the one shown first).
+    const logTab = page.getByRole('tab', { name: 'Log', exact: true });
+    await logTab.focus({ timeout: 30_000 });
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Network', exact: true })).toHaveAttribute('aria-selected', 'true');
     const table = page.getByRole('region', { name: 'Network', exact: true });
-    await expect(table).toBeVisible({ timeout: 30_000 });
+    await expect(table).toBeVisible();
     const row = (path: string) => table.getByRole('row').filter({ has: page.getByRole('button', { name: path }) });
     await expect(row('/api/items')).toContainText(/GET\s*\/api\/items\s*200\s*fetch/);
     await expect(row('/missing')).toContainText('404');
