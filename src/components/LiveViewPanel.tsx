@@ -1,7 +1,8 @@
-import { Suspense, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, useId, useRef, useState } from 'react';
 import type { SessionClients } from '../../contract/sessions.ts';
 import { ScaleMode } from '../../contract/viewer.ts';
 import { LazyVncViewer } from './LazyViewers.tsx';
+import { TabList } from './TabList.tsx';
 import type { VncViewerHandle } from '../viewer/index.ts';
 import { LEAVE_KEYS_LABEL } from '../viewer/leaveChord.ts';
 import { Watchers } from './Watchers.tsx';
@@ -36,17 +37,6 @@ export function LiveViewPanel({
     { key: 'vnc' as const, label: 'Interactive (noVNC)', url: vncUrl },
     { key: 'live' as const, label: 'Livestream', url: livestreamUrl },
   ].filter((t) => t.url);
-  // The ARIA tabs pattern: arrows (wrapping), Home and End move focus together with the selection.
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const at = tabs.findIndex((t) => t.key === tab);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 };
-    const to = moves[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    const next = tabs[(to + tabs.length) % tabs.length]!.key;
-    choose(next);
-    document.getElementById(`${id}-tab-${next}`)?.focus();
-  };
 
   return (
     // The screen first: one compact bar of controls over it, the page's other information below.
@@ -55,23 +45,14 @@ export function LiveViewPanel({
         <h2 id={`${id}-title`} className="visually-hidden">
           Live browser
         </h2>
-        <div className="tabs live-tabs" role="tablist" aria-label="Live view">
-          {tabs.map((t) => (
-            <button
-              key={t.key}
-              type="button"
-              role="tab"
-              id={`${id}-tab-${t.key}`}
-              aria-selected={tab === t.key}
-              aria-controls={`${id}-panel-${t.key}`}
-              tabIndex={tab === t.key ? 0 : -1}
-              onClick={() => choose(t.key)}
-              onKeyDown={onTabKey}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          label="Live view"
+          idPrefix={id}
+          tabs={tabs}
+          selected={tab}
+          onSelect={choose}
+          className="tabs live-tabs"
+        />
         {vncUrl && tab === 'vnc' && (
           <>
             <span className="live-bar-item">

@@ -1,4 +1,5 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { TabList, TabPanel } from './TabList.tsx';
 
 export interface Tab<K extends string> {
   key: K;
@@ -7,10 +8,7 @@ export interface Tab<K extends string> {
   panel: () => ReactNode;
 }
 
-/**
- * The ARIA tabs pattern: one tab in the Tab order, arrows (wrapping), Home and End move focus
- * together with the selection; each panel is labelled by its tab.
- */
+/** Tabs with their panels (TabList's keyboard), each panel labelled by its tab. */
 export function Tabs<K extends string>({ label, tabs }: { label: string; tabs: readonly Tab<K>[] }) {
   const id = useId();
   const [selected, setSelected] = useState<K>(tabs[0]!.key);
@@ -19,46 +17,14 @@ export function Tabs<K extends string>({ label, tabs }: { label: string; tabs: r
     setSelected(key);
     setShown((s) => (s.has(key) ? s : new Set([...s, key])));
   };
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const at = tabs.findIndex((t) => t.key === selected);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 };
-    const to = moves[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    const next = tabs[(to + tabs.length) % tabs.length]!.key;
-    select(next);
-    document.getElementById(`${id}-tab-${next}`)?.focus();
-  };
 
   return (
     <div>
-      <div className="tabs" role="tablist" aria-label={label}>
-        {tabs.map((t) => (
-          <button
-            key={t.key}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${t.key}`}
-            aria-selected={selected === t.key}
-            aria-controls={`${id}-panel-${t.key}`}
-            tabIndex={selected === t.key ? 0 : -1}
-            onClick={() => select(t.key)}
-            onKeyDown={onTabKey}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TabList label={label} idPrefix={id} tabs={tabs} selected={selected} onSelect={select} />
       {tabs.map((t) => (
-        <div
-          key={t.key}
-          role="tabpanel"
-          id={`${id}-panel-${t.key}`}
-          aria-labelledby={`${id}-tab-${t.key}`}
-          hidden={selected !== t.key}
-        >
+        <TabPanel key={t.key} idPrefix={id} tabKey={t.key} selected={selected}>
           {shown.has(t.key) && t.panel()}
-        </div>
+        </TabPanel>
       ))}
     </div>
   );

@@ -1,6 +1,7 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { loadSettings } from '../../api/settings.ts';
 import { CopyableText } from '../../components/CopyableText.tsx';
+import { TabList, TabPanel } from '../../components/TabList.tsx';
 import { API_KEY_ENV, connectSnippets, type SnippetKey } from './connect-snippets.ts';
 
 /** The API's base address as the dashboard calls it, absolute (a saved base may be relative). */
@@ -19,48 +20,23 @@ export function ConnectPanel({ connectUrl, sessionId }: { connectUrl: string; se
   );
   const [tab, setTab] = useState<SnippetKey>('playwright-js');
   const id = useId();
-  // The ARIA tabs pattern: arrows (wrapping), Home and End move focus together with the selection.
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const at = snippets.findIndex((s) => s.key === tab);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: snippets.length - 1 };
-    const to = moves[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    const next = snippets[(to + snippets.length) % snippets.length]!.key;
-    setTab(next);
-    document.getElementById(`${id}-tab-${next}`)?.focus();
-  };
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Connect with code</h2>
       <CopyableText label="connect_url" copyLabel="Copy connect_url" text={connectUrl} testId="connect-url" />
       <p className="hint">It drives this session&apos;s browser: keep it secret.</p>
-      <div className="tabs tabs-wrap" role="tablist" aria-label="Client" style={{ marginTop: '1rem' }}>
-        {snippets.map((s) => (
-          <button
-            key={s.key}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${s.key}`}
-            aria-selected={tab === s.key}
-            aria-controls={`${id}-panel-${s.key}`}
-            tabIndex={tab === s.key ? 0 : -1}
-            onClick={() => setTab(s.key)}
-            onKeyDown={onTabKey}
-          >
-            {s.label}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="Client"
+        idPrefix={id}
+        tabs={snippets}
+        selected={tab}
+        onSelect={(key) => setTab(key)}
+        className="tabs tabs-wrap"
+        style={{ marginTop: '1rem' }}
+      />
       {snippets.map((s) => (
-        <div
-          key={s.key}
-          role="tabpanel"
-          id={`${id}-panel-${s.key}`}
-          aria-labelledby={`${id}-tab-${s.key}`}
-          hidden={tab !== s.key}
-        >
+        <TabPanel key={s.key} idPrefix={id} tabKey={s.key} selected={tab}>
           {s.install && (
             <p className="hint">
               Install: <code>{s.install}</code>
@@ -73,7 +49,7 @@ export function ConnectPanel({ connectUrl, sessionId }: { connectUrl: string; se
             testId={`snippet-${s.key}`}
             code
           />
-        </div>
+        </TabPanel>
       ))}
       <p className="hint">
         Scripts that call the API read the key from <code>{API_KEY_ENV}</code>; it is not shown here.

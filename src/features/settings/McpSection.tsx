@@ -1,6 +1,7 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { loadSettings } from '../../api/settings.ts';
 import { CopyableText } from '../../components/CopyableText.tsx';
+import { TabList, TabPanel } from '../../components/TabList.tsx';
 
 /** What stands in for the key in every snippet: the dashboard never prints a real one. */
 export const KEY_PLACEHOLDER = '<your key>';
@@ -50,17 +51,6 @@ export function McpSection() {
   const configs = useMemo(() => mcpConfigs(endpoint), [endpoint]);
   const [tab, setTab] = useState<ConfigKey>('http');
   const id = useId();
-  // The ARIA tabs pattern, as ConnectPanel: arrows (wrapping), Home and End move focus with the selection.
-  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
-    const at = configs.findIndex((c) => c.key === tab);
-    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: configs.length - 1 };
-    const to = moves[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    const next = configs[(to + configs.length) % configs.length]!.key;
-    setTab(next);
-    document.getElementById(`${id}-tab-${next}`)?.focus();
-  };
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
@@ -70,31 +60,17 @@ export function McpSection() {
         under Sessions like any other, and you can watch them live.
       </p>
       <CopyableText label="MCP endpoint" copyLabel="Copy endpoint" text={endpoint} testId="mcp-endpoint" />
-      <div className="tabs tabs-wrap" role="tablist" aria-label="MCP client config" style={{ marginTop: '1rem' }}>
-        {configs.map((c) => (
-          <button
-            key={c.key}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${c.key}`}
-            aria-selected={tab === c.key}
-            aria-controls={`${id}-panel-${c.key}`}
-            tabIndex={tab === c.key ? 0 : -1}
-            onClick={() => setTab(c.key)}
-            onKeyDown={onTabKey}
-          >
-            {c.label}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="MCP client config"
+        idPrefix={id}
+        tabs={configs}
+        selected={tab}
+        onSelect={(key) => setTab(key)}
+        className="tabs tabs-wrap"
+        style={{ marginTop: '1rem' }}
+      />
       {configs.map((c) => (
-        <div
-          key={c.key}
-          role="tabpanel"
-          id={`${id}-panel-${c.key}`}
-          aria-labelledby={`${id}-tab-${c.key}`}
-          hidden={tab !== c.key}
-        >
+        <TabPanel key={c.key} idPrefix={id} tabKey={c.key} selected={tab}>
           <p className="hint">{c.hint}</p>
           <CopyableText
             label={`${c.label} config`}
@@ -103,7 +79,7 @@ export function McpSection() {
             testId={`mcp-config-${c.key}`}
             code
           />
-        </div>
+        </TabPanel>
       ))}
       <p className="hint">
         Replace <code>{KEY_PLACEHOLDER}</code> with an API key (create one for the agent under API keys above); it is
