@@ -224,6 +224,7 @@ export const SessionEvent = z.discriminatedUnion('event', [
     status: z.number().int().nullable().describe('null: no response (failed)'),
     type: z.string().describe("CDP's resource type: Document, XHR, Fetch, Script, Image, …"),
     duration: z.number().describe('ms from start to finish or failure'),
+    size: z.number().optional().describe('Bytes on the wire (headers and compressed body), when it finished'),
     failed: z.string().optional().describe("The browser's reason, when the request failed"),
     unlogged: z
       .number()

@@ -151,6 +151,8 @@ describe('network and console record', () => {
       status: 200,
       type: 'Fetch',
     });
+    // Its bytes on the wire: the 23-byte body and the response's headers.
+    expect(requests.find((e) => e.url.endsWith('/ok?q=1'))?.size).toBeGreaterThan(23);
     expect(requests.find((e) => e.url.endsWith('/refused'))?.failed).toMatch(/^net::ERR_/);
   });
 

@@ -13,6 +13,8 @@ export interface RequestEvent {
   status: number | null;
   type: string;
   duration: number;
+  /** Bytes on the wire (headers and compressed body), when the request finished. */
+  size?: number;
   failed?: string;
   /** Requests since the previous one told that were not told (over the rate). */
   unlogged?: number;
@@ -51,6 +53,7 @@ export class RequestEventGate {
       status: e.status ?? null,
       type: e.resourceType,
       duration: e.duration ?? 0,
+      ...(e.transferSize !== undefined ? { size: e.transferSize } : {}),
       ...(e.failure ? { failed: e.failure } : {}),
       ...(this.untold ? { unlogged: this.untold } : {}),
     };

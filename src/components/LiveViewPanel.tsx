@@ -2,7 +2,7 @@ import { Suspense, useId, useRef, useState } from 'react';
 import type { SessionClients } from '../../contract/sessions.ts';
 import { ScaleMode } from '../../contract/viewer.ts';
 import { LazyVncViewer } from './LazyViewers.tsx';
-import { TabList, tabId, tabPanelId } from './TabList.tsx';
+import { TabList } from './TabList.tsx';
 import type { VncViewerHandle } from '../viewer/index.ts';
 import { LEAVE_KEYS_LABEL } from '../viewer/leaveChord.ts';
 import { Watchers } from './Watchers.tsx';
@@ -46,8 +46,8 @@ export function LiveViewPanel({
           Live browser
         </h2>
         <TabList
-          idBase={id}
           label="Live view"
+          idPrefix={id}
           tabs={tabs}
           selected={tab}
           onSelect={choose}
@@ -84,8 +84,8 @@ export function LiveViewPanel({
         <div
           role="tabpanel"
           className="live-panel"
-          id={tabPanelId(id, 'vnc')}
-          aria-labelledby={tabId(id, 'vnc')}
+          id={`${id}-panel-vnc`}
+          aria-labelledby={`${id}-tab-vnc`}
           hidden={tab !== 'vnc'}
         >
           <div ref={frame} className="viewer-host">
@@ -133,8 +133,8 @@ export function LiveViewPanel({
         <div
           role="tabpanel"
           className="live-panel"
-          id={tabPanelId(id, 'live')}
-          aria-labelledby={tabId(id, 'live')}
+          id={`${id}-panel-live`}
+          aria-labelledby={`${id}-tab-live`}
           hidden={tab !== 'live'}
         >
           {liveOpened && (

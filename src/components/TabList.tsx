@@ -1,66 +1,61 @@
-import type { CSSProperties, KeyboardEvent } from 'react';
-
-export interface TabItem<K extends string> {
-  key: K;
-  label: string;
-}
-
-/** The id of tab `key`'s panel, for the panel's `id` (the tab's `aria-controls` points at it). */
-export const tabPanelId = (idBase: string, key: string) => `${idBase}-panel-${key}`;
-/** The id of tab `key` itself, for its panel's `aria-labelledby`. */
-export const tabId = (idBase: string, key: string) => `${idBase}-tab-${key}`;
+import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
 
 /**
- * A row of tabs in the ARIA tabs pattern: only the selected tab is in the tab order, and arrows
- * (wrapping), Home and End move the focus together with the selection. The panels are the caller's,
- * with the ids `tabPanelId` and `tabId` give.
+ * A row of tabs (the ARIA tabs pattern): one tab in the Tab order, arrows (wrapping), Home and End
+ * move focus together with the selection. Tab `k` is `${idPrefix}-tab-${k}` and controls the panel
+ * `${idPrefix}-panel-${k}`, which the caller renders where it likes.
  */
-export function TabList<K extends string>({
-  idBase,
-  label,
-  tabs,
-  selected,
-  onSelect,
-  className = 'tabs',
-  style,
-}: {
-  /** From `useId()`: makes the tabs' and panels' ids unique on the page. */
-  idBase: string;
-  /** The tablist's accessible name. */
+export function TabList<K extends string>(props: {
   label: string;
-  tabs: readonly TabItem<K>[];
+  idPrefix: string;
+  tabs: readonly { key: K; label: string }[];
   selected: K;
-  onSelect: (key: K) => void;
+  onSelect(key: K): void;
   className?: string;
   style?: CSSProperties;
 }) {
-  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+  const { tabs, selected, idPrefix } = props;
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
     const at = tabs.findIndex((t) => t.key === selected);
     const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 };
     const to = moves[e.key];
     if (to === undefined) return;
     e.preventDefault();
     const next = tabs[(to + tabs.length) % tabs.length]!.key;
-    onSelect(next);
-    document.getElementById(tabId(idBase, next))?.focus();
+    props.onSelect(next);
+    document.getElementById(`${idPrefix}-tab-${next}`)?.focus();
   };
   return (
-    <div className={className} role="tablist" aria-label={label} style={style}>
+    <div className={props.className ?? 'tabs'} role="tablist" aria-label={props.label} style={props.style}>
       {tabs.map((t) => (
         <button
           key={t.key}
           type="button"
           role="tab"
-          id={tabId(idBase, t.key)}
+          id={`${idPrefix}-tab-${t.key}`}
           aria-selected={selected === t.key}
-          aria-controls={tabPanelId(idBase, t.key)}
+          aria-controls={`${idPrefix}-panel-${t.key}`}
           tabIndex={selected === t.key ? 0 : -1}
-          onClick={() => onSelect(t.key)}
-          onKeyDown={onKeyDown}
+          onClick={() => props.onSelect(t.key)}
+          onKeyDown={onTabKey}
         >
           {t.label}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** The panel of tab `tabKey` (ids as TabList gives them), hidden while another tab is chosen. */
+export function TabPanel(props: { idPrefix: string; tabKey: string; selected: string; children: ReactNode }) {
+  return (
+    <div
+      role="tabpanel"
+      id={`${props.idPrefix}-panel-${props.tabKey}`}
+      aria-labelledby={`${props.idPrefix}-tab-${props.tabKey}`}
+      hidden={props.selected !== props.tabKey}
+    >
+      {props.children}
     </div>
   );
 }

@@ -20,5 +20,6 @@ export const sessionKeys = {
   eventLogs: () => [...sessionKeys.all, 'events'] as const,
   events: (id: string) => [...sessionKeys.eventLogs(), id] as const,
   store: (id: string) => [...sessionKeys.all, 'store', id] as const,
+  har: (id: string) => [...sessionKeys.all, 'har', id] as const,
   views: (id: string) => [...sessionKeys.all, 'views', id] as const,
 };

@@ -6,9 +6,11 @@ import { useSessionStatus } from '../../api/sessions/get-session-status.ts';
 import { useSessionStore } from '../../api/sessions/get-session-store.ts';
 import { CopyButton } from '../CopyButton.tsx';
 import { ErrorNotice } from '../ErrorNotice.tsx';
+import { Tabs } from '../Tabs.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import { saveBlob } from '../../lib/save-blob.ts';
 import { EventLog } from './EventLog.tsx';
+import { NetworkPanel } from './NetworkPanel.tsx';
 import { describeEvent, isProblem, onTimeline, runEndOf } from './event-text.ts';
 
 /**
@@ -21,7 +23,7 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
 
 /**
  * What an ended session left: its recording with a timeline beside it (clicking an entry seeks the
- * video), the files it downloaded, its log filtered by kind, and its storage state to copy.
+ * video), the files it downloaded, its log filtered by kind and its requests (HAR) in tabs, and its storage state to copy.
  */
 export function SessionInspector({ sessionId }: { sessionId: string }) {
   const id = useId();
@@ -125,7 +127,14 @@ export function SessionInspector({ sessionId }: { sessionId: string }) {
         )}
       </div>
 
-      <EventLog events={log} />
+      {/* The requests load only when their tab is first opened: a HAR may be megabytes. */}
+      <Tabs
+        label="The session's log and requests"
+        tabs={[
+          { key: 'log', label: 'Log', panel: () => <EventLog events={log} /> },
+          { key: 'network', label: 'Network', panel: () => <NetworkPanel sessionId={sessionId} /> },
+        ]}
+      />
 
       <div className="card">
         <h3>Storage state</h3>

@@ -64,6 +64,9 @@ const request = (extra: Partial<Extract<SessionEvent, { event: 'NetworkRequest' 
 describe('a network request in the inspector', () => {
   it('reads as method, URL and outcome, under Network; a failure or an error status is a problem', () => {
     expect(describeEvent(request({}))).toBe('GET https://shop.example/api/cart → 200 (Fetch, 42 ms)');
+    expect(describeEvent(request({ size: 2150 }))).toBe(
+      'GET https://shop.example/api/cart → 200 (Fetch, 42 ms, 2.1 KB)',
+    );
     expect(describeEvent(request({ status: null, failed: 'net::ERR_CONNECTION_REFUSED', unlogged: 3 }))).toBe(
       'GET https://shop.example/api/cart → failed: net::ERR_CONNECTION_REFUSED (Fetch, 42 ms) (3 requests before it not logged)',
     );

@@ -135,7 +135,8 @@ export function describeEvent(e: SessionEvent, runEnd?: RunEnd): string {
     case 'NetworkRequest': {
       const outcome = e.failed ? `failed: ${e.failed}` : `${e.status ?? '—'}`;
       const untold = e.unlogged ? ` (${e.unlogged} requests before it not logged)` : '';
-      return `${e.method} ${e.url} → ${outcome} (${e.type}, ${Math.round(e.duration)} ms)${untold}`;
+      const size = e.size !== undefined ? `, ${formatBytes(e.size)}` : '';
+      return `${e.method} ${e.url} → ${outcome} (${e.type}, ${Math.round(e.duration)} ms${size})${untold}`;
     }
     case 'Download':
       return e.ok

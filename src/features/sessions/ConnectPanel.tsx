@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { loadSettings } from '../../api/settings.ts';
 import { CopyableText } from '../../components/CopyableText.tsx';
-import { TabList, tabId, tabPanelId } from '../../components/TabList.tsx';
+import { TabList, TabPanel } from '../../components/TabList.tsx';
 import { API_KEY_ENV, connectSnippets, type SnippetKey } from './connect-snippets.ts';
 
 /** The API's base address as the dashboard calls it, absolute (a saved base may be relative). */
@@ -27,22 +27,16 @@ export function ConnectPanel({ connectUrl, sessionId }: { connectUrl: string; se
       <CopyableText label="connect_url" copyLabel="Copy connect_url" text={connectUrl} testId="connect-url" />
       <p className="hint">It drives this session&apos;s browser: keep it secret.</p>
       <TabList
-        idBase={id}
         label="Client"
+        idPrefix={id}
         tabs={snippets}
         selected={tab}
-        onSelect={setTab}
+        onSelect={(key) => setTab(key)}
         className="tabs tabs-wrap"
         style={{ marginTop: '1rem' }}
       />
       {snippets.map((s) => (
-        <div
-          key={s.key}
-          role="tabpanel"
-          id={tabPanelId(id, s.key)}
-          aria-labelledby={tabId(id, s.key)}
-          hidden={tab !== s.key}
-        >
+        <TabPanel key={s.key} idPrefix={id} tabKey={s.key} selected={tab}>
           {s.install && (
             <p className="hint">
               Install: <code>{s.install}</code>
@@ -55,7 +49,7 @@ export function ConnectPanel({ connectUrl, sessionId }: { connectUrl: string; se
             testId={`snippet-${s.key}`}
             code
           />
-        </div>
+        </TabPanel>
       ))}
       <p className="hint">
         Scripts that call the API read the key from <code>{API_KEY_ENV}</code>; it is not shown here.

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { loadSettings } from '../../api/settings.ts';
 import { CopyableText } from '../../components/CopyableText.tsx';
-import { TabList, tabId, tabPanelId } from '../../components/TabList.tsx';
+import { TabList, TabPanel } from '../../components/TabList.tsx';
 
 /** What stands in for the key in every snippet: the dashboard never prints a real one. */
 export const KEY_PLACEHOLDER = '<your key>';
@@ -61,22 +61,16 @@ export function McpSection() {
       </p>
       <CopyableText label="MCP endpoint" copyLabel="Copy endpoint" text={endpoint} testId="mcp-endpoint" />
       <TabList
-        idBase={id}
         label="MCP client config"
+        idPrefix={id}
         tabs={configs}
         selected={tab}
-        onSelect={setTab}
+        onSelect={(key) => setTab(key)}
         className="tabs tabs-wrap"
         style={{ marginTop: '1rem' }}
       />
       {configs.map((c) => (
-        <div
-          key={c.key}
-          role="tabpanel"
-          id={tabPanelId(id, c.key)}
-          aria-labelledby={tabId(id, c.key)}
-          hidden={tab !== c.key}
-        >
+        <TabPanel key={c.key} idPrefix={id} tabKey={c.key} selected={tab}>
           <p className="hint">{c.hint}</p>
           <CopyableText
             label={`${c.label} config`}
@@ -85,7 +79,7 @@ export function McpSection() {
             testId={`mcp-config-${c.key}`}
             code
           />
-        </div>
+        </TabPanel>
       ))}
       <p className="hint">
         Replace <code>{KEY_PLACEHOLDER}</code> with an API key (create one for the agent under API keys above); it is
