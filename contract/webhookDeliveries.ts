@@ -76,7 +76,7 @@ export const webhookDeliveryOperations = defineOperations({
     method: 'post',
     path: '/webhooks/deliveries/{id}/retry',
     summary:
-      'Send a failed or refused delivery once more, now, to the destination it was queued for (checked again as every attempt is), signed with the current secret; answers after that attempt',
+      'Send a failed, disabled (410 Gone) or refused delivery once more, now, to the destination it was queued for (checked again as every attempt is), signed with the current secret; answers after that attempt. Its outcome is final (no schedule follows); a disabled destination that takes it gets later events again',
     tags: ['webhooks'],
     params: WebhookDeliveryParams,
     responses: { 200: { description: 'The delivery after the attempt', schema: WebhookDelivery } },

@@ -116,13 +116,30 @@ describe('webhook deliveries', () => {
     expect(r.received).toHaveLength(3);
   });
 
-  it('retries only failed and refused deliveries: a delivered or pending one is a 409 and is not sent', async () => {
+  it('a destination gone with 410 takes a retry by hand, and then gets later events again', async () => {
+    const r = await receiver([410, 200]);
+    const gone = await server.app.webhooks.enqueue(r.url, event());
+    expect(await until(gone.id, 'disabled')).toMatchObject({ response_status: 410, attempts: 1 });
+    // Meanwhile nothing more is sent there.
+    expect((await server.app.webhooks.enqueue(r.url, event())).status).toBe('disabled');
+
+    const after = WebhookDelivery.parse(await (await retry(gone.id)).json());
+    expect(after).toMatchObject({ status: 'delivered', response_status: 200, attempts: 2 });
+    const later = await server.app.webhooks.enqueue(r.url, event());
+    expect(later.status).toBe('pending');
+    await until(later.id, 'delivered');
+    expect(r.received.map((d) => d.headers['webhook-id'])).toEqual([gone.id, gone.id, later.id]);
+  });
+
+  it('retries only failed, disabled and refused deliveries: a delivered or pending one is a 409 and is not sent', async () => {
     const ok = await receiver([200]);
     const delivered = await server.app.webhooks.enqueue(ok.url, event());
     await until(delivered.id, 'delivered');
     const res = await retry(delivered.id);
     expect(res.status).toBe(409);
-    expect(((await res.json()) as { message: string }).message).toMatch(/this one is delivered/);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'Only a failed, disabled or refused delivery can be retried; this one is delivered',
+    );
     expect(ok.received).toHaveLength(1);
 
     // Never answers: pending for the whole attempt's timeout.

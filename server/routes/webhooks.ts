@@ -33,9 +33,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     if (after === 'not-retryable') {
       const row = await app.webhooks.delivery(params.id);
       throw new Conflict(
-        row?.status === 'disabled'
-          ? 'This destination answered 410 Gone, so nothing more is sent to it'
-          : `Only a failed or refused delivery can be retried; this one is ${row?.status ?? 'gone'}`,
+        `Only a failed, disabled or refused delivery can be retried; this one is ${row?.status ?? 'gone'}`,
       );
     }
     return deliveryOf(after);

@@ -20,8 +20,8 @@ export interface OutboxRow {
   last_attempt_at: string | null;
 }
 
-/** Statuses a person may send again by hand: every attempt failed, or the destination was refused. */
-const RETRYABLE = "('failed', 'refused')";
+/** Statuses a person may send again by hand: every attempt failed, the destination said 410 Gone, or it was refused. */
+const RETRYABLE = "('failed', 'disabled', 'refused')";
 
 /** A Standard Webhooks secret: whsec_ and 32 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -97,7 +97,7 @@ export function outboxRepo(sql: Sql) {
       return rows.sort((a, b) => a.created_at.localeCompare(b.created_at));
     },
     /**
-     * Take a failed or refused row for one attempt by hand, now, until `leaseUntil` (pending meanwhile,
+     * Take a failed, disabled or refused row for one attempt by hand, now, until `leaseUntil` (pending meanwhile,
      * so no node takes it on its schedule); undefined when the row is not in such a state.
      */
     claimForRetry: (id: string, leaseUntil: number) =>
@@ -144,6 +144,8 @@ export function outboxRepo(sql: Sql) {
           [url],
         );
       }),
+    /** The destination may be sent to again (it took a delivery after its 410 Gone). */
+    enable: (url: string) => sql.run('DELETE FROM webhook_disabled WHERE url = ?', [url]),
     isDisabled: async (url: string) =>
       (await sql.get('SELECT url FROM webhook_disabled WHERE url = ?', [url])) !== undefined,
     /** The signing secret, created on first use (by whichever node asks first); changed only by rotateSecret. */

@@ -108,7 +108,7 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One attempt by hand (Settings' Retry) of a failed or refused delivery: now, by this node, to the
+   * One attempt by hand (Settings' Retry) of a failed, disabled (410 Gone) or refused delivery: now, by this node, to the
    * URL the row was queued for, through the same destination check and signing as every attempt.
    * Its outcome is final (delivered, failed, disabled): no schedule follows. Resolves to the row
    * after the attempt, `not-retryable` for a row in another state, undefined for no such row.
@@ -206,6 +206,8 @@ export class WebhookDispatcher {
         await this.repo.release(row.id);
       } else if (result.ok) {
         await this.repo.delivered(row.id, result.status, attempts);
+        // A destination that said 410 Gone and then took a delivery sent by hand is back: later events go to it.
+        if (how.final) await this.repo.enable(row.url);
       } else if (result.status === 410) {
         await this.repo.disable(row.url, row.id, attempts);
         this.options.log.warn({ id: row.id }, 'webhook destination answered 410 Gone; it is disabled');
