@@ -59,7 +59,7 @@ export function WebhookDeliveriesSection({ connected }: { connected: boolean }) 
         </p>
       )}
       {items.length > 0 && (
-        <div className="table-wrap deliveries-scroll" role="region" aria-label="Webhook deliveries" tabIndex={0}>
+        <div className="table-wrap deliveries-scroll" role="region" aria-label="Webhook deliveries table" tabIndex={0}>
           <table className="deliveries">
             <caption className="visually-hidden">
               Webhook deliveries, newest first. Open an event to see the body that was sent.
@@ -101,7 +101,15 @@ export function WebhookDeliveriesSection({ connected }: { connected: boolean }) 
                         <span className={`badge ${deliveryBadge(d.status)}`}>{deliveryStatusWords(d)}</span>
                       </td>
                       <td className="numeric">{d.attempts}</td>
-                      <td>{d.last_attempt_at ? <When iso={d.last_attempt_at} /> : 'Not yet'}</td>
+                      <td>
+                        {d.last_attempt_at ? (
+                          <When iso={d.last_attempt_at} />
+                        ) : d.status === 'pending' ? (
+                          'Not yet'
+                        ) : (
+                          'Never'
+                        )}
+                      </td>
                       <td>
                         {canRetry(d) && (
                           <button
