@@ -9,14 +9,14 @@ import {
   type WebhookDeliveryStatus,
 } from '../contract/webhookDeliveries.ts';
 import { simplexSignature } from '../server/webhooks/dispatcher.ts';
-import { startReceiver, type Receiver } from './fixtures/webhookReceiver.ts';
+import { receiverPool } from './fixtures/webhookReceiver.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 
 // GET /api/webhooks/deliveries[/{id}] and POST …/{id}/retry against a real receiver, on the store
 // of the pass (SQLite, or Postgres with BROWSERDESK_TEST_DB=postgres).
 let server: TestServer;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 beforeAll(async () => {
   server = await startServer();
   // A short real schedule: one retry, then the delivery has failed.
@@ -24,14 +24,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeLeavingNothing(server);
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
 });
 
-async function receiver(answers: number[]): Promise<Receiver> {
-  const r = await startReceiver(answers);
-  receivers.push(r);
-  return r;
-}
+const receiver = (answers: number[]) => receivers.start(answers);
 
 const event = (): WebhookEvent => ({
   type: 'run.started',
@@ -151,7 +147,6 @@ describe('webhook deliveries', () => {
     expect((await retry(pending.id)).status).toBe(409);
     expect(slow.received).toHaveLength(1);
     // Gone now: its attempt ends at once instead of at the timeout.
-    receivers.splice(receivers.indexOf(slow), 1);
     await slow.close();
   });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../contract/runs.ts';
 import { WebhookDelivery } from '../../contract/webhookDeliveries.ts';
-import { startReceiver, type Receiver } from '../fixtures/webhookReceiver.ts';
+import { receiverPool, type Receiver } from '../fixtures/webhookReceiver.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { closeLeavingNothing } from '../helpers/teardown.ts';
 
@@ -11,7 +11,7 @@ import { closeLeavingNothing } from '../helpers/teardown.ts';
 // two retries at once, a GET in place of the POST, a wrong key.
 let server: TestServer;
 let guarded: TestServer;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 beforeAll(async () => {
   server = await startServer();
   server.app.webhooks.retryDelaysMs = [];
@@ -21,14 +21,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeLeavingNothing(server);
   await closeLeavingNothing(guarded);
-  for (const r of receivers) await r.close();
+  await receivers.closeAll();
 });
 
-async function receiver(answers: number[]): Promise<Receiver> {
-  const r = await startReceiver(answers);
-  receivers.push(r);
-  return r;
-}
+const receiver = (answers: number[]) => receivers.start(answers);
 
 const event = (): WebhookEvent => ({
   type: 'session.started',

@@ -4,24 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery } from '../../../contract/webhookDeliveries.ts';
 import { renderWithQuery } from '../../lib/render-with-query.tsx';
+import { failedDelivery } from './delivery-fixture.ts';
 import { WebhookDeliveriesSection } from './WebhookDeliveriesSection.tsx';
 
 const answer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const failed: WebhookDelivery = {
-  id: `msg_${'b'.repeat(32)}`,
-  event: 'run.completed',
-  url: 'https://hooks.example.com/in',
-  status: 'failed',
-  response_status: 500,
-  error: 'destination answered 500',
-  attempts: 8,
-  created_at: '2026-11-28T08:00:00.000Z',
-  last_attempt_at: '2026-11-28T09:00:00.000Z',
-  next_attempt_at: null,
-  delivered_at: null,
-};
+const failed = failedDelivery;
 
 /** A server with these deliveries; a retry answers `retried`. Returns the calls made. */
 function fakeServer(items: WebhookDelivery[], retried: Response) {

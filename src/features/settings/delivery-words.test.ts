@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookDelivery } from '../../../contract/webhookDeliveries.ts';
+import { failedDelivery } from './delivery-fixture.ts';
 import { canRetry, deliveryStatusWords, retryOutcomeWords } from './delivery-words.ts';
 
-const base: WebhookDelivery = {
-  id: `msg_${'a'.repeat(32)}`,
-  event: 'run.completed',
-  url: 'https://hooks.example.com/in',
-  status: 'failed',
-  response_status: 500,
-  error: 'destination answered 500',
-  attempts: 8,
-  created_at: '2026-11-28T08:00:00.000Z',
-  last_attempt_at: '2026-11-28T09:00:00.000Z',
-  next_attempt_at: null,
-  delivered_at: null,
-};
+const base = failedDelivery;
 
 describe('delivery words', () => {
   it('says the status with the last answer', () => {
