@@ -10,6 +10,7 @@ export * from './outputs.ts';
 export * from './workflows.ts';
 export * from './workflowCode.ts';
 export * from './runs.ts';
+export * from './webhookDeliveries.ts';
 export * from './meta.ts';
 export * from './events.ts';
 export * from './sessionEvents.ts';
@@ -31,6 +32,7 @@ import { metaOperations } from './meta.ts';
 import { nodeOperations } from './nodes.ts';
 import { overviewOperations } from './overview.ts';
 import { runOperations } from './runs.ts';
+import { webhookDeliveryOperations } from './webhookDeliveries.ts';
 import { runControlOperations } from './runControl.ts';
 import { credentialOperations } from './credentials.ts';
 import { sessionEventOperations } from './sessionEvents.ts';
@@ -47,6 +49,7 @@ export const operations: Record<string, Operation> = {
   ...sessionOperations,
   ...profileOperations,
   ...runOperations,
+  ...webhookDeliveryOperations,
   ...runControlOperations,
   ...agentOperations,
   ...artifactOperations,

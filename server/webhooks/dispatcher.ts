@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { Log } from '../log.ts';
 import type { WebhookEvent } from '../../contract/runs.ts';
-import type { OutboxRepo, OutboxRow } from '../store/outbox.ts';
+import type { PageKey } from '../domain/pages.ts';
+import type { OutboxRepo, OutboxRow, OutboxStatus } from '../store/outbox.ts';
 import { checkDestination, DestinationRefused } from './destination.ts';
 import { postOnce } from './deliver.ts';
 
@@ -69,6 +70,15 @@ export class WebhookDispatcher {
     return this.repo.rotateSecret();
   }
 
+  /** The outbox as Settings' Deliveries lists it: newest first, a page after `before`. */
+  recent(limit: number, before: PageKey | undefined, status: OutboxStatus | undefined): Promise<OutboxRow[]> {
+    return this.repo.recent(limit, before, status);
+  }
+
+  delivery(id: string): Promise<OutboxRow | undefined> {
+    return this.repo.get(id);
+  }
+
   /** Queue one event for one destination; a refused or 410-disabled destination is recorded, not sent. */
   enqueue(url: string, event: WebhookEvent): Promise<OutboxRow> {
     const next = this.queue.then(async () => {
@@ -95,6 +105,21 @@ export class WebhookDispatcher {
     });
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * One attempt by hand (Settings' Retry) of a failed, disabled (410 Gone) or refused delivery: now, by this node, to the
+   * URL the row was queued for, through the same destination check and signing as every attempt.
+   * Its outcome is final (delivered, failed, disabled): no schedule follows. Resolves to the row
+   * after the attempt, `not-retryable` for a row in another state, undefined for no such row.
+   */
+  async retry(id: string): Promise<OutboxRow | 'not-retryable' | undefined> {
+    const row = await this.repo.claimForRetry(id, Date.now() + this.timeoutMs + CLAIM_MARGIN_MS);
+    if (!row) return (await this.repo.get(id)) ? 'not-retryable' : undefined;
+    const attempt = this.attempt(row, { final: true }).finally(() => this.inFlight.delete(row.id));
+    this.inFlight.set(row.id, attempt);
+    await attempt;
+    return this.repo.get(id);
   }
 
   start(): void {
@@ -152,7 +177,7 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  private async attempt(row: OutboxRow): Promise<void> {
+  private async attempt(row: OutboxRow, how: { final: boolean } = { final: false }): Promise<void> {
     const attempts = row.attempts + 1;
     let result;
     try {
@@ -181,11 +206,13 @@ export class WebhookDispatcher {
         await this.repo.release(row.id);
       } else if (result.ok) {
         await this.repo.delivered(row.id, result.status, attempts);
+        // A destination that said 410 Gone and then took a delivery sent by hand is back: later events go to it.
+        if (how.final) await this.repo.enable(row.url);
       } else if (result.status === 410) {
         await this.repo.disable(row.url, row.id, attempts);
         this.options.log.warn({ id: row.id }, 'webhook destination answered 410 Gone; it is disabled');
       } else {
-        const delay = this.retryDelaysMs[attempts - 1];
+        const delay = how.final ? undefined : this.retryDelaysMs[attempts - 1];
         await this.repo.attemptFailed(
           row.id,
           attempts,

@@ -86,6 +86,7 @@ const VALID_QUERIES: Record<string, Record<string, string>> = {
   pollCliAuth: { ticket_id: '$UUID', poll_token: 'fuzz-poll-token-0123456789abcdefghijklmnopq' },
   workflowCode: { format: 'playwright' },
   retrieveGeneratedCode: { format: 'puppeteer' },
+  listWebhookDeliveries: { limit: '3', status: 'failed', cursor: 'WyIyMDI2LTAxLTAxVDAwOjAwOjAwLjAwMFoiLCJtc2dfIl0' },
 };
 
 const stand = (text: string) =>
@@ -217,7 +218,7 @@ export interface RouteRequest {
   /** An operation by id, or a path that is none. */
   op: string;
   method: 'op' | 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'PROPFIND';
-  param: 'workflow' | 'session' | 'uuid' | 'junk' | 'traversal' | 'huge' | 'encoded';
+  param: 'workflow' | 'session' | 'uuid' | 'message' | 'junk' | 'traversal' | 'huge' | 'encoded';
   junk: string;
   query: 'none' | 'valid' | 'random' | 'duplicate' | 'badPercent' | 'huge';
   randomQuery: Record<string, string>;
@@ -274,7 +275,7 @@ const routeRequestArb: fc.Arbitrary<RouteRequest> = fc.record({
       ),
     },
   ),
-  param: fc.constantFrom('workflow', 'session', 'uuid', 'uuid', 'junk', 'traversal', 'huge', 'encoded'),
+  param: fc.constantFrom('workflow', 'session', 'uuid', 'uuid', 'message', 'junk', 'traversal', 'huge', 'encoded'),
   junk: fc.string({ maxLength: 12 }),
   query: fc.constantFrom('none', 'valid', 'valid', 'random', 'duplicate', 'badPercent', 'huge'),
   randomQuery: fc.dictionary(
@@ -391,12 +392,14 @@ function build(r: RouteRequest, ctx: { workflowId: string; sessionId: string; ap
       workflow: ctx.workflowId,
       session: ctx.sessionId,
       uuid: randomUUID(),
+      // A webhook delivery's id (webhook-id) that names no delivery.
+      message: `msg_${randomUUID().replaceAll('-', '')}`,
       junk: encodeURIComponent(r.junk),
       traversal: '..%2F..%2Fetc%2Fpasswd',
       huge: 'a'.repeat(5000),
       encoded: '%00%ff%fe',
     }[r.param];
-    certain = ['workflow', 'session', 'uuid'].includes(r.param) || !op.path.includes('{');
+    certain = ['workflow', 'session', 'uuid', 'message'].includes(r.param) || !op.path.includes('{');
     path = `/api${op.path.replace(/\{\w+\}/g, paramValue)}`;
   } else {
     path = fill(r.op.slice('path:'.length));

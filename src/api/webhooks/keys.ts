@@ -2,4 +2,6 @@
 export const webhookKeys = {
   all: ['webhooks'] as const,
   secret: () => [...webhookKeys.all, 'secret'] as const,
+  deliveries: () => [...webhookKeys.all, 'deliveries'] as const,
+  delivery: (id: string) => [...webhookKeys.deliveries(), 'one', id] as const,
 };

@@ -13,6 +13,7 @@ import { CredentialsSection } from './CredentialsSection.tsx';
 import { McpSection } from './McpSection.tsx';
 import { ServerFactsSection } from './ServerFactsSection.tsx';
 import { SettingsForm } from './settings-form.ts';
+import { WebhookDeliveriesSection } from './WebhookDeliveriesSection.tsx';
 import { WebhookSecretSection } from './WebhookSecretSection.tsx';
 
 /** Only paths inside the dashboard may be returned to (no open redirect). */
@@ -122,6 +123,7 @@ export function SettingsPage() {
       <ServerFactsSection connected={hasApiKey()} />
       <McpSection />
       <WebhookSecretSection connected={hasApiKey()} />
+      <WebhookDeliveriesSection connected={hasApiKey()} />
       <CredentialsSection connected={hasApiKey()} />
       <ConfirmDialog
         open={confirmingClear}
