@@ -176,6 +176,10 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
         >
           {(p) => <input {...p} autoComplete="off" spellCheck={false} {...register('user_agent')} />}
         </Field>
+        {/* The fields are a long column on a phone: a launch at their end saves scrolling back up. */}
+        <button type="submit" disabled={formState.isSubmitting}>
+          Launch with these settings
+        </button>
       </div>
     </form>
   );
