@@ -1,4 +1,4 @@
-import { expect, keepScreenshot, serveHtml, signIn, test } from './support/fixtures.ts';
+import { createWorkflow, expect, keepScreenshot, serveHtml, signIn, test } from './support/fixtures.ts';
 import { expectNoAxeViolations } from './support/axeAll.ts';
 
 // Issue 38, item 15: a run opened in a second tab said "Connecting…" for 6 s. That was its live
@@ -16,22 +16,14 @@ test('a run opened in a second tab says its state while its live view connects, 
   let sessionId = '';
   const second = await browser.newContext({ baseURL });
   try {
-    const created = await api.post('/api/workflows', {
-      data: {
-        name,
-        flow: {
-          title: 'Wait a while',
-          steps: [
-            { type: 'navigate', url: `${site.origin}/slow` },
-            // Never true: the run is under way while the test watches (its session is ended at the end).
-            { type: 'waitForExpression', expression: 'false', timeout: 600_000 },
-          ],
-        },
-        variables: [],
-      },
+    // Its second step is never true: the run is under way while the test watches (its session is ended at the end).
+    const workflowId = await createWorkflow(api, name, {
+      title: 'Wait a while',
+      steps: [
+        { type: 'navigate', url: `${site.origin}/slow` },
+        { type: 'waitForExpression', expression: 'false', timeout: 600_000 },
+      ],
     });
-    expect(created.status()).toBe(201);
-    const workflowId = ((await created.json()) as { id: string }).id;
     const started = await api.post('/api/run_workflow', { data: { workflow_id: workflowId } });
     expect(started.status()).toBe(200);
     sessionId = ((await started.json()) as { session_id: string }).session_id;
