@@ -48,8 +48,30 @@ function embedPages(): Plugin {
   };
 }
 
+/**
+ * Scalar's reference puts its content in a <main>, which on /docs sits inside the dashboard's own:
+ * two mains, one nested (axe: landmark-no-duplicate-main, landmark-main-is-top-level), and no role
+ * may be put on a <main> to fix it (aria-allowed-role). Built as a <section> with the same
+ * aria-label instead: a named region in the page's one main. Scalar is pinned; a version that no
+ * longer renders it this way fails the build here, rather than the page quietly changing.
+ * (The dev server's pre-bundled copy keeps Scalar's <main>.)
+ */
+function scalarContentAsRegion(): Plugin {
+  const file = '/node_modules/@scalar/api-reference/dist/components/ApiReference.vue.script.js';
+  const main = 'createElementVNode("main", {';
+  return {
+    name: 'browserdesk-scalar-content-region',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.endsWith(file)) return null;
+      if (!code.includes(main)) throw new Error(`${file} renders no <main> any more: check /docs' landmarks with axe`);
+      return code.replace(main, 'createElementVNode("section", {');
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), embedPages()],
+  plugins: [react(), embedPages(), scalarContentAsRegion()],
   build: {
     outDir: 'dist',
     sourcemap: true,

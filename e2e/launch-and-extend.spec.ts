@@ -20,6 +20,7 @@ test('launch with no name, a start URL and a user agent, then a warning near the
   await page.clock.install({ time: new Date() });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/sessions');
+  await page.getByRole('button', { name: 'Advanced' }).click();
   const name = page.getByLabel('Workflow name');
   await expect(name).toHaveAttribute('placeholder', /^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
   await expect(name).toHaveAccessibleDescription(/Optional\./);
@@ -32,7 +33,7 @@ test('launch with no name, a start URL and a user agent, then a warning near the
     await keepScreenshot(page, testInfo, `launcher-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.getByRole('button', { name: 'Launch session' }).click();
+  await page.getByRole('button', { name: 'Launch browser' }).click();
   await page.waitForURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
   const id = page.url().split('/').pop()!;
   try {

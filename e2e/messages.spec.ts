@@ -5,13 +5,15 @@ test("the launcher's refusals are sentences at their fields", async ({ authed: p
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/sessions');
+    // Refusals open Advanced themselves; it is opened here to fill its fields.
+    await page.getByRole('button', { name: 'Advanced' }).click();
     await page.getByLabel('Session data (JSON)').fill('{"cookies": ');
     const timeout = page.getByLabel('Timeout (seconds)');
     await timeout.fill('10');
     // The name may be left empty (a default is sent), but not be too long.
     const name = page.getByLabel('Workflow name');
     await name.fill('x'.repeat(201));
-    await page.getByRole('button', { name: 'Launch session' }).click();
+    await page.getByRole('button', { name: 'Launch browser' }).click();
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     // Each message is the field's own description, so a screen reader reads it with the field.
     await expect(name).toHaveAccessibleDescription(/Workflow name must be at most 200 characters\./);

@@ -43,11 +43,12 @@ test('a profile made from a storage state in the UI: listed at version 1, refuse
 
   // The launcher offers it, None first.
   await page.goto('/sessions');
+  await page.getByRole('button', { name: 'Advanced' }).click();
   const choice = page.getByLabel('Profile', { exact: true });
   await expect(choice.getByRole('option', { name })).toBeAttached();
   await expect(choice).toHaveValue('');
   await expect(page.getByLabel('Save changes back to the profile')).toBeDisabled();
-  await page.locator('.sessions-launch').screenshot({ path: '/tmp/profiles-launcher-1280.png' });
+  await page.locator('.launcher').screenshot({ path: '/tmp/profiles-launcher-1280.png' });
   // So do the run form and the agent's start form; saving back is offered once a profile is chosen.
   await page.setViewportSize({ width: 390, height: 844 });
   for (const path of ['/run', '/agent']) {

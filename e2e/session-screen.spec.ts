@@ -8,8 +8,9 @@ test('a live session: at 1280×800 the remote screen takes the page from the top
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/sessions');
+  await page.getByRole('button', { name: 'Advanced' }).click();
   await page.getByLabel('Workflow name').fill('e2e session screen');
-  await page.getByRole('button', { name: 'Launch session' }).click();
+  await page.getByRole('button', { name: 'Launch browser' }).click();
   // The page moves on once the session's browser has started.
   await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
 

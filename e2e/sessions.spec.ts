@@ -24,9 +24,11 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
   await expectAccessible(page);
   await keepScreenshot(page, testInfo, 'sessions');
 
+  // Advanced's fields are sent as typed (the defaults alone: e2e/launcher.spec.ts).
+  await page.getByRole('button', { name: 'Advanced' }).click();
   await page.getByLabel('Workflow name').fill('e2e session');
   await expect(page.getByLabel('Timeout (seconds)')).toHaveValue('1200');
-  await page.getByRole('button', { name: 'Launch session' }).click();
+  await page.getByRole('button', { name: 'Launch browser' }).click();
   // The page moves on once the session's browser has started.
   await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
   const sessionId = page.url().split('/').pop()!;
@@ -71,10 +73,11 @@ test('launch a session, see its page in the noVNC canvas, then end it', async ({
 
 test('a 422 from the server is shown at the field it names', async ({ authed: page }) => {
   await page.goto('/sessions');
+  await page.getByRole('button', { name: 'Advanced' }).click();
   await page.getByLabel('Workflow name').fill('e2e refused webhook');
   // Well-formed, so the launcher lets it through; only the server finds that .invalid never resolves.
   await page.getByLabel('Webhook URL').fill('https://hooks.example.invalid/browserdesk');
-  await page.getByRole('button', { name: 'Launch session' }).click();
+  await page.getByRole('button', { name: 'Launch browser' }).click();
   const webhook = page.getByLabel('Webhook URL');
   await expect(webhook).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('#f-webhook_url-error')).toContainText('does not resolve');
@@ -88,12 +91,14 @@ test('the launcher offers proxies only when the server has one configured', asyn
   const answered = page.waitForResponse((r) => r.url().endsWith('/api/server_info'));
   await page.goto('/sessions');
   await answered;
+  await page.getByRole('button', { name: 'Advanced' }).click();
   await expect(page.getByLabel('Workflow name')).toBeVisible();
   await expect(page.getByLabel('Use proxies')).toHaveCount(0);
 });
 
 test('the launcher checks session data JSON as you type; metadata is any text', async ({ authed: page }) => {
   await page.goto('/sessions');
+  await page.getByRole('button', { name: 'Advanced' }).click();
   const data = page.getByLabel('Session data (JSON)');
   await data.fill('{"cookies": ');
   await expect(page.getByText(/Session data must be valid JSON/)).toBeVisible();

@@ -28,6 +28,11 @@ export interface VncViewerProps {
   /** Text the remote side put on its clipboard. */
   onClipboard?: (text: string) => void;
   onStatusChange?: (status: ConnectionStatus) => void;
+  /**
+   * What the status line says until the stream first connects (else "Connecting…"): a page that
+   * knows the session's state says it, rather than a bare "Connecting…" over a blank screen.
+   */
+  connectingText?: string;
   /** When no RFB connection can be made at all: show the URL's page in an iframe, or keep retrying. */
   fallback?: 'iframe' | 'none';
   /** Accessible name of the viewer. */
@@ -70,6 +75,7 @@ export function VncViewer({
   background,
   onClipboard,
   onStatusChange,
+  connectingText,
   fallback = 'iframe',
   label = 'Live browser',
   className,
@@ -182,7 +188,7 @@ export function VncViewer({
           Keys go to the remote browser. Press {LEAVE_KEYS_LABEL} to leave it.
         </p>
       )}
-      <StatusLine status={status} />
+      <StatusLine status={status} connectingText={connectingText} />
     </div>
   );
 }

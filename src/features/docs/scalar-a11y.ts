@@ -20,9 +20,6 @@ export function patchScalarA11y(root: ParentNode): void {
     const name = label || editor.dataset.placeholder;
     if (name) editor.setAttribute('aria-label', name);
   }
-  // Scalar's content is a <main> inside the dashboard's: a named region instead, one main a page.
-  for (const main of root.querySelectorAll('.scalar-app main[aria-label]:not([role])'))
-    main.setAttribute('role', 'region');
   // Its sample key (base64 of a joke) in the empty key field reads like a key already filled in.
   for (const field of root.querySelectorAll<HTMLElement>(
     `[placeholder="${SAMPLE_KEY}"], [data-placeholder="${SAMPLE_KEY}"]`,

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { isStatus } from '../../api/errors.ts';
 import { useRunStatus } from '../../api/runs/get-run-status.ts';
@@ -8,6 +8,7 @@ import { useSessionEventStream } from '../../api/sessions/stream-session-events.
 import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+import { preloadVncViewer } from '../../viewer/preload.ts';
 import { recallRun } from './run-memory.ts';
 import { LiveSessionLog } from '../../components/inspector/LiveSessionLog.tsx';
 import { SessionInspector } from '../../components/inspector/SessionInspector.tsx';
@@ -35,6 +36,11 @@ export function RunProgressPage() {
   // Its session's events while it goes on: how its start goes, then the live log (as on the session page).
   const events = useSessionEventStream(sessionId, Boolean(run) && live);
   const failedAt = run && failedStep(run);
+  // A run under way will be watched: the viewer's code loads beside the view tokens' request, not after it.
+  const underWay = Boolean(run) && live;
+  useEffect(() => {
+    if (underWay) preloadVncViewer();
+  }, [underWay]);
 
   return (
     <div className="live-page">
@@ -78,6 +84,10 @@ export function RunProgressPage() {
                 scale="fit"
                 className="viewer-frame above-fold"
                 label="Live view of the run"
+                // Until the picture arrives, the run's state as the server reported it over HTTP.
+                connectingText={
+                  run && `Running, ${run.results.length} of ${run.total_actions} steps done: opening the live view…`
+                }
               />
             </Suspense>
           ) : run?.screenshot ? (

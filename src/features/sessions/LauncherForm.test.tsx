@@ -47,6 +47,8 @@ function serveInfo(proxy: boolean) {
   );
 }
 const render = (ui: ReactNode) => renderDom(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
+/** Unfold the fields past the defaults. */
+const openAdvanced = () => userEvent.click(screen.getByRole('button', { name: 'Advanced' }));
 
 beforeEach(() => serveInfo(false));
 afterEach(() => {
@@ -55,12 +57,51 @@ afterEach(() => {
 });
 
 describe('LauncherForm', () => {
+  it('launches at once with the defaults, the other fields folded under Advanced', async () => {
+    const onLaunch = vi.fn().mockResolvedValue(undefined);
+    render(<LauncherForm onLaunch={onLaunch} />);
+    const advanced = screen.getByRole('button', { name: 'Advanced' });
+    expect(advanced.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('textbox', { name: 'Start URL' })).toBeNull();
+    const launch = screen.getByRole('button', { name: 'Launch browser' });
+    expect(launch.getAttribute('aria-describedby')).toBe('launch-summary');
+    expect(screen.getByText('Full browser, blank page, 20 min, no profile')).toBeTruthy();
+    await userEvent.click(launch);
+    await waitFor(() =>
+      expect(onLaunch).toHaveBeenCalledWith({
+        workflow_name: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/),
+        proxies: false,
+        timeout: 1200,
+        presentation: 'browser',
+      }),
+    );
+    await userEvent.click(advanced);
+    expect(advanced.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('textbox', { name: 'Start URL' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Profile' })).toBeTruthy();
+  });
+
+  it('opens Advanced when a folded field is refused, so its message is in view', async () => {
+    const onLaunch = vi.fn();
+    render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
+    await userEvent.clear(screen.getByLabelText('Timeout (seconds)'));
+    await userEvent.type(screen.getByLabelText('Timeout (seconds)'), '10');
+    await openAdvanced();
+    expect(screen.getByRole('button', { name: 'Advanced' }).getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
+    expect(await screen.findByText('Timeout must be at least 30 seconds.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Advanced' }).getAttribute('aria-expanded')).toBe('true');
+    expect(onLaunch).not.toHaveBeenCalled();
+  });
+
   it('sends every field, with timeout defaulting to 1200 and empty optional fields left out', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     expect((screen.getByLabelText('Timeout (seconds)') as HTMLInputElement).value).toBe('1200');
     await userEvent.type(screen.getByLabelText('Workflow name'), 'checkout');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith({
         workflow_name: 'checkout',
@@ -74,10 +115,11 @@ describe('LauncherForm', () => {
   it('asks for the full browser by default, and for kiosk when chosen', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     expect((screen.getByRole('radio', { name: /Full browser/ }) as HTMLInputElement).checked).toBe(true);
     await userEvent.type(screen.getByLabelText('Workflow name'), 'embed');
     await userEvent.click(screen.getByRole('radio', { name: /Kiosk/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith(expect.objectContaining({ workflow_name: 'embed', presentation: 'kiosk' })),
     );
@@ -86,6 +128,7 @@ describe('LauncherForm', () => {
   it('checks session_data JSON as you type; metadata is any text, sent as typed', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '{"cookies": [' } });
     expect(await screen.findByText(/^Session data must be valid JSON/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), {
@@ -95,7 +138,7 @@ describe('LauncherForm', () => {
     fireEvent.change(screen.getByLabelText('Session data (JSON)'), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText('Metadata'), { target: { value: 'customer 42' } });
     await userEvent.type(screen.getByLabelText('Workflow name'), 'tagged');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith(
         expect.objectContaining({ workflow_name: 'tagged', metadata: 'customer 42' }),
@@ -107,12 +150,13 @@ describe('LauncherForm', () => {
   it('refuses a timeout out of range, a non-URL webhook and a name over 200 characters', async () => {
     const onLaunch = vi.fn();
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     const timeout = screen.getByLabelText('Timeout (seconds)');
     await userEvent.clear(timeout);
     await userEvent.type(timeout, '10');
     await userEvent.type(screen.getByLabelText('Webhook URL'), 'nope');
     fireEvent.change(screen.getByLabelText('Workflow name'), { target: { value: 'x'.repeat(201) } });
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     expect(await screen.findByText('Timeout must be at least 30 seconds.')).toBeTruthy();
     expect(screen.getByText('Webhook URL must be an http(s) URL.')).toBeTruthy();
     expect(screen.getByText('Workflow name must be at most 200 characters.')).toBeTruthy();
@@ -122,14 +166,15 @@ describe('LauncherForm', () => {
   it('sends a start URL and a user agent when given, and refuses a start URL that is not http(s)', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     await userEvent.type(screen.getByLabelText('Start URL'), 'javascript:alert(1)');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     expect(await screen.findByText(/Start URL must be an http\(s\) URL/)).toBeTruthy();
     expect(onLaunch).not.toHaveBeenCalled();
     await userEvent.clear(screen.getByLabelText('Start URL'));
     await userEvent.type(screen.getByLabelText('Start URL'), 'https://example.com/shop');
     await userEvent.type(screen.getByLabelText('User agent'), 'Mozilla/5.0 (Test)');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith(
         expect.objectContaining({ start_url: 'https://example.com/shop', user_agent: 'Mozilla/5.0 (Test)' }),
@@ -140,10 +185,11 @@ describe('LauncherForm', () => {
   it('launches with no name: the session is named by when it starts (the API requires a name)', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     const name = screen.getByLabelText('Workflow name') as HTMLInputElement;
     expect(name.placeholder).toMatch(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await userEvent.type(name, '   ');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith(
         expect.objectContaining({ workflow_name: expect.stringMatching(/^Session \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) }),
@@ -154,6 +200,7 @@ describe('LauncherForm', () => {
 
   it('offers proxies only when the server has a proxy configured', async () => {
     render(<LauncherForm onLaunch={vi.fn()} />);
+    await openAdvanced();
     // Wait for the server's answer before saying the box is absent.
     await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalled());
     await new Promise((r) => setTimeout(r, 50));
@@ -161,12 +208,14 @@ describe('LauncherForm', () => {
     cleanup();
     serveInfo(true);
     render(<LauncherForm onLaunch={vi.fn()} />);
+    await openAdvanced();
     expect(await screen.findByLabelText('Use proxies')).toBeTruthy();
   });
 
   it('starts from a chosen profile, saving back only when asked; None sends no profile', async () => {
     const onLaunch = vi.fn().mockResolvedValue(undefined);
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     const select = screen.getByLabelText('Profile') as HTMLSelectElement;
     expect(select.value).toBe('');
     expect(screen.getByRole('option', { name: 'None' })).toBeTruthy();
@@ -176,14 +225,14 @@ describe('LauncherForm', () => {
     expect(persist.disabled).toBe(false);
     await userEvent.click(persist);
     await userEvent.type(screen.getByLabelText('Workflow name'), 'logged in');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() =>
       expect(onLaunch).toHaveBeenCalledWith(
         expect.objectContaining({ workflow_name: 'logged in', profile: { name: 'shop-login', persist: true } }),
       ),
     );
     await userEvent.selectOptions(select, 'None');
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     await waitFor(() => expect(onLaunch).toHaveBeenCalledTimes(2));
     expect(onLaunch.mock.calls[1]![0]).not.toHaveProperty('profile', expect.anything());
   });
@@ -198,9 +247,10 @@ describe('LauncherForm', () => {
       }),
     );
     render(<LauncherForm onLaunch={onLaunch} />);
+    await openAdvanced();
     await userEvent.type(screen.getByLabelText('Workflow name'), 'w');
     await userEvent.click(await screen.findByLabelText('Use proxies'));
-    await userEvent.click(screen.getByRole('button', { name: 'Launch session' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Launch browser' }));
     expect(await screen.findByText('No PROXY_URL configured.')).toBeTruthy();
     expect(onLaunch.mock.calls[0]![0]).toMatchObject({ proxies: true });
   });

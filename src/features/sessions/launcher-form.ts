@@ -61,6 +61,23 @@ export const launcherResolver = contractResolver(CreateWorkflowSessionRequest, (
   user_agent: opt(v.user_agent)?.trim(),
 }));
 
+/**
+ * What "Launch browser" starts with the Advanced fields as they are, in a few words ("Full browser,
+ * blank page, 20 min, no profile"), so a launch with them folded away holds no surprise.
+ */
+export function launchSummary(v: Pick<LauncherValues, 'presentation' | 'start_url' | 'timeout' | 'profile'>): string {
+  const seconds = v.timeout.trim() === '' ? SESSION_TIMEOUT_DEFAULT : Number(v.timeout);
+  const minutes = Number.isFinite(seconds) && seconds > 0 ? Math.max(1, Math.round(seconds / 60)) : undefined;
+  return [
+    v.presentation === 'kiosk' ? 'Kiosk' : 'Full browser',
+    v.start_url.trim() === '' ? 'blank page' : v.start_url.trim(),
+    minutes === undefined ? undefined : `${minutes} min`,
+    v.profile ? `profile ${v.profile}` : 'no profile',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
 export const LAUNCHER_FIELDS = [
   'workflow_name',
   'proxies',

@@ -23,7 +23,7 @@ export const STATE_FILTER_OPTIONS: { value: SessionState | ''; label: string }[]
 export function emptyListText(state: SessionState | undefined): string {
   return state
     ? `No ${state} sessions. Choose “All states” to see the others.`
-    : 'No sessions yet. Launch one with the form below.';
+    : 'No sessions yet: Launch browser, above, starts one.';
 }
 
 /** Why a session ended, in words (also what the search matches). */
