@@ -9,7 +9,9 @@ test('a live session: at 1280×800 the remote screen takes the page from the top
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/sessions');
   await page.getByRole('button', { name: 'Advanced' }).click();
-  await page.getByLabel('Workflow name').fill('e2e session screen');
+  // Longer than the default name ("Session 2026-11-28 08:57"), which once wrapped the facts row and
+  // pushed the screen past 200 px: the name gives way (an ellipsis), the screen does not.
+  await page.getByLabel('Workflow name').fill('e2e session screen, whose workflow name is longer than any default');
   await page.getByRole('button', { name: 'Launch browser' }).click();
   // The page moves on once the session's browser has started.
   await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 30_000 });

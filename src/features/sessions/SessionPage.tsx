@@ -68,7 +68,7 @@ export function SessionPage() {
           </li>
         )}
         {(session.data?.workflow_name ?? remembered?.workflow_name) && (
-          <li>
+          <li className="live-fact-name" title={session.data?.workflow_name ?? remembered?.workflow_name}>
             Workflow: <strong>{session.data?.workflow_name ?? remembered?.workflow_name}</strong>
           </li>
         )}
