@@ -5,6 +5,22 @@ import { waitForAsync } from './helpers/wait.ts';
 
 /** Tabs, popups and dialogs over /api/mcp, as a playwright-mcp 0.0.83 client drives them. */
 const { bed, newSession, ok } = tabsBed();
+
+/**
+ * After a click that opens a tab: the tab is announced and selected. Playwright reports a popup once
+ * it is set up, which on a loaded host can come after the click's answer; the notice then rides on
+ * the next answer (as the tools promise), so both are read, asking for the tab list until it shows.
+ */
+async function expectTabAnnounced(clicked: string, sessionId: string, path: RegExp): Promise<void> {
+  let said = clicked;
+  await waitForAsync('the new tab to be listed as selected', async () => {
+    const list = await ok('browser_tabs', { session_id: sessionId, action: 'list' });
+    said += `\n${list}`;
+    return tabLines(list).some((line) => /^- 1: \(current\)/.test(line) && path.test(line)) || undefined;
+  });
+  expect(said).toMatch(/A new tab opened and is now selected: tab 1/);
+}
+
 describe('tabs and popups', () => {
   it('follows an OAuth-style popup login: the popup is selected as it opens, its form is filled, and closing it returns to the opener', async () => {
     const id = await newSession('/opener');
@@ -15,7 +31,7 @@ describe('tabs and popups', () => {
         element: 'Log in with Provider',
         ref: refOf(before, /button "Log in with Provider"/),
       });
-      expect(clicked).toMatch(/A new tab opened and is now selected: tab 1, .*\/login/);
+      await expectTabAnnounced(clicked, id, /\/login\)$/);
 
       const tabs = await ok('browser_tabs', { session_id: id, action: 'list' });
       expect(tabLines(tabs)).toHaveLength(2);
@@ -61,7 +77,7 @@ describe('tabs and popups', () => {
         element: 'Terms',
         ref: refOf(snap, /link "Terms in a new tab"/),
       });
-      expect(clicked).toMatch(/A new tab opened and is now selected: tab 1, .*\/other/);
+      await expectTabAnnounced(clicked, id, /\/other\)$/);
       expect(await ok('browser_snapshot', { session_id: id })).toMatch(/heading "Terms"/);
 
       expect(await ok('browser_tabs', { session_id: id, action: 'select', index: 0 })).toMatch(/^- 0: \(current\)/m);
