@@ -11,57 +11,57 @@ const noSidewaysScroll = async (page: Page) => {
   expect(overflow, 'no sideways scrolling').toBeLessThanOrEqual(0);
 };
 
-for (const width of [1280, 390]) {
-  test(`/docs at ${width} px: reached from the nav, renders the API's operations, accessible`, async ({
-    authed: page,
-  }, testInfo) => {
-    // Scalar's page is long and heavy (axe alone takes seconds on a busy machine).
-    test.slow();
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto('/writer');
-    await showMainMenu(page);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API docs' }).click();
-    // Scalar writes the section in view into the hash as one reads.
-    await expect(page).toHaveURL(/\/docs(#.*)?$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
-    await expect(page).toHaveTitle('API docs · Browserdesk');
-    // Scalar's rendering of the document: every tag lists its operations by method and path.
-    const reference = page.locator('.api-reference');
-    const workflowOps = reference.getByRole('list', { name: 'workflows endpoints' }).getByRole('listitem');
-    await expect(workflowOps.filter({ hasText: /^\s*post\s*\/run_workflow\s*$/i })).toHaveCount(1, { timeout: 30_000 });
-    await expect(reference.getByRole('heading', { level: 2, name: 'sessions' })).toBeAttached();
-    // An operation's own address opens it, with its summary as its heading.
-    await page.goto('/docs#tag/workflows/POST/run_workflow');
-    await expect(
-      reference.getByRole('heading', { level: 3, name: /^Run a saved workflow in a new session/ }),
-    ).toBeInViewport({ timeout: 30_000 });
-    await expect(page.getByText(/Loading/)).toHaveCount(0);
-    // The document's link is this server's, and the saved key is nowhere in the page.
-    await expect(page.getByRole('link', { name: 'openapi.json' })).toHaveAttribute('href', /\/api\/openapi\.json$/);
-    expect(await page.content()).not.toContain('e2e_key_0123456789abcdef');
-    await noSidewaysScroll(page);
-    await expectAccessible(page);
-    // What the reader sees first, not the whole 40 000 px page.
-    const shot = testInfo.outputPath(`docs-${width}.png`);
-    await page.screenshot({ path: shot });
-    await testInfo.attach(`docs-${width}`, { path: shot, contentType: 'image/png' });
-    // Dark, like the rest of the dashboard when the system is: the reference's colours are ours.
-    if (width === 1280) {
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await expect(page.locator('body.dark-mode')).toBeAttached();
-      await expectAccessible(page);
-      await page.emulateMedia({ colorScheme: 'light' });
-    }
-    // A key typed to try calls goes into the examples and is forgotten: never stored, gone on reload.
-    await page.goto('/docs');
-    const keyField = reference.getByLabel('Value', { exact: true }).first();
-    await keyField.fill('typed_key_not_kept');
-    await expect(reference.getByText(/typed_key_not_kept/).first()).toBeAttached();
-    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('typed_key_not_kept');
-    await page.reload();
-    await expect(reference.getByLabel('Value', { exact: true }).first()).toHaveValue('', { timeout: 30_000 });
-  });
+// At 1280 px only: docs-contents.spec checks the page at 1280 and 390 px, with axe counting every
+// impact, and phone-nav.spec the menu that reaches it on a phone.
+test(`/docs at 1280 px: reached from the nav, renders the API's operations, dark too`, async ({
+  authed: page,
+}, testInfo) => {
+  // Scalar's page is long and heavy (axe alone takes seconds on a busy machine).
+  test.slow();
+  const width = 1280;
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto('/writer');
+  await showMainMenu(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API docs' }).click();
+  // Scalar writes the section in view into the hash as one reads.
+  await expect(page).toHaveURL(/\/docs(#.*)?$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
+  await expect(page).toHaveTitle('API docs · Browserdesk');
+  // Scalar's rendering of the document: every tag lists its operations by method and path.
+  const reference = page.locator('.api-reference');
+  const workflowOps = reference.getByRole('list', { name: 'workflows endpoints' }).getByRole('listitem');
+  await expect(workflowOps.filter({ hasText: /^\s*post\s*\/run_workflow\s*$/i })).toHaveCount(1, { timeout: 30_000 });
+  await expect(reference.getByRole('heading', { level: 2, name: 'sessions' })).toBeAttached();
+  // An operation's own address opens it, with its summary as its heading.
+  await page.goto('/docs#tag/workflows/POST/run_workflow');
+  await expect(
+    reference.getByRole('heading', { level: 3, name: /^Run a saved workflow in a new session/ }),
+  ).toBeInViewport({ timeout: 30_000 });
+  await expect(page.getByText(/Loading/)).toHaveCount(0);
+  // The document's link is this server's, and the saved key is nowhere in the page.
+  await expect(page.getByRole('link', { name: 'openapi.json' })).toHaveAttribute('href', /\/api\/openapi\.json$/);
+  expect(await page.content()).not.toContain('e2e_key_0123456789abcdef');
+  await noSidewaysScroll(page);
+  // What the reader sees first, not the whole 40 000 px page.
+  const shot = testInfo.outputPath(`docs-${width}.png`);
+  await page.screenshot({ path: shot });
+  await testInfo.attach(`docs-${width}`, { path: shot, contentType: 'image/png' });
+  // Dark, like the rest of the dashboard when the system is: the reference's colours are ours.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('body.dark-mode')).toBeAttached();
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+  // A key typed to try calls goes into the examples and is forgotten: never stored, gone on reload.
+  await page.goto('/docs');
+  const keyField = reference.getByLabel('Value', { exact: true }).first();
+  await keyField.fill('typed_key_not_kept');
+  await expect(reference.getByText(/typed_key_not_kept/).first()).toBeAttached();
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('typed_key_not_kept');
+  await page.reload();
+  await expect(reference.getByLabel('Value', { exact: true }).first()).toHaveValue('', { timeout: 30_000 });
+});
 
+for (const width of [1280, 390]) {
   test(`session page at ${width} px: each client's snippet holds this session, copies, accessible`, async ({
     authed: page,
     api,
