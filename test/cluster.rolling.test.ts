@@ -116,9 +116,14 @@ describe('a rolling restart of three nodes on one Postgres', () => {
     const refusals: string[] = [];
     let sent = 0;
     let next = 0;
-    /** One run, to the next node in turn; refused or unreachable, to the node after (each node once). */
+    /**
+     * One run, to the next node in turn; refused or unreachable, to the node after. A 503 says "try
+     * again shortly": a node that has just stopped is still placed on until its heartbeat goes stale,
+     * so after each node once the client waits a second and goes round again (three rounds).
+     */
     const submitOne = async () => {
-      for (let tries = 0; tries < nodes.length; tries++) {
+      for (let tries = 0; tries < nodes.length * 3; tries++) {
+        if (tries > 0 && tries % nodes.length === 0) await new Promise((r) => setTimeout(r, 1000));
         const node = nodes[next++ % nodes.length]!;
         const res = await send(node, 'POST', '/api/run_workflow', { workflow_id: workflowId, webhook_url: hooks.url });
         if (res === 'unreachable' || res.status === 503) {
