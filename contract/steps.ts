@@ -273,9 +273,9 @@ export type Flow = z.infer<typeof Flow>;
 
 const CLICKS = new Set(['click', 'doubleClick']);
 
-/** A click step as written, with the offsets it left out added after its own keys. */
+/** A step as written; a click that left out its offsets gets them, after its own keys (a new object only then). */
 function withClickOffsets(step: Record<string, unknown>): Record<string, unknown> {
-  if (!CLICKS.has(step.type as string)) return step;
+  if (!CLICKS.has(step.type as string) || ('offsetX' in step && 'offsetY' in step)) return step;
   return { ...step, offsetX: step.offsetX ?? CLICK_DEFAULT_OFFSET, offsetY: step.offsetY ?? CLICK_DEFAULT_OFFSET };
 }
 
@@ -289,7 +289,6 @@ function withClickOffsets(step: Record<string, unknown>): Record<string, unknown
 export function flowAsGiven(value: unknown): Flow {
   Flow.parse(value);
   const flow = value as { steps: Record<string, unknown>[] };
-  const complete = (s: Record<string, unknown>) => !CLICKS.has(s.type as string) || ('offsetX' in s && 'offsetY' in s);
-  if (flow.steps.every(complete)) return value as Flow;
-  return { ...flow, steps: flow.steps.map(withClickOffsets) } as unknown as Flow;
+  const steps = flow.steps.map(withClickOffsets);
+  return steps.every((step, i) => step === flow.steps[i]) ? (value as Flow) : ({ ...flow, steps } as unknown as Flow);
 }

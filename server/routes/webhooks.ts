@@ -28,14 +28,12 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     return deliveryDetailOf(row);
   });
   addRoute(app, deliveries.retryWebhookDelivery, async ({ params }) => {
-    const after = await app.webhooks.retry(params.id);
-    if (after === undefined) throw new NotFound('Webhook delivery');
-    if (after === 'not-retryable') {
-      const row = await app.webhooks.delivery(params.id);
+    const outcome = await app.webhooks.retry(params.id);
+    if (outcome === undefined) throw new NotFound('Webhook delivery');
+    if ('notRetryable' in outcome)
       throw new Conflict(
-        `Only a failed, disabled or refused delivery can be retried; this one is ${row?.status ?? 'gone'}`,
+        `Only a failed, disabled or refused delivery can be retried; this one is ${outcome.notRetryable.status}`,
       );
-    }
-    return deliveryOf(after);
+    return deliveryOf(outcome.sent);
   });
 }

@@ -111,15 +111,20 @@ export class WebhookDispatcher {
    * One attempt by hand (Settings' Retry) of a failed, disabled (410 Gone) or refused delivery: now, by this node, to the
    * URL the row was queued for, through the same destination check and signing as every attempt.
    * Its outcome is final (delivered, failed, disabled): no schedule follows. Resolves to the row
-   * after the attempt, `not-retryable` for a row in another state, undefined for no such row.
+   * after the attempt (`sent`), the row as it is for one in another state (`notRetryable`), or
+   * undefined for no such row.
    */
-  async retry(id: string): Promise<OutboxRow | 'not-retryable' | undefined> {
+  async retry(id: string): Promise<{ sent: OutboxRow } | { notRetryable: OutboxRow } | undefined> {
     const row = await this.repo.claimForRetry(id, Date.now() + this.timeoutMs + CLAIM_MARGIN_MS);
-    if (!row) return (await this.repo.get(id)) ? 'not-retryable' : undefined;
+    if (!row) {
+      const as = await this.repo.get(id);
+      return as && { notRetryable: as };
+    }
     const attempt = this.attempt(row, { final: true }).finally(() => this.inFlight.delete(row.id));
     this.inFlight.set(row.id, attempt);
     await attempt;
-    return this.repo.get(id);
+    const sent = await this.repo.get(id);
+    return sent && { sent };
   }
 
   start(): void {

@@ -36,8 +36,10 @@ export function LauncherForm({ onLaunch }: { onLaunch(body: CreateWorkflowSessio
   });
   const { errors } = formState;
   const [advanced, setAdvanced] = useState(false);
-  const profile = useWatch({ control, name: 'profile' });
-  const [presentation, startUrl, timeout] = useWatch({ control, name: ['presentation', 'start_url', 'timeout'] });
+  const [presentation, startUrl, timeout, profile] = useWatch({
+    control,
+    name: ['presentation', 'start_url', 'timeout', 'profile'],
+  });
   const proxyConfigured = useServerInfo().data?.proxy_configured === true;
   const workflows = useWorkflows();
   const onSubmit = handleSubmit(
