@@ -2,14 +2,19 @@ import type { z } from 'zod';
 import type { Issue } from '../../contract/errors.ts';
 import { Invalid } from './errors.ts';
 
+/** The longest unknown field name an error repeats: a caller's key is theirs, of any length (the fuzzer sent one of 100 KB). */
+const KEY_SHOWN_MAX = 100;
+const shownKey = (key: string) => (key.length > KEY_SHOWN_MAX ? `${key.slice(0, KEY_SHOWN_MAX - 1)}…` : key);
+
 /** A zod error as one issue per bad field, on the dotted path the caller sent. */
 export function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.map((i) => {
     const p = i.path.map(String);
     if (i.code === 'unrecognized_keys') {
+      const keys = i.keys.map(shownKey);
       return {
-        path: [...p, ...i.keys].join('.'),
-        message: `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}`,
+        path: [...p, ...keys].join('.'),
+        message: `unknown field${keys.length > 1 ? 's' : ''}: ${keys.join(', ')}`,
       };
     }
     return { path: p.join('.') || '(body)', message: i.message };
