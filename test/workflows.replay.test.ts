@@ -5,7 +5,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Flow } from '../contract/steps.ts';
 import { WorkflowInput } from '../contract/workflows.ts';
-import { replayFlow } from '../server/runs/engine/replay.ts';
+import { protocolTimeoutFor, replayFlow } from '../server/runs/engine/replay.ts';
 import { fillPlaceholders, resolveVariables } from '../server/runs/variables.ts';
 import { launchChromium } from './fixtures/chromium.ts';
 import { formWorkflow, REPORT_BYTES } from './fixtures/flows.ts';
@@ -100,4 +100,31 @@ describe('replay engine', () => {
     expect(outcome.results.map((r) => r.result.ok)).toEqual([true, false]);
     expect(browser.connected).toBe(true);
   });
+
+  // CI caught it: a step may wait longer than one CDP call's 30 s limit, and puppeteer waits in one
+  // call, so a waitForExpression with a 600 s timeout failed as "Waiting failed" at 30 s.
+  it('a step waits its whole timeout, past 30 s, and succeeds when its expression turns true', async () => {
+    const flow = Flow.parse({
+      title: 'long wait',
+      steps: [
+        { type: 'navigate', url: `${site.origin}/form`, timeout: 30_000 },
+        // True 33 s after its first check: past the 30 s a single CDP call had.
+        {
+          type: 'waitForExpression',
+          expression: 'Date.now() - (window.firstCheck ??= Date.now()) > 33000',
+          timeout: 120_000,
+        },
+      ],
+    });
+    const started = Date.now();
+    const replayed = replayFlow({ connect: async () => ({ browserWSEndpoint: browser.wsEndpoint() }), flow, filesDir });
+    const { succeeded, message } = await replayed;
+    expect({ succeeded, message }).toEqual({ succeeded: true, message: 'All 2 steps succeeded' });
+    expect(Date.now() - started).toBeGreaterThan(33_000);
+    expect(protocolTimeoutFor(flow)).toBe(150_000);
+    // A timeout past Node's longest timer would fire at once: the call's limit stays within it.
+    expect(
+      protocolTimeoutFor({ ...flow, timeout: 1e12, steps: [{ type: 'waitForExpression', expression: '1' }] }),
+    ).toBe(2 ** 31 - 1);
+  }, 120_000);
 });

@@ -62,8 +62,21 @@ export interface ReplayOptions {
   signal?: AbortSignal;
 }
 
-/** Longest a single CDP call may go unanswered before its step fails (puppeteer's default is 180 s). */
+/** Longest a single CDP call may go unanswered beyond the flow's longest page wait (puppeteer's default is 180 s). */
 const PROTOCOL_TIMEOUT_MS = 30_000;
+/** Node's longest timer: a longer one fires at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The run's protocolTimeout. Puppeteer waits for a function or a selector in one CDP call that is
+ * answered when the wait ends, so a step that may wait 40 s must not have its call cut at 30 s
+ * (it failed as "Waiting failed" at 30 s whatever its timeout). A page that stops answering is
+ * caught by the step's watch (stepWatch.ts) after its timeout, not by this.
+ */
+export function protocolTimeoutFor(flow: Flow): number {
+  const longestWait = Math.max(0, ...flow.steps.map((step) => pageWaitOf(step, flow.timeout) ?? 0));
+  return Math.min(longestWait + PROTOCOL_TIMEOUT_MS, LONGEST_TIMER_MS);
+}
 
 /** The session's existing tab: the one a person watching over VNC sees. */
 async function pageOf(browser: Browser): Promise<Page> {
@@ -104,7 +117,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     browser = await puppeteer.connect({
       ...(await opts.connect()),
       defaultViewport: null,
-      protocolTimeout: PROTOCOL_TIMEOUT_MS,
+      protocolTimeout: protocolTimeoutFor(opts.flow),
     });
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
