@@ -37,8 +37,19 @@ const AssertedEvent = z.looseObject({
   title: z.string().optional(),
 });
 
+/**
+ * The longest wait a step or flow may set: a day. Node's timers end at about 24.8 days and fire at
+ * once past it, so an unbounded timeout would fail its step at once, for a reason nobody set.
+ */
+export const TIMEOUT_MAX_MS = 86_400_000;
+const Timeout = z
+  .number({ error: 'timeout must be a number of milliseconds' })
+  .int('timeout must be a whole number of milliseconds')
+  .positive('timeout must be more than 0 ms')
+  .max(TIMEOUT_MAX_MS, `timeout must be at most ${TIMEOUT_MAX_MS} ms (a day)`);
+
 const base = {
-  timeout: z.number().int().positive().optional(),
+  timeout: Timeout.optional(),
   assertedEvents: z.array(AssertedEvent).optional(),
   target: z.string().optional(),
   frame: z.array(z.number().int().min(0)).optional(),
@@ -264,7 +275,7 @@ export type Step = z.infer<typeof Step>;
 export const Flow = z
   .looseObject({
     title: z.string(),
-    timeout: z.number().int().positive().optional(),
+    timeout: Timeout.optional(),
     selectorAttribute: z.string().optional(),
     steps: z.array(Step).max(1000),
   })

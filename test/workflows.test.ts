@@ -177,6 +177,19 @@ describe('workflow validation: 422 naming the step and field', () => {
     }
   });
 
+  it('a timeout of more than a day, or none at all', async () => {
+    for (const timeout of [86_400_001, 0, 1.5, '5000']) {
+      const issues = await issuesFor(withStep({ type: 'waitForExpression', expression: 'true', timeout }));
+      expect(issues).toEqual([{ path: 'flow.steps.3.timeout', message: expect.stringMatching(/^timeout must be /) }]);
+    }
+    const aDay = await postJson(
+      server,
+      '/api/workflows',
+      withStep({ type: 'waitForExpression', expression: 'true', timeout: 86_400_000 }),
+    );
+    expect(aDay.status).toBe(201);
+  });
+
   it('bad custom step parameters and variables', async () => {
     const issues = await issuesFor(
       withStep({ type: 'customStep', name: 'extract', parameters: { selectors: [['#a']], as: '1bad' } }, [
