@@ -115,7 +115,7 @@ test('a workflow built with Add step only saves and runs (1280 px, keyboard)', a
   }
 });
 
-test('Add step on a phone: the choices fit, nothing scrolls sideways (390 px)', async ({
+test('Add step on a phone: the choices fit, nothing scrolls sideways, a step goes in after a chosen one (390 px)', async ({
   authed: page,
   api,
 }, testInfo) => {
@@ -142,8 +142,21 @@ test('Add step on a phone: the choices fit, nothing scrolls sideways (390 px)', 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expectNoViolations(page);
   await shot(page, testInfo, '390');
-  const saved = (await (await api.get(`/api/workflows/${id}`)).json()) as { flow: { steps: { type: string }[] } };
-  expect(saved.flow.steps.map((s) => s.type)).toEqual(['navigate', 'click', 'change']);
+  // A step goes in after a chosen one from that step's own menu; its choices fit the step's card.
+  const list = page.getByRole('region', { name: /^Steps/ });
+  await list.getByRole('button', { name: 'Add a step after step 1' }).click();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoViolations(page);
+  await shot(page, testInfo, '390-step-after');
+  await choices.getByRole('button', { name: 'Wait for', exact: true }).click();
+  await expect(list.getByRole('textbox', { name: 'Step 2 Selector' })).toBeFocused();
+  await typeOver(page, '#start');
+  await page.getByRole('button', { name: 'Save workflow' }).click();
+  const savedTypes = async () => {
+    const saved = (await (await api.get(`/api/workflows/${id}`)).json()) as { flow: { steps: { type: string }[] } };
+    return saved.flow.steps.map((s) => s.type);
+  };
+  await expect.poll(savedTypes).toEqual(['navigate', 'waitForElement', 'click', 'change']);
   // And dark: the choices' words and hints keep their contrast.
   await showMainMenu(page);
   await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: 'Dark' });

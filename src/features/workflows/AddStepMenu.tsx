@@ -1,13 +1,27 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { STEP_TEMPLATES, type StepTemplate } from './step-templates.ts';
 
 /**
  * "Add step": a button that opens the list of step kinds (go to, click, type, …), each a button.
  * Opening puts the focus on the first choice; the arrow keys move between the choices, Escape
- * closes the list and gives the focus back to "Add step". A choice closes it and is handed to
- * `onAdd`, which adds the step and moves the focus into it.
+ * closes the list and gives the focus back to the button. A choice closes it and is handed to
+ * `onAdd`, which adds the step and moves the focus into it. The list's end has one; each step has
+ * a small one of its own (`small`, named by `name`) that adds after that step.
  */
-export function AddStepMenu({ onAdd }: { onAdd: (template: StepTemplate) => void }) {
+export function AddStepMenu({
+  onAdd,
+  text = 'Add step',
+  name,
+  small = false,
+}: {
+  onAdd: (template: StepTemplate) => void;
+  /** The button's words. */
+  text?: string;
+  /** Its accessible name, when the words alone do not say where the step goes. */
+  name?: string;
+  small?: boolean;
+}) {
+  const id = useId();
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const choices = useRef<HTMLUListElement>(null);
@@ -31,33 +45,34 @@ export function AddStepMenu({ onAdd }: { onAdd: (template: StepTemplate) => void
   };
 
   return (
-    <div className="add-step" onKeyDown={onKeyDown}>
+    <div className={small ? 'add-step add-step-after' : 'add-step'} onKeyDown={onKeyDown}>
       <button
         ref={toggle}
         type="button"
-        className="secondary"
+        className={small ? 'secondary small' : 'secondary'}
+        aria-label={name}
         aria-expanded={open}
-        aria-controls="add-step-choices"
+        aria-controls={`${id}-choices`}
         onClick={() => setOpen(!open)}
       >
-        Add step
+        {text}
       </button>
       {open && (
-        <ul id="add-step-choices" ref={choices} className="add-step-choices" aria-label="Step to add">
+        <ul id={`${id}-choices`} ref={choices} className="add-step-choices" aria-label="Step to add">
           {STEP_TEMPLATES.map((t, i) => (
             <li key={t.label}>
               <button
                 type="button"
                 className="secondary"
                 aria-label={t.label}
-                aria-describedby={`add-step-hint-${i}`}
+                aria-describedby={`${id}-hint-${i}`}
                 onClick={() => {
                   setOpen(false);
                   onAdd(t);
                 }}
               >
                 <span className="add-step-label">{t.label}</span>
-                <span className="add-step-hint" id={`add-step-hint-${i}`}>
+                <span className="add-step-hint" id={`${id}-hint-${i}`}>
                   {t.hint}
                 </span>
               </button>

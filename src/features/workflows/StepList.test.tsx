@@ -151,6 +151,23 @@ describe('StepList', () => {
     expect(screen.getByRole('heading', { name: 'Steps · 5' })).toBeTruthy();
   });
 
+  it("adds a step after a chosen one from that step's own menu, and focuses it there", async () => {
+    render(<Harness initial={text} />);
+    const after = screen.getByRole('button', { name: 'Add a step after step 1' });
+    expect(after.textContent).toBe('+ Step after');
+    await userEvent.click(after);
+    // Its own list, named apart from the list's end menu, which stays closed.
+    expect(screen.getAllByRole('list', { name: 'Step to add' })).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Add step' }).getAttribute('aria-expanded')).toBe('false');
+    expect(document.getElementById(after.getAttribute('aria-controls')!)).toBeTruthy();
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    const steps = (JSON.parse(current) as { steps: { type: string }[] }).steps;
+    expect(steps.map((st) => st.type)).toEqual(['navigate', 'click', 'change', 'change', 'customStep']);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Step 2 Selector' }));
+    // The steps after it keep their text: the old step 2 is step 3, as written.
+    expect(current).toContain('\n    { "type": "change", "value": "{{query}}", "selectors": [["input[name=q]"]] },\n');
+  });
+
   it('offers the agent and Add step when there are no steps; a key press is added as one key', async () => {
     render(<Harness initial={'{\n  "title": "New",\n  "steps": []\n}\n'} />);
     expect(screen.getByText(/No steps yet/)).toBeTruthy();

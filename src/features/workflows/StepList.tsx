@@ -4,7 +4,7 @@ import { credentialOf } from '../../../contract/placeholders.ts';
 import { parseFlowText, type LineIssue } from './flow-text.ts';
 import { splitPlaceholders, stepsOf, type StepView } from '../../components/steps/describe-step.ts';
 import { WithPlaceholders } from '../../components/steps/WithPlaceholders.tsx';
-import { appendSteps, deleteStep, moveStep, setFlowValue, setStepKey, stepAtLine } from './flow-steps.ts';
+import { insertSteps, deleteStep, moveStep, setFlowValue, setStepKey, stepAtLine } from './flow-steps.ts';
 import { useLinkedStep } from './use-linked-step.ts';
 import { AddStepMenu } from './AddStepMenu.tsx';
 import type { StepTemplate } from './step-templates.ts';
@@ -86,9 +86,10 @@ export function StepList({
     onChange(moveStep(text, s.index, by));
     setFocusAfterMove({ index: s.index + by, dir: by < 0 ? 'up' : 'down' });
   };
-  const add = (template: StepTemplate) => {
-    onChange(appendSteps(text, template.steps));
-    setFocusAdded(steps?.length ?? 0);
+  /** Add a template's steps after step `after`, or after the last one. */
+  const add = (template: StepTemplate, after?: number) => {
+    onChange(insertSteps(text, template.steps, after));
+    setFocusAdded(after === undefined ? (steps?.length ?? 0) : after + 1);
   };
   const remove = (s: StepView) => {
     const after = deleteStep(text, s.index);
@@ -230,12 +231,18 @@ export function StepList({
                 >
                   Delete
                 </button>
+                <AddStepMenu
+                  small
+                  text="+ Step after"
+                  name={`Add a step after step ${s.index + 1}`}
+                  onAdd={(template) => add(template, s.index)}
+                />
               </div>
             </li>
           ))}
         </ol>
       )}
-      {steps !== null && <AddStepMenu onAdd={add} />}
+      {steps !== null && <AddStepMenu onAdd={(template) => add(template)} />}
     </section>
   );
 }

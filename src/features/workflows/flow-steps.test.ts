@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  appendSteps,
+  insertSteps,
   changedSpan,
   deleteStep,
   formattingOf,
@@ -92,7 +92,7 @@ describe('stepAtLine', () => {
 describe('adding steps', () => {
   it('writes a step into an empty list as the Recorder exports one', () => {
     const empty = '{\n  "title": "New",\n  "steps": []\n}\n';
-    expect(appendSteps(empty, [{ type: 'click', selectors: [['button']] }])).toBe(
+    expect(insertSteps(empty, [{ type: 'click', selectors: [['button']] }])).toBe(
       [
         '{',
         '  "title": "New",',
@@ -113,7 +113,7 @@ describe('adding steps', () => {
   });
 
   it('adds after the last step at its indentation, the steps before kept as written', () => {
-    const out = appendSteps(text, [
+    const out = insertSteps(text, [
       { type: 'keyDown', key: 'Enter' },
       { type: 'keyUp', key: 'Enter' },
     ]);
@@ -124,11 +124,27 @@ describe('adding steps', () => {
         `${last},\n    {\n      "type": "keyDown",\n      "key": "Enter"\n    },\n    {\n      "type": "keyUp",\n      "key": "Enter"\n    }`,
       ),
     );
-    expect(appendSteps('{ "steps": ', [{ type: 'close' }])).toBe('{ "steps": ');
+    expect(insertSteps('{ "steps": ', [{ type: 'close' }])).toBe('{ "steps": ');
+  });
+
+  it('adds after a chosen step, before the ones that follow it, each kept as written', () => {
+    const out = insertSteps(text, [{ type: 'waitForElement', selectors: [['#results']] }], 0);
+    const first = '    { "type": "navigate", "url": "https://example.com/" }';
+    expect(out).toBe(
+      text.replace(
+        first,
+        `${first},\n    {\n      "type": "waitForElement",\n      "selectors": [\n        [\n          "#results"\n        ]\n      ]\n    }`,
+      ),
+    );
+    const types = (t: string) => (JSON.parse(t) as { steps: { type: string }[] }).steps.map((s) => s.type);
+    expect(types(out)).toEqual(['navigate', 'waitForElement', 'change', 'click']);
+    // After the last one is the same as after none named; a step that is not there changes nothing.
+    expect(insertSteps(text, [{ type: 'close' }], 2)).toBe(insertSteps(text, [{ type: 'close' }]));
+    expect(insertSteps(text, [{ type: 'close' }], 3)).toBe(text);
   });
 
   it('changes a key press’s key in both of its steps, and a lone key in its own', () => {
-    const pressed = appendSteps(text, [
+    const pressed = insertSteps(text, [
       { type: 'keyDown', key: 'Enter' },
       { type: 'keyUp', key: 'Enter' },
     ]);

@@ -61,25 +61,27 @@ const indentAt = (text: string, offset: number) =>
   /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1))![0];
 
 /**
- * Add `steps` after the last one, each on lines of its own at its neighbours' indentation (one
- * level inside the list's when it is empty), written as Chrome's Recorder exports a step. The
- * steps already there keep their text.
+ * Add `steps` after step `after` (after the last one when it is not given), each on lines of its
+ * own at its neighbours' indentation (one level inside the list's when it is empty), written as
+ * Chrome's Recorder exports a step. The steps already there keep their text.
  */
-export function appendSteps(text: string, steps: readonly unknown[]): string {
+export function insertSteps(text: string, steps: readonly unknown[], after?: number): string {
   const tree = parseTree(text, [], { disallowComments: true });
   const list = tree && findNodeAtLocation(tree, ['steps']);
   if (list?.type !== 'array' || steps.length === 0) return text;
   const { insertSpaces, tabSize, eol } = formattingOf(text);
   const unit = insertSpaces ? ' '.repeat(tabSize ?? 2) : '\t';
-  const last = list.children?.at(-1);
-  const indent = last ? indentAt(text, last.offset) : indentAt(text, list.offset) + unit;
+  const before = after === undefined ? list.children?.at(-1) : list.children?.[after];
+  if (after !== undefined && !before) return text;
+  const indent = before ? indentAt(text, before.offset) : indentAt(text, list.offset) + unit;
   const written = steps.map((s) =>
     JSON.stringify(s, null, unit)
       .split('\n')
       .join(eol + indent),
   );
-  if (last) {
-    const end = last.offset + last.length;
+  if (before) {
+    // Right after that step, before the comma that led to the next one: the steps after it keep their text.
+    const end = before.offset + before.length;
     return text.slice(0, end) + written.map((w) => `,${eol}${indent}${w}`).join('') + text.slice(end);
   }
   const inside = eol + indent + written.join(`,${eol}${indent}`) + eol + indentAt(text, list.offset);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Flow, Step } from '../../../contract/steps.ts';
 import { WorkflowInput } from '../../../contract/workflows.ts';
 import { describeStep, stepsOf } from '../../components/steps/describe-step.ts';
-import { appendSteps } from './flow-steps.ts';
+import { insertSteps } from './flow-steps.ts';
 import { STEP_TEMPLATES } from './step-templates.ts';
 import { emptyFlowText } from './workflow-form.ts';
 
@@ -63,7 +63,7 @@ describe('the "Add step" templates', () => {
 
   it('appended to a new workflow’s flow, each reads back as the step it is', () => {
     for (const template of STEP_TEMPLATES) {
-      const text = appendSteps(emptyFlowText(), template.steps);
+      const text = insertSteps(emptyFlowText(), template.steps);
       expect(JSON.parse(text)).toEqual({ title: 'New workflow', steps: template.steps });
       expect(stepsOf(JSON.parse(text))).toHaveLength(template.steps.length);
     }
