@@ -65,7 +65,7 @@ export const artifactOperations = defineOperations({
     path: '/sessions/{id}/har',
     session: 'params.id',
     summary:
-      "The session's network record as HAR 1.2 (opens in Chrome DevTools' network panel), written when it ends: every request of its tabs and workers, text bodies cut, credentials and Authorization/Cookie values hidden",
+      "The session's network record as HAR 1.2 (opens in Chrome DevTools' network panel), written when it ends: every request of its tabs and workers, text bodies cut, credentials and Authorization/Cookie values hidden. While the session is live, what it has recorded so far, its log's comment saying it is a snapshot",
     tags: ['sessions'],
     params: SessionIdParams,
     responses: { 200: { description: 'The HAR, as an attachment', schema: Har } },

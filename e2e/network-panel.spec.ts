@@ -5,9 +5,9 @@ import { Har } from '../contract/har.ts';
 import { checkAtBothWidths } from './support/atBothWidths.ts';
 import { expect, test } from './support/fixtures.ts';
 
-// Issue 38, item 9: a session's requests in its live log (the Network filter) while it runs, and
-// in the inspector's Network table once it ends: a row opens its headers and body, and Download
-// HAR saves the server's HAR with those requests.
+// Issue 38, item 9: a session's requests in its live log (the Network filter) and its live Network
+// tab (the requests so far, in full) while it runs, and in the inspector's Network table once it
+// ends: a row opens its headers and body, and Download HAR saves the server's HAR with those requests.
 const PAGE = `<!doctype html><title>Shop</title><h1>Shop</h1><script>
 fetch('/api/items').then(() => fetch('/missing')).then(() => fetch('/api/echo', { method: 'POST', body: 'hello=1' }));
 </script>`;
@@ -61,6 +61,25 @@ test('the Network filter and the Network table show the requests, a row opens it
       // Only requests under the filter: the session's start is not one.
       await expect(log).not.toContainText('Session started');
       await checkAtBothWidths(page, testInfo, 'network-live-log', log);
+
+      // Its requests so far, in full, while it runs: the live log's Network tab.
+      const liveTabs = page.getByRole('tablist', { name: 'Live session' });
+      await liveTabs.getByRole('tab', { name: 'Network', exact: true }).click();
+      const liveTable = page.getByRole('region', { name: 'Network', exact: true });
+      await expect(liveTable.getByRole('button', { name: '/missing' })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: /^Requests up to / })).toBeVisible();
+      await liveTable.getByRole('button', { name: '/api/items' }).click();
+      const liveDetails = page.getByRole('region', { name: `GET ${origin}/api/items` });
+      await expect(liveDetails).toContainText('[redacted]');
+      await expect(liveDetails).not.toContainText(COOKIE_VALUE);
+      // A request made after it was read shows on Refresh.
+      await browser
+        .contexts()[0]!
+        .pages()[0]!
+        .evaluate(() => fetch('/later'));
+      await page.getByRole('tabpanel', { name: 'Network' }).getByRole('button', { name: 'Refresh' }).click();
+      await expect(liveTable.getByRole('button', { name: '/later' })).toBeVisible();
+      await checkAtBothWidths(page, testInfo, 'network-live-table', liveTable);
     } finally {
       await browser.close();
     }
@@ -68,7 +87,9 @@ test('the Network filter and the Network table show the requests, a row opens it
     // Ended: the inspector reads the HAR the server wrote.
     expect((await api.delete(`/api/sessions/${session.session_id}`)).status()).toBeLessThan(300);
     // Its Network tab, from the keyboard (the Log tab is the one shown first).
-    const logTab = page.getByRole('tab', { name: 'Log', exact: true });
+    const logTab = page
+      .getByRole('tablist', { name: "The session's log and requests" })
+      .getByRole('tab', { name: 'Log', exact: true });
     await logTab.focus({ timeout: 30_000 });
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('tab', { name: 'Network', exact: true })).toHaveAttribute('aria-selected', 'true');

@@ -156,10 +156,17 @@ describe('network and console record', () => {
     expect(requests.find((e) => e.url.endsWith('/refused'))?.failed).toMatch(/^net::ERR_/);
   });
 
-  it('writes a HAR 1.2 at the end, served with the key for that session only, with no credential in it', async () => {
+  it("answers a live session's HAR so far, said to be a snapshot, then writes it at the end, served with the key for that session only, with no credential in it", async () => {
     const live = await server.api(`/api/sessions/${id}/har`);
-    expect(live.status).toBe(404);
-    expect(((await live.json()) as { message: string }).message).toMatch(/written when the session ends/);
+    expect(live.status).toBe(200);
+    expect(live.headers.get('content-disposition')).toContain(`session-${id}.har`);
+    const liveText = await live.text();
+    for (const secret of [SECRET, AUTH_TOKEN.split(' ')[1]!, COOKIE_VALUE]) expect(liveText).not.toContain(secret);
+    const snapshot: unknown = JSON.parse(liveText);
+    await expect(validateHar(snapshot)).resolves.toBe(snapshot);
+    const sofar = Har.parse(snapshot);
+    expect(sofar.log.comment).toMatch(/^A snapshot of a live session at \d{4}-/);
+    expect(sofar.log.entries.find((e) => e.request.url.endsWith('/ok?q=1'))?.response.status).toBe(200);
 
     expect((await call('session_close', { session_id: id })).isError).toBeFalsy();
     expect((await call('session_close', { session_id: other })).isError).toBeFalsy();
@@ -175,6 +182,8 @@ describe('network and console record', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain(`session-${id}.har`);
     const text = await res.text();
+    // The file written at the end is no snapshot.
+    expect((JSON.parse(text) as { log: { comment?: string } }).log.comment ?? '').not.toMatch(/snapshot/);
     for (const secret of [SECRET, AUTH_TOKEN.split(' ')[1]!, COOKIE_VALUE]) expect(text).not.toContain(secret);
     const har = Har.parse(JSON.parse(text));
     // Also against the community's HAR 1.2 JSON Schema (har-validator), a check not written from our own schema.

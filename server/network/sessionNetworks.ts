@@ -5,6 +5,7 @@ import type { Log } from '../log.ts';
 import { redactor } from '../runs/redact.ts';
 import { artifactsDirOf } from '../artifacts/paths.ts';
 import type { SessionLifecycleHooks } from '../sessions/types.ts';
+import type { Har } from '../../contract/har.ts';
 import { harOf } from './har.ts';
 import { NetworkLog } from './networkLog.ts';
 
@@ -54,6 +55,19 @@ export class SessionNetworks {
       }
     }
     return redactor(values);
+  }
+
+  /**
+   * A live session's record on this node as HAR now, said to be a snapshot (it goes on recording);
+   * undefined when the session is not live here. The end's file is written the same way.
+   */
+  async snapshot(sessionId: string): Promise<Har | undefined> {
+    const log = this.logs.get(sessionId);
+    if (!log) return undefined;
+    const har = harOf(log.list(), log.dropped, await this.redact());
+    const taken = `A snapshot of a live session at ${new Date().toISOString()}: its requests after it are not here`;
+    har.log.comment = har.log.comment ? `${taken}. ${har.log.comment}` : taken;
+    return har;
   }
 
   /** The session's HAR file, or undefined when none was written (or retention removed it). */

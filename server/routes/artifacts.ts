@@ -106,14 +106,16 @@ export async function artifactRoutes(app: FastifyInstance): Promise<void> {
   addRoute(app, ops.sessionHar, async ({ params }, _req, reply) => {
     const session = await sessionRecords.get(params.id);
     const file = app.networks.harPath(params.id);
-    if (!file) {
-      const why =
-        session.state === 'ended'
-          ? 'none was kept (the session never went live, or retention has removed it)'
-          : 'it is written when the session ends; while it is live, browser_network_requests over MCP reads its requests';
-      throw new NotFound({ message: `Session ${params.id} has no HAR: ${why}` });
-    }
-    return sendFile(reply, file, `session-${params.id}.har`, 'application/json');
+    if (file) return sendFile(reply, file, `session-${params.id}.har`, 'application/json');
+    // Live (here: a session live on another node was passed to it): what it has recorded so far.
+    const snapshot = await app.networks.snapshot(params.id);
+    if (snapshot)
+      return asAttachment(reply, `session-${params.id}.har`, 'application/json').send(JSON.stringify(snapshot));
+    const why =
+      session.state === 'ended'
+        ? 'none was kept (the session never went live, or retention has removed it)'
+        : 'it has recorded nothing yet (it is starting, or ending and writing its HAR): ask again in a moment';
+    throw new NotFound({ message: `Session ${params.id} has no HAR: ${why}` });
   });
 
   addRoute(app, runControlOperations.downloadSessionFiles, ({ query }, _req, reply) =>

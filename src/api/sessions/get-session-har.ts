@@ -12,7 +12,7 @@ const harPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId
 /**
  * GET /api/sessions/{id}/har: the requests an ended session's pages made, as the server wrote them
  * at its end (credential headers and values already hidden, bodies already cut), or null when none
- * was kept (never went live, removed by retention).
+ * was kept (never went live, removed by retention). While the session is live, its requests so far.
  */
 export async function getSessionHar(sessionId: string, signal?: AbortSignal): Promise<Har | null> {
   try {
@@ -43,3 +43,18 @@ export async function downloadSessionHar(sessionId: string): Promise<Blob> {
 
 export const useDownloadSessionHar = () =>
   useMutation({ mutationFn: (sessionId: string) => downloadSessionHar(sessionId) });
+
+/**
+ * A live session's requests so far (the same route answers a snapshot while it is live), or null
+ * before it has recorded any. Read when first shown and again on `refetch` (the page's Refresh): a
+ * busy session's record is megabytes, not something to poll.
+ */
+export const useSessionHarSoFar = (sessionId: string) =>
+  useQuery(
+    queryOptions({
+      queryKey: sessionKeys.harSoFar(sessionId),
+      queryFn: ({ signal }) => getSessionHar(sessionId, signal),
+      staleTime: Infinity,
+      gcTime: 0,
+    }),
+  );

@@ -21,5 +21,7 @@ export const sessionKeys = {
   events: (id: string) => [...sessionKeys.eventLogs(), id] as const,
   store: (id: string) => [...sessionKeys.all, 'store', id] as const,
   har: (id: string) => [...sessionKeys.all, 'har', id] as const,
+  /** A live session's requests so far: apart from the file written at its end, which never changes. */
+  harSoFar: (id: string) => [...sessionKeys.all, 'har-so-far', id] as const,
   views: (id: string) => [...sessionKeys.all, 'views', id] as const,
 };

@@ -135,7 +135,7 @@ export function RunProgressPage() {
       </div>
       {run && (
         <div className="live-after">
-          {run.completed ? <SessionInspector sessionId={sessionId} /> : <LiveSessionLog live={events} />}
+          {run.completed ? <SessionInspector sessionId={sessionId} /> : <LiveSessionLog sessionId={sessionId} live={events} />}
         </div>
       )}
     </div>

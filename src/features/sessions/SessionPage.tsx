@@ -49,7 +49,7 @@ export function SessionPage() {
   const views = useSessionViews(id, !remembered && state === 'live');
   const urls = state === 'live' ? (remembered ?? views.data) : undefined;
   // While it runs: what happens in it, as it happens, under the live view.
-  const liveLog = running && !unknown ? <LiveSessionLog live={live} /> : null;
+  const liveLog = running && !unknown ? <LiveSessionLog sessionId={id} live={live} /> : null;
 
   return (
     <div className="live-page">
