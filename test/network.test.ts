@@ -167,6 +167,12 @@ describe('network and console record', () => {
     const sofar = Har.parse(snapshot);
     expect(sofar.log.comment).toMatch(/^A snapshot of a live session at \d{4}-/);
     expect(sofar.log.entries.find((e) => e.request.url.endsWith('/ok?q=1'))?.response.status).toBe(200);
+    // Live as ended: nothing without the key, under any spelling of the path.
+    for (const spelling of [`/api/sessions/${id}/har`, `/api/sessions/${id}/%68ar`, `/api//sessions/${id}/har`]) {
+      const res = await fetch(`${server.url}${spelling}`);
+      expect([401, 404]).toContain(res.status);
+      expect(await res.text()).not.toContain('/ok?q=1');
+    }
 
     expect((await call('session_close', { session_id: id })).isError).toBeFalsy();
     expect((await call('session_close', { session_id: other })).isError).toBeFalsy();
