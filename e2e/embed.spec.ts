@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { chromium } from '@playwright/test';
-import type { AddressInfo } from 'node:net';
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 
 /** A customer's site: another origin (its own loopback port) serving one page with `body` in it. */
 async function customerSite(body: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -11,11 +11,8 @@ async function customerSite(body: string): Promise<{ url: string; close(): Promi
       `<!doctype html><html lang="en"><title>Acme support</title><link rel="icon" href="data:,"><h1>Acme support</h1>${body}</html>`,
     );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: `${origin}/`, close };
 }
 
 test('the embed panel builds a URL and an iframe snippet that shows the live session on another origin', async ({

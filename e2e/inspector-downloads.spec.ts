@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Download } from '@playwright/test';
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 
 // Issue 26, item 9: an ended session's inspector hands out all its downloads as one zip (fetched
 // with the key) and its recording as a file.
@@ -20,8 +20,8 @@ test('Download all (zip) and Download recording', async ({ authed: page, api }, 
     if (req.url === '/b.csv') return res.writeHead(200, { 'content-type': 'text/csv' }).end('x,y\n1,2\n');
     res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const served = await listenOnLoopback(site);
+  const siteUrl = `${served.origin}/`;
   try {
     const created = await api.post('/api/workflows', {
       data: {
@@ -76,6 +76,6 @@ test('Download all (zip) and Download recording', async ({ authed: page, api }, 
       await keepScreenshot(page, testInfo, `inspector-downloads-${width}`);
     }
   } finally {
-    await new Promise((r) => site.close(r));
+    await served.close();
   }
 });

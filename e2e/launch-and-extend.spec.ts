@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 
 // Issue 26, item 7: a session launches with no name (named by when it starts) on a start URL with
 // a user agent of its own, and near its time limit its page warns calmly and extends it by 10
@@ -14,8 +14,7 @@ test('launch with no name, a start URL and a user agent, then a warning near the
     seen.push({ url: req.url ?? '', ua: req.headers['user-agent'] ?? '' });
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Start</title><h1>Start page</h1>');
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(site);
   // The page's clock, so "near the end" comes without waiting 18 minutes; the server's is real.
   await page.clock.install({ time: new Date() });
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -70,6 +69,6 @@ test('launch with no name, a start URL and a user agent, then a warning near the
     await keepScreenshot(page, testInfo, 'session-extended-1280');
   } finally {
     await api.delete(`/api/sessions/${id}`);
-    await new Promise((r) => site.close(r));
+    await close();
   }
 });

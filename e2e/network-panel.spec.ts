@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Download } from '@playwright/test';
 import { Har } from '../contract/har.ts';
 import { checkAtBothWidths } from './support/atBothWidths.ts';
 import { expect, test } from './support/fixtures.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 
 // Issue 38, item 9: a session's requests in its live log (the Network filter) and its live Network
 // tab (the requests so far, in full) while it runs, and in the inspector's Network table once it
@@ -36,8 +36,7 @@ test('the Network filter and the Network table show the requests, a row opens it
     if (req.url === '/api/echo') return res.writeHead(200, { 'content-type': 'text/plain' }).end('echoed');
     res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOnLoopback(site);
   const created = await api.post('/api/create_workflow_session', {
     data: { workflow_name: `e2e network ${Date.now()}` },
   });
@@ -127,6 +126,6 @@ test('the Network filter and the Network table show the requests, a row opens it
     await checkAtBothWidths(page, testInfo, 'network-inspector', page.getByRole('heading', { name: 'Network' }));
   } finally {
     await api.delete(`/api/sessions/${session.session_id}`);
-    await new Promise((r) => site.close(r));
+    await close();
   }
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 
 const FORM = `<!doctype html><title>Form</title>
 <label>Greeting <input id="greet"></label>
@@ -148,8 +148,8 @@ test("an ended run's inspector plays its recording, seeks from the timeline and 
       return res.writeHead(200, { 'content-type': 'text/plain' }).end('quarterly figures\n');
     res.writeHead(200, { 'content-type': 'text/html' }).end(DOWNLOAD_PAGE);
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  const served = await listenOnLoopback(site);
+  const siteUrl = `${served.origin}/`;
   try {
     const created = await api.post('/api/workflows', {
       data: {
@@ -209,7 +209,7 @@ test("an ended run's inspector plays its recording, seeks from the timeline and 
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'run-inspector');
   } finally {
-    await new Promise((r) => site.close(r));
+    await served.close();
   }
 });
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { listenOnLoopback } from '../../test/fixtures/loopback.ts';
 
 export const E2E_API_KEY = 'e2e_key_0123456789abcdef';
 
@@ -21,12 +21,9 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
 
 /** A page the test serves on loopback, whatever the path: its origin and a close. */
 export async function serveHtml(html: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  return listenOnLoopback(
+    http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html)),
+  );
 }
 
 /** axe finds no serious or critical violation. */
