@@ -72,6 +72,8 @@ export const Har = z.object({
     pages: z.array(HarPage),
     entries: z.array(HarEntry),
     comment: z.string().optional(),
+    /** A custom field (HAR's `_` prefix): when a live session's record was read. The file written at its end has none. */
+    _snapshotAt: z.iso.datetime().optional(),
   }),
 });
 export type Har = z.infer<typeof Har>;

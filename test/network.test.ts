@@ -166,6 +166,7 @@ describe('network and console record', () => {
     await expect(validateHar(snapshot)).resolves.toBe(snapshot);
     const sofar = Har.parse(snapshot);
     expect(sofar.log.comment).toMatch(/^A snapshot of a live session at \d{4}-/);
+    expect(Date.parse(sofar.log._snapshotAt!)).toBeGreaterThan(Date.now() - 60_000);
     expect(sofar.log.entries.find((e) => e.request.url.endsWith('/ok?q=1'))?.response.status).toBe(200);
     // Live as ended: nothing without the key, under any spelling of the path.
     for (const spelling of [`/api/sessions/${id}/har`, `/api/sessions/${id}/%68ar`, `/api//sessions/${id}/har`]) {
@@ -189,7 +190,9 @@ describe('network and console record', () => {
     expect(res.headers.get('content-disposition')).toContain(`session-${id}.har`);
     const text = await res.text();
     // The file written at the end is no snapshot.
-    expect((JSON.parse(text) as { log: { comment?: string } }).log.comment ?? '').not.toMatch(/snapshot/);
+    const written = JSON.parse(text) as { log: { comment?: string; _snapshotAt?: string } };
+    expect(written.log.comment ?? '').not.toMatch(/snapshot/);
+    expect(written.log._snapshotAt).toBeUndefined();
     for (const secret of [SECRET, AUTH_TOKEN.split(' ')[1]!, COOKIE_VALUE]) expect(text).not.toContain(secret);
     const har = Har.parse(JSON.parse(text));
     // Also against the community's HAR 1.2 JSON Schema (har-validator), a check not written from our own schema.

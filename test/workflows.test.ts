@@ -188,6 +188,16 @@ describe('workflow validation: 422 naming the step and field', () => {
       withStep({ type: 'waitForExpression', expression: 'true', timeout: 86_400_000 }),
     );
     expect(aDay.status).toBe(201);
+    // A flow saved before the cap, with a longer timeout, is still read as it was written.
+    const { id } = (await aDay.json()) as { id: string };
+    const stored = (await (await server.api(`/api/workflows/${id}`)).json()) as {
+      flow: { steps: { timeout?: number }[] };
+    };
+    stored.flow.steps[3]!.timeout = 172_800_000;
+    await server.app.db.run('UPDATE workflows SET flow = ? WHERE id = ?', [JSON.stringify(stored.flow), id]);
+    const read = await server.api(`/api/workflows/${id}`);
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as typeof stored).flow.steps[3]!.timeout).toBe(172_800_000);
   });
 
   it('bad custom step parameters and variables', async () => {

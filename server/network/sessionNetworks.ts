@@ -64,9 +64,13 @@ export class SessionNetworks {
   async snapshot(sessionId: string): Promise<Har | undefined> {
     const log = this.logs.get(sessionId);
     if (!log) return undefined;
-    const har = harOf(log.list(), log.dropped, await this.redact());
-    const taken = `A snapshot of a live session at ${new Date().toISOString()}: its requests after it are not here`;
+    // The redaction first: the list and its dropped count are then read together, with nothing in between.
+    const redact = await this.redact();
+    const har = harOf(log.list(), log.dropped, redact);
+    const at = new Date().toISOString();
+    const taken = `A snapshot of a live session at ${at}: its requests after it are not here`;
     har.log.comment = har.log.comment ? `${taken}. ${har.log.comment}` : taken;
+    har.log._snapshotAt = at;
     return har;
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ProfileUse } from '../../contract/profileUse.ts';
-import { Flow } from '../../contract/steps.ts';
+import { Flow, TIMEOUT_MAX_MS } from '../../contract/steps.ts';
 import { Variable } from '../../contract/variables.ts';
 import { jsonColumn } from './jsonColumn.ts';
 import { isUniqueViolation, nowIso, type Sql } from './sql.ts';
@@ -36,6 +36,20 @@ export interface WorkflowFields {
 }
 
 /**
+ * A stored flow as the check sees it, with each timeout over TIMEOUT_MAX_MS taken as that: a flow
+ * saved before the cap existed stays readable, runnable and editable as it was written (an edit
+ * that keeps such a timeout is refused then, at its field).
+ */
+function timeoutsWithinCap(value: unknown): unknown {
+  const capped = (o: unknown) =>
+    o && typeof o === 'object' && typeof (o as { timeout?: unknown }).timeout === 'number'
+      ? { ...o, timeout: Math.min((o as { timeout: number }).timeout, TIMEOUT_MAX_MS) }
+      : o;
+  const flow = capped(value) as { steps?: unknown };
+  return Array.isArray(flow?.steps) ? { ...flow, steps: flow.steps.map(capped) } : flow;
+}
+
+/**
  * The JSON columns. The flow is checked against Flow but read as it was written, its keys in their
  * order (contract flowAsGiven); structured_output is any JSON (output fields, or what Simplex's
  * clients keep there).
@@ -43,7 +57,7 @@ export interface WorkflowFields {
 export const workflowColumns = {
   flow: jsonColumn(
     'workflows.flow',
-    z.custom<Flow>((value) => Flow.safeParse(value).success, 'not a flow'),
+    z.custom<Flow>((value) => Flow.safeParse(timeoutsWithinCap(value)).success, 'not a flow'),
   ),
   variables: jsonColumn('workflows.variables', z.array(Variable)),
   structuredOutput: jsonColumn('workflows.structured_output', z.unknown()),

@@ -78,6 +78,18 @@ export function protocolTimeoutFor(flow: Flow): number {
   return Math.min(longestWait + PROTOCOL_TIMEOUT_MS, LONGEST_TIMER_MS);
 }
 
+/**
+ * Calls outside any step (finding the tab, the runner's set-up and tear-down) have one CDP call's
+ * limit, 30 s, whatever the flow's longest wait: no step's timeout covers them.
+ */
+function withinCallLimit<T>(call: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${PROTOCOL_TIMEOUT_MS / 1000} s`)), PROTOCOL_TIMEOUT_MS);
+  });
+  return Promise.race([call, limit]).finally(() => clearTimeout(timer));
+}
+
 /** The session's existing tab: the one a person watching over VNC sees. */
 async function pageOf(browser: Browser): Promise<Page> {
   const pages = await browser.pages();
@@ -125,7 +137,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       dialogs.push(dialog);
       opts.onDialog?.({ ...dialog, message: redact(dialog.message) });
     });
-    const page = await pageOf(browser);
+    const page = await withinCallLimit(pageOf(browser), 'The browser did not give the run its tab');
     const extension = new RunExtension(browser, page, opts.filesDir, {
       // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
       timeout: opts.flow.timeout,
@@ -137,7 +149,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     });
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
     const heartbeatOf = heartbeats();
-    await runner.runBeforeAllSteps();
+    await withinCallLimit(runner.runBeforeAllSteps(), 'The browser did not answer before the first step');
     for (const [index, step] of opts.flow.steps.entries()) {
       try {
         await opts.beforeStep?.();
@@ -186,7 +198,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       opts.onStep?.(index, entry, { ...outputs });
       if (failure) break;
     }
-    if (!failure) await runner.runAfterAllSteps();
+    if (!failure) await withinCallLimit(runner.runAfterAllSteps(), 'The browser did not answer after the last step');
     // A page that stopped answering would hold the screenshot until the protocol timeout.
     if (!lastWatch?.silent()) screenshot = await finalScreenshot(browser);
   } catch (err) {

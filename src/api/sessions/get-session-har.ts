@@ -6,6 +6,8 @@ import { sessionKeys } from './keys.ts';
 
 /** Times a missing HAR is asked for, 2 s apart, before "none was kept" is taken as the answer. */
 const HAR_TRIES = 15;
+/** How often the record of a session that is still live (a run that completed in it) is read again. */
+const SNAPSHOT_EVERY_MS = 5000;
 
 const harPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/har`;
 
@@ -29,10 +31,16 @@ export const useSessionHar = (sessionId: string) =>
       queryKey: sessionKeys.har(sessionId),
       queryFn: ({ signal }) => getSessionHar(sessionId, signal),
       // Written once at the end and never changed: no refetch on focus once there.
-      staleTime: (q) => (q.state.data ? Infinity : 0),
+      staleTime: (q) => (q.state.data && !q.state.data.log._snapshotAt ? Infinity : 0),
       // A run's page shows it as the run completes, which may be a moment before its session ends and
       // the HAR is written: asked again for a while (a session that never went live has none at all).
-      refetchInterval: (q) => (q.state.data === null && q.state.dataUpdateCount < HAR_TRIES ? 2000 : false),
+      // Its session still live, the server answers its record so far: asked again until the file is there.
+      refetchInterval: (q) =>
+        q.state.data?.log._snapshotAt
+          ? SNAPSHOT_EVERY_MS
+          : q.state.data === null && q.state.dataUpdateCount < HAR_TRIES
+            ? 2000
+            : false,
     }),
   );
 

@@ -135,7 +135,11 @@ export function RunProgressPage() {
       </div>
       {run && (
         <div className="live-after">
-          {run.completed ? <SessionInspector sessionId={sessionId} /> : <LiveSessionLog sessionId={sessionId} live={events} />}
+          {run.completed ? (
+            <SessionInspector sessionId={sessionId} />
+          ) : (
+            <LiveSessionLog sessionId={sessionId} live={events} />
+          )}
         </div>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { STEP_TEMPLATES, type StepTemplate } from './step-templates.ts';
 
 /**
@@ -6,15 +6,21 @@ import { STEP_TEMPLATES, type StepTemplate } from './step-templates.ts';
  * Opening puts the focus on the first choice; the arrow keys move between the choices, Escape
  * closes the list and gives the focus back to the button. A choice closes it and is handed to
  * `onAdd`, which adds the step and moves the focus into it. The list's end has one; each step has
- * a small one of its own (`small`, named by `name`) that adds after that step.
+ * a small one of its own (`small`, named by `name`) that adds after that step. Whether it is open
+ * is its owner's (`open`, `onOpenChange`), so that one menu at most is open: an open menu of a step
+ * that an insertion moved would add after another step than the one it was opened on.
  */
 export function AddStepMenu({
   onAdd,
+  open,
+  onOpenChange: setOpen,
   text = 'Add step',
   name,
   small = false,
 }: {
   onAdd: (template: StepTemplate) => void;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
   /** The button's words. */
   text?: string;
   /** Its accessible name, when the words alone do not say where the step goes. */
@@ -22,7 +28,6 @@ export function AddStepMenu({
   small?: boolean;
 }) {
   const id = useId();
-  const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const choices = useRef<HTMLUListElement>(null);
   useEffect(() => {

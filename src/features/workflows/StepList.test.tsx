@@ -160,6 +160,13 @@ describe('StepList', () => {
     expect(screen.getAllByRole('list', { name: 'Step to add' })).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Add step' }).getAttribute('aria-expanded')).toBe('false');
     expect(document.getElementById(after.getAttribute('aria-controls')!)).toBeTruthy();
+    // Opening another step's menu closes this one: one menu at most, so none is left on a moved step.
+    const afterSecond = screen.getByRole('button', { name: 'Add a step after step 2' });
+    await userEvent.click(afterSecond);
+    expect(after.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getAllByRole('list', { name: 'Step to add' })).toHaveLength(1);
+    await userEvent.click(after);
+    expect(afterSecond.getAttribute('aria-expanded')).toBe('false');
     await userEvent.keyboard('{ArrowDown}{Enter}');
     const steps = (JSON.parse(current) as { steps: { type: string }[] }).steps;
     expect(steps.map((st) => st.type)).toEqual(['navigate', 'click', 'change', 'change', 'customStep']);

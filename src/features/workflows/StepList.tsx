@@ -86,8 +86,15 @@ export function StepList({
     onChange(moveStep(text, s.index, by));
     setFocusAfterMove({ index: s.index + by, dir: by < 0 ? 'up' : 'down' });
   };
+  /** The one Add step menu open: a step's (by index), the list end's, or none. */
+  const [menu, setMenu] = useState<number | 'end' | null>(null);
+  const menuProps = (at: number | 'end') => ({
+    open: menu === at,
+    onOpenChange: (open: boolean) => setMenu(open ? at : null),
+  });
   /** Add a template's steps after step `after`, or after the last one. */
   const add = (template: StepTemplate, after?: number) => {
+    setMenu(null);
     onChange(insertSteps(text, template.steps, after));
     setFocusAdded(after === undefined ? (steps?.length ?? 0) : after + 1);
   };
@@ -232,6 +239,7 @@ export function StepList({
                   Delete
                 </button>
                 <AddStepMenu
+                  {...menuProps(s.index)}
                   small
                   text="+ Step after"
                   name={`Add a step after step ${s.index + 1}`}
@@ -242,7 +250,7 @@ export function StepList({
           ))}
         </ol>
       )}
-      {steps !== null && <AddStepMenu onAdd={(template) => add(template)} />}
+      {steps !== null && <AddStepMenu {...menuProps('end')} onAdd={(template) => add(template)} />}
     </section>
   );
 }
