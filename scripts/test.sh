@@ -37,7 +37,7 @@ POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKey
   test/overview.test.ts test/runs.list.test.ts test/lists.search.test.ts test/runs.queue.test.ts test/runs.crash.test.ts test/runs.test.ts
   test/runs.validation.test.ts test/sessions.test.ts test/sessions.lifecycle.test.ts test/sessions.refused.test.ts
   test/workflows.test.ts test/workflows.simplex.test.ts test/structuredOutput.test.ts test/badInput.test.ts
-  test/cliAuth.test.ts test/security/cliAuthAttacks.test.ts)
+  test/cliAuth.test.ts test/security/cliAuthAttacks.test.ts test/membership.listening.test.ts)
 echo "== unit and API tests (Postgres)"
 pg_status=0
 BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}" || pg_status=$?

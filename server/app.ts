@@ -57,6 +57,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   for (const [name, service] of Object.entries(built.services)) app.decorate(name, service);
   // After every plugin's onReady: what a previous process left is settled, then work is taken.
   app.addHook('onReady', () => built.start());
+  app.addHook('onListen', async () => built.listening());
   app.addHook('preClose', () => built.quiesce());
   app.addHook('onClose', () => built.close());
 

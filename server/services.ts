@@ -97,8 +97,10 @@ export interface Services {
 
 export interface ServicesLifecycle {
   services: Services;
-  /** Once the server listens: settle what a previous process left, then take work (in this order). */
+  /** When the server is ready, before it listens: settle what a previous process left, then take work (in this order). */
   start(): Promise<void>;
+  /** Once it listens: other nodes of a cluster may place sessions here. */
+  listening(): void;
   /** Before connections close: agent turns, tool connections, model calls and every session end. */
   quiesce(): Promise<void>;
   /** After connections closed: the rest, in the reverse of the order it was built. */
@@ -361,6 +363,9 @@ export async function buildServices(
       // Queued runs only once other nodes can see this one alive (runs/queue/sharedRunQueue.ts).
       runs.queue.take();
       await relay?.listen();
+    },
+    listening() {
+      cluster.listens();
     },
     async quiesce() {
       // Turns under way stop before the sessions (and the tools' connections) go.

@@ -32,6 +32,13 @@ export class Membership implements ClusterRouting {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
   private stopped = false;
+  /**
+   * Whether the HTTP server listens yet. The first beat comes before it does (so the node is known
+   * alive when its queued runs are taken), and until then it says it has no room: a node restarting
+   * on its address was otherwise placed on by the others at once, and their forwards found nothing
+   * listening (503 node_unreachable) without the refused-and-silent rule applying, as it had just beaten.
+   */
+  private listening = false;
   private readonly now: () => number;
 
   constructor(private readonly opts: MembershipOptions) {
@@ -57,6 +64,12 @@ export class Membership implements ClusterRouting {
       .catch((err: unknown) => this.opts.log.warn({ err }, 'could not mark this node stopped'));
   }
 
+  /** The HTTP server listens: say this node's room now. */
+  listens(): void {
+    this.listening = true;
+    this.reportLoad();
+  }
+
   /** Say this node's load now (a session began or ended), so placement elsewhere does not wait for the next beat. */
   reportLoad(): void {
     if (this.stopped) return;
@@ -70,7 +83,7 @@ export class Membership implements ClusterRouting {
       await this.opts.nodes.beat(
         {
           id: this.nodeId,
-          max_sessions: this.opts.draining() ? 0 : this.opts.config.MAX_SESSIONS,
+          max_sessions: this.opts.draining() || !this.listening ? 0 : this.opts.config.MAX_SESSIONS,
           sessions: this.opts.load(),
           started_at: this.startedAt,
         },

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Membership } from '../server/cluster/membership.ts';
+import { openStore, type Sql } from '../server/store/db.ts';
+import { nodesRepo } from '../server/store/nodes.ts';
+import { testDatabaseEnv } from './helpers/testDatabase.ts';
+
+// A node restarting on its address beat before it listened, with its room: the other nodes placed
+// sessions on it at once and their forwards found nothing listening (503). Over a real store
+// (SQLite here, Postgres in the Postgres pass), another node asks where a session can go.
+let dataDir: string;
+let sql: Sql;
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-membership-'));
+  sql = await openStore({ dataDir, databaseUrl: (await testDatabaseEnv({}, dataDir)).DATABASE_URL });
+});
+afterAll(async () => {
+  await sql.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const member = (nodeId: string) =>
+  new Membership({
+    config: { nodeId, MAX_SESSIONS: 3 },
+    nodes: nodesRepo(sql),
+    load: () => 0,
+    draining: () => false,
+    onBeat: async () => undefined,
+    log: pino({ level: 'silent' }),
+  });
+
+it('a node is placed on only once it listens, and not once it has stopped', async () => {
+  const starting = member('http://127.0.0.1:1');
+  const other = member('http://127.0.0.1:2');
+  await Promise.all([starting.start(), other.start()]);
+  // Known alive (its heartbeat is there) but with no room while it does not listen.
+  expect(await other.liveNode('http://127.0.0.1:1')).toBe('http://127.0.0.1:1');
+  expect(await other.nodeWithRoom()).toBeNull();
+
+  starting.listens();
+  await expect.poll(() => other.nodeWithRoom()).toBe('http://127.0.0.1:1');
+
+  await starting.stop();
+  expect(await other.nodeWithRoom()).toBeNull();
+  await other.stop();
+});
