@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { Step } from '../../contract/steps.ts';
 import { describeElement, type ElementFacts } from './elementSelectors.ts';
+import { within } from '../domain/within.ts';
 
 /** Called with each step as it is recorded and its index in the recording. */
 export type StepListener = (step: Step, index: number) => void;
@@ -117,7 +118,8 @@ export class StepRecorder {
     for (const ref of refsOf(tool, args)) {
       const target = locatorOf(ref);
       // Not there now: the tool will wait for it or fail; reading it would only delay the call.
-      if ((await within(target.count(), READ_TIMEOUT_MS)) !== 1) throw new Error(`${ref} names no single element`);
+      if ((await within(target.count(), READ_TIMEOUT_MS, PAGE_SILENT)) !== 1)
+        throw new Error(`${ref} names no single element`);
       const facts = await describeElement(target, lineOf?.(ref));
       if (facts.selectors.length === 0) throw new Error(`no selector finds ${ref} alone`);
       elements.set(ref, facts.inFrame ? { ...facts, ...(await frameOf(target)) } : facts);
@@ -129,7 +131,7 @@ export class StepRecorder {
     const navigation = async (): Promise<Navigation> => ({
       type: 'navigation',
       url: page.url(),
-      title: await within(page.title(), READ_TIMEOUT_MS).catch(() => ''),
+      title: await within(page.title(), READ_TIMEOUT_MS, PAGE_SILENT).catch(() => ''),
     });
     /** The navigation assertion when the call moved the page: the replay then waits for it. */
     const moved = async () => (page.url() !== before.url ? { assertedEvents: [await navigation()] } : {});
@@ -218,11 +220,4 @@ async function frameOf(target: Locator): Promise<{ frame?: number[] }> {
 
 /** How long the recorder waits on the page for what it reads: a page that stops answering holds up no tool call. */
 const READ_TIMEOUT_MS = 5_000;
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the page did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+const PAGE_SILENT = `the page did not answer within ${READ_TIMEOUT_MS} ms`;

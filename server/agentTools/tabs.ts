@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { ToolError } from './registry.ts';
+import { within } from '../domain/within.ts';
 
 /**
  * Tabs tracked per session: a page that opens popups without end (200 `window.open`s) gets the
@@ -154,7 +155,9 @@ export class SessionTabs {
       this.pages.map(async (page, index) => ({
         index,
         // A tab blocked by a dialog does not answer its title: none then.
-        title: this.dialogs.some((d) => d.page === page) ? '' : await withinMs(page.title(), 2_000).catch(() => ''),
+        title: this.dialogs.some((d) => d.page === page)
+          ? ''
+          : await within(page.title(), 2_000, 'late').catch(() => ''),
         url: page.url(),
         selected: page === this.selected,
       })),
@@ -253,11 +256,3 @@ export class SessionTabs {
 /** `An alert ("Saved")`, for the agent. */
 export const describeDialog = (d: Pick<OpenDialog, 'type' | 'message'>) =>
   `A${d.type === 'alert' ? 'n' : ''} ${d.type} dialog${d.message ? ` (${JSON.stringify(clip(d.message, 200))})` : ''}`;
-
-function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('late')), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}

@@ -21,6 +21,7 @@ import {
 } from '../stepFailure.ts';
 import { explainCause } from './stepCauses.ts';
 import type { AiRequest, StepHeal } from './messages.ts';
+import { within } from '../../domain/within.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -82,13 +83,8 @@ export function protocolTimeoutFor(flow: Flow): number {
  * Calls outside any step (finding the tab, the runner's set-up and tear-down) have one CDP call's
  * limit, 30 s, whatever the flow's longest wait: no step's timeout covers them.
  */
-function withinCallLimit<T>(call: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${PROTOCOL_TIMEOUT_MS / 1000} s`)), PROTOCOL_TIMEOUT_MS);
-  });
-  return Promise.race([call, limit]).finally(() => clearTimeout(timer));
-}
+const withinCallLimit = <T>(call: Promise<T>, what: string): Promise<T> =>
+  within(call, PROTOCOL_TIMEOUT_MS, `${what} within ${PROTOCOL_TIMEOUT_MS / 1000} s`);
 
 /** The session's existing tab: the one a person watching over VNC sees. */
 async function pageOf(browser: Browser): Promise<Page> {
