@@ -318,6 +318,43 @@ describe('signed download URLs', () => {
   });
 });
 
+describe("a live session's HAR so far", () => {
+  it("is served only with the key, under any spelling, and only that session's requests", async () => {
+    const [a, b] = [await createSession(), await createSession()];
+    const page = await drive(a.connect_url!);
+    await page.goto(`${site.origin}/downloads`);
+    const har = (id: string, init?: RequestInit) => fetch(`${server.url}/api/sessions/${id}/har`, init);
+    // With the key: A's requests so far, and B, which went nowhere, has none of them.
+    await waitForAsync('the page in the record', async () =>
+      (await (await server.api(`/api/sessions/${a.session_id}/har`)).text()).includes(site.origin) ? true : undefined,
+    );
+    expect(await (await server.api(`/api/sessions/${b.session_id}/har`)).text()).not.toContain(site.origin);
+    // Without it: no key, a wrong key, the session's own signed tokens, other spellings of the path.
+    const filesToken = signToken(server.app.urlSigningKey, 'files', a.session_id, 60);
+    const eventsToken = new URL(server.app.urls.logs(a.session_id)).searchParams.get('token')!;
+    const cdpToken = new URL(a.connect_url!.replace(/^ws/, 'http')).searchParams.get('token')!;
+    const attempts = [
+      await har(a.session_id),
+      await har(a.session_id, { headers: { 'x-api-key': 'test_nope' } }),
+      await har(a.session_id, { headers: { authorization: `Bearer ${cdpToken}` } }),
+      ...(await Promise.all(
+        [filesToken, eventsToken, cdpToken].map((t) =>
+          fetch(`${server.url}/api/sessions/${a.session_id}/har?token=${encodeURIComponent(t)}`),
+        ),
+      )),
+      await fetch(`${server.url}/api/sessions/${a.session_id}/%68ar`),
+      await fetch(`${server.url}/api//sessions/${a.session_id}/har`),
+      await fetch(`${server.url}/api/sessions/${a.session_id.toUpperCase()}/har`),
+    ];
+    for (const res of attempts) {
+      expect([401, 404]).toContain(res.status);
+      expect(await res.text()).not.toContain(site.origin);
+    }
+    await endSession(a.session_id);
+    await endSession(b.session_id);
+  });
+});
+
 describe('the byte cap', () => {
   it('a download that takes the session over MAX_DOWNLOAD_BYTES is cut and logged, and leaves no partial file; one within it is kept', async () => {
     const s = await createSession();
