@@ -16,17 +16,20 @@ echo "== end-to-end: started, beside the passes below"
 e2e_log=$(mktemp)
 npx playwright test >"$e2e_log" 2>&1 &
 e2e_pid=$!
-trap 'kill "$e2e_pid" 2>/dev/null || true; rm -f "$e2e_log"' EXIT
+passes_log=$(mktemp)
+trap 'kill "$e2e_pid" 2>/dev/null || true; rm -f "$e2e_log" "$passes_log"' EXIT
 # A failing pass does not stop the others: one run shows every failure (the exit status is the first's).
-status=0
+# Each pass is also kept, so the last lines printed name every failed test: a CI log is often read
+# from its end only.
 # Two files keep both cores busy on purpose (a burst of starts and failing steps on a loaded host):
 # beside other files they would starve them, so they run alone once the pass is done.
 ON_A_LOADED_HOST=(test/sessions.burst.test.ts test/runs.failureCauses.test.ts)
 echo "== unit and API tests (SQLite)"
-npx vitest run $(printf -- '--exclude %s ' "${ON_A_LOADED_HOST[@]}") || status=$?
+sqlite_status=0
+npx vitest run $(printf -- '--exclude %s ' "${ON_A_LOADED_HOST[@]}") 2>&1 | tee -a "$passes_log" || sqlite_status=$?
 echo "== the tests that load the host on purpose, alone (SQLite)"
 loaded_status=0
-npx vitest run "${ON_A_LOADED_HOST[@]}" || loaded_status=$?
+npx vitest run "${ON_A_LOADED_HOST[@]}" 2>&1 | tee -a "$passes_log" || loaded_status=$?
 # The Postgres pass is for what the store decides: records, lists and their filters, the run queue,
 # keys, credentials, webhooks, the event log, recovery after a crash. Tests of the browser, its
 # boundary, its processes, the agent and the dashboard take no store-specific path and run once, in
@@ -40,9 +43,14 @@ POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKey
   test/cliAuth.test.ts test/security/cliAuthAttacks.test.ts test/membership.listening.test.ts)
 echo "== unit and API tests (Postgres)"
 pg_status=0
-BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}" || pg_status=$?
+BROWSERDESK_TEST_DB=postgres npx vitest run "${POSTGRES_PASS[@]}" 2>&1 | tee -a "$passes_log" || pg_status=$?
 e2e_status=0
 wait "$e2e_pid" || e2e_status=$?
 echo "== end-to-end"; cat "$e2e_log"
-for s in "$loaded_status" "$pg_status" "$e2e_status"; do [ "$status" -ne 0 ] || status=$s; done
+status=0
+for s in "$sqlite_status" "$loaded_status" "$pg_status" "$e2e_status"; do [ "$status" -ne 0 ] || status=$s; done
+echo "== summary: SQLite $sqlite_status, loaded $loaded_status, Postgres $pg_status, end-to-end $e2e_status (0 is a pass)"
+# Vitest names a failed file "FAIL" and a failed test "×", and fails a pass whose tests all passed
+# on an error outside them ("Unhandled Rejection", with its message next); Playwright marks "✘".
+sed 's/\x1b\[[0-9;]*m//g' "$passes_log" "$e2e_log" | grep -E -A6 '^ *(FAIL|×|✘) |Unhandled (Error|Rejection)|^ *Errors +[0-9]' | head -200 || true
 exit "$status"

@@ -22,6 +22,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-drain-'));
 let hooks: Receiver;
 let site: http.Server;
 let siteUrl: string;
+// Resolved when the run's browser asks for the slow page: the signal then comes mid-load, by construction.
+let pageAsked: Promise<void>;
 const started: ChildServer[] = [];
 
 const start = async () => {
@@ -44,7 +46,10 @@ const exited = (node: ChildServer) =>
 beforeAll(async () => {
   hooks = await startReceiver([200]);
   // A page that takes two seconds to answer: the run is still loading it when the signal comes.
+  let asked!: () => void;
+  pageAsked = new Promise((resolve) => (asked = resolve));
   site = http.createServer((_req, res) => {
+    asked();
     setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>slow</title><p>done</p>'), 2_000);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
@@ -77,6 +82,9 @@ describe('SIGTERM on a single node', () => {
     expect(run.status).toBe(200);
     const runId = RunWorkflowResponse.parse(await run.json()).session_id;
 
+    // Signalled once the run is loading its page, not while its browser still starts: on a host
+    // loaded by the whole suite a start took most of the drain deadline, which then ended the run.
+    await pageAsked;
     const exit = exited(node);
     node.process.kill('SIGTERM');
     // Not ready from the signal on, so a load balancer moves on; new work is refused, saying why.
