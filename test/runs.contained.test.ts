@@ -11,6 +11,7 @@ import { treeGone } from './helpers/processes.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpers/runs.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { freePort } from './helpers/wait.ts';
+import { engineEntry } from '../server/runs/engine/entry.ts';
 
 /**
  * Issue 23, items 1 and 6: runs that once ended the server (a navigation that fails, a page
@@ -240,7 +241,7 @@ describe('an engine that dies fails only its own run', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-engine-'));
     const entry = path.join(dir, 'crashing.mjs');
     const flag = path.join(dir, 'step-2-started');
-    const real = new URL('../server/runs/engine/thread.mjs', import.meta.url).href;
+    const real = (await engineEntry()).href;
     fs.writeFileSync(
       entry,
       `import fs from 'node:fs';\nconst t = setInterval(() => { if (fs.existsSync(${JSON.stringify(flag)})) { clearInterval(t); throw new Error('injected engine crash'); } }, 20);\nawait import(${JSON.stringify(real)});\n`,

@@ -10,7 +10,7 @@ import type { RunParts, RunServiceDeps } from './runDeps.ts';
 
 /** What runs replay with, chosen after the runs are built: the model comes from the agent, built later. */
 export interface EngineChoice {
-  /** The engine thread's entry (engine/thread.mjs when unset); a test sets one that fails on purpose. */
+  /** The engine thread's entry (engine/entry.ts's bundle when unset); a test sets one that fails on purpose. */
   entry?: URL;
   /** The model for AI steps and self-healing; unset: none. */
   ai?: RunAi;

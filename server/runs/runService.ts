@@ -71,7 +71,7 @@ export class RunService {
     this.engine.ai = ai;
   }
 
-  /** The engine thread's entry (engine/thread.mjs when undefined); a test hands one that fails on purpose. */
+  /** The engine thread's entry (engine/entry.ts's bundle when undefined); a test hands one that fails on purpose. */
   useEngineEntry(entry: URL | undefined): void {
     this.engine.entry = entry;
   }

@@ -10,8 +10,7 @@ import type { RunAi } from '../ai.ts';
 import type { EngineStart, FromEngine, StepHeal, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
 import { pageWaitOf } from './stepTimeout.ts';
-
-export const ENGINE_ENTRY = new URL('./thread.mjs', import.meta.url);
+import { engineEntry } from './entry.ts';
 
 /**
  * The last resort: a step not over this long after its own timeout is ended with its engine. The
@@ -202,7 +201,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       privateNetworksAllowed: opts.privateNetworksAllowed,
       heal: opts.heal ?? false,
     };
-    worker = new Worker(opts.entry ?? ENGINE_ENTRY, {
+    worker = new Worker(opts.entry ?? (await engineEntry()), {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB },
       stdout: false,
