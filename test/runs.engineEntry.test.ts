@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { engineEntry } from '../server/runs/engine/entry.ts';
+
+// A run's engine thread starts from one bundled ES module, without a TypeScript loader: the
+// project's modules inlined, the packages imported from node_modules as the server imports them.
+it('bundles the engine once per process into a module named by its content, with the packages left as imports', async () => {
+  const [first, again] = await Promise.all([engineEntry(), engineEntry()]);
+  expect(again.href).toBe(first.href);
+  const file = fileURLToPath(first);
+  expect(file).toMatch(/\/node_modules\/\.cache\/browserdesk\/engine-[0-9a-f]{16}\.mjs$/);
+  const code = fs.readFileSync(file, 'utf8');
+  expect(code).toMatch(/^import puppeteer from "puppeteer-core";$/m);
+  expect(code).toMatch(/from "@puppeteer\/replay";$/m);
+  // Neither TypeScript nor a loader for it: a .ts import left in would need tsx again.
+  expect(code).not.toMatch(/from "[^"]*\.ts"|tsx/);
+  // The engine's own code is inside (the thread's message loop), not imported from a source file.
+  expect(code).toContain('msg.t === "cdpClosed"');
+});
