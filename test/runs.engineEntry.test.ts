@@ -17,4 +17,23 @@ it('bundles the engine once per process into a module named by its content, with
   expect(code).not.toMatch(/from "[^"]*\.ts"|tsx/);
   // The engine's own code is inside (the thread's message loop), not imported from a source file.
   expect(code).toContain('msg.t === "cdpClosed"');
+  // esbuild's helper process is not kept once the bundle is made.
+  expect(childrenNamed('esbuild')).toEqual([]);
 });
+
+/** This process's children with that command name, from /proc. */
+function childrenNamed(name: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').trim();
+        const [, comm, rest] = /^\d+ \((.*)\) (.*)$/.exec(stat) ?? [];
+        return comm === name && Number(rest?.split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
