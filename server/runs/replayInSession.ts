@@ -3,6 +3,7 @@ import type { LiveSession } from '../sessions/types.ts';
 import type { ActiveRun } from './activeRuns.ts';
 import type { RunAi } from './ai.ts';
 import { runContained } from './engine/containedRun.ts';
+import type { EngineThreads } from './engine/engineThreads.ts';
 import type { FlowOutcome } from './engine/replay.ts';
 import { handUploads } from './handUploads.ts';
 import type { PreparedRun } from './preparedRun.ts';
@@ -10,6 +11,8 @@ import type { RunParts, RunServiceDeps } from './runDeps.ts';
 
 /** What runs replay with, chosen after the runs are built: the model comes from the agent, built later. */
 export interface EngineChoice {
+  /** The runs' engine threads (one waits ready once a flow has run). */
+  threads: EngineThreads;
   /** The engine thread's entry (engine/entry.ts's bundle when unset); a test sets one that fails on purpose. */
   entry?: URL;
   /** The model for AI steps and self-healing; unset: none. */
@@ -37,6 +40,7 @@ export async function replayInSession(
       hub: session.hub,
       flow: run.flow,
       privateNetworksAllowed: deps.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
+      threads: deps.engine.threads,
       entry: deps.engine.entry,
       // The browser runs as the session's user: it can read the files only once they are in its own folder.
       filesDir: handUploads(run.filesDir, session),

@@ -12,6 +12,7 @@ import { prepareRun } from './prepareRun.ts';
 import type { RunQueue } from './queue/runQueue.ts';
 import type { RunServiceDeps } from './runDeps.ts';
 import type { EngineChoice } from './replayInSession.ts';
+import { EngineThreads } from './engine/engineThreads.ts';
 import { RunCompletion } from './runCompletion.ts';
 import { RunFolders } from './runFolders.ts';
 import { RunLauncher, type RunStart } from './runLauncher.ts';
@@ -27,7 +28,7 @@ import type { RunForm } from './uploads.ts';
  */
 export class RunService {
   private readonly folders: RunFolders;
-  private readonly engine: EngineChoice = {};
+  private readonly engine: EngineChoice = { threads: new EngineThreads() };
   private readonly active: ActiveRuns;
   private readonly launcher: RunLauncher;
   private readonly recovery: RunRecovery;
@@ -150,5 +151,6 @@ export class RunService {
   async closeAll(): Promise<void> {
     await this.queue.close();
     await this.active.stopAll();
+    await this.engine.threads.close();
   }
 }

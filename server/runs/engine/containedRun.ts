@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/steps.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
@@ -10,7 +10,7 @@ import type { RunAi } from '../ai.ts';
 import type { EngineStart, FromEngine, StepHeal, ToEngine } from './messages.ts';
 import type { FlowOutcome } from './replay.ts';
 import { pageWaitOf } from './stepTimeout.ts';
-import { engineEntry } from './entry.ts';
+import type { EngineThreads } from './engineThreads.ts';
 
 /**
  * The last resort: a step not over this long after its own timeout is ended with its engine. The
@@ -31,8 +31,6 @@ const AI_CALL_LIMIT_MS = { extract: 5 * 60_000, act: 15 * 60_000, heal: 3 * 60_0
 /** What an AI step says when the run has no RunAi at all (the agent that implements it was not built). */
 export const NO_RUN_AI_MESSAGE =
   'This step needs a model and none is configured: set MODEL_BASE_URL and MODEL_NAME (an OpenAI-compatible server), or MODEL_PROVIDER with MODEL_NAME and MODEL_API_KEY';
-/** The engine thread's heap: a flow or page that makes puppeteer hold more ends the run, not the server. */
-const ENGINE_HEAP_MB = 512;
 
 export interface ContainedRunOptions {
   hub: CdpHub;
@@ -58,6 +56,8 @@ export interface ContainedRunOptions {
   heal?: boolean;
   /** A step self-healing repaired, which then succeeded. */
   onHealed?: (heal: StepHeal) => void;
+  /** Where the run's engine thread comes from (one started ahead, when there is one). */
+  threads: EngineThreads;
   /** The engine thread's entry; tests hand one that fails on purpose. */
   entry?: URL;
 }
@@ -201,12 +201,8 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       privateNetworksAllowed: opts.privateNetworksAllowed,
       heal: opts.heal ?? false,
     };
-    worker = new Worker(opts.entry ?? (await engineEntry()), {
-      workerData: start,
-      resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB },
-      stdout: false,
-      stderr: false,
-    });
+    worker = await opts.threads.take(opts.entry);
+    worker.postMessage({ t: 'start', start } satisfies ToEngine);
     const open = channel;
     worker.on('message', (msg: FromEngine) => {
       switch (msg.t) {

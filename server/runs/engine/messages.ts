@@ -42,6 +42,8 @@ export interface EngineOutcome {
 
 /** Messages from the server to the engine thread. */
 export type ToEngine =
+  /** The run, the thread's first message. */
+  | { t: 'start'; start: EngineStart }
   | { t: 'cdp'; data: string }
   | { t: 'cdpClosed' }
   /** The run was stopped; `reason` says why, for its message (stepFailure.ts's StopReason). */

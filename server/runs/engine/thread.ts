@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { ConnectionTransport } from 'puppeteer-core';
 import { replayFlow } from './replay.ts';
 import type { AiRequest, EngineStart, FromEngine, ToEngine } from './messages.ts';
@@ -23,7 +23,12 @@ process.on('unhandledRejection', (reason) => {
   if (reason instanceof Error && /\b(waitForEvents|LifecycleWatcher)\b/.test(reason.stack ?? '')) return;
   throw reason;
 });
-const start = workerData as EngineStart;
+// A thread may be started before its run (engineThreads.ts): the run comes as the first message.
+const start = await new Promise<EngineStart>((resolve) =>
+  port.once('message', (msg: ToEngine) => {
+    if (msg.t === 'start') resolve(msg.start);
+  }),
+);
 const post = (msg: FromEngine) => port.postMessage(msg);
 
 const transport: Partial<Pick<ConnectionTransport, 'onmessage' | 'onclose'>> & ConnectionTransport = {
