@@ -13,8 +13,6 @@ import type { RunParts, RunServiceDeps } from './runDeps.ts';
 export interface EngineChoice {
   /** The runs' engine threads (one waits ready once a flow has run). */
   threads: EngineThreads;
-  /** The engine thread's entry (engine/entry.ts's bundle when unset); a test sets one that fails on purpose. */
-  entry?: URL;
   /** The model for AI steps and self-healing; unset: none. */
   ai?: RunAi;
 }
@@ -41,7 +39,6 @@ export async function replayInSession(
       flow: run.flow,
       privateNetworksAllowed: deps.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
       threads: deps.engine.threads,
-      entry: deps.engine.entry,
       // The browser runs as the session's user: it can read the files only once they are in its own folder.
       filesDir: handUploads(run.filesDir, session),
       sessionId,

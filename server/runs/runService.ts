@@ -74,7 +74,7 @@ export class RunService {
 
   /** The engine thread's entry (engine/entry.ts's bundle when undefined); a test hands one that fails on purpose. */
   useEngineEntry(entry: URL | undefined): void {
-    this.engine.entry = entry;
+    this.engine.threads.useEntry(entry);
   }
 
   /**

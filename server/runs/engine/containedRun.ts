@@ -58,8 +58,6 @@ export interface ContainedRunOptions {
   onHealed?: (heal: StepHeal) => void;
   /** Where the run's engine thread comes from (one started ahead, when there is one). */
   threads: EngineThreads;
-  /** The engine thread's entry; tests hand one that fails on purpose. */
-  entry?: URL;
 }
 
 /** How long a step may take before its engine is taken to be hung. A pause step waits for a person: no limit. */
@@ -201,7 +199,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
       privateNetworksAllowed: opts.privateNetworksAllowed,
       heal: opts.heal ?? false,
     };
-    worker = await opts.threads.take(opts.entry);
+    worker = await opts.threads.take();
     worker.postMessage({ t: 'start', start } satisfies ToEngine);
     const open = channel;
     worker.on('message', (msg: FromEngine) => {

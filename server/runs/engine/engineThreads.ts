@@ -21,10 +21,17 @@ interface Spare {
 export class EngineThreads {
   private spare: Spare | undefined;
   private closed = false;
+  /** Another entry than the bundle's: a test's engine that fails on purpose, started fresh for each run. */
+  private entry: URL | undefined;
 
-  /** A thread for one run, started from `entry` when given (a test's engine that fails on purpose). */
-  async take(entry?: URL): Promise<Worker> {
-    if (entry) return start(entry);
+  /** Runs start from `entry` from now on; undefined: from the bundle again. */
+  useEntry(entry: URL | undefined): void {
+    this.entry = entry;
+  }
+
+  /** A thread for one run. */
+  async take(): Promise<Worker> {
+    if (this.entry) return start(this.entry);
     const ready = this.spare && !this.spare.ended ? this.spare.worker : engineEntry().then(start);
     this.spare = undefined;
     if (!this.closed) this.spare = this.startSpare();
