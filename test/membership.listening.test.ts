@@ -1,31 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Membership } from '../server/cluster/membership.ts';
-import { openStore, type Sql } from '../server/store/db.ts';
 import { nodesRepo } from '../server/store/nodes.ts';
-import { testDatabaseEnv } from './helpers/testDatabase.ts';
+import { storeForFile } from './helpers/fileStore.ts';
 
 // A node restarting on its address beat before it listened, with its room: the other nodes placed
 // sessions on it at once and their forwards found nothing listening (503). Over a real store
 // (SQLite here, Postgres in the Postgres pass), another node asks where a session can go.
-let dataDir: string;
-let sql: Sql;
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-membership-'));
-  sql = await openStore({ dataDir, databaseUrl: (await testDatabaseEnv({}, dataDir)).DATABASE_URL });
-});
-afterAll(async () => {
-  await sql.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const store = storeForFile('bd-membership-');
 
 const member = (nodeId: string) =>
   new Membership({
     config: { nodeId, MAX_SESSIONS: 3 },
-    nodes: nodesRepo(sql),
+    nodes: nodesRepo(store.sql),
     load: () => 0,
     draining: () => false,
     onBeat: async () => undefined,

@@ -1,30 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionEventLog } from '../server/sessionEvents/log.ts';
-import { openStore, type Sql } from '../server/store/db.ts';
 import { sessionEventsRepo } from '../server/store/sessionEvents.ts';
-import { testDatabaseEnv } from './helpers/testDatabase.ts';
+import { storeForFile } from './helpers/fileStore.ts';
 
 // Two nodes' logs over one store (SQLite here, Postgres in the Postgres pass).
-let dataDir: string;
-let sql: Sql;
-beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bd-eventlog-'));
-  sql = await openStore({ dataDir, databaseUrl: (await testDatabaseEnv({}, dataDir)).DATABASE_URL });
-});
-afterAll(async () => {
-  await sql.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const store = storeForFile('bd-eventlog-');
 
 describe("a session's event log written by two nodes", () => {
   it("puts an event whose counted index another node took after that node's, and loses none", async () => {
     const errors: unknown[] = [];
-    const owner = new SessionEventLog(sessionEventsRepo(sql), (e) => errors.push(e));
-    const reaper = new SessionEventLog(sessionEventsRepo(sql), (e) => errors.push(e));
+    const owner = new SessionEventLog(sessionEventsRepo(store.sql), (e) => errors.push(e));
+    const reaper = new SessionEventLog(sessionEventsRepo(store.sql), (e) => errors.push(e));
     const id = randomUUID();
     const workflow_id = randomUUID();
     owner.append(id, { event: 'SessionStarted', workflow_id });
