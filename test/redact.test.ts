@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_REDACTED_RUN, redactor } from '../server/runs/redact.ts';
+import { MIN_REDACTED_RUN, redactor } from '../server/credentials/redact.ts';
 
 // Redaction of what a run reports: any run of 4 or more consecutive characters of a credential,
 // not only its exact value, so an edited field (the value but its last character) shows nothing.

@@ -15,7 +15,7 @@ import type { CredentialsService } from '../credentials/service.ts';
 import { Conflict, NotFound, Unavailable } from '../domain/errors.ts';
 import { ErrorCode } from '../../contract/errors.ts';
 import type { Log } from '../log.ts';
-import { redactor } from '../runs/redact.ts';
+import { redactor } from '../credentials/redact.ts';
 import type { RunService } from '../runs/runService.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';

@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { ModelMessage } from 'ai';
 import type { Page } from 'playwright-core';
 import type { RunAi, Secrets } from '../runs/ai.ts';
-import { redactor } from '../runs/redact.ts';
+import { redactor } from '../credentials/redact.ts';
 import type { SessionSnapshots } from '../agentTools/snapshots.ts';
 import { pageOfLines } from '../agentTools/tokenBudget.ts';
 import { modelFailed } from '../model/failure.ts';

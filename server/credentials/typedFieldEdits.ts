@@ -2,7 +2,7 @@
  * What a run may do to a field it typed a kept credential into (one with allowed_origins), while
  * the field's page is there. A flow that edits the field carves the secret (type it, press
  * Backspace, extract: the secret but its last character came back when redaction matched the exact
- * value). Redaction now hides any 4 of its characters in a row (runs/redact.ts), but edits could
+ * value). Redaction now hides any 4 of its characters in a row (credentials/redact.ts), but edits could
  * still cut it into shorter pieces (keep 3 characters, or put one between every 3) and read it
  * back over a few runs. So until the page navigates away, the run refuses the steps that
  * would change that field's text other than by replacing it whole: keys pressed while it has the

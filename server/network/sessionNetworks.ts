@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CredentialsService } from '../credentials/service.ts';
 import type { Log } from '../log.ts';
-import { redactor } from '../runs/redact.ts';
+import { redactor } from '../credentials/redact.ts';
 import { artifactsDirOf } from '../artifacts/paths.ts';
 import type { SessionLifecycleHooks } from '../sessions/types.ts';
 import type { Har } from '../../contract/har.ts';
@@ -42,7 +42,7 @@ export class SessionNetworks {
   }
 
   /**
-   * Hides every stored credential's value (the rule of server/runs/redact.ts): what a run typed
+   * Hides every stored credential's value (the rule of server/credentials/redact.ts): what a run typed
    * may come back in a URL, a body or an echoed header. One that does not decrypt is skipped.
    */
   async redact(): Promise<(text: string) => string> {

@@ -3,7 +3,7 @@ import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/steps.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
-import { redactor } from '../redact.ts';
+import { redactor } from '../../credentials/redact.ts';
 import { actionOf, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import type { RunAi } from '../ai.ts';

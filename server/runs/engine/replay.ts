@@ -9,7 +9,7 @@ import type { DialogSeen } from '../../domain/runFacts.ts';
 import { answerDialogs } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
-import { redactor } from '../redact.ts';
+import { redactor } from '../../credentials/redact.ts';
 import {
   actionOf,
   failureMessage,
