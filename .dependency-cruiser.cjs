@@ -1,12 +1,13 @@
 /**
  * The server's layers, lowest first: a folder imports only from its own layer or the ones below.
- * `npm test` runs this (npm run deps); see README "Where things are".
+ * Every folder and top-level file of server/ is in one; one in none fails the check
+ * (server-in-a-layer). `npm test` runs this (npm run deps); see README "Where things are".
  */
 const layers = [
   ['config.ts', 'log.ts', 'domain', 'secrets'],
   ['store', 'events'],
   ['model', 'sessions', 'workflows', 'credentials', 'cliAuth', 'webhooks', 'writer'],
-  ['artifacts', 'sessionEvents', 'overview', 'profiles'],
+  ['artifacts', 'network', 'sessionEvents', 'overview', 'profiles'],
   ['runs'],
   ['agentTools'],
   ['agent'],
@@ -14,6 +15,8 @@ const layers = [
   ['services.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];
 const folder = (names) => `^server/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`;
+const unlayered = { path: '^server/', pathNot: folder(layers.flat()) };
+const inNoLayer = 'Every folder of server/ is in a layer (the list at the top of this file): add it to one.';
 
 module.exports = {
   forbidden: [
@@ -34,6 +37,16 @@ module.exports = {
       from: { path: folder(layer) },
       to: { path: folder(layers.slice(i + 1).flat()) },
     })),
+    // A module in no layer is caught whether it imports, is imported, or neither.
+    { name: 'server-in-a-layer', severity: 'error', comment: inNoLayer, from: unlayered, to: {} },
+    { name: 'server-in-a-layer-imported', severity: 'error', comment: inNoLayer, from: {}, to: unlayered },
+    {
+      name: 'server-in-a-layer-alone',
+      severity: 'error',
+      comment: inNoLayer,
+      from: { ...unlayered, orphan: true },
+      to: {},
+    },
     {
       name: 'fastify-only-in-http',
       severity: 'error',

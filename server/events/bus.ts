@@ -1,9 +1,17 @@
 import { EventEmitter } from 'node:events';
 import type { FileMetadata, PauseState, StepResult } from '../../contract/runs.ts';
-import type { SessionClient } from '../../contract/sessionEvents.ts';
+import type { SessionClient, SessionEvent } from '../../contract/sessionEvents.ts';
 import type { EndReason } from '../../contract/sessions.ts';
 import type { DialogSeen, WorkflowRunFacts } from '../domain/runFacts.ts';
-import type { RequestEvent } from '../network/requestEvents.ts';
+
+/**
+ * A finished request as a session's live log tells it (network/requestEvents.ts decides which): the
+ * contract's NetworkRequest event without the stamps the log adds.
+ */
+export type RequestEvent = { kind: 'request' } & Omit<
+  Extract<SessionEvent, { event: 'NetworkRequest' }>,
+  'event' | 'index' | 'session_id' | 'created_at'
+>;
 
 /**
  * Domain events inside one server process. The session manager and the run engine emit; the

@@ -1,3 +1,4 @@
+import type { RequestEvent } from '../events/bus.ts';
 import type { NetworkEntry } from './networkLog.ts';
 
 /** Requests told to a session's live log in one second at most; the rest are counted in the next one told. */
@@ -5,20 +6,6 @@ export const REQUEST_EVENTS_PER_SECOND = 20;
 /** Requests told to a session's live log in all: the log is kept in the store; the record holds the rest. */
 export const MAX_REQUEST_EVENTS = 2000;
 const MAX_URL = 2000;
-
-export interface RequestEvent {
-  kind: 'request';
-  method: string;
-  url: string;
-  status: number | null;
-  type: string;
-  duration: number;
-  /** Bytes on the wire (headers and compressed body), when the request finished. */
-  size?: number;
-  failed?: string;
-  /** Requests since the previous one told that were not told (over the rate). */
-  unlogged?: number;
-}
 
 /**
  * What of a session's requests goes to its live log: a compact line each, at most
