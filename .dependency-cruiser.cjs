@@ -12,7 +12,7 @@ const layers = [
   ['agentTools'],
   ['agent'],
   ['cluster'],
-  ['services.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
+  ['services.ts', 'serverParts.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];
 const folder = (names) => `^server/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`;
 const unlayered = { path: '^server/', pathNot: folder(layers.flat()) };

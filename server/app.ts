@@ -54,7 +54,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Before any other hook or route: idle connections and connections per address are bounded.
   installConnectionLimits(app, config);
   const built = await buildServices(config, { log: app.log, address: () => app.server.address() });
-  for (const [name, service] of Object.entries(built.services)) app.decorate(name, service);
+  for (const [name, service] of Object.entries(built.services) as [string, unknown][]) app.decorate(name, service);
   // After every plugin's onReady: what a previous process left is settled, then work is taken.
   app.addHook('onReady', () => built.start());
   app.addHook('onListen', async () => built.listening());

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import type { Log } from './log.ts';
-import { openStore, type Sql } from './store/db.ts';
-import { apiKeysRepo, type ApiKeysRepo } from './store/apiKeys.ts';
+import { openStore } from './store/db.ts';
+import { apiKeysRepo } from './store/apiKeys.ts';
 import { cliAuthTicketsRepo } from './store/cliAuthTickets.ts';
 import { credentialsRepo } from './store/credentials.ts';
 import { profilesRepo } from './store/profiles.ts';
@@ -12,7 +12,7 @@ import { overviewRepo } from './store/overview.ts';
 import { runsRepo } from './store/runs.ts';
 import { sessionEventsRepo } from './store/sessionEvents.ts';
 import { sessionsRepo } from './store/sessions.ts';
-import { workflowsRepo, type WorkflowsRepo } from './store/workflows.ts';
+import { workflowsRepo } from './store/workflows.ts';
 import { writesRepo } from './store/writes.ts';
 import { Bus } from './events/bus.ts';
 import { onBusServerEvents, ServerEvents } from './events/serverEvents.ts';
@@ -20,8 +20,9 @@ import { ApiKeyAdmin, bootstrapApiKey } from './secrets/apiKeys.ts';
 import { CliAuthTickets } from './cliAuth/cliAuthTickets.ts';
 import { credentialCipher } from './secrets/credentialCipher.ts';
 import { loadSecretKey, subKey } from './secrets/secretKey.ts';
-import { openModel, type Model } from './model/model.ts';
+import { openModel } from './model/model.ts';
 import { BrowserSessionManager } from './sessions/sessionManager.ts';
+import { SessionLifecycle } from './sessions/lifecycle.ts';
 import { SessionClientCounts } from './sessions/clientCounts.ts';
 import { PrivateCdpEndpoint } from './sessions/cdp/privateEndpoint.ts';
 import { PublicUrls } from './sessions/publicUrls.ts';
@@ -40,98 +41,48 @@ import { logSessionEvents } from './sessionEvents/sessionLogging.ts';
 import { SessionNetworks } from './network/sessionNetworks.ts';
 import { OverviewService } from './overview/overviewService.ts';
 import { RunService } from './runs/runService.ts';
-import { createAgentTools, type AgentTools } from './agentTools/index.ts';
+import { createAgentTools } from './agentTools/index.ts';
 import { EditorSessions } from './agent/editorSessions.ts';
 import { AgentRunAi } from './agent/runAi.ts';
 import { Membership } from './cluster/membership.ts';
 import { reapDeadNodes } from './cluster/reaper.ts';
 import { EventRelay } from './cluster/eventRelay.ts';
 import { NodeDrain } from './cluster/drain.ts';
+import { ServerParts } from './serverParts.ts';
 
-/** Every service of the server, built once, in dependency order, by buildServices. */
-export interface Services {
-  config: Config;
-  /** The store's engine (SQLite or Postgres); repositories in store/ are built over it. */
-  db: Sql;
-  store: { apiKeys: ApiKeysRepo; workflows: WorkflowsRepo };
-  bus: Bus;
-  /** What GET /api/events streams: this node's bus events, and in a cluster the other nodes' (cluster/eventRelay.ts). */
-  serverEvents: ServerEvents;
-  /** The server's master key (BROWSERDESK_SECRET_KEY or DATA_DIR/secret-key): only subKey() derivations of it are used. */
-  secretKey: Buffer;
-  /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url): derived from the secret key. */
-  urlSigningKey: Buffer;
-  /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
-  publicUrl(): string;
-  /** The URLs a session's holder is handed (capability and signed ones), over publicUrl(). */
-  urls: PublicUrls;
-  model: Model;
-  sessions: BrowserSessionManager;
-  sessionEvents: SessionEventLog;
-  artifacts: Artifacts;
-  /** Each live session's network and console record, and the HAR each leaves. */
-  networks: SessionNetworks;
-  recordings: SessionRecordings;
-  workflows: WorkflowService;
-  credentials: CredentialsService;
-  /** Named browser states (logins) sessions start from and save back to. */
-  profiles: ProfileService;
-  webhooks: WebhookDispatcher;
-  writer: WriteService;
-  runs: RunService;
-  /** Sessions as the API shows them, for the session, run-control, log and artifact routes. */
-  sessionRecords: SessionRecords;
-  /** The browser tools for AI agents, which /api/mcp exposes. */
-  agentTools: AgentTools;
-  /** The browser agent of editor sessions. */
-  agent: EditorSessions;
-  overview: OverviewService;
-  apiKeyAdmin: ApiKeyAdmin;
-  /** Browser logins of command-line clients (`simplex login`), approved in the dashboard. */
-  cliAuth: CliAuthTickets;
-  /** This node in the shared store (and where a session it does not hold lives). */
-  cluster: Membership;
-  /** Taking this node out gently before it stops (SIGTERM, POST /api/nodes/{id}/drain). */
-  drain: NodeDrain;
-}
-
-export interface ServicesLifecycle {
-  services: Services;
-  /** When the server is ready, before it listens: settle what a previous process left, then take work (in this order). */
-  start(): Promise<void>;
-  /** Once it listens: other nodes of a cluster may place sessions here. */
-  listening(): void;
-  /** Before connections close: agent turns, tool connections, model calls and every session end. */
-  quiesce(): Promise<void>;
-  /** After connections closed: the rest, in the reverse of the order it was built. */
-  close(): Promise<void>;
-}
+/** Every service of the server, built once, in dependency order, by buildServices (app.<name> in routes). */
+export type Services = Awaited<ReturnType<typeof buildServices>>['services'];
 
 /** How often artifact retention looks again after the sweep at start. */
 const RETENTION_SWEEP_MS = 5 * 60_000;
 
 /**
  * The composition root: every service built once, each handed the ones it needs, in the order they
- * depend on each other. The one dependency that points back up is the runs' AI (runs → agent →
- * agent tools → runs): the runs are built first and given their AI once the agent exists (useAi).
- * `address` is the server's listening address, known once it listens (publicUrl without PUBLIC_URL).
+ * depend on each other, each followed by its part in the server's life (ServerParts: started in
+ * this order, quiesced and closed in the reverse). The one dependency that points back up is the
+ * runs' AI (runs → agent → agent tools → runs): the runs are built first and given their AI once
+ * the agent exists (useAi). `address` is the server's listening address, known once it listens
+ * (publicUrl without PUBLIC_URL).
  */
 export async function buildServices(
   config: Config,
   { log, address }: { log: Log; address: () => AddressInfo | string | null },
-): Promise<ServicesLifecycle> {
-  // What close() ends, in the reverse of this order.
-  const closers: (() => unknown)[] = [];
+) {
+  const parts = new ServerParts();
   // Before the database: a key we cannot use stops the start with nothing else opened.
   const secretKey = loadSecretKey(config.dataDir, config.BROWSERDESK_SECRET_KEY, log);
   const db = await openStore({ dataDir: config.dataDir, databaseUrl: config.DATABASE_URL });
+  parts.add({ closeLast: () => db.close() });
 
   const bus = new Bus();
+  /** What GET /api/events streams: this node's bus events, and in a cluster the other nodes' (cluster/eventRelay.ts). */
   const serverEvents = new ServerEvents();
   onBusServerEvents(bus, (e) => serverEvents.emit(e));
+  // Each repository once; a service takes the ones it reads.
   const store = { apiKeys: apiKeysRepo(db), workflows: workflowsRepo(db) };
   const repos = { sessions: sessionsRepo(db, config.nodeId), runs: runsRepo(db, config.nodeId) };
 
+  /** Base URL handed out in session URLs: PUBLIC_URL, else the address we listen on. Never the Host header. */
   const publicUrl = () => {
     if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, '');
     const addr = address();
@@ -139,6 +90,7 @@ export async function buildServices(
     const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   };
+  /** Signs the tokens of URLs we hand out that must outlive a session (logs_url, screenshot_url). */
   const urlSigningKey = subKey(secretKey, 'signed-urls');
   const urls = new PublicUrls({ base: publicUrl, signingKey: urlSigningKey });
 
@@ -146,6 +98,7 @@ export async function buildServices(
   if (written) log.warn(`Created the first API key; it is in ${written} (readable by this user only)`);
 
   const model = openModel(config);
+  /** Named browser states (logins) sessions start from and save back to. */
   const profiles = new ProfileService({
     repo: profilesRepo(db),
     master: secretKey,
@@ -153,20 +106,26 @@ export async function buildServices(
     bus,
     log,
   });
-  const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log, profiles });
+  // Who acts when a session starts and ends: subscribed below, in one list, once all are built.
+  const lifecycle = new SessionLifecycle(log);
+  const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log, lifecycle, profiles });
+  // A previous process's browsers reaped and its sessions marked, then the pool fills. Turns under
+  // way, tool connections and model calls stop before the sessions go (quiesced after them).
+  parts.add({ start: () => sessions.start(), quiesce: () => sessions.closeAll() });
 
   const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
     log.warn({ err }, 'session event not recorded'),
   );
   const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
+  /** Each live session's network and console record, and the HAR each leaves. */
   const networks = new SessionNetworks({
     dataDir: config.dataDir,
     maxBytes: config.NETWORK_LOG_MAX_BYTES,
     credentials,
     log,
   });
-  sessions.addLifecycleHooks(networks.hooks);
-  closers.push(logSessionEvents({ events: sessionEvents, bus, sessions, networks, log }));
+  const sessionLogging = logSessionEvents({ events: sessionEvents, bus, networks, log });
+  parts.add({ close: () => sessionLogging.stop() });
 
   const artifacts = new Artifacts({
     dataDir: config.dataDir,
@@ -179,30 +138,36 @@ export async function buildServices(
     log,
     storageKey: subKey(secretKey, 'session-store'),
   });
-  sessions.addLifecycleHooks(artifacts.hooks);
   const retention = new RetentionSchedule(artifacts, RETENTION_SWEEP_MS, log);
-  closers.push(() => retention.stop());
+  parts.add({ start: () => retention.start(), close: () => retention.stop() });
 
   const recordings = new SessionRecordings({ config, sessions, log });
-  closers.push(() => recordings.close());
+  parts.add({ close: () => recordings.close() });
 
   const workflows = new WorkflowService(store.workflows);
   await warnUnreadableCredentials(credentials, log);
 
   const writer = new WriteService(model, writesRepo(db), log);
+  // Model calls under way would keep the server's close waiting on their requests.
+  parts.add({ quiesce: () => writer.abortAll() });
 
   const webhooks = new WebhookDispatcher(outboxRepo(db), { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, log });
   const stopForwarding = forwardBusToWebhooks(bus, (url, event) => {
     webhooks.enqueue(url, event).catch((err: unknown) => log.error({ err }, 'could not queue a webhook'));
   });
-  closers.push(async () => {
-    stopForwarding();
-    await webhooks.stop();
+  parts.add({
+    start: () => webhooks.start(),
+    close: async () => {
+      stopForwarding();
+      await webhooks.stop();
+    },
   });
 
   const runs = new RunService({
     config,
     db,
+    runRows: repos.runs,
+    sessionRows: repos.sessions,
     bus,
     log,
     sessions,
@@ -215,10 +180,12 @@ export async function buildServices(
     artifacts,
     recordings,
   });
-  closers.push(() => runs.closeAll());
+  // After the session manager has reaped their browsers and the webhook loop has started.
+  parts.add({ start: async () => void (await runs.recoverInterrupted()), close: () => runs.closeAll() });
 
   const clients = new SessionClientCounts(bus);
-  closers.push(() => clients.stop());
+  parts.add({ close: () => clients.stop() });
+  /** Sessions as the API shows them, for the session, run-control, log and artifact routes. */
   const sessionRecords = new SessionRecords({
     config,
     sessions: repos.sessions,
@@ -231,7 +198,8 @@ export async function buildServices(
 
   // The tools' Playwright reaches a session's browser on a channel of its hub, as a run does.
   const cdpEndpoint = new PrivateCdpEndpoint();
-  closers.push(() => cdpEndpoint.close());
+  parts.add({ close: () => cdpEndpoint.close() });
+  /** The browser tools for AI agents, which /api/mcp exposes. */
   const agentTools = createAgentTools({
     sessions,
     records: sessionRecords,
@@ -248,6 +216,8 @@ export async function buildServices(
     keptFile: (id, filename) => artifacts.fileOf(id, filename),
     networks,
   });
+  parts.add({ quiesce: () => agentTools.close() });
+  /** The browser agent of editor sessions. */
   const agent = new EditorSessions({
     records: sessionRecords,
     sessions,
@@ -261,6 +231,8 @@ export async function buildServices(
     log,
     allowEvaluate: config.AGENT_ALLOW_EVALUATE,
   });
+  // Turns under way stop first, before the sessions and the tools' connections go.
+  parts.add({ quiesce: () => agent.close() });
   // The late binding named in the doc comment above: runs' AI steps and self-healing go through
   // the same model, browsers and agent.
   runs.useAi(
@@ -271,9 +243,10 @@ export async function buildServices(
       act: (id, instruction, maxSteps, signal, secrets) => agent.act(id, instruction, maxSteps, signal, secrets),
     }),
   );
-  closers.push(() => model.close());
+  parts.add({ close: () => model.close() });
 
   const apiKeyAdmin = new ApiKeyAdmin(store.apiKeys);
+  /** Browser logins of command-line clients (`simplex login`), approved in the dashboard. */
   const cliAuth = new CliAuthTickets({
     repo: cliAuthTicketsRepo(db),
     keys: {
@@ -285,7 +258,7 @@ export async function buildServices(
     authUrl: (id) => `${publicUrl()}/cli-auth/${id}`,
   });
 
-  // This node in the shared store: it says it stopped only once its sessions have ended in order.
+  /** This node in the shared store (and where a session it does not hold lives). */
   const cluster = new Membership({
     config,
     nodes: nodesRepo(db),
@@ -295,6 +268,11 @@ export async function buildServices(
     log,
   });
   bus.on('session.changed', () => cluster.reportLoad());
+  // It says it stopped only once its sessions and runs have ended in order (closeLast).
+  parts.add({ start: () => cluster.start(), listening: () => cluster.listens(), closeLast: () => cluster.stop() });
+  // Queued runs only once other nodes can see this one alive (runs/queue/sharedRunQueue.ts).
+  parts.add({ start: () => runs.queue.take() });
+  /** Taking this node out gently before it stops (SIGTERM, POST /api/nodes/{id}/drain). */
   const drain = new NodeDrain({
     config,
     sessions,
@@ -318,19 +296,37 @@ export async function buildServices(
     db.engine === 'postgres' && config.NODE_URL && config.DATABASE_URL
       ? new EventRelay({ databaseUrl: config.DATABASE_URL, nodeId: config.nodeId, db, bus, serverEvents, log })
       : null;
+  parts.add({ start: () => relay?.listen(), closeLast: () => relay?.stop() });
 
-  const services: Services = {
+  // What happens as each session starts and ends, in this order (each phase's subscribers run
+  // together; one that fails or overruns is logged by name and stops nothing: sessions/lifecycle.ts).
+  lifecycle.subscribe(
+    { name: 'network record', ...networks.phases },
+    { name: 'page events', ...sessionLogging.phases },
+    { name: 'artifacts', ...artifacts.phases },
+    { name: 'screen recording', ...recordings.phases },
+    { name: 'run queue', afterEnd: () => runs.queue.sessionEnded() },
+    // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
+    { name: 'agent tool snapshots', afterEnd: (id) => agentTools.snapshots.forget(id) },
+    { name: 'editor sessions', afterEnd: (id, reason) => agent.sessionEnded(id, reason) },
+  );
+
+  const services = {
     config,
+    /** The store's engine (SQLite or Postgres); repositories in store/ are built over it. */
     db,
     store,
     bus,
     serverEvents,
+    /** The server's master key (BROWSERDESK_SECRET_KEY or DATA_DIR/secret-key): only subKey() derivations of it are used. */
     secretKey,
     urlSigningKey,
     publicUrl,
+    /** The URLs a session's holder is handed (capability and signed ones), over publicUrl(). */
     urls,
     model,
     sessions,
+    lifecycle,
     sessionEvents,
     artifacts,
     networks,
@@ -352,36 +348,14 @@ export async function buildServices(
   };
   return {
     services,
-    async start() {
-      // A previous process's browsers reaped and its sessions marked, then the pool fills.
-      await sessions.start();
-      await retention.start();
-      webhooks.start();
-      // After the session manager has reaped their browsers and the webhook loop has started.
-      await runs.recoverInterrupted();
-      await cluster.start();
-      // Queued runs only once other nodes can see this one alive (runs/queue/sharedRunQueue.ts).
-      runs.queue.take();
-      await relay?.listen();
-    },
-    listening() {
-      cluster.listens();
-    },
-    async quiesce() {
-      // Turns under way stop before the sessions (and the tools' connections) go.
-      agent.close();
-      await agentTools.close();
-      // Model calls under way would keep the server's close waiting on their requests.
-      writer.abortAll();
-      await sessions.closeAll();
-    },
-    async close() {
-      for (const close of closers.reverse()) await close();
-      // Last: the node says it stopped once its sessions and runs have ended in order; then the store closes.
-      await relay?.stop();
-      await cluster.stop();
-      await db.close();
-    },
+    /** When the server is ready, before it listens: settle what a previous process left, then take work. */
+    start: () => parts.start(),
+    /** Once it listens: other nodes of a cluster may place sessions here. */
+    listening: () => parts.listening(),
+    /** Before connections close: agent turns, tool connections, model calls and every session end. */
+    quiesce: () => parts.quiesce(),
+    /** After connections closed: the rest, in the reverse of the order it was built; the store last. */
+    close: () => parts.close(),
   };
 }
 

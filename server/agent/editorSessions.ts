@@ -19,7 +19,7 @@ import { redactor } from '../credentials/redact.ts';
 import type { RunService } from '../runs/runService.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
-import type { SessionManager } from '../sessions/types.ts';
+import type { EndReason, SessionManager } from '../sessions/types.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
 import type { ModelChoice } from '../model/chooseModel.ts';
 import type { Model } from '../model/model.ts';
@@ -34,7 +34,7 @@ export interface EditorSessionsDeps {
   /** AGENT_ALLOW_EVALUATE: the agent is offered browser_evaluate. */
   allowEvaluate?: boolean;
   records: Pick<SessionRecords, 'create' | 'close'>;
-  sessions: Pick<SessionManager, 'addLifecycleHooks' | 'get'>;
+  sessions: Pick<SessionManager, 'get'>;
   workflows: Pick<WorkflowService, 'create' | 'get' | 'update' | 'delete'>;
   tools: AgentTools;
   credentials: Pick<CredentialsService, 'list' | 'revealForRun'>;
@@ -81,13 +81,12 @@ const variableOf = (name: string, value: string | number | boolean): Variable =>
 export class EditorSessions {
   private readonly editors = new Map<string, Editor>();
 
-  constructor(private readonly deps: EditorSessionsDeps) {
-    deps.sessions.addLifecycleHooks({
-      afterEnd: (id, reason) => {
-        this.editors.get(id)?.conversation.end(reason);
-        this.editors.delete(id);
-      },
-    });
+  constructor(private readonly deps: EditorSessionsDeps) {}
+
+  /** An editor ends with its session (services.ts subscribes this to the session lifecycle). */
+  sessionEnded(id: string, reason: EndReason): void {
+    this.editors.get(id)?.conversation.end(reason);
+    this.editors.delete(id);
   }
 
   async start(request: StartEditorSessionRequest): Promise<StartEditorSessionResponse> {

@@ -83,8 +83,6 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
       ...refusedTools(),
     ],
   );
-  // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
-  deps.sessions.addLifecycleHooks({ afterEnd: (id) => snapshots.forget(id) });
   return {
     registry,
     page: (id) => browsers.page(id),

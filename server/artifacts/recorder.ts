@@ -30,7 +30,7 @@ export const STOP_GRACE_MS = 3_000;
  * How long a stop waits for a recorder that has written nothing yet. ffmpeg writes its header once
  * the first grabbed frame reaches the encoder, 0.3 to 0.6 s after its start and more on a busy host
  * at niceness 10; asked to finish before that, it leaves no frame, and a short run's recording was
- * dropped. Within END_HOOK_TIMEOUT_MS (5 s) together with STOP_GRACE_MS.
+ * dropped. Within the lifecycle's beforeEnd bound (PHASE_BOUNDS_MS, 5 s) together with STOP_GRACE_MS.
  */
 export const FIRST_FRAME_WAIT_MS = 2_000;
 

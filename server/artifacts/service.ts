@@ -4,7 +4,8 @@ import type { Log } from '../log.ts';
 import { Conflict } from '../domain/errors.ts';
 import { StorageState } from '../../contract/sessions.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
-import type { LiveSession, SessionLifecycleHooks, SessionManager } from '../sessions/types.ts';
+import type { SessionPhases } from '../sessions/lifecycle.ts';
+import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import type { Bus } from '../events/bus.ts';
 import type { SessionRow } from '../store/sessions.ts';
 import { DownloadTracker, type DownloadOutcome } from './downloads.ts';
@@ -67,9 +68,9 @@ export class Artifacts {
     return artifactsDirOf(this.opts.dataDir, sessionId);
   }
 
-  /** The lifecycle hooks the session manager calls. */
-  readonly hooks: SessionLifecycleHooks = {
-    onLive: (session) => this.watch(session),
+  /** Its part in each session's lifecycle (services.ts subscribes it). */
+  readonly phases: SessionPhases = {
+    live: (session) => this.watch(session),
     beforeEnd: (session) => this.collect(session),
     afterEnd: (id) => this.unwatch(id),
   };

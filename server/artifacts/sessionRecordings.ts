@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Log } from '../log.ts';
+import type { SessionPhases } from '../sessions/lifecycle.ts';
 import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import { Recording, recordingFileOf } from './recorder.ts';
 
@@ -30,8 +31,10 @@ export class SessionRecordings {
   /** What this server records (RECORD_SESSIONS). */
   readonly mode: Config['RECORD_SESSIONS'];
   private readonly recording = new Map<string, Recording>();
+  /** Its part in each session's lifecycle (services.ts subscribes it): none when nothing is recorded. */
+  readonly phases: SessionPhases = {};
 
-  constructor(private readonly deps: { config: Config; sessions: SessionManager; log: Log }) {
+  constructor(private readonly deps: { config: Config; sessions: Pick<SessionManager, 'onEnd'>; log: Log }) {
     this.mode = deps.config.RECORD_SESSIONS;
     if (this.mode === 'off') return;
     if (!onPath('ffmpeg')) {
@@ -40,8 +43,8 @@ export class SessionRecordings {
       );
       return;
     }
-    deps.sessions.addLifecycleHooks({
-      onLive: (session, tree) => {
+    this.phases = {
+      live: (session, tree) => {
         if (!shouldRecord(this.mode, session)) return;
         const r = Recording.start({
           dataDir: deps.config.dataDir,
@@ -58,10 +61,10 @@ export class SessionRecordings {
         // fragment), and at normal priority it does so well within the sweep's grace.
         deps.sessions.onEnd(session.id, () => r.hurry());
       },
-      // The last frames while the display is still there; bounded by the manager's END_HOOK_TIMEOUT_MS.
+      // The last frames while the display is still there; bounded by the lifecycle's beforeEnd (PHASE_BOUNDS_MS).
       beforeEnd: (session) => this.stop(session.id),
       afterEnd: (id) => this.stop(id),
-    });
+    };
   }
 
   /** The session's recording file when one was kept (also while it is still being recorded), else null. */

@@ -2,7 +2,7 @@ import type { Bus } from '../events/bus.ts';
 import type { Log } from '../log.ts';
 import type { RunService } from '../runs/runService.ts';
 import { dataDirOfTree, killTree } from '../sessions/browser/processes.ts';
-import { announceCrashed } from '../sessions/sessionManager.ts';
+import { announceCrashed } from '../sessions/crashRecovery.ts';
 import type { SessionsRepo } from '../store/sessions.ts';
 
 /**

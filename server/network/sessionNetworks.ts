@@ -4,7 +4,7 @@ import type { CredentialsService } from '../credentials/service.ts';
 import type { Log } from '../log.ts';
 import { redactor } from '../credentials/redact.ts';
 import { artifactsDirOf } from '../artifacts/paths.ts';
-import type { SessionLifecycleHooks } from '../sessions/types.ts';
+import type { SessionPhases } from '../sessions/lifecycle.ts';
 import type { Har } from '../../contract/har.ts';
 import { harOf } from './har.ts';
 import { NetworkLog } from './networkLog.ts';
@@ -85,7 +85,7 @@ export class SessionNetworks {
   }
 
   /** beforeEnd, or afterEnd when there was none (a crash): the record is written once and dropped. */
-  readonly hooks: SessionLifecycleHooks = {
+  readonly phases: SessionPhases = {
     beforeEnd: (session) => this.finish(session.id),
     afterEnd: (id) => this.finish(id),
   };

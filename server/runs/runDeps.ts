@@ -23,6 +23,9 @@ export interface RunServiceDeps extends RunQueueDeps {
   artifacts: Pick<Artifacts, 'files'>;
   /** The session's recording file, when one was kept. */
   recordings: { fileOf(sessionId: string): string | null };
+  /** The store's runs and sessions, built once by the composition root (services.ts). */
+  runRows: RunsRepo;
+  sessionRows: SessionsRepo;
 }
 
 /** What the parts of runs share among themselves (RunService builds each once). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunStatus, RunWorkflowResponse } from '../../contract/runs.ts';
 import { AtCapacity } from '../domain/errors.ts';
-import { drainingRefusal } from '../sessions/sessionManager.ts';
+import { drainingRefusal } from '../sessions/refusals.ts';
 import type { LiveSession } from '../sessions/types.ts';
 import { runsRepo, type RunsRepo } from '../store/runs.ts';
 import type { Sql } from '../store/sql.ts';

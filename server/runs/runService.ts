@@ -3,8 +3,7 @@ import type { SessionMessageRequest } from '../../contract/agent.ts';
 import type { RunStatusResponse, RunSummary } from '../../contract/runs.ts';
 import type { SessionStatus } from '../../contract/runControl.ts';
 import type { Page } from '../domain/pages.ts';
-import { runsRepo } from '../store/runs.ts';
-import { sessionsRepo } from '../store/sessions.ts';
+import type { RunsRepo } from '../store/runs.ts';
 import { ActiveRuns } from './activeRuns.ts';
 import type { RunAi } from './ai.ts';
 import type { PauseState } from './pauseGate.ts';
@@ -33,14 +32,13 @@ export class RunService {
   private readonly launcher: RunLauncher;
   private readonly recovery: RunRecovery;
   private readonly statuses: RunStatuses;
-  private readonly runRows: ReturnType<typeof runsRepo>;
+  private readonly runRows: RunsRepo;
   /** Where runs wait for a browser: this process on SQLite, the store every node shares on Postgres. */
   readonly queue: RunQueue;
 
   constructor(private readonly deps: RunServiceDeps) {
-    const runRows = runsRepo(deps.db, deps.config.nodeId);
+    const { runRows, sessionRows } = deps;
     this.runRows = runRows;
-    const sessionRows = sessionsRepo(deps.db, deps.config.nodeId);
     this.folders = new RunFolders(deps.config.dataDir);
     this.active = new ActiveRuns({ bus: deps.bus, sessions: deps.sessions, runRows });
     const completion = new RunCompletion({ ...deps, runRows, sessionRows, folders: this.folders });

@@ -1,24 +1,24 @@
 import type { Bus } from '../events/bus.ts';
 import type { Log } from '../log.ts';
 import type { SessionNetworks } from '../network/sessionNetworks.ts';
-import type { SessionManager } from '../sessions/types.ts';
+import type { SessionPhases } from '../sessions/lifecycle.ts';
 import { recordBusEvents } from './fromBus.ts';
 import type { SessionEventLog } from './log.ts';
 import { observePages } from './pageObserver.ts';
 
 /**
  * Feed each session's event log: the domain events from the bus, and what its pages do (the
- * observer's channel closes with the browser). Returns what stops the bus half.
+ * observer's channel closes with the browser). Returns what stops the bus half, and the phases
+ * that observe each session's pages (services.ts subscribes them).
  */
 export function logSessionEvents(deps: {
   events: SessionEventLog;
   bus: Bus;
-  sessions: SessionManager;
   /** Where each session's requests and console are recorded (the tools, the HAR). */
   networks: SessionNetworks;
   log: Log;
-}): () => void {
-  const unsubscribe = recordBusEvents(deps.bus, deps.events);
+}): { stop: () => void; phases: SessionPhases } {
+  const stop = recordBusEvents(deps.bus, deps.events);
   // Not awaited: the session's URLs are not held back for it (its first commands come after).
   const observers = new Map<string, Promise<(() => void) | undefined>>();
   const stopObserving = async (id: string) => {
@@ -26,8 +26,8 @@ export function logSessionEvents(deps: {
     observers.delete(id);
     (await started)?.();
   };
-  deps.sessions.addLifecycleHooks({
-    onLive: (session) => {
+  const phases: SessionPhases = {
+    live: (session) => {
       const started = observePages(
         session.hub,
         (e) => deps.bus.emit('session.page', { session_id: session.id, ...e }),
@@ -42,6 +42,6 @@ export function logSessionEvents(deps: {
     // through a hidden tab) is not the session's doing. afterEnd covers ends without that step.
     beforeEnd: (session) => stopObserving(session.id),
     afterEnd: (id) => stopObserving(id),
-  });
-  return unsubscribe;
+  };
+  return { stop, phases };
 }

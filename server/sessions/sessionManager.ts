@@ -1,185 +1,63 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Log } from '../log.ts';
 import type { Config } from '../config.ts';
 import type { Bus } from '../events/bus.ts';
-import { AtCapacity, Conflict, Invalid, isDomainError, Unavailable } from '../domain/errors.ts';
-import { ErrorCode, type Issue } from '../../contract/errors.ts';
-import { PRESENTATION_DEFAULT, type StorageState } from '../../contract/sessions.ts';
-import type { CrashedSession, SessionsRepo } from '../store/sessions.ts';
-import { CdpClient } from './cdp/client.ts';
-import { removeStaleDisplayFiles } from './display/display.ts';
-import { Isolation } from './isolation/isolation.ts';
+import { Invalid, isDomainError } from '../domain/errors.ts';
+import type { SessionsRepo } from '../store/sessions.ts';
 import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
-import { killStartedBy, killTree, startedBy } from './browser/processes.ts';
-import { applyPresentation } from './browser/presentation.ts';
-import { openStartUrl } from './browser/startUrl.ts';
-import { applyStorageState } from './storageState.ts';
-import { grants, hashColumns, mintTokens, type TokenHashes } from './tokens.ts';
-import { BrowserTree, type TreeOptions } from './browser/tree.ts';
-import { StartGate } from './browser/startGate.ts';
+import { killTree } from './browser/processes.ts';
+import type { BrowserTree, ProcessKind } from './browser/tree.ts';
+import { BrowserStarts, type BrowserStartsOptions, type StartPlace } from './browserStarts.ts';
+import { announceCrashed, endWhatAPreviousProcessLeft } from './crashRecovery.ts';
+import type { SessionLifecycle } from './lifecycle.ts';
+import { ProfileLeases } from './profileLeases.ts';
+import * as refuse from './refusals.ts';
+import { grants, mintTokens, type TokenHashes } from './tokens.ts';
+import { laterExpiry, liveDisplayOf, liveSessionOf, newEntry, newSessionRow, tellEndListeners } from './entry.ts';
+import type { Entry } from './entry.ts';
 import type {
   Capability,
   CreateSessionInput,
   EndReason,
   LiveSession,
   ProfileLease,
-  ProfileOpening,
   ProfileSource,
-  SessionLifecycleHooks,
   SessionManager,
   SessionTokens,
 } from './types.ts';
-import { WarmPool } from './warmPool.ts';
 
 export interface ManagerOptions {
-  config: Pick<
-    Config,
-    | 'dataDir'
-    | 'CHROMIUM_PATH'
-    | 'WARM_POOL_SIZE'
-    | 'WARM_POOL_MAX'
-    | 'MAX_SESSIONS'
-    | 'BROWSER_STARTS_AT_ONCE'
-    | 'PROXY_URL'
-    | 'SESSION_UIDS'
-    | 'BROWSER_ALLOW_PRIVATE_NETWORKS'
-  >;
+  config: BrowserStartsOptions['config'] & Pick<Config, 'MAX_SESSIONS'>;
   repo: SessionsRepo;
   bus: Bus;
   log: Log;
+  /** Who acts at each session's turning points (services.ts subscribes them). */
+  lifecycle: SessionLifecycle;
   /** Opens the profile a session starts from; without it, a session that names one is refused. */
   profiles?: ProfileSource;
 }
 
-interface Entry {
-  workflowId: string;
-  /** Set once the browser is up; until then the session is starting. */
-  session?: LiveSession;
-  hashes: TokenHashes;
-  /** Tokens issued later (a workflow's active_session): they die with the session like the first ones. */
-  moreHashes: TokenHashes[];
-  tree?: BrowserTree;
-  timer?: NodeJS.Timeout;
-  webhookUrl?: string;
-  metadata?: string;
-  endListeners: Set<(reason: EndReason | undefined) => void>;
-  ending?: Promise<void>;
-  /** Why it ends, once ending: told to listeners that subscribe late. */
-  endReason?: EndReason;
-  /** The profile it started from, held until it ends (saved back first when it persists). */
-  lease?: ProfileLease;
-  /** Set while it waits for its turn in the start gate, before anything is recorded: end() cancels the wait. */
-  waiting?: AbortController;
-}
-
-/** Longest a persisting session's browser has to close cleanly (flushing its cookies) before the save. */
-const BROWSER_CLOSE_TIMEOUT_MS = 10_000;
-
-/** Longest a beforeEnd hook may hold up a session's end (its browser is still running meanwhile). */
-export const END_HOOK_TIMEOUT_MS = 5_000;
-
-/** Token sets issued after create that a session keeps; the oldest is dropped beyond this. */
-const MAX_ISSUED_TOKEN_SETS = 16;
-
-/** Seconds a client over MAX_SESSIONS is told to wait: roughly one session cycle. */
-const RETRY_AFTER_SECONDS = 5;
-
-/**
- * Longest a create waits in the start gate's line before it is refused as busy (429, Retry-After).
- * Its start comes after the wait, so a client waits at most this plus one start: inside the minute
- * HTTP clients commonly allow, and about 15 rounds of starts on an idle 2-core host, more than the
- * line holds (StartGate: 8 client starts a place).
- */
-const START_PATIENCE_MS = 30_000;
-
-/** Why a session cannot ask for proxies on this server, or null when it can (or does not ask). */
-export const proxiesIssue = (proxies: boolean, proxyUrl: string | undefined): Issue | null =>
-  proxies && !proxyUrl
-    ? {
-        path: 'proxies',
-        message: 'proxies is true but this server has no PROXY_URL configured: set PROXY_URL, or send proxies: false',
-      }
-    : null;
-
-/** The refusal of a start once closeAll() has begun (a queued run's too: runs/queue/waitingLine.ts). */
-export const shuttingDown = () =>
-  new Unavailable(ErrorCode.shuttingDown, 'The server is shutting down; try again shortly', RETRY_AFTER_SECONDS);
-
-/**
- * The refusal of a new session on a draining node (sessions/sessionManager drain()). 503 with
- * Retry-After, the shutting-down code: a load balancer or client tries another node, or this one
- * once it is back.
- */
-export const drainingRefusal = () =>
-  new Unavailable(
-    ErrorCode.shuttingDown,
-    'This node is draining before a restart and starts no new session: retry on another node, or here shortly',
-    RETRY_AFTER_SECONDS,
-  );
-
-/** Tell the rest of the service (event log, webhooks, lists) of sessions ended as crashed in the store. */
-export function announceCrashed(bus: Bus, sessions: CrashedSession[]): void {
-  for (const s of sessions) {
-    bus.emit('session.ended', {
-      session_id: s.id,
-      workflow_id: s.workflow_id,
-      reason: 'crashed',
-      webhook_url: s.webhook_url ?? undefined,
-      metadata: s.metadata ?? undefined,
-    });
-    bus.emit('session.changed', { session_id: s.id });
-  }
-}
-
 /**
  * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
- * Tokens and trees live in memory; SQLite keeps the record (and the pids, for reaping after a crash).
+ * Tokens and trees live in memory; the store keeps the record (and the pids, for reaping after a crash).
  */
 export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
-  private readonly pool: WarmPool;
-  /** Every browser start of this node, the pool's and the creates' own, takes its turn here. */
-  private readonly gate: StartGate;
-  private isolation: Isolation | undefined;
+  private readonly starts: BrowserStarts;
+  private readonly leases: ProfileLeases;
   private isClosed = false;
   private isDraining = false;
-  private readonly hooks: SessionLifecycleHooks[] = [];
 
   constructor(private readonly opts: ManagerOptions) {
-    this.gate = new StartGate(opts.config.BROWSER_STARTS_AT_ONCE);
-    this.pool = new WarmPool({
-      min: opts.config.WARM_POOL_SIZE,
-      // WARM_POOL_SIZE=0 turns the pool off, demand or not.
-      max: opts.config.WARM_POOL_SIZE === 0 ? 0 : opts.config.WARM_POOL_MAX,
+    this.leases = new ProfileLeases(opts.profiles, opts.log);
+    this.starts = new BrowserStarts({
+      config: opts.config,
+      log: opts.log,
       // A tree beyond the sessions that can still start would only wait (queued runs start cold).
       room: () => opts.config.MAX_SESSIONS - this.entries.size,
-      // Launched in the default presentation, as a cold start is: a kiosk launched as one shows no
-      // "press Esc to exit full screen" notice (a switch after the start showed it for seconds, into
-      // the first seconds of a run's recording) and repaints nothing; a browser session from the
-      // pool leaves fullscreen at hand-out (applyPresentation), with the same window chrome.
-      treeOptions: (id) => ({
-        ...this.treeOptions(id, undefined),
-        kiosk: PRESENTATION_DEFAULT === 'kiosk',
-        niceness: 10,
-      }),
-      onError: (err) => opts.log.error({ err }, 'warm pool: a browser failed to start'),
+      onPid: (id, kind, pid) => void this.safely(() => opts.repo.addPid(id, kind, pid)),
     });
-  }
-
-  private treeOptions(id: string, proxyServer: string | undefined): TreeOptions {
-    if (!this.isolation) throw new Error('the session manager has not started');
-    return {
-      dataDir: this.opts.config.dataDir,
-      id,
-      executable: this.opts.config.CHROMIUM_PATH,
-      isolation: this.isolation,
-      gate: this.gate,
-      proxyServer,
-      onPid: (kind, pid) => void this.safely(() => this.opts.repo.addPid(id, kind, pid)),
-    };
   }
 
   /** Store writes after close (the store is gone) must not turn an orderly shutdown into a crash. */
@@ -191,56 +69,18 @@ export class BrowserSessionManager implements SessionManager {
     }
   }
 
-  addLifecycleHooks(hooks: SessionLifecycleHooks): void {
-    this.hooks.push(hooks);
-  }
-
-  /** Run one kind of hook on every registrant; failures and overruns are logged, never thrown. */
-  private async runHooks<K extends keyof SessionLifecycleHooks>(
-    kind: K,
-    id: string,
-    call: (h: Required<SessionLifecycleHooks>[K]) => unknown,
-    timeoutMs?: number,
-  ): Promise<void> {
-    await Promise.all(
-      this.hooks.map(async (h) => {
-        const fn = h[kind];
-        if (!fn) return;
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          const work = Promise.resolve(call(fn.bind(h) as Required<SessionLifecycleHooks>[K]));
-          const limit =
-            timeoutMs === undefined
-              ? work
-              : Promise.race([
-                  work,
-                  new Promise(
-                    (_r, reject) =>
-                      (timer = setTimeout(() => reject(new Error(`${kind} took over ${timeoutMs} ms`)), timeoutMs)),
-                  ),
-                ]);
-          await limit;
-        } catch (err) {
-          this.opts.log.warn({ err, session_id: id }, `session ${kind} hook failed`);
-        } finally {
-          clearTimeout(timer);
-        }
-      }),
-    );
-  }
-
   /** Ready browsers in the warm pool (for tests and the benchmark). */
   get warm(): number {
-    return this.pool.size;
+    return this.starts.pool.size;
   }
 
   /** The pool's size, aim and the demand behind it (the benchmark and tests report it). */
-  get poolStats(): WarmPool['stats'] {
-    return this.pool.stats;
+  get poolStats(): BrowserStarts['pool']['stats'] {
+    return this.starts.pool.stats;
   }
 
   whenWarm(timeoutMs?: number): Promise<void> {
-    return this.pool.whenFull(timeoutMs);
+    return this.starts.pool.whenFull(timeoutMs);
   }
 
   /** Sessions starting or live. */
@@ -259,7 +99,7 @@ export class BrowserSessionManager implements SessionManager {
   drain(): void {
     this.isDraining = true;
     // Ready browsers would only wait for creates that no longer come.
-    void this.pool.close();
+    void this.starts.pool.close();
   }
 
   liveIds(): string[] {
@@ -267,12 +107,7 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   assertRoom(): void {
-    if (this.entries.size >= this.opts.config.MAX_SESSIONS) {
-      throw new AtCapacity(
-        `This server runs at most ${this.opts.config.MAX_SESSIONS} sessions at once; end one or retry later`,
-        RETRY_AFTER_SECONDS,
-      );
-    }
+    if (this.entries.size >= this.opts.config.MAX_SESSIONS) throw refuse.atCapacity(this.opts.config.MAX_SESSIONS);
   }
 
   /**
@@ -280,37 +115,16 @@ export class BrowserSessionManager implements SessionManager {
    * (sessions marked live, their processes, their profiles) is ended, then the pool fills.
    */
   async start(): Promise<void> {
-    const { repo, bus, config } = this.opts;
-    const orphans = await repo.endCrashed({ node: 'self' });
-    const recorded = await repo.allProcesses();
-    const trees = new Map<string, number[]>();
-    for (const p of recorded) {
-      // Only a pid that still carries our marker is ours; anything else is a recycled pid.
-      if (startedBy(p.pid, config.dataDir, p.tree_id)) trees.set(p.tree_id, [...(trees.get(p.tree_id) ?? []), p.pid]);
-    }
-    await Promise.all([...trees].map(([id, pids]) => killTree(config.dataDir, id, pids)));
-    // Processes started but never recorded (the server died mid-start) carry the marker too.
-    await killStartedBy(config.dataDir);
-    for (const p of recorded) await repo.dropTree(p.tree_id);
-    await removeAllSessionDirs(config.dataDir);
-    removeStaleDisplayFiles(config.SESSION_UIDS);
-    // Folders of versions that kept profiles inside DATA_DIR.
-    for (const dir of ['profiles', 'run', 'trash']) {
-      await fs.promises.rm(path.join(config.dataDir, dir), { recursive: true, force: true }).catch(() => undefined);
-    }
-    this.isolation = await Isolation.start({
-      dataDir: config.dataDir,
-      uids: config.SESSION_UIDS,
-      allowPrivateNetworks: config.BROWSER_ALLOW_PRIVATE_NETWORKS,
-    });
-    for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
+    const { repo, bus, config, log } = this.opts;
+    const orphans = await endWhatAPreviousProcessLeft({ repo, dataDir: config.dataDir, uids: config.SESSION_UIDS });
+    await this.starts.isolate();
     announceCrashed(bus, orphans);
-    if (orphans.length) this.opts.log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
-    this.pool.start();
+    if (orphans.length) log.warn(`marked ${orphans.length} session(s) left by a previous process as crashed`);
+    this.starts.pool.start();
   }
 
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }> {
-    if (this.isDraining) return Promise.reject(drainingRefusal());
+    if (this.isDraining) return Promise.reject(refuse.drainingRefusal());
     const minted = mintTokens();
     return this.track(this.createNow(input, minted.hashes).then((session) => ({ session, tokens: minted.tokens })));
   }
@@ -334,51 +148,36 @@ export class BrowserSessionManager implements SessionManager {
   /** `reservedId`: the id a queued run's caller was answered with (its hashes are of the tokens answered then). */
   private async createNow(input: CreateSessionInput, hashes: TokenHashes, reservedId?: string): Promise<LiveSession> {
     const { config, repo, bus } = this.opts;
-    const proxies = proxiesIssue(input.proxies, config.PROXY_URL);
+    const proxies = refuse.proxiesIssue(input.proxies, config.PROXY_URL);
     if (proxies) throw new Invalid([proxies]);
-    const profile = input.profile ? await this.openProfile(input.profile) : undefined;
-    if (this.isClosed) throw shuttingDown();
+    const profile = input.profile ? await this.leases.open(input.profile) : undefined;
+    if (this.isClosed) throw refuse.shuttingDown();
     this.assertRoom();
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).
     // Launch flags (a proxy, a User-Agent) need a browser of its own.
     // A profile with a browser folder is laid in before Chromium starts: that browser is its own too.
-    const pooled = input.proxies || input.userAgent || reservedId || profile?.coldStart ? undefined : this.pool.take();
+    const pooled =
+      input.proxies || input.userAgent || reservedId || profile?.coldStart ? undefined : this.starts.pool.take();
     const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
-    const entry: Entry = {
-      workflowId: input.workflowId,
-      hashes,
-      moreHashes: [],
-      webhookUrl: input.webhookUrl,
-      metadata: input.metadata,
-      endListeners: new Set(),
-    };
+    const entry = newEntry(input, hashes);
     // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
     this.entries.set(id, entry);
     // A start of its own waits for its place in the gate before anything is recorded, so a create
     // the host is too busy for is refused (429) and leaves nothing: no record, no `failed_to_start`.
     // A queued run's start waits as long as it takes: its caller was answered when it queued.
-    const place = pooled ? undefined : await this.waitForPlace(id, entry, reservedId ? undefined : START_PATIENCE_MS);
+    const place = pooled ? undefined : await this.waitForPlace(id, entry, reservedId === undefined);
+    let lease: ProfileLease | undefined;
     try {
       // Before the record: a create refused because another session persists the profile leaves nothing.
-      if (profile) entry.lease = await profile.take(id);
-      await repo.insert({
-        id,
-        workflow_id: input.workflowId,
-        proxies: input.proxies ? 1 : 0,
-        timeout_seconds: input.timeoutSeconds,
-        webhook_url: input.webhookUrl ?? null,
-        metadata: input.metadata ?? null,
-        ...hashColumns(hashes),
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
-      });
+      if (profile) lease = await this.leases.take(id, profile);
+      await repo.insert(newSessionRow(id, input, hashes, now));
     } catch (err) {
       this.entries.delete(id);
       place?.();
-      await entry.lease?.end({ unsaved: 'the session never started' }).catch(() => undefined);
+      await this.leases.release(id, 'failed_to_start', { live: false });
       void pooled?.tree.then(
         (t) => t.kill(),
         () => undefined,
@@ -386,46 +185,13 @@ export class BrowserSessionManager implements SessionManager {
       throw err;
     }
     bus.emit('session.changed', { session_id: id });
+    await this.opts.lifecycle.starting(id);
 
     let tree: BrowserTree;
     try {
-      const lease = entry.lease;
-      const presentation = input.presentation ?? PRESENTATION_DEFAULT;
-      // A start of our own knows its presentation: launched in it, nothing to switch (and a kiosk
-      // launched as one shows no "press Esc to exit full screen" notice).
-      let launchedAsAsked = false;
-      const cold = () => {
-        launchedAsAsked = true;
-        const start = BrowserTree.start({
-          ...this.treeOptions(id, input.proxies ? config.PROXY_URL : undefined),
-          // With its place taken already, the start does not queue again; it gives the place back.
-          ...(place ? { gate: undefined } : {}),
-          kiosk: presentation === 'kiosk',
-          userAgent: input.userAgent,
-          seed: lease?.seed?.bind(lease),
-        });
-        return place ? start.finally(place) : start;
-      };
-      // The pool's starting tree failed: its folders are gone, so a start of our own can take the id
-      // (it waits its turn in the gate as long as it takes: its client has waited already).
-      tree = pooled ? await pooled.tree.catch(cold) : await cold();
-      entry.tree = tree;
-      if (entry.ending) throw new Error('ended while starting');
-      if (lease?.storageState) await this.applyState(tree, await lease.storageState(), 'profile');
-      if (entry.ending) throw new Error('ended while starting');
-      if (input.storageState) await this.applyState(tree, input.storageState, 'session_data');
-      if (entry.ending) throw new Error('ended while starting');
-      if (!launchedAsAsked) await applyPresentation(tree.hub, presentation);
-      if (entry.ending) throw new Error('ended while starting');
-      if (input.startUrl) await openStartUrl(tree.hub, input.startUrl, this.opts.log);
-      if (entry.ending) throw new Error('ended while starting');
-      if (!tree.alive) throw new Error('the browser died while starting');
-      tree.onExit((what, clean) => {
-        const closedByClient = what === 'chromium' && clean;
-        if (!closedByClient)
-          this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
-        void this.end(id, closedByClient ? 'stopped' : 'crashed');
-      });
+      const onTree = (started: BrowserTree) => void (entry.tree = started);
+      tree = await this.starts.launch(id, { pooled, place, input, lease, signal: entry.stop.signal, onTree });
+      tree.onExit((what, clean) => void this.end(id, this.exitReason(id, what, clean)));
     } catch (err) {
       place?.();
       if (!entry.ending && !isDomainError(err)) this.opts.log.error({ err, session_id: id }, 'session failed to start');
@@ -433,30 +199,14 @@ export class BrowserSessionManager implements SessionManager {
       // A tree that finished starting after end() began is not known to end(): kill it here.
       await entry.tree?.kill();
       if (isDomainError(err)) throw err;
-      throw new Unavailable(ErrorCode.browserUnavailable, 'The browser could not be started; retry the request');
+      throw refuse.browserNotStarted();
     }
 
     // Live from now: the timeout counts from the moment the URLs are handed out.
-    const live = new Date();
-    const session: LiveSession = {
-      id,
-      workflowId: input.workflowId,
-      state: 'live',
-      hub: tree.hub,
-      folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
-      user: tree.user,
-      vncSocket: tree.vncSocket,
-      createdAt: now,
-      liveAt: live,
-      expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),
-      forRun: input.forRun === true,
-    };
+    const session = liveSessionOf(id, input, tree, now);
     entry.session = session;
-    await this.runHooks('onLive', id, (onLive) =>
-      onLive(session, { display: tree.display.name, xauthority: tree.dirs.xauthority, ipc: tree.ipcNamespace }),
-    );
-    if (entry.ending)
-      throw new Unavailable(ErrorCode.browserUnavailable, 'The session ended while it was starting; retry the request');
+    await this.opts.lifecycle.live(session, liveDisplayOf(tree));
+    entry.stop.signal.throwIfAborted();
     this.armTimer(id, entry, session.expiresAt);
     await repo.markLive(id, session.expiresAt.toISOString());
     bus.emit('session.started', {
@@ -470,63 +220,48 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   /**
-   * Wait for a place in the start gate, a client's start (before the pool's refills); with
-   * `patienceMs`, refused (AtCapacity) when the line is full or the wait runs out. The session is
-   * counted meanwhile; ending it (closeAll, a queued run taken out of the queue) cancels the wait.
+   * Wait for a place in the start gate (BrowserStarts.waitForPlace). The session is counted
+   * meanwhile; ending it (closeAll, a queued run taken out of the queue) cancels the wait.
    */
-  private async waitForPlace(id: string, entry: Entry, patienceMs: number | undefined): Promise<() => void> {
-    entry.waiting = new AbortController();
+  private async waitForPlace(id: string, entry: Entry, refusable: boolean): Promise<StartPlace> {
+    entry.waiting = true;
     try {
-      return await this.gate.enter({ urgent: true }, { signal: entry.waiting.signal, patienceMs });
+      return await this.starts.waitForPlace(entry.stop.signal, refusable);
     } catch (err) {
       this.entries.delete(id);
-      if (!entry.ending) throw err;
-      throw this.isClosed
-        ? shuttingDown()
-        : new Conflict('The session was ended while it waited for its turn to start a browser');
+      if (!entry.stop.signal.aborted) throw err;
+      throw this.isClosed ? refuse.shuttingDown() : refuse.endedWhileWaiting();
     } finally {
-      entry.waiting = undefined;
+      entry.waiting = false;
     }
   }
 
-  private openProfile(use: NonNullable<CreateSessionInput['profile']>): Promise<ProfileOpening> {
-    if (!this.opts.profiles) throw new Unavailable(ErrorCode.browserUnavailable, 'This server keeps no profiles');
-    return this.opts.profiles.open(use);
-  }
-
-  private async applyState(tree: BrowserTree, state: StorageState, from: 'session_data' | 'profile'): Promise<void> {
-    const cdp = await CdpClient.open(tree.hub);
-    try {
-      await applyStorageState(cdp, state);
-    } catch (err) {
-      throw new Invalid([
-        { path: from, message: `${from}'s storage state could not be applied: ${(err as Error).message}` },
-      ]);
-    } finally {
-      cdp.close();
-    }
+  /** A tree's process died: a clean exit of Chromium is its client closing it (stopped), any other a crash. */
+  private exitReason(id: string, what: ProcessKind, clean: boolean): EndReason {
+    if (what === 'chromium' && clean) return 'stopped';
+    this.opts.log.warn({ session_id: id, process: what }, 'a session process died; ending the session');
+    return 'crashed';
   }
 
   get(id: string): LiveSession | undefined {
     return this.entries.get(id)?.session;
   }
 
-  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
+  /** The entry of a session that is live and not ending, else undefined. */
+  private liveEntry(id: string): (Entry & { session: LiveSession }) | undefined {
     const entry = this.entries.get(id);
-    const live = entry?.session?.state === 'live' && !entry.ending ? entry : undefined;
-    // Every set is compared, so the time taken says nothing about which one matched.
-    const matches = [live?.hashes, ...(live?.moreHashes ?? [])].map((hashes) => grants(hashes, token, capability));
-    return matches.includes(true) ? live!.session! : null;
+    return entry?.session?.state === 'live' && !entry.ending ? (entry as Entry & { session: LiveSession }) : undefined;
+  }
+
+  authorize(id: string, token: string | undefined, capability: Capability): LiveSession | null {
+    const live = this.liveEntry(id);
+    // An unknown session is compared against a decoy, so the time says nothing of whether it exists.
+    const granted = live ? live.tokens.grant(token, capability) : grants(undefined, token, capability);
+    return granted && live ? live.session : null;
   }
 
   issueTokens(id: string): SessionTokens | null {
-    const entry = this.entries.get(id);
-    if (entry?.session?.state !== 'live' || entry.ending) return null;
-    // Bounded: each call adds a set that every authorize compares.
-    if (entry.moreHashes.length >= MAX_ISSUED_TOKEN_SETS) entry.moreHashes.shift();
-    const { tokens, hashes } = mintTokens();
-    entry.moreHashes.push(hashes);
-    return tokens;
+    return this.liveEntry(id)?.tokens.issue() ?? null;
   }
 
   /** End the session as timed out at `at` (now if it has passed). */
@@ -537,18 +272,12 @@ export class BrowserSessionManager implements SessionManager {
   }
 
   async retime(id: string, timeoutSeconds: number): Promise<LiveSession> {
-    const entry = this.entries.get(id);
-    const live = entry?.session?.state === 'live' && !entry.ending ? entry.session : undefined;
-    if (!entry || !live) throw new Conflict('The session is not live: only a live session can be extended');
-    const expiresAt = new Date(live.liveAt.getTime() + timeoutSeconds * 1000);
-    if (expiresAt.getTime() <= Date.now()) {
-      const lived = Math.floor((Date.now() - live.liveAt.getTime()) / 1000);
-      throw new Invalid([
-        { path: 'timeout', message: `timeout must reach past now: the session has been live ${lived} seconds` },
-      ]);
-    }
+    const entry = this.liveEntry(id);
+    if (!entry) throw refuse.notLive();
+    const live = entry.session;
+    const expiresAt = laterExpiry(live, timeoutSeconds);
     if (!(await this.opts.repo.setTimeout(id, timeoutSeconds, expiresAt.toISOString())) || entry.ending) {
-      throw new Conflict('The session is not live: only a live session can be extended');
+      throw refuse.notLive();
     }
     live.expiresAt = expiresAt;
     this.armTimer(id, entry, expiresAt);
@@ -560,73 +289,44 @@ export class BrowserSessionManager implements SessionManager {
     const entry = this.entries.get(id);
     if (!entry) return Promise.resolve();
     entry.endReason ??= reason;
-    entry.ending ??= entry.waiting
-      ? this.cancelWait(id, entry, entry.waiting, reason)
-      : (async () => {
-          const { repo, bus } = this.opts;
-          clearTimeout(entry.timer);
-          // Before anything closes: the browser is still up for a last read (its storage state).
-          const live = entry.session;
-          if (live && live.state === 'live' && entry.tree?.alive)
-            await this.runHooks('beforeEnd', id, (beforeEnd) => beforeEnd(live, reason), END_HOOK_TIMEOUT_MS);
-          if (entry.lease) await this.endLease(id, entry, entry.lease, reason);
-          if (entry.session) entry.session.state = 'ended';
-          await this.safely(() => repo.markEnded(id, reason));
-          // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
-          this.tellEndListeners(entry, reason);
-          bus.emit('session.ended', {
-            session_id: id,
-            workflow_id: entry.workflowId,
-            reason,
-            webhook_url: entry.webhookUrl,
-            metadata: entry.metadata,
-          });
-          bus.emit('session.changed', { session_id: id });
-          // A tree still starting is killed by create() when it notices `ending`; its processes carry
-          // the marker, so a sweep by tree id catches them either way.
-          if (entry.tree) await entry.tree.kill();
-          else await killTree(this.opts.config.dataDir, id, []);
-          await this.safely(() => repo.dropTree(id));
-          this.entries.delete(id);
-          await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
-        })();
+    entry.ending ??= this.endNow(id, entry, reason);
     return entry.ending;
   }
 
-  /** A session still waiting for its turn to start: nothing was recorded or started, so the wait alone ends. */
-  private async cancelWait(id: string, entry: Entry, waiting: AbortController, reason: EndReason): Promise<void> {
-    waiting.abort();
-    this.entries.delete(id);
-    this.tellEndListeners(entry, reason);
-    await this.runHooks('afterEnd', id, (afterEnd) => afterEnd(id, reason));
-  }
-
-  private tellEndListeners(entry: Entry, reason: EndReason): void {
-    for (const l of entry.endListeners) {
-      try {
-        l(reason);
-      } catch (err) {
-        this.opts.log.warn({ err }, 'session end listener failed');
-      }
+  private async endNow(id: string, entry: Entry, reason: EndReason): Promise<void> {
+    const { repo, bus, lifecycle } = this.opts;
+    // Stops a start under way: its wait for a place, or its start steps.
+    entry.stop.abort(refuse.endedWhileStarting());
+    // Still waiting for its turn: nothing was recorded or started, so the wait alone ends.
+    if (entry.waiting) {
+      this.entries.delete(id);
+      tellEndListeners(entry, reason, this.opts.log);
+      return lifecycle.afterEnd(id, reason);
     }
-    entry.endListeners.clear();
-  }
-
-  /**
-   * Give the profile back. A persisting session's browser is closed first, so that it writes
-   * everything (cookies are flushed on a clean exit only); a crash saves nothing.
-   */
-  private async endLease(id: string, entry: Entry, lease: ProfileLease, reason: EndReason): Promise<void> {
-    let outcome: Parameters<ProfileLease['end']>[0];
-    if (!lease.persist) outcome = { unsaved: 'the session used the profile read-only' };
-    else if (reason === 'failed_to_start' || !entry.session) outcome = { unsaved: 'the session never started' };
-    else if (reason === 'crashed' || !entry.tree) outcome = { unsaved: 'the browser crashed' };
-    else if (await entry.tree.closeBrowser(BROWSER_CLOSE_TIMEOUT_MS))
-      outcome = { userDataDir: entry.tree.dirs.profile, owner: entry.tree.user?.uid ?? process.getuid!() };
-    else outcome = { unsaved: `the browser did not close cleanly within ${BROWSER_CLOSE_TIMEOUT_MS / 1000} s` };
-    await lease
-      .end(outcome)
-      .catch((err: unknown) => this.opts.log.warn({ err, session_id: id }, 'profile not released'));
+    clearTimeout(entry.timer);
+    // Before anything closes: the browser is still up for a last read (its storage state).
+    const live = entry.session;
+    if (live && live.state === 'live' && entry.tree?.alive) await lifecycle.beforeEnd(live, reason);
+    await this.leases.release(id, reason, { live: entry.session !== undefined, tree: entry.tree });
+    if (entry.session) entry.session.state = 'ended';
+    await this.safely(() => repo.markEnded(id, reason));
+    // Bridges close their sockets first, so clients see a clean close rather than a dead peer.
+    tellEndListeners(entry, reason, this.opts.log);
+    bus.emit('session.ended', {
+      session_id: id,
+      workflow_id: entry.workflowId,
+      reason,
+      webhook_url: entry.webhookUrl,
+      metadata: entry.metadata,
+    });
+    bus.emit('session.changed', { session_id: id });
+    // A tree still starting is killed by create() when its start fails on the stop; its processes
+    // carry the marker, so a sweep by tree id catches them either way.
+    if (entry.tree) await entry.tree.kill();
+    else await killTree(this.opts.config.dataDir, id, []);
+    await this.safely(() => repo.dropTree(id));
+    this.entries.delete(id);
+    await lifecycle.afterEnd(id, reason);
   }
 
   onEnd(id: string, listener: (reason: EndReason | undefined) => void): () => void {
@@ -641,9 +341,9 @@ export class BrowserSessionManager implements SessionManager {
 
   async closeAll(): Promise<void> {
     this.isClosed = true;
-    await Promise.all([this.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
+    await Promise.all([this.starts.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
-    await this.isolation?.close();
+    await this.starts.close();
     // Every tree is gone with its folders: the root goes too, so nothing is left in $TMPDIR.
     await removeAllSessionDirs(this.opts.config.dataDir);
   }

@@ -16,7 +16,7 @@ import type { NamedSessionRow, SessionsRepo } from '../store/sessions.ts';
 import { webhookUrlIssue } from '../webhooks/destination.ts';
 import type { PauseState, RunStatus } from '../../contract/runs.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
-import { proxiesIssue } from './sessionManager.ts';
+import { proxiesIssue } from './refusals.ts';
 import type { SessionManager, SessionTokens } from './types.ts';
 
 /** What a run under way is doing: the runs (server/runs, a layer above) answer it. */

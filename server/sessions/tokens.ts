@@ -53,3 +53,29 @@ export function grants(hashes: TokenHashes | undefined, token: string | undefine
   const ok = exact || (capability === 'view' && viaControl);
   return ok && hashes !== undefined && typeof token === 'string' && token.length > 0;
 }
+
+/** Token sets issued after create that a session keeps; the oldest is dropped beyond this. */
+const MAX_ISSUED_TOKEN_SETS = 16;
+
+/**
+ * A live session's tokens: the set it was created with, and those issued later (a workflow's
+ * active_session), which die with it like the first.
+ */
+export class SessionTokenSets {
+  private readonly more: TokenHashes[] = [];
+
+  constructor(private readonly first: TokenHashes) {}
+
+  /** Does `token` grant `capability` by any set? Every set is compared, so the time says nothing of which matched. */
+  grant(token: string | undefined, capability: Capability): boolean {
+    return [this.first, ...this.more].map((hashes) => grants(hashes, token, capability)).includes(true);
+  }
+
+  /** A fresh set. Bounded: each set issued adds one that every authorize compares. */
+  issue(): SessionTokens {
+    if (this.more.length >= MAX_ISSUED_TOKEN_SETS) this.more.shift();
+    const { tokens, hashes } = mintTokens();
+    this.more.push(hashes);
+    return tokens;
+  }
+}

@@ -9,7 +9,7 @@ import type { EndReason, Presentation, SessionState, StorageState } from '../../
 import type { Capability, SessionTokens, TokenHashes } from './tokens.ts';
 import type { ProfileUse } from '../../contract/profileUse.ts';
 
-// The contract owns the end reasons; the manager and its hooks name them through this seam.
+// The contract owns the end reasons; the manager and its lifecycle's subscribers name them through this seam.
 export type { EndReason };
 // The tokens' own module declares them (it mints and checks them); this seam names them for the manager's users.
 export type { Capability, SessionTokens };
@@ -87,19 +87,6 @@ export interface LiveSession {
   forRun?: boolean;
 }
 
-/**
- * What other domains (session artifacts) do at a session's turning points, without the browser
- * code knowing them. Each hook's failure is logged and does not stop the session's start or end.
- */
-export interface SessionLifecycleHooks {
-  /** The session is live (browser, display and VNC up), before create() returns its URLs. */
-  onLive?(session: LiveSession, tree: { display: string; xauthority: string; ipc?: string }): Promise<void> | void;
-  /** The session is ending and its browser is still up: the last moment to read from it. Bounded by END_HOOK_TIMEOUT_MS. */
-  beforeEnd?(session: LiveSession, reason: EndReason): Promise<void> | void;
-  /** The session's processes are gone (every path: stopped, timed out, crashed, server closing). */
-  afterEnd?(sessionId: string, reason: EndReason): Promise<void> | void;
-}
-
 export interface SessionManager {
   /** Sessions starting or live (queued runs' sessions waiting for a browser are not counted). */
   readonly active: number;
@@ -113,8 +100,6 @@ export interface SessionManager {
   liveIds(): string[];
   /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
   assertRoom(): void;
-  /** Add lifecycle hooks; call before the server takes requests. */
-  addLifecycleHooks(hooks: SessionLifecycleHooks): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
   /** Start a queued run's session under the id and token hashes its caller was answered with (never from the warm pool, whose browsers carry their own ids). */

@@ -40,6 +40,10 @@ export class LocalRunQueue implements RunQueue {
    */
   stopTaking(): void {}
 
+  sessionEnded(): void {
+    this.line.startWaiting();
+  }
+
   holding(): number {
     return this.line.size;
   }

@@ -33,6 +33,8 @@ export interface RunQueue {
   waiting(sessionId: string, token: string | undefined, capability: Capability): Promise<number | null>;
   /** close_session: take the session's run out of the queue; resolves once its failure is recorded, false when none waits. */
   leave(sessionId: string): Promise<boolean>;
+  /** A session of this node has ended, its processes gone (the session lifecycle's afterEnd): a waiting run may start. */
+  sessionEnded(): void;
   /** Runs the dead nodes took but never started go back into the queue. */
   requeueOfDeadNodes(deadBefore: number): Promise<void>;
   /** Drop what the queue kept of runs that were failed meanwhile (by a restart or a dead node's reaping). */

@@ -121,6 +121,9 @@ export class SharedRunQueue implements RunQueue {
     this.offEnded?.();
   }
 
+  /** Nothing more: this queue pumps on each session.ended of the bus and every POLL_MS (take()). */
+  sessionEnded(): void {}
+
   holding(): number {
     return this.starting.size;
   }

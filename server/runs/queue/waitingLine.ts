@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../../../contract/errors.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';
-import { shuttingDown } from '../../sessions/sessionManager.ts';
+import { shuttingDown } from '../../sessions/refusals.ts';
 import { grants, mintTokens, type TokenHashes } from '../../sessions/tokens.ts';
 import type {
   Capability,
@@ -46,11 +46,9 @@ export class WaitingLine {
     private readonly deps: {
       config: RunQueueDeps['config'];
       bus: RunQueueDeps['bus'];
-      sessions: Pick<SessionManager, 'active' | 'closed' | 'createReserved' | 'get' | 'end' | 'addLifecycleHooks'>;
+      sessions: Pick<SessionManager, 'active' | 'closed' | 'createReserved' | 'get' | 'end'>;
     },
-  ) {
-    deps.sessions.addLifecycleHooks({ afterEnd: () => this.startWaiting() });
-  }
+  ) {}
 
   /** Join the line; throws AtCapacity when MAX_QUEUED_RUNS already wait. */
   join(input: CreateSessionInput): Reservation {
@@ -75,8 +73,11 @@ export class WaitingLine {
     return { id, tokens, position, started };
   }
 
-  /** Start waiting sessions, oldest first, while there is room; once the manager closes, none will start. */
-  private startWaiting(): void {
+  /**
+   * Start waiting sessions, oldest first, while there is room; once the manager closes, none will
+   * start. Called as a session of this node ends (its afterEnd) and as one joins.
+   */
+  startWaiting(): void {
     if (this.deps.sessions.closed) return this.close();
     for (const [id, w] of this.waiting) {
       if (this.deps.sessions.active >= this.deps.config.MAX_SESSIONS) return;

@@ -1,6 +1,5 @@
 import type { Presentation } from '../../../contract/sessions.ts';
-import { CdpClient } from '../cdp/client.ts';
-import type { CdpHub } from '../cdp/hub.ts';
+import type { CdpClient } from '../cdp/client.ts';
 
 interface TargetInfo {
   targetId: string;
@@ -26,28 +25,23 @@ const SETTLE_MS = 5_000;
  * few seconds, so every browser is launched kiosk (ChromiumOptions.kiosk) unless it is asked for
  * `browser`: in practice this only ever takes a window out of fullscreen.
  */
-export async function applyPresentation(hub: CdpHub, presentation: Presentation): Promise<void> {
+export async function applyPresentation(cdp: CdpClient, presentation: Presentation): Promise<void> {
   const want = presentation === 'kiosk' ? 'fullscreen' : 'normal';
-  const cdp = await CdpClient.open(hub);
-  try {
-    const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
-    const page = targetInfos.find((t) => t.type === 'page');
-    if (!page) throw new Error('the browser has no window to present');
-    const { windowId, bounds } = await cdp.send<{ windowId: number; bounds: WindowBounds }>(
-      'Browser.getWindowForTarget',
-      { targetId: page.targetId },
-    );
-    if (bounds.windowState === want) return;
-    await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: want } });
-    const deadline = Date.now() + SETTLE_MS;
-    for (;;) {
-      const now = await cdp.send<{ bounds: WindowBounds }>('Browser.getWindowBounds', { windowId });
-      if (now.bounds.windowState === want) return;
-      if (Date.now() > deadline)
-        throw new Error(`the window did not become ${want} (it is ${now.bounds.windowState ?? 'unknown'})`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    cdp.close();
+  const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+  const page = targetInfos.find((t) => t.type === 'page');
+  if (!page) throw new Error('the browser has no window to present');
+  const { windowId, bounds } = await cdp.send<{ windowId: number; bounds: WindowBounds }>(
+    'Browser.getWindowForTarget',
+    { targetId: page.targetId },
+  );
+  if (bounds.windowState === want) return;
+  await cdp.send('Browser.setWindowBounds', { windowId, bounds: { windowState: want } });
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const now = await cdp.send<{ bounds: WindowBounds }>('Browser.getWindowBounds', { windowId });
+    if (now.bounds.windowState === want) return;
+    if (Date.now() > deadline)
+      throw new Error(`the window did not become ${want} (it is ${now.bounds.windowState ?? 'unknown'})`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

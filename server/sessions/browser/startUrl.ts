@@ -1,6 +1,5 @@
 import type { Log } from '../../log.ts';
-import { CdpClient } from '../cdp/client.ts';
-import type { CdpHub } from '../cdp/hub.ts';
+import type { CdpClient } from '../cdp/client.ts';
 
 /** Longest the first page's navigation may hold up the hand-out (the load itself goes on after). */
 const NAVIGATE_MS = 15_000;
@@ -11,8 +10,7 @@ const NAVIGATE_MS = 15_000;
  * not load (no such host, refused by the egress rules) shows Chromium's error page and the session
  * is still handed out, as it would be had the caller navigated there itself.
  */
-export async function openStartUrl(hub: CdpHub, url: string, log: Log): Promise<void> {
-  const cdp = await CdpClient.open(hub);
+export async function openStartUrl(cdp: CdpClient, url: string, log: Log): Promise<void> {
   try {
     const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string }[] }>('Target.getTargets');
     const page = targetInfos.find((t) => t.type === 'page');
@@ -30,7 +28,5 @@ export async function openStartUrl(hub: CdpHub, url: string, log: Log): Promise<
     }
   } catch (err) {
     log.warn({ err, url }, 'the start URL could not be opened');
-  } finally {
-    cdp.close();
   }
 }
