@@ -2,6 +2,7 @@ import { agentToolInputs } from '../../contract/agentTools.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
 import { locateTarget } from './targets.ts';
+import { withinOr } from '../domain/within.ts';
 
 /** Characters of the JSON result an answer carries; a longer one is cut, with its size said. */
 export const EVALUATE_RESULT_MAX = 100_000;
@@ -87,19 +88,15 @@ export function evaluateTools(kit: ToolKit): AgentTool[] {
         // Attached before the function runs: a page whose main thread a busy loop holds answers no
         // new attach, while Runtime.terminateExecution on a session already there still gets through.
         const cdp = await page.context().newCDPSession(page);
-        let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<'timeout'>(
-          (resolve) => (timer = setTimeout(() => resolve('timeout'), EVALUATE_TIMEOUT_MS)),
-        );
         let answer: PageAnswer | 'timeout';
         try {
-          answer = await Promise.race([frame.evaluate(expressionFor(fn, key)) as Promise<PageAnswer>, timedOut]);
+          const evaluated = frame.evaluate(expressionFor(fn, key)) as Promise<PageAnswer>;
+          answer = await withinOr(evaluated, EVALUATE_TIMEOUT_MS, 'timeout' as const);
           // A busy loop holds the page's main thread: stop it, so the page (and the live view) go on.
           if (answer === 'timeout') await cdp.send('Runtime.terminateExecution').catch(() => undefined);
         } catch (err) {
           throw new ToolError(`The function did not run: ${(err as Error).message.split('\n')[0]!.slice(0, 1000)}`);
         } finally {
-          clearTimeout(timer);
           await cdp.detach().catch(() => undefined);
         }
         if (answer === 'timeout')

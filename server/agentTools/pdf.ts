@@ -1,6 +1,7 @@
 import { agentToolInputs } from '../../contract/agentTools.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
+import { within } from '../domain/within.ts';
 
 /** The largest PDF kept: read in chunks and cut off past it, so a huge page cannot fill the service's memory. */
 const PDF_MAX_BYTES = 50 * 1024 * 1024;
@@ -27,16 +28,11 @@ export function pdfTools(kit: ToolKit): AgentTool[] {
         const chunks: Buffer[] = [];
         let size = 0;
         try {
-          let timer: NodeJS.Timeout | undefined;
-          const printed = await Promise.race([
+          const printed = await within(
             cdp.send('Page.printToPDF', { printBackground: true, transferMode: 'ReturnAsStream' }),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(
-                () => reject(new ToolError(`The page was not printed within ${PDF_TIMEOUT_MS / 1000} s`)),
-                PDF_TIMEOUT_MS,
-              );
-            }),
-          ]).finally(() => clearTimeout(timer));
+            PDF_TIMEOUT_MS,
+            () => new ToolError(`The page was not printed within ${PDF_TIMEOUT_MS / 1000} s`),
+          );
           const stream = printed.stream;
           if (!stream) throw new ToolError('The browser answered no PDF');
           try {

@@ -7,6 +7,7 @@ import { sessionDirsOf } from '../sessions/isolation/sessionDirs.ts';
 import type { SessionUser } from '../sessions/isolation/sessionUsers.ts';
 import { renice, spawnDetached } from '../sessions/browser/processes.ts';
 import { artifactsDirOf } from './paths.ts';
+import { withinOr } from '../domain/within.ts';
 
 /**
  * Encoder settings, measured on the 2-core host (bench/recording.ts and README, Screen recordings):
@@ -253,12 +254,7 @@ export class Recording {
         this.hurry();
         if (this.bytes === 0) {
           // Nothing written yet: let it reach its first frame (at the browser's priority now) rather than leave none.
-          let waited: NodeJS.Timeout | undefined;
-          await Promise.race([
-            this.begun,
-            new Promise<void>((resolve) => (waited = setTimeout(resolve, FIRST_FRAME_WAIT_MS))),
-          ]);
-          clearTimeout(waited);
+          await withinOr(this.begun, FIRST_FRAME_WAIT_MS, undefined);
         }
         if (running()) this.child.kill('SIGINT');
       }

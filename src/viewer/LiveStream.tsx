@@ -15,7 +15,7 @@ export interface LiveStreamProps {
 
 /**
  * A watch-only view of the session's active tab: JPEG frames over a WebSocket, each message an
- * 8-byte capture time followed by the image (server/browser/screencast.ts), drawn on a canvas.
+ * 8-byte capture time followed by the image (server/sessions/display/screencast.ts), drawn on a canvas.
  * When frames come faster than they decode, only the newest waiting one is drawn.
  */
 export function LiveStream({

@@ -21,7 +21,7 @@ import {
 } from '../stepFailure.ts';
 import { explainCause } from './stepCauses.ts';
 import type { AiRequest, StepHeal } from './messages.ts';
-import { within } from '../../domain/within.ts';
+import { within, withinOr } from '../../domain/within.ts';
 
 export interface FlowOutcome {
   succeeded: boolean;
@@ -221,11 +221,9 @@ const SCREENSHOT_WITHIN_MS = 3000;
 /** The last page as it looks now, JPEG; null when there is none, or it does not come within SCREENSHOT_WITHIN_MS. */
 async function finalScreenshot(browser: Browser): Promise<Buffer | null> {
   if (!browser.connected) return null;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SCREENSHOT_WITHIN_MS)));
   const shot = (async () => {
     const page = (await browser.pages()).at(-1);
     return page ? Buffer.from(await page.screenshot({ type: 'jpeg', quality: 70 })) : null;
   })().catch(() => null); // the flow may have closed the page or the browser went away
-  return Promise.race([shot, late]).finally(() => clearTimeout(timer));
+  return withinOr(shot, SCREENSHOT_WITHIN_MS, null);
 }

@@ -6,6 +6,7 @@ import { isPrivateAddress } from '../../webhooks/destination.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
 import { describeDialogs } from './dialogs.ts';
 import { PAGE_SILENT_ERROR } from './stepWatch.ts';
+import { withinOr } from '../../domain/within.ts';
 
 type Step = Flow['steps'][number];
 
@@ -39,13 +40,11 @@ const LOOKUP_WITHIN_MS = 1000;
 
 /** The addresses of `host`, or none when they do not come within LOOKUP_WITHIN_MS (a slow resolver on a busy host). */
 async function addressesOf(host: string): Promise<string[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string[]>((resolve) => (timer = setTimeout(() => resolve([]), LOOKUP_WITHIN_MS)));
   const found = lookup(host, { all: true }).then(
     (list) => list.map((a) => a.address),
     () => [],
   );
-  return Promise.race([found, late]).finally(() => clearTimeout(timer));
+  return withinOr(found, LOOKUP_WITHIN_MS, []);
 }
 
 /** True when `url` names, or resolves to, an address the egress filter refuses. */

@@ -14,6 +14,7 @@ import type { SessionDirs } from '../isolation/sessionDirs.ts';
 import { killTree, renice, type TreeEnv } from './processes.ts';
 import { startX11vnc, type VncServer } from '../display/vnc.ts';
 import type { StartGate, StartTicket } from './startGate.ts';
+import { withinOr } from '../../domain/within.ts';
 
 export type ProcessKind = 'xvfb' | 'chromium' | 'x11vnc';
 
@@ -237,9 +238,7 @@ export class BrowserTree {
       const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       const cdp = await CdpClient.open(this.hub).catch(() => undefined);
       await cdp?.send('Browser.close', {}, undefined, timeoutMs).catch(() => undefined);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
-      clearTimeout(timer);
+      await withinOr(gone, timeoutMs, undefined);
       cdp?.close();
     }
     return child.exitCode === 0;
