@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { agentToolInputs } from '../../contract/agentTools.ts';
-import { explainCause, type CauseContext } from '../runs/engine/stepCauses.ts';
+import { explainCause } from '../runs/engine/stepCauses.ts';
 import type { ToolKit } from './kit.ts';
 import { defineTool, ToolError, type AgentTool } from './registry.ts';
 
@@ -22,10 +22,13 @@ export async function goTo(kit: ToolKit, sessionId: string, url: string): Promis
     await page.goto(url, { timeout: NAVIGATION_TIMEOUT_MS, waitUntil: 'load' });
   } catch (err) {
     const line = (err as Error).message.split('\n')[0]!;
-    const step = { type: 'navigate', url } as unknown as CauseContext['step'];
-    throw new ToolError(
-      `${url} did not load: ${await explainCause(line, { step, stopped: null, privateNetworksAllowed: kit.deps.privateNetworksAllowed, dialogs: [] })}`,
-    );
+    const cause = await explainCause(line, {
+      navigatedTo: url,
+      stopped: null,
+      privateNetworksAllowed: kit.deps.privateNetworksAllowed,
+      dialogs: [],
+    });
+    throw new ToolError(`${url} did not load: ${cause}`);
   }
   return { url: page.url(), page };
 }

@@ -24,6 +24,8 @@ export interface CauseContext {
   answering?: () => Promise<boolean>;
   /** The main-frame navigation that failed during the step, as the browser said it when it happened. */
   failedNavigation?: { url: string; errorText: string };
+  /** The URL a navigation outside any step was asked to load (an agent tool's goTo), when there is no step to name it. */
+  navigatedTo?: string;
 }
 
 /**
@@ -93,7 +95,9 @@ export async function explainCause(line: string, ctx: CauseContext): Promise<str
   const fromLine = /net::(ERR_[A-Z_]+)/.exec(line)?.[1];
   const code = fromLine ?? /net::(ERR_[A-Z_]+)/.exec(ctx.failedNavigation?.errorText ?? '')?.[1];
   if (code) {
-    const url = fromLine ? (ctx.step as { url?: unknown } | undefined)?.url : ctx.failedNavigation?.url;
+    const url = fromLine
+      ? (ctx.navigatedTo ?? (ctx.step as { url?: unknown } | undefined)?.url)
+      : ctx.failedNavigation?.url;
     if (
       /ERR_CONNECTION_REFUSED|ERR_ADDRESS_UNREACHABLE|ERR_NETWORK_ACCESS_DENIED|ERR_CONNECTION_RESET/.test(code) &&
       !ctx.privateNetworksAllowed &&
