@@ -203,20 +203,36 @@ describe('AI extract', () => {
   });
 
   it('credential values the run typed never reach the model', async () => {
-    const stored = await server.api('/api/store_credential', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'gift_code', value: 's3cr3t-gift-99', allowed_origins: [origin] }),
-    });
-    expect(stored.status, await stored.clone().text()).toBeLessThan(300);
+    const store = async (name: string, value: string, allowed_origins: string[]) => {
+      const stored = await server.api('/api/store_credential', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, value, allowed_origins }),
+      });
+      expect(stored.status, await stored.clone().text()).toBeLessThan(300);
+    };
+    const typing = (name: string) => {
+      const flow = extractFlow() as { steps: unknown[] };
+      flow.steps.splice(1, 0, { type: 'change', selectors: [['#code']], value: `{{credentials.${name}}}` });
+      return flow;
+    };
+    // Allowed anywhere: the AI extract runs, and the page's snapshot reaches the model redacted.
+    await store('gift_code', 's3cr3t-gift-99', []);
     fake.enqueue({ kind: 'reply', text: '{"price": 42.5}' });
-    const flow = extractFlow() as { steps: unknown[] };
-    flow.steps.splice(1, 0, { type: 'change', selectors: [['#code']], value: '{{credentials.gift_code}}' });
-    const { status } = await run(flow);
+    const { status } = await run(typing('gift_code'));
     expect(status.message).toBe('All 3 steps succeeded');
     const sent = textOf(fake.requests[0]!);
     expect(sent).not.toContain('s3cr3t-gift-99');
     expect(sent).toContain('[credentials.gift_code]');
+    // Kept to the page's origin: the page is sealed once it is typed, and the AI extract does not run at all.
+    // (A value sharing no 4 characters with its name: redaction would hide the name in the message.)
+    await store('gift_code_kept', 'Zq9-7XY!w', [origin]);
+    const asked = fake.requests.length;
+    const kept = await run(typing('gift_code_kept'));
+    expect(kept.status.message).toMatch(
+      /^Step 3 \(extract\): the sealed page rule: the credential "gift_code_kept" was typed/,
+    );
+    expect(fake.requests.length).toBe(asked);
   });
 
   it('stopping the run aborts the model call', async () => {

@@ -1,7 +1,7 @@
 import { selectorToPElementSelector, type Step as ReplayStep } from '@puppeteer/replay';
+import type { Selector } from '../../contract/steps.ts';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import {
-  credentialsIn,
   keptNames,
   placementRefusal,
   stepRefusal,
@@ -9,6 +9,7 @@ import {
   type Placement,
   type StepLike,
 } from '../credentials/credentialOrigins.ts';
+import { fieldKindRefusal, sealedSelectors, sealedStepRefusal } from '../credentials/sealedPage.ts';
 import { frameOfStep } from './stepFrame.ts';
 import { TypedFields } from './typedFields.ts';
 
@@ -22,6 +23,12 @@ function placementOf(handle: ElementHandle): Placement {
   for (let f = handle.frame.parentFrame(); f; f = f.parentFrame()) parents.push(f.url());
   const opener = handle.frame.page().target().opener();
   return { frame: handle.frame.url(), parents, ...(opener ? { opener: opener.url() } : {}) };
+}
+
+/** In the page: the element as the input rule names it, `input[type=…]` or its tag (with ` contenteditable` when it is). */
+function kindOf(el: Element): string {
+  if (el instanceof HTMLInputElement) return `input[type=${el.type}]`;
+  return `${el.localName}${el instanceof HTMLElement && el.isContentEditable ? ' contenteditable' : ''}`;
 }
 
 /**
@@ -43,18 +50,26 @@ export class CredentialOriginGuard {
   }
 
   /**
-   * Throws when the run may not take `step` (stepRefusal, TypedFields, placementRefusal). Returns true when it
-   * took the step itself: a change step typing a kept credential, typed here into the element it
-   * checked. False: the caller runs the step as usual.
+   * Throws when the run may not take `step` (stepRefusal, the sealed page rule, TypedFields,
+   * placementRefusal, the input rule). Returns undefined when it took the step itself: a change
+   * step typing a kept credential, typed here into the element it checked. Otherwise the step for
+   * the caller to run as usual: while a page a kept credential was typed into is there, with its
+   * CSS selectors only (credentials/sealedPage.ts). `typed`, for a change step: the credentials its
+   * template types and the value it types, filled.
    */
-  async runStep(step: ReplayStep, timeout: number, fill: (value: string) => string): Promise<boolean> {
-    const refused = stepRefusal(step as StepLike, this.kept);
+  async runStep(
+    filled: ReplayStep,
+    timeout: number,
+    typed: { names: readonly string[]; value: string } | undefined,
+  ): Promise<ReplayStep | undefined> {
+    const refused = stepRefusal(filled as StepLike, this.kept);
     if (refused) throw new Error(refused);
-    await this.typed.check(step, timeout, fill);
-    if (step.type !== 'change') return false;
-    const names = credentialsIn(step.value, this.values);
+    const step = await this.sealed(filled);
+    await this.typed.check(step, timeout, typed?.value ?? '');
+    if (step.type !== 'change' || !typed) return step;
+    const names = typed.names;
     const keptHere = names.filter((name) => this.kept.includes(name));
-    if (!keptHere.length) return false;
+    if (!keptHere.length) return step;
     const frame = await frameOfStep(this.browser, this.page, step, timeout);
     const handle = (await Locator.race(step.selectors.map((s) => frame.locator(selectorToPElementSelector(s))))
       .setTimeout(timeout)
@@ -65,18 +80,33 @@ export class CredentialOriginGuard {
       // only once the element has the focus, so what follows types into this element or fails; it
       // reaches no other page unless one takes over this frame in the milliseconds the keys take
       // (see SECURITY.md).
-      const refusal = placementRefusal(names, this.origins, placementOf(handle));
+      const refusal =
+        placementRefusal(names, this.origins, placementOf(handle)) ??
+        fieldKindRefusal(keptHere, await handle.evaluate(kindOf));
       if (refusal) throw new Error(refusal);
       const navigation = step.assertedEvents?.some((e) => e.type === 'navigation')
         ? frame.waitForNavigation({ timeout })
         : undefined;
       await this.typed.typeInto(handle, keptHere, () =>
-        Promise.all([handle.asLocator().setTimeout(timeout).fill(fill(step.value)), navigation]),
+        Promise.all([handle.asLocator().setTimeout(timeout).fill(typed.value), navigation]),
       );
     } catch (err) {
       await handle.dispose().catch(() => undefined);
       throw err;
     }
-    return true;
+    return undefined;
+  }
+
+  /** The sealed page rule: refuses a step that reads the page while one is sealed, and leaves the others their CSS selectors only. */
+  private async sealed(step: ReplayStep): Promise<ReplayStep> {
+    const names = await this.typed.sealedBy();
+    if (!names.length) return step;
+    const refusal = sealedStepRefusal(step, names);
+    if (refusal) throw new Error(refusal);
+    const out = { ...step } as ReplayStep & { selectors?: Selector[]; parameters?: { selectors?: Selector[] } };
+    if (Array.isArray(out.selectors)) out.selectors = sealedSelectors(out.selectors, names);
+    if (out.type === 'customStep' && Array.isArray(out.parameters?.selectors))
+      out.parameters = { ...out.parameters, selectors: sealedSelectors(out.parameters.selectors, names) };
+    return out;
   }
 }

@@ -2,34 +2,17 @@ import path from 'node:path';
 import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../contract/steps.ts';
-import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
 import { againWhenReplaced } from './documentReplaced.ts';
 import { NAVIGATION_TIMEOUT_MS } from './engine/stepTimeout.ts';
-import type { CredentialOrigins } from '../credentials/credentialOrigins.ts';
+import { credentialsIn, type CredentialOrigins } from '../credentials/credentialOrigins.ts';
+import { fillStep, fillTemplate, type FillSources, type VariableValues } from './fillTemplate.ts';
 
 /** What a step handed back: the value an extract step read. */
 export interface StepOutput {
   as: string;
   value: string;
-}
-
-/** `{{credentials.NAME}}` in a change value, filled from the run's credentials (the contract only allows them there). */
-function fillCredentials(value: string, credentials: ReadonlyMap<string, string>): string {
-  return value.replace(PLACEHOLDER, (whole, inner: string) => {
-    const name = credentialOf(inner);
-    return (name !== undefined && credentials.get(name)) || whole;
-  });
-}
-
-/** The step with the pause answers' `{{name}}` filled in its url and value (a name not answered yet stays as it is). */
-function fillAnswers(step: Step, answers: ReadonlyMap<string, string>): Step {
-  if (answers.size === 0) return step;
-  const fill = (text: string) => text.replace(PLACEHOLDER, (whole, name: string) => answers.get(name) ?? whole);
-  const out: Record<string, unknown> = { ...step };
-  for (const field of ['url', 'value'] as const) if (typeof out[field] === 'string') out[field] = fill(out[field]);
-  return out as unknown as Step;
 }
 
 /** Steps whose selectors self-healing may repair: what acts on one element a person pointed at. */
@@ -60,6 +43,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
   private readonly pauseHere: (message: string) => Promise<string | null>;
   /** The pause steps' answers so far, by variable: filled into later steps' `{{name}}`. */
   private readonly answers = new Map<string, string>();
+  /** The run's variables and the names its pause steps answer: with the answers, what a step's template is filled from. */
+  private readonly fillFrom: FillSources;
   /** The flow's own timeout, when it sets one (the library's `timeout` falls back to 5 s). */
   private readonly flowTimeout: number | undefined;
   private readonly origins: CredentialOriginGuard;
@@ -82,6 +67,10 @@ export class RunExtension extends PuppeteerRunnerExtension {
       ai?: (request: AiRequest) => Promise<unknown>;
       /** Self-healing asked for (run_workflow's heal). */
       heal?: boolean;
+      /** The run's variables, filled into each step's template as it runs (a flow filled beforehand needs none). */
+      variables?: VariableValues;
+      /** The names the flow's pause steps store answers in (contract/steps.ts answerVariablesOf). */
+      answerNames?: ReadonlySet<string>;
     } = {},
   ) {
     super(browser, page, { timeout: opts.timeout });
@@ -91,32 +80,38 @@ export class RunExtension extends PuppeteerRunnerExtension {
     this.origins = new CredentialOriginGuard(browser, page, this.credentials, opts.credentialOrigins);
     this.ai = opts.ai ?? (() => Promise.reject(new Error('this run cannot ask a model')));
     this.heal = opts.heal ?? false;
+    this.fillFrom = { variables: opts.variables, answerNames: opts.answerNames, answers: this.answers };
   }
 
   override async runStep(recorded: Step, flow?: UserFlow): Promise<void> {
-    // Filled here, at the last moment: the step as reported keeps the placeholder.
-    const step = fillAnswers(recorded, this.answers);
+    // `recorded` is the stored template. Filled here, at the last moment and in one pass
+    // (fillTemplate.ts): the step as reported keeps the answers' and credentials' placeholders,
+    // and what a variable or an answer brought in is never read for placeholders again.
+    const filled = fillStep(recorded, this.fillFrom);
+    const typed =
+      recorded.type === 'change'
+        ? {
+            names: credentialsIn(recorded.value, this.credentials),
+            value: fillTemplate(recorded.value, { ...this.fillFrom, credentials: this.credentials }),
+          }
+        : undefined;
     this.lastOutput = undefined;
     this.lastHeal = undefined;
     this.lastSummary = undefined;
     // The library's goto waits for the page's default (30 s) whatever timeout the step or flow sets:
     // one they set bounds the navigation itself; without one a page has Puppeteer's 30 s to load.
-    if (step.type === 'navigate')
+    if (filled.type === 'navigate')
       (this.page as Page).setDefaultNavigationTimeout(
-        step.timeout ?? flow?.timeout ?? this.flowTimeout ?? NAVIGATION_TIMEOUT_MS,
+        filled.timeout ?? flow?.timeout ?? this.flowTimeout ?? NAVIGATION_TIMEOUT_MS,
       );
-    // allowed_origins: refuses what a run typing a kept credential may not do, and types such a credential itself (credentialGuard.ts).
-    if (
-      await this.origins.runStep(step, step.timeout ?? flow?.timeout ?? this.timeout, (value) =>
-        fillCredentials(value, this.credentials),
-      )
-    )
-      return;
+    // allowed_origins: refuses what a run typing a kept credential may not do, types such a
+    // credential itself, and while a page it was typed into is there, leaves the step CSS
+    // selectors only (credentialGuard.ts). Undefined: the guard took the step.
+    const step = await this.origins.runStep(filled, filled.timeout ?? flow?.timeout ?? this.timeout, typed);
+    if (!step) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
     if (step.type === 'change')
-      return this.healing(step, (s) =>
-        super.runStep({ ...s, value: fillCredentials(step.value, this.credentials) } as Step, flow),
-      );
+      return this.healing(step, (s) => super.runStep({ ...s, value: typed!.value } as Step, flow));
     // A wait only reads the page, so one whose document was replaced under it (a page back from the
     // back/forward cache mid-wait) is asked again of the new document instead of failing the step.
     if (step.type === 'waitForElement' || step.type === 'waitForExpression')

@@ -6,7 +6,7 @@ import { webhookUrlIssue } from '../webhooks/destination.ts';
 import type { PreparedRun } from './preparedRun.ts';
 import type { RunServiceDeps } from './runDeps.ts';
 import type { RunForm } from './uploads.ts';
-import { filesNeeded, fillPlaceholders, resolveVariables } from './variables.ts';
+import { filesNeeded, resolveVariables } from './variables.ts';
 
 /** What a run_workflow request is checked against: its saved workflow, the stored credentials, the webhook rule. */
 export type PrepareRunDeps = Pick<RunServiceDeps, 'config' | 'workflows' | 'credentials' | 'profiles'>;
@@ -51,7 +51,9 @@ export async function prepareRun(
   return {
     runId: run.runId,
     workflowId: workflow.id,
-    flow: fillPlaceholders(workflow.flow, values),
+    // Left unfilled: a value is filled into its step only as the step runs, and never read again (fillTemplate.ts).
+    flow: workflow.flow,
+    variables: values,
     credentials,
     totalActions: workflow.flow.steps.length,
     filesDir: run.filesDir,

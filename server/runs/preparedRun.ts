@@ -1,11 +1,15 @@
 import type { ProfileUse } from '../../contract/profileUse.ts';
 import type { Flow } from '../../contract/steps.ts';
+import type { VariableValues } from './fillTemplate.ts';
 
 /** A validated run, ready to start: nothing has been started yet. */
 export interface PreparedRun {
   runId: string;
   workflowId: string;
+  /** The stored flow, its placeholders unfilled: the engine fills each step as it runs it, in one pass (fillTemplate.ts). */
   flow: Flow;
+  /** The run's variables, checked against the workflow's declarations. */
+  variables: VariableValues;
   /** Names of the credentials the flow types; their values are read only when the run starts. */
   credentials: string[];
   totalActions: number;

@@ -37,6 +37,7 @@ export async function replayInSession(
     return await runContained({
       hub: session.hub,
       flow: run.flow,
+      variables: run.variables,
       privateNetworksAllowed: deps.config.BROWSER_ALLOW_PRIVATE_NETWORKS,
       threads: deps.engine.threads,
       // The browser runs as the session's user: it can read the files only once they are in its own folder.

@@ -28,7 +28,8 @@ export async function messageRun(
       throw new Conflict("The run is paused, but not at that key: read paused_key from the session's status");
     return deps.active.resume(sessionId);
   }
-  // The answer fills {{variable}} in later steps: braces in it would be read as another placeholder there.
+  // The answer fills {{variable}} in later steps, typed as it is (fillTemplate.ts fills once, so a
+  // placeholder in it would not be filled either): refused so that it cannot look like one.
   if (placeholdersOf(body.message).length > 0)
     throw new Invalid([
       { path: 'message', message: 'an answer may not contain {{…}}: later steps would read it as a placeholder' },

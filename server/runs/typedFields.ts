@@ -128,12 +128,18 @@ export class TypedFields {
    * takes the focus off such a field: a fill focuses its own element first, and one that cannot
    * take the focus (an inert or hidden field) would otherwise have its text typed into this one.
    */
-  async check(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
+  async check(step: ReplayStep, timeout: number, typed: string): Promise<void> {
     // A page replaced while it is read (a navigation under way) is read again once the next one is there.
-    return againWhenReplaced(() => this.checkNow(step, timeout, filled));
+    return againWhenReplaced(() => this.checkNow(step, timeout, typed));
   }
 
-  private async checkNow(step: ReplayStep, timeout: number, filled: (value: string) => string): Promise<void> {
+  /** Names of the kept credentials typed into a field whose page is still there: the sealed page rule (credentials/sealedPage.ts) holds while any is. */
+  async sealedBy(): Promise<string[]> {
+    const live = await againWhenReplaced(() => this.onTheirPages());
+    return [...new Set(live.flatMap((f) => f.names))];
+  }
+
+  private async checkNow(step: ReplayStep, timeout: number, typed: string): Promise<void> {
     const live = await this.onTheirPages();
     if (!live.length) return;
     if (step.type === 'customStep' && step.name === 'act')
@@ -145,7 +151,7 @@ export class TypedFields {
         if (refusal) throw new Error(refusal);
       }
     }
-    if (step.type === 'change') await this.beforeChange(step, live, timeout, filled(step.value));
+    if (step.type === 'change') await this.beforeChange(step, live, timeout, typed);
   }
 
   /** The fields whose document is the one their frame shows now; fields whose frame is gone are forgotten. */

@@ -1,9 +1,9 @@
 import type { Issue } from '../../contract/errors.ts';
 import { answerVariablesOf, type Flow } from '../../contract/steps.ts';
 import type { Variable } from '../../contract/variables.ts';
-import { credentialOf, PLACEHOLDER } from '../../contract/placeholders.ts';
+import { fillStep, type VariableValues } from './fillTemplate.ts';
 
-export type VariableValues = Record<string, string | number | boolean>;
+export type { VariableValues };
 
 /**
  * Check a run's variables against the workflow's declarations: every required one present (or
@@ -49,28 +49,15 @@ export function resolveVariables(
 }
 
 /**
- * The flow with `{{name}}` filled in every url and value field; an optional variable left unset fills as ''.
- * `{{credentials.NAME}}` is left as it is, for the runner to type, and so is a pause step's answer
- * variable, which the runner fills once the person has answered (extension.ts).
+ * The flow with `{{name}}` filled in every url and value field, as a run reports its steps; an
+ * optional variable left unset fills as ''. `{{credentials.NAME}}` and a pause step's answer
+ * variable are left as they are. A run itself fills each step from the stored template when it
+ * runs it, in one pass (fillTemplate.ts), never from this: text a variable brought in is not
+ * read for placeholders again.
  */
 export function fillPlaceholders(flow: Flow, values: VariableValues): Flow {
-  const answers = answerVariablesOf(flow);
-  const fill = (text: string) =>
-    text.replace(PLACEHOLDER, (m, name: string) =>
-      credentialOf(name) !== undefined || answers.has(name)
-        ? m
-        : values[name] === undefined
-          ? ''
-          : String(values[name]),
-    );
-  return {
-    ...flow,
-    steps: flow.steps.map((step) => {
-      const out: Record<string, unknown> = { ...step };
-      for (const field of ['url', 'value'] as const) if (typeof out[field] === 'string') out[field] = fill(out[field]);
-      return out as typeof step;
-    }),
-  };
+  const answerNames = new Set(answerVariablesOf(flow).keys());
+  return { ...flow, steps: flow.steps.map((step) => fillStep(step, { variables: values, answerNames })) };
 }
 
 /** File names the flow's uploadFile steps need from the run's `files`. */

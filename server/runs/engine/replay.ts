@@ -9,6 +9,9 @@ import type { DialogSeen } from '../../domain/runFacts.ts';
 import { answerDialogs } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
+import type { VariableValues } from '../fillTemplate.ts';
+import { fillPlaceholders } from '../variables.ts';
+import { answerVariablesOf } from '../../../contract/steps.ts';
 import { redactor } from '../../credentials/redact.ts';
 import {
   actionOf,
@@ -35,8 +38,10 @@ export interface FlowOutcome {
 export interface ReplayOptions {
   /** How to reach the browser (a session's hub channel, or a test's own endpoint). The browser is left running: its owner ends it. */
   connect: () => Promise<Pick<ConnectOptions, 'transport' | 'browserWSEndpoint'>>;
-  /** A flow whose placeholders are already filled. */
+  /** The stored flow: each step's placeholders are filled as it runs, in one pass (fillTemplate.ts); a flow filled beforehand works too. */
   flow: Flow;
+  /** The run's variables, for the flow's `{{name}}`. */
+  variables?: VariableValues;
   /** The run's upload folder. */
   filesDir: string;
   onStepStart?: (index: number, action: string, params: Record<string, unknown>) => void;
@@ -142,11 +147,16 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       pauseHere: opts.pauseHere,
       ai: opts.ai,
       heal: opts.heal,
+      variables: opts.variables,
+      answerNames: new Set(answerVariablesOf(opts.flow).keys()),
     });
+    /** The steps as reported: variables filled, answers and credentials as placeholders. */
+    const shown = fillPlaceholders(opts.flow, opts.variables ?? {});
     const runner = await createRunner(opts.flow as unknown as UserFlow, extension);
     const heartbeatOf = heartbeats();
     await withinCallLimit(runner.runBeforeAllSteps(), 'The browser did not answer before the first step');
-    for (const [index, step] of opts.flow.steps.entries()) {
+    for (const [index, template] of opts.flow.steps.entries()) {
+      const step = shown.steps[index]!;
       try {
         await opts.beforeStep?.();
       } catch {
@@ -165,7 +175,7 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
       const watch = await StepWatch.start(connected, heartbeatOf, pageWaitOf(step, opts.flow.timeout));
       lastWatch = watch;
       try {
-        await watch.run(() => runner.runStep(step as unknown as ReplayStep));
+        await watch.run(() => runner.runStep(template as unknown as ReplayStep));
         const out = extension.lastOutput && { as: extension.lastOutput.as, value: redact(extension.lastOutput.value) };
         if (out) outputs[out.as] = out.value;
         const healed = extension.lastHeal;

@@ -81,6 +81,7 @@ port.on('message', (msg: ToEngine) => {
 const outcome = await replayFlow({
   connect: () => Promise.resolve({ transport }),
   flow: start.flow,
+  variables: start.variables,
   filesDir: start.filesDir,
   credentials: new Map(start.credentials),
   credentialOrigins: new Map(start.credentialOrigins),

@@ -47,6 +47,8 @@ const JobData = z.object({ run_id: z.uuid() });
 const StoredRun = z.object({
   workflowId: z.string(),
   flow: Flow,
+  /** The run's variables; rows queued before they were kept apart have them filled into the flow already: none. */
+  variables: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
   credentials: z.array(z.string()),
   totalActions: z.number().int().min(0),
   metadata: z.string().optional(),
@@ -376,6 +378,7 @@ export class SharedRunQueue implements RunQueue {
       runId: runRow.id,
       workflowId: runRow.workflow_id,
       flow: { title: '', steps: [] },
+      variables: {},
       credentials: [],
       totalActions: runRow.total_actions,
       filesDir: this.folders.of(runRow.id),
@@ -416,6 +419,7 @@ const inside = (tx: Sql): PgBoss.Db => ({
 const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   workflowId: run.workflowId,
   flow: run.flow,
+  variables: run.variables,
   credentials: run.credentials,
   totalActions: run.totalActions,
   metadata: run.metadata,
