@@ -155,8 +155,11 @@ export async function buildServices(
   });
   const sessions = new BrowserSessionManager({ config, repo: repos.sessions, bus, log, profiles });
 
-  const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
-    log.warn({ err }, 'session event not recorded'),
+  const sessionEvents = new SessionEventLog(
+    sessionEventsRepo(db),
+    (err) => log.warn({ err }, 'session event not recorded'),
+    // Events are written after startup, when `networks` (below) is set.
+    () => networks.redact(),
   );
   const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
   const networks = new SessionNetworks({
