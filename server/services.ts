@@ -113,8 +113,11 @@ export async function buildServices(
   // way, tool connections and model calls stop before the sessions go (quiesced after them).
   parts.add({ start: () => sessions.start(), quiesce: () => sessions.closeAll() });
 
-  const sessionEvents = new SessionEventLog(sessionEventsRepo(db), (err) =>
-    log.warn({ err }, 'session event not recorded'),
+  const sessionEvents = new SessionEventLog(
+    sessionEventsRepo(db),
+    (err) => log.warn({ err }, 'session event not recorded'),
+    // Events are written after startup, when `networks` (below) is set.
+    () => networks.redact(),
   );
   const credentials = new CredentialsService(credentialsRepo(db), credentialCipher(secretKey));
   /** Each live session's network and console record, and the HAR each leaves. */

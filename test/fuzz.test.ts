@@ -5,6 +5,7 @@ import { startHostileSite, type HostileSite } from './fixtures/hostileSite.ts';
 import { freePort } from './helpers/wait.ts';
 import { cdpCaseArb, runCdpCase } from './fuzz/cdp.ts';
 import { flowCaseArb, runFlowCase, type FlowWorld } from './fuzz/flows.ts';
+import { dialogCaseArb, runDialogCase } from './fuzz/dialogs.ts';
 import { FUZZ_API_KEY, fuzzEnv, Service } from './fuzz/harness.ts';
 import { routeCaseArb, runRouteCase, type RouteWorld } from './fuzz/routes.ts';
 import { mcpCaseArb, runMcpCase } from './fuzz/mcp.ts';
@@ -12,9 +13,10 @@ import { agentCaseArb, runAgentCase, type AgentWorld } from './fuzz/agent.ts';
 import { startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
 
 /**
- * Issue 23: nothing a caller sends ends the service. Five properties, each case against the real
+ * Issue 23: nothing a caller sends ends the service. Six properties, each case against the real
  * server as a child process (a crash is a failed check, not the end of vitest):
  * - flows: random Recorder flows over a hostile site, run through the API;
+ * - dialogs: flows over pages that open dialogs during their steps, none outlasting its timeout (test/fuzz/dialogs.ts);
  * - cdp: random connect_url traffic;
  * - routes: every contract route with random and mutated bodies, encodings and headers;
  * - mcp: arbitrary JSON-RPC on /api/mcp (test/fuzz/mcp.ts);
@@ -29,7 +31,7 @@ import { startFakeModel, type FakeModel } from './helpers/fakeModel.ts';
  */
 
 /** Cases per property in `npm test`: about 100 s for the file on two cores (flows ~4 s a case, cdp ~2 s, routes ~2 s, agent ~2 s), two minutes at worst. */
-export const CI_RUNS = { flows: 10, cdp: 10, routes: 15, mcp: 6, agent: 6 } as const;
+export const CI_RUNS = { flows: 10, dialogs: 4, cdp: 10, routes: 15, mcp: 6, agent: 6 } as const;
 type Name = keyof typeof CI_RUNS;
 
 let site: HostileSite;
@@ -83,7 +85,8 @@ type Property = fc.IAsyncPropertyWithHooks<[unknown]>;
 const property = <T>(arb: fc.Arbitrary<T>, run: (c: T) => Promise<void>): Property =>
   fc.asyncProperty(arb, run) as unknown as Property;
 const properties: Record<Name, () => Property> = {
-  flows: () => property(flowCaseArb, (c) => runFlowCase(c, flowWorld)),
+  flows: () => property(flowCaseArb, async (c) => void (await runFlowCase(c, flowWorld))),
+  dialogs: () => property(dialogCaseArb, (c) => runDialogCase(c, flowWorld)),
   cdp: () => property(cdpCaseArb, (c) => runCdpCase(c, open)),
   routes: () => property(routeCaseArb, (c) => runRouteCase(c, routeWorld)),
   mcp: () => property(mcpCaseArb, (c) => runMcpCase(c, open, FUZZ_API_KEY)),
@@ -128,7 +131,7 @@ if (!fuzzEnv.minutes) {
             const seed = (fuzzEnv.seed + round * names.length + i) % 2 ** 31;
             const details = await fc.check(properties[name](), {
               seed,
-              numRuns: { flows: 4, cdp: 4, routes: 6, mcp: 4, agent: 3 }[name],
+              numRuns: { flows: 4, dialogs: 2, cdp: 4, routes: 6, mcp: 4, agent: 3 }[name],
               interruptAfterTimeLimit: left + 3 * 60_000,
             });
             cases[name]! += details.numRuns;

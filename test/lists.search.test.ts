@@ -32,7 +32,7 @@ beforeAll(async () => {
     ['a', checkout, 1, 'order 100% paid', 5],
     ['b', login, 2, 'req_789', null],
     ['c', checkout, 3, null, 1],
-    ['d', randomUUID(), 4, 'orphan', 30], // its workflow is not stored: no name
+    ['d', randomUUID(), 4, 'orphan C:\\tmp\\x', 30], // its workflow is not stored: no name
     ['e', login, 5, 'order 7', 2],
   ] as const;
   for (const [name, workflowId, d, metadata, minutes] of rows) {
@@ -118,7 +118,7 @@ describe('searching a list', () => {
     expect(await runNames(`q=${ids.b!.slice(0, 6).toUpperCase()}`)).toEqual(['b']);
   });
 
-  it('needs every word, and takes %, _ and ! as the characters they are', async () => {
+  it('needs every word, and takes %, _, \\ and ! as the characters they are', async () => {
     expect(await sessionNames('q=order+checkout')).toEqual(['a']);
     expect(await sessionNames('q=order+nothing-like-it')).toEqual([]);
     expect(await sessionNames(`q=${encodeURIComponent('100%')}`)).toEqual(['a']);
@@ -129,6 +129,14 @@ describe('searching a list', () => {
     expect(await sessionNames('q=r_q')).toEqual([]);
     expect(await sessionNames(`q=${encodeURIComponent('o%7')}`)).toEqual([]);
     expect(await sessionNames(`q=${encodeURIComponent('!')}`)).toEqual([]);
+    // Alone, each is the one row holding it, not every row (a wildcard) nor none (an escape).
+    expect(await sessionNames(`q=${encodeURIComponent('%')}`)).toEqual(['a']);
+    expect(await sessionNames('q=_')).toEqual(['b']);
+    expect(await sessionNames(`q=${encodeURIComponent('\\')}`)).toEqual(['d']);
+    expect(await sessionNames(`q=${encodeURIComponent('\\tmp\\')}`)).toEqual(['d']);
+    // "\" escapes nothing: "\_" and "\%" are two literal characters, in no row.
+    expect(await sessionNames(`q=${encodeURIComponent('\\_')}`)).toEqual([]);
+    expect(await sessionNames(`q=${encodeURIComponent('\\%')}`)).toEqual([]);
   });
 
   it('keeps to starts within from (included) and to (excluded), in any time zone', async () => {

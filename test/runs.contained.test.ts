@@ -12,6 +12,7 @@ import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from './helpe
 import { startServer, type TestServer } from './helpers/server.ts';
 import { freePort } from './helpers/wait.ts';
 import { engineEntry } from '../server/runs/engine/entry.ts';
+import { MAX_DIALOGS_LOGGED } from '../server/runs/engine/dialogs.ts';
 
 /**
  * Issue 23, items 1 and 6: runs that once ended the server (a navigation that fails, a page
@@ -197,6 +198,36 @@ describe('runs end whatever the page does', () => {
     expect(ofType(log, 'Dialog')).toEqual([
       expect.objectContaining({ dialog_type: 'alert', message: 'boo', answer: 'accepted' }),
     ]);
+  });
+
+  it("answers a popup's alert on load, which opens before any Page object exists for it", async () => {
+    const { done, log } = await run([
+      nav(`${site.origin}/alert-popup`),
+      click('#go'),
+      { type: 'waitForElement', selectors: [['#out']], properties: { textContent: 'ready' }, timeout: 5000 },
+    ]);
+    expect(done.message).toBe('All 3 steps succeeded');
+    expect(ofType(log, 'Dialog')).toEqual([
+      expect.objectContaining({ dialog_type: 'alert', message: 'hello from load', answer: 'accepted' }),
+    ]);
+  });
+
+  it('a page opening alerts without end fails its step, saying so, within its timeout', async () => {
+    const timeout = 3000;
+    const { done, log } = await run([nav(`${site.origin}/alert-loop`), click('#go', { timeout })]);
+    expect(done.status).toBe('failed');
+    // The same alert is counted, not repeated: the message stays one readable line.
+    expect(done.message).toMatch(
+      /^Step 2 \(click #go\): .*\(meanwhile the page opened an alert: 'again' \(accepted\) \d+ times\)$/,
+    );
+    const clicked = done.results[1]!;
+    console.log(`alert loop: the click failed after ${clicked.duration} ms (timeout ${timeout} ms)`);
+    // A hang guard (the issue's were 37-68 s): the target, timeout + 2 s, is what the printed time is read against.
+    expect(clicked.duration).toBeLessThan(timeout + 10_000);
+    // Every one answered, at most MAX_DIALOGS_LOGGED told: a loop does not fill the session's log.
+    const told = ofType(log, 'Dialog');
+    expect(told.length).toBeGreaterThan(1);
+    expect(told.length).toBeLessThanOrEqual(MAX_DIALOGS_LOGGED);
   });
 
   it('accepts confirm and prompt (with its default)', async () => {

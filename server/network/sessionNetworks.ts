@@ -41,20 +41,30 @@ export class SessionNetworks {
     return this.logs.get(sessionId);
   }
 
+  /** The last redactor made, and the credentials (names and change times) it was made from. */
+  private redaction: { made: string; redact: (text: string) => string } | undefined;
+
   /**
    * Hides every stored credential's value (the rule of server/credentials/redact.ts): what a run typed
    * may come back in a URL, a body or an echoed header. One that does not decrypt is skipped.
+   * Asked for every session event, so the values are decrypted again only when the list of
+   * credentials (id, name, a value's change time) is not the one the last redactor was made from.
    */
   async redact(): Promise<(text: string) => string> {
+    const listed = await this.opts.credentials.list();
+    const made = JSON.stringify(listed.map((c) => [c.id, c.name, c.updated_at]));
+    if (this.redaction?.made === made) return this.redaction.redact;
     const values = new Map<string, string>();
-    for (const { name } of await this.opts.credentials.list()) {
+    for (const { name } of listed) {
       try {
         for (const [n, v] of await this.opts.credentials.reveal([name])) values.set(n, v);
       } catch {
         // Unreadable under this key: startup already warned of it, and it cannot have been typed.
       }
     }
-    return redactor(values);
+    const redact = redactor(values);
+    this.redaction = { made, redact };
+    return redact;
   }
 
   /**

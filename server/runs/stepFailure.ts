@@ -42,16 +42,24 @@ export function stepLabel(step: Step, index: number): string {
 
 /**
  * Why a step failed, for the person who has to fix it: a wait for an element that ran out says
- * so, with the time and where to look; anything else is the library's first line.
+ * so, with the time, any dialog the page opened meanwhile (`dialogs`, said as a sentence: a page
+ * held by one is why nothing matched) and where to look; anything else is the cause as explained.
  */
-export function failureMessage(step: Step, index: number, cause: string, flowTimeout?: number): string {
+export function failureMessage(
+  step: Step,
+  index: number,
+  cause: string,
+  flowTimeout?: number,
+  dialogs?: string,
+): string {
   const waitedForElement =
     targetOf(step) !== undefined && step.type !== 'navigate' && /timed? ?out|timeout|waiting for/i.test(cause);
   if (waitedForElement) {
     const seconds = ((step.timeout ?? flowTimeout ?? DEFAULT_TIMEOUT_MS) / 1000).toLocaleString('en', {
       maximumFractionDigits: 1,
     });
-    return `${stepLabel(step, index)}: no element matched within ${seconds} s. Check the selector in the workflow editor.`;
+    const meanwhile = dialogs ? ` (meanwhile ${dialogs})` : '';
+    return `${stepLabel(step, index)}: no element matched within ${seconds} s${meanwhile}. Check the selector in the workflow editor.`;
   }
   return `${stepLabel(step, index)}: ${cause}`;
 }

@@ -6,6 +6,7 @@ import {
   type SessionEventInput,
 } from '../../contract/sessionEvents.ts';
 import type { SessionEventsRepo } from '../store/sessionEvents.ts';
+import { redactEvent } from './redactEvent.ts';
 
 const RUN_BEGINS = new Set<SessionEvent['event']>(['RunQueued', 'RunStarted']);
 const RUN_ENDS = new Set<SessionEvent['event']>(['RunCompleted', 'RunError']);
@@ -14,7 +15,8 @@ const RUN_ENDS = new Set<SessionEvent['event']>(['RunCompleted', 'RunError']);
  * Each session's event log: numbered, stamped, kept in the store, and told to live subscribers as
  * it grows. A run's session ends before the run's outcome is written (so a caller who sees the
  * outcome sees the ended session too); the log keeps the order a reader expects instead, holding
- * SessionEnded back until the run's last event is in.
+ * SessionEnded back until the run's last event is in. Every event is redacted as it is written
+ * (redactEvent.ts): what the store holds, and so every route and stream, has no credential value.
  */
 export class SessionEventLog {
   private readonly next = new Map<string, number>();
@@ -28,6 +30,8 @@ export class SessionEventLog {
     private readonly repo: SessionEventsRepo,
     /** A write that failed (the store closing under a late event): told, never thrown at whoever emitted. */
     private readonly onWriteError: (err: unknown) => void,
+    /** What hides the stored credentials' values (SessionNetworks.redact), asked before each write. */
+    private readonly redaction: () => Promise<(text: string) => string> = async () => (text) => text,
   ) {}
 
   append(sessionId: string, input: SessionEventInput): void {
@@ -51,7 +55,7 @@ export class SessionEventLog {
       .then(async () => {
         const event = await this.insert(
           sessionId,
-          input,
+          redactEvent(input, await this.redaction()),
           created_at,
           this.next.get(sessionId) ?? (await this.repo.count(sessionId)),
         );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { RunWorkflowResponse } from '../../contract/runs.ts';
+import { RunWorkflowResponse, type RunStatusResponse } from '../../contract/runs.ts';
 import { afterCase, check, checkRunOutcome, healthy, runSessionEnded, untilRunEnds, type Service } from './harness.ts';
 
 /**
@@ -43,6 +43,12 @@ const HOSTILE_PATHS = [
   '/confirm',
   '/prompt',
   '/beforeunload',
+  '/alert-mousedown',
+  '/alerts',
+  '/alert-later',
+  '/alert-frame',
+  '/alert-popup',
+  '/alert-loop',
   '/loop',
   '/loop-on-load',
   '/closes',
@@ -363,8 +369,12 @@ function resolve<T>(value: T, world: FlowWorld): T {
 
 let made = 0;
 
-/** One case: store the flow, run it, follow it to its end (acting on pauses), then the checks every case ends with. */
-export async function runFlowCase(fuzz: FlowCase, world: FlowWorld): Promise<void> {
+/**
+ * One case: store the flow, run it, follow it to its end (acting on pauses), then the checks every
+ * case ends with. Returns the run's last status (undefined when the run was refused).
+ */
+export async function runFlowCase(fuzz: FlowCase, world: FlowWorld): Promise<RunStatusResponse | undefined> {
+  let ended: RunStatusResponse | undefined;
   const svc = await (fuzz.strict ? world.strict() : world.open.up());
   await healthy(svc);
   const flow = resolve(fuzz.flow, world);
@@ -424,6 +434,8 @@ export async function runFlowCase(fuzz: FlowCase, world: FlowWorld): Promise<voi
       );
     checkRunOutcome(status, flow.steps.length, { interrupted: acted === 'interrupt', stopped: acted === 'close' });
     if (acted !== 'interrupt' && run.status === 200) await runSessionEnded(svc, started.session_id);
+    ended = status;
   }
   await afterCase(svc);
+  return ended;
 }

@@ -6,7 +6,7 @@ import { heartbeats } from './pageHeartbeat.ts';
 import { StepWatch } from './stepWatch.ts';
 import { pageWaitOf } from './stepTimeout.ts';
 import type { DialogSeen } from '../../domain/runFacts.ts';
-import { answerDialogs } from './dialogs.ts';
+import { answerDialogs, describeDialogs, MAX_DIALOGS_LOGGED } from './dialogs.ts';
 import type { CredentialOrigins } from '../../credentials/credentialOrigins.ts';
 import { RunExtension } from '../extension.ts';
 import type { VariableValues } from '../fillTemplate.ts';
@@ -105,6 +105,7 @@ async function pageOf(browser: Browser): Promise<Page> {
 export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   const redact = redactor(opts.credentials);
   const dialogs: DialogSeen[] = [];
+  let dialogsTold = 0;
   /** Why the run was stopped, as its messages say it; null while it was not. */
   const stopped = () => (opts.signal?.aborted ? stoppedBecause(stopReasonOf(opts.signal)) : null);
   const causeOf = async (err: unknown, step?: Flow['steps'][number], watch?: StepWatch) => {
@@ -134,10 +135,14 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
     });
     const connected = browser;
     opts.signal?.addEventListener('abort', () => void connected.disconnect().catch(() => undefined), { once: true });
-    answerDialogs(browser, (dialog) => {
-      dialogs.push(dialog);
-      opts.onDialog?.({ ...dialog, message: redact(dialog.message) });
-    });
+    await withinCallLimit(
+      answerDialogs(browser, (dialog) => {
+        dialogs.push(dialog);
+        // A page opening dialogs in a loop would fill the session's log: the step's failure counts the rest.
+        if (++dialogsTold <= MAX_DIALOGS_LOGGED) opts.onDialog?.({ ...dialog, message: redact(dialog.message) });
+      }),
+      'The browser did not let the run answer its dialogs',
+    );
     const page = await withinCallLimit(pageOf(browser), 'The browser did not give the run its tab');
     const extension = new RunExtension(browser, page, opts.filesDir, {
       // Runner.runStep(step) hands the extension no flow, so the flow's own timeout goes in here.
@@ -189,7 +194,13 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
         // A stop is said as it is: "reached its timeout" is not a selector that matched nothing.
         failure = stopped()
           ? `${stepLabel(step, index)}: ${cause}`
-          : failureMessage(step, index, cause, opts.flow.timeout);
+          : failureMessage(
+              step,
+              index,
+              cause,
+              opts.flow.timeout,
+              dialogs.length ? redact(describeDialogs(dialogs)) : undefined,
+            );
       } finally {
         watch.stop();
       }
