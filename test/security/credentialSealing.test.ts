@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunStatusResponse } from '../../contract/runs.ts';
-import { MIN_REDACTED_RUN } from '../../server/runs/redact.ts';
+import { MIN_REDACTED_RUN } from '../../server/credentials/redact.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from '../helpers/runs.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 
