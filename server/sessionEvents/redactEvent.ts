@@ -50,7 +50,7 @@ function redactDeep(value: unknown, redact: Redact): unknown {
 }
 
 /**
- * The event with credential values hidden (server/runs/redact.ts's rule) in every field that may
+ * The event with credential values hidden (server/credentials/redact.ts's rule) in every field that may
  * carry one. Done once as the event is recorded, so the store, the live stream, the pages, the
  * logs_url and the dashboard all hold the redacted text only.
  */
