@@ -26,6 +26,8 @@ export async function startChildServer(opts: {
   env?: Record<string, string>;
   timeoutMs?: number;
   port?: number;
+  /** What node runs: the TypeScript entry through tsx, or the compiled server (build/server/main.mjs). */
+  entry?: string[];
 }): Promise<ChildServer> {
   // A cluster node's NODE_URL names its port before it starts: such a test picks the port itself.
   const port = opts.port ?? (await freePort());
@@ -45,7 +47,7 @@ export async function startChildServer(opts: {
     ...(await testDatabaseEnv(opts.env ?? {}, opts.dataDir)),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, opts.entry ?? ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
