@@ -15,13 +15,19 @@ export const ServerInfo = z.object({
 export type ServerInfo = z.infer<typeof ServerInfo>;
 
 /**
- * Whether this node can take a session now, for a load balancer or a readinessProbe. Counts only:
- * never a session id, an address or a secret.
+ * Whether this node serves, for a readinessProbe or a load balancer, and whether it has room, for
+ * placement only: a full node still serves (its sessions, the API, the dashboard; a create it gets
+ * goes to a node with room), so being full never takes it out of rotation, which would hide a full
+ * cluster (no endpoint at all) exactly when runs should queue. Counts only: never a session id, an
+ * address or a secret.
  */
 export const Readiness = z.object({
-  ready: z
+  ready: z.boolean().describe('true while this node serves and is not draining (full or not): keep it in rotation'),
+  room: z
     .boolean()
-    .describe('true while fewer than max_sessions sessions are starting or live on this node and it is not draining'),
+    .describe(
+      'true while fewer than max_sessions sessions are starting or live here and it is not draining: where to place',
+    ),
   draining: z.boolean().describe('The node is draining before it stops: it takes no new session'),
   sessions: z
     .number()
@@ -53,14 +59,15 @@ export const metaOperations = defineOperations({
     operationId: 'readyz',
     method: 'get',
     path: '/readyz',
-    summary: 'Readiness check: whether this node can take a session now (for a load balancer or a readinessProbe)',
+    summary:
+      'Readiness check: whether this node serves (for a readinessProbe or a load balancer), and whether it has room (for placement)',
     tags: ['meta'],
     auth: false,
     responses: {
-      200: { description: 'The node has room for a session', schema: Readiness },
+      200: { description: 'The node serves (room says whether it can take a session now)', schema: Readiness },
       // While the server shuts down, Fastify answers every request 503 itself, with its own body.
       503: {
-        description: 'The node is full or draining (ready: false), or shutting down (a body that is not this shape)',
+        description: 'The node is draining (ready: false), or shutting down (a body that is not this shape)',
         schema: Readiness,
       },
     },

@@ -12,6 +12,8 @@ npx eslint .
 wait "$tsc_pid"
 echo "== format"; npx prettier --check . --log-level warn
 echo "== layers"; npm run --silent deps
+# The shipped compose file for real where a Docker engine runs (one line saying it is skipped where not).
+echo "== compose"; node scripts/compose-check.mjs
 echo "== end-to-end: started, beside the passes below"
 e2e_log=$(mktemp)
 npx playwright test >"$e2e_log" 2>&1 &

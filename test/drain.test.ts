@@ -95,7 +95,7 @@ describe('SIGTERM on a single node', () => {
     });
     const ready = await fetch(`${node.url}/api/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, draining: true });
+    expect(await ready.json()).toMatchObject({ ready: false, room: false, draining: true });
     for (const refused of [
       await post(node, '/api/create_workflow_session', { workflow_name: 'too late' }),
       await post(node, '/api/run_workflow', { workflow_id: workflowId }),

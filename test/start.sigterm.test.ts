@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +71,14 @@ describe('npm start', () => {
     );
     await until('the warm-pool browser', () => serviceProcesses(dataDir).some((p) => p.name === 'chromium'), 30_000);
     expect(withEnv(`DATA_DIR=${dataDir}`)).not.toEqual([]);
+    // The service runs on Node 22 or later (README, "Node"), whatever node the machine has on its
+    // PATH: npm runs node_modules/.bin/node (the `node` package) first.
+    const server = withEnv(`DATA_DIR=${dataDir}`).find((pid) =>
+      fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.mjs'),
+    );
+    expect(server).toBeDefined();
+    const version = execFileSync(fs.readlinkSync(`/proc/${server}/exe`), ['--version'], { encoding: 'utf8' });
+    expect(Number(/^v(\d+)\./.exec(version)?.[1])).toBeGreaterThanOrEqual(22);
 
     npm.kill('SIGTERM'); // the npm process only, as a process manager would
     await until('npm to exit', () => exited, 20_000).catch(() => undefined);

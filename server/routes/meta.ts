@@ -12,10 +12,12 @@ export async function metaRoutes(app: FastifyInstance): Promise<void> {
     const sessions = app.sessions.active;
     const max = app.config.MAX_SESSIONS;
     const draining = app.sessions.draining;
-    const ready = !draining && sessions < max;
+    // A full node stays ready: it serves, and the cluster places what it cannot take (contract/meta.ts).
+    const ready = !draining;
+    const room = !draining && sessions < max;
     // No caching: a probe must see the count of now, not of a proxy's copy.
     reply.header('cache-control', 'no-store').status(ready ? 200 : 503);
-    return { ready, draining, sessions, max_sessions: max };
+    return { ready, room, draining, sessions, max_sessions: max };
   });
   addRoute(app, metaOperations.serverInfo, () => ({
     version: VERSION,

@@ -26,6 +26,10 @@ export async function startChildServer(opts: {
   env?: Record<string, string>;
   timeoutMs?: number;
   port?: number;
+  /** What node runs: the TypeScript entry through tsx, or the compiled server (build/server/main.mjs). */
+  entry?: string[];
+  /** A command that runs node in turn (e.g. setpriv with fewer capabilities): its words before node's. */
+  wrap?: string[];
 }): Promise<ChildServer> {
   // A cluster node's NODE_URL names its port before it starts: such a test picks the port itself.
   const port = opts.port ?? (await freePort());
@@ -45,7 +49,9 @@ export async function startChildServer(opts: {
     ...(await testDatabaseEnv(opts.env ?? {}, opts.dataDir)),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const nodeArgs = [process.execPath, ...(opts.entry ?? ['--import', 'tsx', 'server/main.ts'])];
+  const [command, ...args] = [...(opts.wrap ?? []), ...nodeArgs] as [string, ...string[]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -50,7 +50,7 @@ describe('draining a node', () => {
     expect(listener.received).toEqual([]);
     const ready = await fetch(`${server.url}/api/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ ready: true, draining: false });
+    expect(await ready.json()).toMatchObject({ ready: true, room: true, draining: false });
   });
 
   it('drains the node itself once: not ready at once, new sessions refused with Retry-After, the same deadline when asked again', async () => {
@@ -65,7 +65,7 @@ describe('draining a node', () => {
 
     const ready = await fetch(`${server.url}/api/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, draining: true });
+    expect(await ready.json()).toMatchObject({ ready: false, room: false, draining: true });
     const overview = (await (await server.api('/api/overview')).json()) as {
       capacity: { draining: { since: string; deadline: string } | null };
     };

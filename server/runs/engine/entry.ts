@@ -2,8 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, stop } from 'esbuild';
 
+/**
+ * Running compiled (scripts/build-server.mjs bundled this module into build/server/main.mjs): the
+ * engine thread was bundled beside it then, and esbuild, a build tool, is not installed at run time.
+ */
+const COMPILED_ENTRY = import.meta.url.endsWith('.ts') ? undefined : new URL('./engine-thread.mjs', import.meta.url);
 const THREAD_SOURCE = fileURLToPath(new URL('./thread.ts', import.meta.url));
 /** Inside the project, so the packages the engine imports resolve from its node_modules as the server's do. */
 const BUNDLE_DIR = fileURLToPath(new URL('../../../node_modules/.cache/browserdesk', import.meta.url));
@@ -21,6 +25,7 @@ let built: Promise<URL> | undefined;
  * esbuild's helper process is stopped once the bundle is made: nothing is kept running for it.
  */
 export function engineEntry(): Promise<URL> {
+  if (COMPILED_ENTRY) return Promise.resolve(COMPILED_ENTRY);
   built ??= bundle().catch((err: unknown) => {
     built = undefined;
     throw err;
@@ -29,13 +34,14 @@ export function engineEntry(): Promise<URL> {
 }
 
 async function bundle(): Promise<URL> {
+  const { build, stop } = await import('esbuild');
   const out = await build({
     entryPoints: [THREAD_SOURCE],
     bundle: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     write: false,
     logLevel: 'silent',
   }).finally(() => stop());
