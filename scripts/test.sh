@@ -38,7 +38,7 @@ npx vitest run "${ON_A_LOADED_HOST[@]}" 2>&1 | tee -a "$passes_log" || loaded_st
 # the SQLite pass, as do the cluster tests that bring their own Postgres and the fuzzer.
 POSTGRES_PASS=(test/postgres.harness.test.ts test/jsonColumn.test.ts test/apiKeys.test.ts test/auth.test.ts
   test/credentials.test.ts test/security/credentialAttacks.test.ts test/security/apiKeyAttacks.test.ts
-  test/webhooks.test.ts test/webhooks.deliveries.test.ts test/security/webhookDeliveryAttacks.test.ts test/security/webhookSecretAttacks.test.ts test/events.test.ts test/sessionEventLog.test.ts
+  test/webhooks.test.ts test/webhooks.deliveries.test.ts test/security/webhookDeliveryAttacks.test.ts test/security/webhookSecretAttacks.test.ts test/events.test.ts test/sessionEventLog.test.ts test/security/eventRedaction.test.ts
   test/overview.test.ts test/runs.list.test.ts test/lists.search.test.ts test/runs.queue.test.ts test/runs.crash.test.ts test/runs.test.ts
   test/runs.validation.test.ts test/sessions.test.ts test/sessions.lifecycle.test.ts test/sessions.refused.test.ts
   test/workflows.test.ts test/workflows.simplex.test.ts test/structuredOutput.test.ts test/badInput.test.ts

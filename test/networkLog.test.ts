@@ -21,7 +21,7 @@ const request = (url: string, body = ''): Omit<NetworkEntry, 'index'> => ({
 });
 
 describe('NetworkLog', () => {
-  it('keeps the newest requests within its bytes, and their indexes', () => {
+  it('keeps the newest requests within its bytes, and their indexes', async () => {
     const log = new NetworkLog(64 * 1024);
     for (let i = 1; i <= 100; i++) log.add(request(`http://x/${i}`, 'b'.repeat(4096)));
     expect(log.dropped).toBeGreaterThan(80);
@@ -30,7 +30,7 @@ describe('NetworkLog', () => {
     expect(log.byIndex(1)).toBeUndefined();
     expect(log.lastIndex).toBe(100);
     // What was dropped is said in the HAR, and what is kept still validates.
-    const har = Har.parse(harOf(log.list(), log.dropped, (s) => s));
+    const har = Har.parse(await harOf(log.list(), log.dropped, (s) => s));
     expect(har.log.comment).toMatch(/earlier requests are not here/);
   });
 });

@@ -81,7 +81,7 @@ export class AgentRunAi implements RunAi {
     }
     const page = await this.deps.page(sessionId);
     const snapshot = await snapshotOf(page, params.selector);
-    const text = pageText(snapshot, params.secrets);
+    const text = await pageText(snapshot, params.secrets);
     const system = `You read web pages and answer with JSON only: no prose, no code fences. ${DATA_RULE} Take values from the page as given; use null where the page does not say.`;
     const messages: ModelMessage[] = [
       {
@@ -133,7 +133,7 @@ export class AgentRunAi implements RunAi {
     const model = this.modelOrThrow();
     const page = await this.deps.page(sessionId);
     const snapshot = await this.deps.snapshots.take(sessionId, page);
-    const text = pageText(snapshot.lines.join('\n'), step.secrets);
+    const text = await pageText(snapshot.lines.join('\n'), step.secrets);
     const recorded = step.selectors.map((s) => (Array.isArray(s) ? s.join(' >>> ') : String(s)));
     const named = recorded.filter((s) => s.startsWith('aria/') || s.startsWith('text/'));
     const system = `You find the element a recorded browser step meant on a page that has changed. ${DATA_RULE} Answer with JSON only: {"ref":"<the element's ref from the snapshot>"}, or {"ref":null} when no element on the page is the one meant.`;
@@ -213,9 +213,9 @@ async function snapshotOf(page: Page, selector: string | undefined): Promise<str
 }
 
 /** The snapshot as the model reads it: credentials redacted, cut to the page budget. */
-function pageText(snapshot: string, secrets: Secrets | undefined): string {
+async function pageText(snapshot: string, secrets: Secrets | undefined): Promise<string> {
   const lines = redactor(secrets)(snapshot).split('\n');
-  const part = pageOfLines(lines, 0, PAGE_TOKENS);
+  const part = await pageOfLines(lines, 0, PAGE_TOKENS);
   return part.to < lines.length ? `${part.text}\n# (the page goes on; cut here)` : part.text;
 }
 

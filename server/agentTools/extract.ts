@@ -40,7 +40,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
         }
         const page = await kit.browsers.page(session_id);
         const text = await page.ariaSnapshot({ timeout: 15_000 });
-        const part = pageOfLines(text.split('\n'), 0, PAGE_TOKENS);
+        const part = await pageOfLines(text.split('\n'), 0, PAGE_TOKENS);
         const [{ generateObject, NoObjectGeneratedError }, model] = await Promise.all([ai(), choice.model()]);
         let object: unknown;
         try {

@@ -41,7 +41,7 @@ export async function snapshotText(
   }
   const widest = snapshot.lines.length;
   const overhead = countTokens(frame(snapshot, sessionId, widest, widest - 1, ''));
-  const part = pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
+  const part = await pageOfLines(snapshot.lines, from, Math.max(budget - overhead, 50));
   return {
     text: frame(snapshot, sessionId, part.from, part.to, part.text),
     summary: `Snapshot ${snapshot.tag}: lines ${part.from + 1}-${part.to} of ${snapshot.lines.length}`,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { slices } from '../domain/slices.ts';
 import type { Page } from 'playwright-core';
 import { ToolError } from './registry.ts';
 
@@ -172,11 +173,15 @@ export class SessionSnapshots {
       : await page.ariaSnapshot({ mode: 'ai', timeout: SNAPSHOT_TIMEOUT_MS, ...depth });
     const tag = newTag();
     const lineRefs: Set<string>[] = [];
-    let lines = yaml.split('\n').map((line) => {
+    // A 3 MB page is tens of thousands of lines: tagged in slices, so other requests are answered meanwhile.
+    const clock = slices();
+    let lines: string[] = [];
+    for (const line of yaml.split('\n')) {
+      await clock.breathe();
       const found = new Set<string>();
       lineRefs.push(found);
-      return tagRefs(line, tag, found);
-    });
+      lines.push(tagRefs(line, tag, found));
+    }
     let refs = new Set(lineRefs.flatMap((r) => [...r]));
     if (scope.interactiveOnly) ({ lines, refs } = interactiveLines(lines, lineRefs));
     const scopes = [

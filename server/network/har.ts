@@ -1,3 +1,4 @@
+import { slices } from '../domain/slices.ts';
 import type { Har, HarEntry } from '../../contract/har.ts';
 import type { Header, NetworkEntry, ResourceTiming } from './networkLog.ts';
 
@@ -95,18 +96,27 @@ function entryOf(e: NetworkEntry, redact: Redact): HarEntry {
   };
 }
 
-/** A session's network record as HAR 1.2: one page per tab or worker, every value through `redact`. */
-export function harOf(entries: readonly NetworkEntry[], dropped: number, redact: Redact): Har {
+/**
+ * A session's network record as HAR 1.2: one page per tab or worker, every value through `redact`.
+ * Built in slices (domain/slices.ts): a record of tens of MB is seconds of redaction, which the
+ * event loop (every other request) would otherwise wait for.
+ */
+export async function harOf(entries: readonly NetworkEntry[], dropped: number, redact: Redact): Promise<Har> {
+  const clock = slices();
   const pages = new Map<string, { startedAt: number; title: string }>();
-  for (const e of entries) {
+  const harEntries: HarEntry[] = [];
+  // Copied before the first slice: a live record goes on growing (and dropping its oldest) meanwhile.
+  for (const e of [...entries]) {
+    await clock.breathe();
     if (!pages.has(e.targetId)) pages.set(e.targetId, { startedAt: e.startedAt, title: redact(e.url) });
+    harEntries.push(entryOf(e, redact));
   }
   return {
     log: {
       version: '1.2',
       creator: { name: 'Browserdesk', version: '1.0' },
       pages: [...pages].map(([id, p]) => ({ startedDateTime: iso(p.startedAt), id, title: p.title, pageTimings: {} })),
-      entries: entries.map((e) => entryOf(e, redact)),
+      entries: harEntries,
       ...(dropped ? { comment: `${dropped} earlier requests are not here: the record keeps the newest` } : {}),
     },
   };

@@ -76,7 +76,7 @@ export class SessionNetworks {
     if (!log) return undefined;
     // The redaction first: the list and its dropped count are then read together, with nothing in between.
     const redact = await this.redact();
-    const har = harOf(log.list(), log.dropped, redact);
+    const har = await harOf(log.list(), log.dropped, redact);
     const at = new Date().toISOString();
     const taken = `A snapshot of a live session at ${at}: its requests after it are not here`;
     har.log.comment = har.log.comment ? `${taken}. ${har.log.comment}` : taken;
@@ -106,7 +106,7 @@ export class SessionNetworks {
     this.logs.delete(sessionId);
     if (!log) return;
     try {
-      const har = harOf(log.list(), log.dropped, await this.redact());
+      const har = await harOf(log.list(), log.dropped, await this.redact());
       const dir = artifactsDirOf(this.opts.dataDir, sessionId);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const tmp = path.join(dir, `.${HAR_FILE}.tmp`);
