@@ -26,7 +26,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
       description:
         "Read structured data from the session's page with the server's configured model: answers JSON matching `schema` (a JSON Schema object), following `instruction`.",
       input: agentToolInputs.browser_extract,
-      async run({ session_id, instruction, schema }) {
+      async run({ session_id, instruction, schema }, signal) {
         const choice = kit.deps.model.choice;
         if (!choice.configured)
           throw new ToolError(`browser_extract needs a model, and this server has none: ${choice.message}`);
@@ -47,7 +47,7 @@ export function extractTools(kit: ToolKit): AgentTool[] {
           ({ object } = await generateObject({
             model,
             schema: shape,
-            abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+            abortSignal: AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]),
             system:
               'You read web pages and answer only with JSON matching the schema. Take values from the page as given; use null where the page does not say.',
             prompt: `Page URL: ${page.url()}\nPage (accessibility snapshot${part.to < text.split('\n').length ? ', cut' : ''}):\n${part.text}\n\nInstruction: ${instruction}`,
