@@ -139,9 +139,11 @@ export async function boundBrowserTools(opts: BoundBrowserToolsOptions): Promise
         try {
           abortSignal?.throwIfAborted();
           const filled = await filledArgs(opts, name, args);
-          // An interrupt does not wait for the page: the call goes on in the browser (each has its own
-          // timeout), the turn stops now.
-          const call = () => untilAborted(opts.tools.registry.call(name, filled, { record: false, caps }), abortSignal);
+          // An interrupt does not wait for the page: the tool is handed the turn's signal (a model call
+          // stops at it; a browser call has its own timeout), and the turn stops now.
+          const signal = abortSignal ?? NEVER_ABORTED;
+          const call = () =>
+            untilAborted(opts.tools.registry.call(name, filled, { record: false, caps, signal }), signal);
           if (opts.recorder) {
             const page = await opts.tools.page(opts.sessionId);
             // The recorder keeps the arguments as the model gave them: placeholders, never values.
@@ -165,6 +167,9 @@ export async function boundBrowserTools(opts: BoundBrowserToolsOptions): Promise
   }
   return set;
 }
+
+/** The signal of a call made outside any turn that can be interrupted. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** The promise, or a rejection as soon as the signal aborts. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

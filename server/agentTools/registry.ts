@@ -35,7 +35,11 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The tool group it is in beyond the core (contract/mcp.ts MCP_CAPABILITIES): off unless asked for. */
   capability?: McpCapability;
-  run(input: z.output<S>): Promise<ToolOutcome>;
+  /**
+   * `signal`: the caller's (an MCP request's, the agent's turn's), aborted when it gives up: a tool
+   * that waits long (the model, a page) stops at it.
+   */
+  run(input: z.output<S>, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
 /** Declares a tool with its input type inferred from its schema. */
@@ -112,11 +116,12 @@ export class AgentToolRegistry {
    * fail the schema, and any failure of the tool come back as an error result; nothing is thrown.
    * `record: false`: the caller logs the call itself (the built-in agent's ToolCallStarted/Completed).
    * `caps`: the tool groups beyond the core this caller turned on; a tool of another is refused.
+   * `signal`: the caller's, handed to the tool (AgentTool.run).
    */
   async call(
     name: string,
     args: unknown,
-    opts: { record?: boolean; caps?: readonly McpCapability[] } = {},
+    opts: { signal: AbortSignal; record?: boolean; caps?: readonly McpCapability[] },
   ): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool)
@@ -132,7 +137,7 @@ export class AgentToolRegistry {
     let result: ToolResult;
     let record: { sessionId: string | undefined; ok: boolean; message: string };
     try {
-      const outcome = await tool.run(parsed.data);
+      const outcome = await tool.run(parsed.data, opts.signal);
       result = { content: outcome.content, isError: false };
       record = { sessionId: outcome.sessionId ?? input.session_id, ok: true, message: outcome.summary };
     } catch (err) {

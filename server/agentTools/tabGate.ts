@@ -22,7 +22,7 @@ export function withTabsAndDialogs(kit: ToolKit, tools: AgentTool[]): AgentTool[
 function gated(kit: ToolKit, tool: AgentTool): AgentTool {
   return {
     ...tool,
-    async run(input): Promise<ToolOutcome> {
+    async run(input, signal): Promise<ToolOutcome> {
       const sessionId = (input as { session_id: string }).session_id;
       const tabs = await kit.browsers.tabs(sessionId);
       const open = tabs.dialog();
@@ -35,7 +35,7 @@ function gated(kit: ToolKit, tool: AgentTool): AgentTool {
       const dialogOpened = new Promise<OpenDialog>((resolve) => {
         stopWaiting = tabs.onDialog(resolve);
       });
-      const running = tool.run(input).catch((err: unknown) => {
+      const running = tool.run(input, signal).catch((err: unknown) => {
         // A popup's "Authorize" that closes its own window: the action did what it was asked.
         if (!acting.isClosed() || !/has been closed/.test(err instanceof Error ? err.message : String(err))) throw err;
         return {

@@ -31,8 +31,9 @@ function mcpServerOver(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: registry.list(caps) }));
   // The registry validates the arguments with the tool's zod schema and never throws: a bad call
   // is an error result the agent reads (isError), not a JSON-RPC failure.
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-    ...(await registry.call(request.params.name, request.params.arguments, { caps })),
+  // The request's signal: aborted when its client goes away, so a long call (browser_extract) stops.
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => ({
+    ...(await registry.call(request.params.name, request.params.arguments, { caps, signal: extra.signal })),
   }));
   return server;
 }

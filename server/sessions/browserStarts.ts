@@ -59,7 +59,8 @@ export interface BrowserStartsOptions {
  */
 export class BrowserStarts {
   readonly pool: WarmPool;
-  private readonly gate: StartGate;
+  /** Every browser start of this node, the pool's and the creates' own, takes its turn here. */
+  readonly gate: StartGate;
   private isolation: Isolation | undefined;
 
   constructor(private readonly opts: BrowserStartsOptions) {
@@ -90,7 +91,8 @@ export class BrowserStarts {
     for (const gap of this.isolation.gaps) this.opts.log.warn(`Session isolation: ${gap}. See SECURITY.md.`);
   }
 
-  private treeOptions(id: string): TreeOptions {
+  /** The options of a tree of this node (the id is the session's). */
+  treeOptions(id: string): TreeOptions {
     if (!this.isolation) throw new Error('the session manager has not started');
     return {
       dataDir: this.opts.config.dataDir,

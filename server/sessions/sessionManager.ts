@@ -1,41 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { Log } from '../log.ts';
-import type { Config } from '../config.ts';
-import type { Bus } from '../events/bus.ts';
 import { Invalid, isDomainError } from '../domain/errors.ts';
-import type { SessionsRepo } from '../store/sessions.ts';
 import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killTree } from './browser/processes.ts';
-import type { BrowserTree, ProcessKind } from './browser/tree.ts';
-import { BrowserStarts, type BrowserStartsOptions, type StartPlace } from './browserStarts.ts';
+import type { BrowserTree, ProcessKind, TreeOptions } from './browser/tree.ts';
+import type { StartGate } from './browser/startGate.ts';
+import { BrowserStarts, type StartPlace } from './browserStarts.ts';
 import { announceCrashed, endWhatAPreviousProcessLeft } from './crashRecovery.ts';
-import type { SessionLifecycle } from './lifecycle.ts';
 import { ProfileLeases } from './profileLeases.ts';
 import * as refuse from './refusals.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
 import { laterExpiry, liveDisplayOf, liveSessionOf, newEntry, newSessionRow, tellEndListeners } from './entry.ts';
 import type { Entry } from './entry.ts';
+import type { ManagerOptions } from './managerOptions.ts';
 import type {
   Capability,
   CreateSessionInput,
   EndReason,
   LiveSession,
   ProfileLease,
-  ProfileSource,
   SessionManager,
   SessionTokens,
 } from './types.ts';
-
-export interface ManagerOptions {
-  config: BrowserStartsOptions['config'] & Pick<Config, 'MAX_SESSIONS'>;
-  repo: SessionsRepo;
-  bus: Bus;
-  log: Log;
-  /** Who acts at each session's turning points (services.ts subscribes them). */
-  lifecycle: SessionLifecycle;
-  /** Opens the profile a session starts from; without it, a session that names one is refused. */
-  profiles?: ProfileSource;
-}
 
 /**
  * Live browser sessions: one BrowserTree each, handed out from a warm pool when one is ready.
@@ -67,6 +52,16 @@ export class BrowserSessionManager implements SessionManager {
     } catch (err) {
       this.opts.log.warn({ err }, 'session record not updated');
     }
+  }
+
+  /** This node's start gate (tests drive a pool of their own through it). */
+  get gate(): StartGate {
+    return this.starts.gate;
+  }
+
+  /** A tree's options on this node (tests start trees of their own with them). */
+  treeOptions(id: string): TreeOptions {
+    return this.starts.treeOptions(id);
   }
 
   /** Ready browsers in the warm pool (for tests and the benchmark). */
