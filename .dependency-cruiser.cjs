@@ -9,7 +9,7 @@ const layers = [
   ['artifacts', 'sessionEvents', 'overview', 'profiles'],
   ['runs'],
   ['agentTools'],
-  ['agent'],
+  ['agent', 'recorder'],
   ['cluster'],
   ['services.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];

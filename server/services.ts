@@ -47,6 +47,7 @@ import { Membership } from './cluster/membership.ts';
 import { reapDeadNodes } from './cluster/reaper.ts';
 import { EventRelay } from './cluster/eventRelay.ts';
 import { NodeDrain } from './cluster/drain.ts';
+import { SessionRecorders } from './recorder/sessionRecorders.ts';
 
 /** Every service of the server, built once, in dependency order, by buildServices. */
 export interface Services {
@@ -93,6 +94,8 @@ export interface Services {
   cluster: Membership;
   /** Taking this node out gently before it stops (SIGTERM, POST /api/nodes/{id}/drain). */
   drain: NodeDrain;
+  /** A person's input in a live session recorded as a workflow (server/recorder/). */
+  recorders: SessionRecorders;
 }
 
 export interface ServicesLifecycle {
@@ -185,6 +188,10 @@ export async function buildServices(
 
   const recordings = new SessionRecordings({ config, sessions, log });
   closers.push(() => recordings.close());
+
+  const recorders = new SessionRecorders({ events: sessionEvents, log });
+  sessions.addLifecycleHooks(recorders.hooks);
+  closers.push(() => recorders.close());
 
   const workflows = new WorkflowService(store.workflows);
   await warnUnreadableCredentials(credentials, log);
@@ -349,6 +356,7 @@ export async function buildServices(
     cliAuth,
     cluster,
     drain,
+    recorders,
   };
   return {
     services,
