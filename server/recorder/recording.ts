@@ -90,11 +90,26 @@ export class Recording {
     this.push({ type: 'navigate', url, assertedEvents: [{ type: 'navigation', url, title: '' }] }, this.mainTab);
   }
 
-  /** One message from the page. Never throws: what cannot be taken is counted. */
-  async take(raw: string, from: Origin): Promise<void> {
+  /**
+   * Whether a message just arrived may be taken: within the rate and the size. Asked as it
+   * arrives, so a flood costs no memory: what waits for take() is bounded by the rate.
+   */
+  admit(raw: string): boolean {
+    if (!this.recording) return false;
+    if (!this.withinRate()) this.drop('overRate');
+    else if (raw.length > RECORDER_MESSAGE_MAX_BYTES) this.drop('tooBig');
+    else return true;
+    return false;
+  }
+
+  /** One message from the page: admit() it, then build its steps. Never throws: what cannot be taken is counted. */
+  take(raw: string, from: Origin): Promise<void> {
+    return this.admit(raw) ? this.build(raw, from) : Promise.resolve();
+  }
+
+  /** The steps of an admitted message. */
+  async build(raw: string, from: Origin): Promise<void> {
     if (!this.recording) return;
-    if (!this.withinRate()) return this.drop('overRate');
-    if (raw.length > RECORDER_MESSAGE_MAX_BYTES) return this.drop('tooBig');
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);

@@ -48,7 +48,9 @@ export class SessionRecorders {
     this.recorders.set(id, recorder);
     try {
       const watch = await watchBrowser(session.hub, {
-        message: (payload, from) => this.then(recorder, () => recorder.recording.take(payload, from)),
+        message: (payload, from) => {
+          if (recorder.recording.admit(payload)) this.then(recorder, () => recorder.recording.build(payload, from));
+        },
         navigated: (tab, url) => this.then(recorder, () => recorder.recording.navigated(tab, url)),
       });
       recorder.watch = watch;
