@@ -254,6 +254,7 @@ export async function buildServices(
     keepFile: (id, name, bytes) => artifacts.keepFile(id, name, bytes),
     keptFile: (id, filename) => artifacts.fileOf(id, filename),
     networks,
+    recorders,
   });
   const agent = new EditorSessions({
     records: sessionRecords,

@@ -8,6 +8,7 @@ import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { startRecorderSite, type RecorderSite } from './fixtures/recorderSite.ts';
 import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
@@ -186,6 +187,42 @@ describe('the recorder', () => {
     const after = await recorded(sessionId);
     expect(after.recording).toBe(false);
     expect(after.flow.steps).toHaveLength(16);
+  });
+
+  it('an agent starts, reads and stops the recorder over MCP while a person clicks', async () => {
+    const client = await mcpClient(server);
+    const session = await newSession(`${site.origin}/form`);
+    const id = session.session_id!;
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const started = await callTool(client, 'recorder_start', { session_id: id });
+      expect(started.isError, textOf(started)).toBeFalsy();
+      expect(RecorderState.parse(JSON.parse(textOf(started))).flow.steps).toHaveLength(2);
+      const again = await callTool(client, 'recorder_start', { session_id: id });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).toMatch(/already recording/);
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      await page.getByLabel('Newsletter').click();
+      const read = await waitForAsync('the click over MCP', async () => {
+        const res = await callTool(client, 'recorder_read', { session_id: id });
+        const state = RecorderState.parse(JSON.parse(textOf(res)));
+        return state.flow.steps.length === 3 ? state : undefined;
+      });
+      expect(read.flow.steps[2]).toMatchObject({ type: 'click' });
+      expect((read.flow.steps[2] as { selectors: string[][] }).selectors.slice(0, 2)).toEqual([
+        ['aria/Newsletter[role="checkbox"]'],
+        ['#newsletter'],
+      ]);
+      const stopped = await callTool(client, 'recorder_stop', { session_id: id });
+      expect(RecorderState.parse(JSON.parse(textOf(stopped))).recording).toBe(false);
+    } finally {
+      await own.close();
+      await client.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
   });
 
   it('refuses a recorder on an unknown or ended session, and answers none where none ran', async () => {
