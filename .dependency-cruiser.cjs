@@ -10,7 +10,7 @@ const layers = [
   ['artifacts', 'network', 'sessionEvents', 'overview', 'profiles'],
   ['runs'],
   ['agentTools'],
-  ['agent'],
+  ['agent', 'recorder'],
   ['cluster'],
   ['services.ts', 'serverParts.ts', 'http', 'routes', 'app.ts', 'main.ts', 'cli'],
 ];

@@ -351,6 +351,9 @@ export const agentToolInputs = {
     })
     .strict(),
   session_resume: z.object({ session_id: sessionId }).strict(),
+  recorder_start: z.object({ session_id: sessionId }).strict(),
+  recorder_read: z.object({ session_id: sessionId }).strict(),
+  recorder_stop: z.object({ session_id: sessionId }).strict(),
   downloads_list: z.object({ session_id: sessionId }).strict(),
   run_workflow: z
     .object({

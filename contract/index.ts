@@ -22,6 +22,7 @@ export * from './apiKeys.ts';
 export * from './cliAuth.ts';
 export * from './agent.ts';
 export * from './nodes.ts';
+export * from './recorder.ts';
 
 import { agentOperations } from './agent.ts';
 import { apiKeyOperations } from './apiKeys.ts';
@@ -38,6 +39,7 @@ import { credentialOperations } from './credentials.ts';
 import { sessionEventOperations } from './sessionEvents.ts';
 import { sessionOperations } from './sessions.ts';
 import { profileOperations } from './profiles.ts';
+import { recorderOperations } from './recorder.ts';
 import { workflowOperations } from './workflows.ts';
 import { workflowCodeOperations } from './workflowCode.ts';
 import { writeOperations } from './write.ts';
@@ -53,6 +55,7 @@ export const operations: Record<string, Operation> = {
   ...runControlOperations,
   ...agentOperations,
   ...artifactOperations,
+  ...recorderOperations,
   ...sessionEventOperations,
   ...credentialOperations,
   ...workflowOperations,

@@ -276,6 +276,14 @@ export const SessionEvent = z.discriminatedUnion('event', [
     message: z.string().describe('What the drain means for this session, in words'),
     deadline: z.iso.datetime().describe('When the session ends at the latest (DRAIN_TIMEOUT_S after the drain began)'),
   }),
+  z.object({
+    ...common,
+    event: z.literal('RecorderStep'),
+    step: z.number().int().min(1).describe("The step's number in the recorded flow (GET /api/sessions/{id}/recorder)"),
+    recorded: z
+      .record(z.string(), z.unknown())
+      .describe('The Recorder step as recorded; a password typed is its {{placeholder}}, never its value'),
+  }),
   z.object({ ...common, event: z.literal('SessionEnded'), reason: z.string() }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;

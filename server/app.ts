@@ -26,6 +26,7 @@ import { runControlRoutes } from './routes/runControl.ts';
 import { sessionEventRoutes } from './routes/sessionEvents.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { recordingRoutes } from './routes/recordings.ts';
+import { recorderRoutes } from './routes/recorder.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { overviewRoutes } from './routes/overview.ts';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(sessionEventRoutes, { prefix: '/api' });
   await app.register(artifactRoutes, { prefix: '/api' });
   await app.register(recordingRoutes, { prefix: '/api' });
+  await app.register(recorderRoutes, { prefix: '/api' });
   await app.register(mcpRoutes, { prefix: '/api' });
   await app.register(agentRoutes, { prefix: '/api' });
   await app.register(overviewRoutes, { prefix: '/api' });

@@ -49,6 +49,7 @@ import { reapDeadNodes } from './cluster/reaper.ts';
 import { EventRelay } from './cluster/eventRelay.ts';
 import { NodeDrain } from './cluster/drain.ts';
 import { ServerParts } from './serverParts.ts';
+import { SessionRecorders } from './recorder/sessionRecorders.ts';
 
 /** Every service of the server, built once, in dependency order, by buildServices (app.<name> in routes). */
 export type Services = Awaited<ReturnType<typeof buildServices>>['services'];
@@ -147,6 +148,9 @@ export async function buildServices(
   const recordings = new SessionRecordings({ config, sessions, log });
   parts.add({ close: () => recordings.close() });
 
+  const recorders = new SessionRecorders({ events: sessionEvents, log });
+  parts.add({ close: () => recorders.close() });
+
   const workflows = new WorkflowService(store.workflows);
   await warnUnreadableCredentials(credentials, log);
 
@@ -218,6 +222,7 @@ export async function buildServices(
     keepFile: (id, name, bytes) => artifacts.keepFile(id, name, bytes),
     keptFile: (id, filename) => artifacts.fileOf(id, filename),
     networks,
+    recorders,
   });
   parts.add({ quiesce: () => agentTools.close() });
   /** The browser agent of editor sessions. */
@@ -312,6 +317,7 @@ export async function buildServices(
     // A session's snapshot dies with it (its connection is dropped by SessionBrowsers itself).
     { name: 'agent tool snapshots', afterEnd: (id) => agentTools.snapshots.forget(id) },
     { name: 'editor sessions', afterEnd: (id, reason) => agent.sessionEnded(id, reason) },
+    { name: 'workflow recorder', ...recorders.phases },
   );
 
   const services = {
@@ -348,6 +354,7 @@ export async function buildServices(
     cliAuth,
     cluster,
     drain,
+    recorders,
   };
   return {
     services,

@@ -159,6 +159,21 @@ describe('a session of node B, used through node A', () => {
     expect(await (await b.api(`/api/sessions/${session.session_id}`)).json()).toMatchObject({ timeout: 1800 });
   });
 
+  it("starts, reads and stops the session's recorder on B through A", async () => {
+    const path = `/api/sessions/${session.session_id}/recorder`;
+    const started = await a.api(path, { method: 'POST' });
+    expect(started.status, await started.clone().text()).toBe(201);
+    expect((await a.api(path, { method: 'POST' })).status).toBe(409);
+    const read = (await (await a.api(path)).json()) as { recording: boolean };
+    expect(read.recording).toBe(true);
+    // The recorder is B's: A has none of its own.
+    expect(() => a.app.recorders.state(session.session_id)).toThrow(/has no recorder/);
+    const stopped = await a.api(path, { method: 'DELETE' });
+    expect(stopped.status).toBe(200);
+    expect(await stopped.json()).toMatchObject({ recording: false });
+    expect(b.app.recorders.state(session.session_id).recording).toBe(false);
+  });
+
   it('ends the session on B with DELETE through A; the forwarded log stream ends with it', async () => {
     const res = await a.api(`/api/sessions/${session.session_id}`, { method: 'DELETE' });
     expect(res.status).toBe(200);

@@ -28,7 +28,7 @@ export interface ElementFacts {
   inFrame: boolean;
 }
 
-const TEXT_MAX_CHARS = 64;
+export const TEXT_MAX_CHARS = 64;
 
 /**
  * Chromium's computed role where Playwright's aria snapshot spells it differently: puppeteer's
@@ -69,17 +69,17 @@ async function ariaSelector(target: Locator, page: Page, line?: string): Promise
 }
 
 /** What the page works out about the element, in one evaluate. */
-interface InPage extends Omit<ElementFacts, 'selectors'> {
+export interface InPage extends Omit<ElementFacts, 'selectors'> {
   css: string[][];
   /** CSS chains first (id, then path), then xpath and text/, in Recorder's order. */
   rest: string[];
 }
 
 /**
- * Runs in the page. Helpers are object methods, not named functions or arrows: tsx (which runs
+ * Runs in the page (the recorder's page script uses it too, server/recorder/pageScript.ts). Helpers are object methods, not named functions or arrows: tsx (which runs
  * the server) compiles with keepNames, which wraps those in a `__name` call the page lacks.
  */
-function inPage(el: Element, textMax: number): InPage {
+export function inPage(el: Element, textMax: number): InPage {
   const h = {
     uniqueIn(root: Document | ShadowRoot, sel: string, want: Element): boolean {
       try {

@@ -22,6 +22,7 @@ import { mediaTools } from './media.ts';
 import { pdfTools } from './pdf.ts';
 import { refusedTools } from './refusals.ts';
 import { networkTools } from './network.ts';
+import { recorderTools } from './recorder.ts';
 
 export type { AgentToolDeps };
 
@@ -78,6 +79,7 @@ export function createAgentTools(deps: AgentToolDeps): AgentTools {
         ...pdfTools(kit),
         ...networkTools(kit),
         ...tabTools(kit),
+        ...recorderTools(kit),
       ]),
       // Refusals need no page: outside the tab gate, they answer why even without a session.
       ...refusedTools(),

@@ -1,3 +1,4 @@
+import type { RecorderState } from '../../contract/recorder.ts';
 import type { SessionEventInput } from '../../contract/sessionEvents.ts';
 import type { RunService } from '../runs/runService.ts';
 import type { WorkflowService } from '../workflows/workflowService.ts';
@@ -6,7 +7,7 @@ import type { Log } from '../log.ts';
 import type { PrivateCdpEndpoint } from '../sessions/cdp/privateEndpoint.ts';
 import type { PublicUrls } from '../sessions/publicUrls.ts';
 import type { SessionRecords } from '../sessions/sessionRecords.ts';
-import type { SessionManager } from '../sessions/types.ts';
+import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import type { SessionNetworks } from '../network/sessionNetworks.ts';
 import type { SessionBrowsers } from './browsers.ts';
 import type { SessionSnapshots } from './snapshots.ts';
@@ -41,6 +42,12 @@ export interface AgentToolDeps {
   keptFile(sessionId: string, filename: string): string | undefined;
   /** Each live session's network and console record (browser_network_requests, browser_console_messages). */
   networks: Pick<SessionNetworks, 'get' | 'redact'>;
+  /** Live sessions' recorders (server/recorder/): what a person does, as a workflow. */
+  recorders: {
+    start(session: LiveSession): Promise<RecorderState>;
+    state(sessionId: string): RecorderState;
+    stop(sessionId: string): Promise<RecorderState>;
+  };
 }
 
 /** What every tool group shares: the dependencies, the sessions' connections and their snapshots. */

@@ -26,6 +26,7 @@ const REDACTED: { [E in SessionEventName]: readonly FieldsOf<E>[] } = {
   AgentRunning: [],
   AskUserQuestion: ['questions', 'content'],
   StepRecorded: ['recorded'],
+  RecorderStep: ['recorded'],
   StepHealed: ['old_selectors', 'new_selectors'],
   Navigated: ['url'],
   ConsoleMessage: ['text'],

@@ -32,6 +32,7 @@ export const EVENT_KINDS = {
   downloads: { label: 'Downloads', events: ['Download'] },
   clients: { label: 'Clients and viewers', events: ['ClientConnected', 'ClientDisconnected'] },
   session: { label: 'Session', events: ['SessionStarted', 'ProfileSaved', 'NodeDraining', 'SessionEnded'] },
+  recorder: { label: 'Recorder', events: ['RecorderStep'] },
 } as const satisfies Record<string, { label: string; events: readonly SessionEvent['event'][] }>;
 export type EventKind = keyof typeof EVENT_KINDS;
 
@@ -123,6 +124,8 @@ export function describeEvent(e: SessionEvent, runEnd?: RunEnd): string {
       return `The agent asks: ${e.content}`;
     case 'StepRecorded':
       return `Recorded step ${e.step} (${String(e.recorded.type === 'customStep' ? e.recorded.name : e.recorded.type)})`;
+    case 'RecorderStep':
+      return `Recorder: step ${e.step} (${String(e.recorded.type === 'customStep' ? e.recorded.name : e.recorded.type)})`;
     case 'StepHealed':
       return `Step ${e.step} (${e.action}) healed: its selectors matched nothing, the model found the element`;
     case 'Navigated':

@@ -11,6 +11,7 @@ import { ConnectPanel } from './ConnectPanel.tsx';
 import { EmbedPanel } from './EmbedPanel.tsx';
 import { LiveViewPanel } from '../../components/LiveViewPanel.tsx';
 import { ProfileNote } from './ProfileNote.tsx';
+import { RecordPanel } from './RecordPanel.tsx';
 import { recallSession } from '../../lib/session-memory.ts';
 import { SessionBadge } from './SessionBadge.tsx';
 import { SessionRun } from './SessionRun.tsx';
@@ -146,6 +147,7 @@ export function SessionPage() {
             <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} clients={session.data?.clients} />
           )}
           <div className="live-after">
+            <RecordPanel sessionId={id} />
             {liveLog}
             {urls.connect_url && <ConnectPanel connectUrl={urls.connect_url} sessionId={id} />}
             {(urls.vnc_url || urls.livestream_url) && (

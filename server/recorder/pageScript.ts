@@ -1,0 +1,137 @@
+import { inPage, TEXT_MAX_CHARS } from '../agent/elementSelectors.ts';
+
+/** Elements a recorded element may be replaced by: what a person means by clicking a button's icon is the button. */
+const ACTIONABLE =
+  'a,button,input,select,textarea,label,summary,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option]';
+
+/**
+ * The page side of the recorder, one copy per document of every frame and tab, run in an isolated
+ * world named for this recording (the page's own scripts cannot see that world, its globals or the
+ * binding in it: see server/recorder/browserWatch.ts). It listens, in the capture phase, for the
+ * person's trusted DOM events only (`isTrusted`: an event a script made or dispatched never counts)
+ * and sends each as one RecorderMessage (contract/recorder.ts) through the binding. Selectors come
+ * from the agent's own in-page reader (server/agent/elementSelectors.ts inPage), so a recorded step
+ * names its element as the agent's do.
+ *
+ * A password field's value is never sent: only that it was typed into, and the field's name.
+ *
+ * Plain JavaScript in a string, not a compiled function: tsx compiles with keepNames, which would
+ * wrap named helpers in a `__name` call the page lacks (inPage avoids those by construction).
+ */
+export function pageScript(names: { state: string; binding: string }): string {
+  return `(function (state, send, describe, textMax, actionable) {
+  if (globalThis[state]) return;
+  var me = { els: [], seq: 0, sent: new WeakMap(), labelFor: null, enterAt: -1, down: null };
+  globalThis[state] = me;
+  var NOT_TEXT = ['checkbox', 'radio', 'file', 'submit', 'button', 'reset', 'image', 'range', 'color'];
+  var h = {
+    frame: function () {
+      var path = [];
+      try {
+        for (var w = window; w !== w.parent; w = w.parent) {
+          var all = w.parent.frames, i = 0;
+          while (i < all.length && all[i] !== w) i++;
+          path.unshift(i);
+        }
+      } catch (e) { return []; }
+      return path;
+    },
+    origin: function (e) {
+      var t = e.composedPath()[0];
+      return t instanceof Element ? t : null;
+    },
+    selectors: function (el) {
+      var f = describe(el, textMax);
+      var list = f.css.concat(f.rest.map(function (s) { return [s]; }));
+      var last = f.css[f.css.length - 1];
+      // Chrome's Recorder adds pierce/: CSS that looks inside every shadow root.
+      if (last) list.push(['pierce/' + last[last.length - 1]]);
+      return list;
+    },
+    keep: function (el) {
+      var seq = me.seq++;
+      me.els[seq % 32] = el;
+      return seq;
+    },
+    send: function (msg) {
+      msg.frame = h.frame();
+      try { send(JSON.stringify(msg)); } catch (e) { /* nothing to tell anyone */ }
+    },
+    isText: function (el) {
+      return el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && NOT_TEXT.indexOf(el.type) < 0) ||
+        (el instanceof HTMLElement && el.isContentEditable);
+    },
+    change: function (el) {
+      if (!(h.isText(el) || el instanceof HTMLSelectElement)) return;
+      var value = 'value' in el ? String(el.value) : el.innerText;
+      if (me.sent.get(el) === value) return;
+      me.sent.set(el, value);
+      var secret = el instanceof HTMLInputElement && el.type === 'password';
+      var field = String(el.getAttribute('name') || el.id || el.getAttribute('autocomplete') || '').slice(0, 200);
+      var msg = { kind: 'change', selectors: h.selectors(el), seq: h.keep(el), secret: secret, field: field };
+      if (!secret) msg.value = value;
+      h.send(msg);
+    },
+    click: function (e, kind) {
+      var origin = h.origin(e);
+      if (!origin) return;
+      var el = origin.closest(actionable) || origin;
+      // A file input's chooser is replaced by the upload step; a select's list by its change step.
+      if ((el instanceof HTMLInputElement && el.type === 'file') || el instanceof HTMLSelectElement || el instanceof HTMLOptionElement) return;
+      // Enter in a field clicks the form's submit button for it: the key step replays that already.
+      if (e.detail === 0 && performance.now() - me.enterAt < 100) return;
+      if (kind === 'click') {
+        // A label's click clicks its control too: one step, the label's.
+        if (me.labelFor === el) { me.labelFor = null; return; }
+        me.labelFor = el instanceof HTMLLabelElement ? el.control : null;
+        if (me.labelFor) setTimeout(function () { me.labelFor = null; }, 0);
+      }
+      var box = el.getBoundingClientRect();
+      var keyboard = e.detail === 0 && e.clientX === 0 && e.clientY === 0;
+      h.send({
+        kind: kind, selectors: h.selectors(el), seq: me.down && me.down.el === el ? me.down.seq : h.keep(el),
+        offsetX: Math.round((keyboard ? box.width / 2 : e.clientX - box.left) * 100) / 100,
+        offsetY: Math.round((keyboard ? box.height / 2 : e.clientY - box.top) * 100) / 100
+      });
+    }
+  };
+  var guard = function (fn) {
+    return function (e) {
+      if (!e.isTrusted) return;
+      try { fn(e); } catch (err) { /* an element the reader cannot describe: not recorded */ }
+    };
+  };
+  // The element under the pointer, told before its click: the server reads its aria selector
+  // while the page is still there (a link's click may navigate it away before the click is taken).
+  addEventListener('pointerdown', guard(function (e) {
+    var origin = h.origin(e);
+    if (!origin) return;
+    var el = origin.closest(actionable) || origin;
+    me.down = { el: el, seq: h.keep(el) };
+    h.send({ kind: 'pointer', seq: me.down.seq });
+  }), true);
+  addEventListener('click', guard(function (e) { h.click(e, 'click'); }), true);
+  addEventListener('dblclick', guard(function (e) { h.click(e, 'doubleClick'); }), true);
+  addEventListener('change', guard(function (e) {
+    var el = h.origin(e);
+    if (!el) return;
+    if (el instanceof HTMLInputElement && el.type === 'file') {
+      if (el.files && el.files.length) h.send({ kind: 'upload', selectors: h.selectors(el), seq: h.keep(el), file: el.files[0].name });
+      return;
+    }
+    h.change(el);
+  }), true);
+  addEventListener('keydown', guard(function (e) {
+    if (['Enter', 'Escape', 'Tab'].indexOf(e.key) < 0) return;
+    var el = h.origin(e);
+    var text = el && h.isText(el);
+    var field = text || el instanceof HTMLSelectElement;
+    // Tab counts when it leaves a field; Enter when it submits one (in a textarea it is a new line).
+    if (e.key === 'Tab' && !field) return;
+    if (e.key === 'Enter' && !(text && !(el instanceof HTMLTextAreaElement) && !el.isContentEditable)) return;
+    if (field) h.change(el);
+    if (e.key === 'Enter') me.enterAt = performance.now();
+    h.send({ kind: 'key', key: e.key });
+  }), true);
+})(${JSON.stringify(names.state)}, globalThis[${JSON.stringify(names.binding)}], ${inPage.toString()}, ${TEXT_MAX_CHARS}, ${JSON.stringify(ACTIONABLE)});`;
+}

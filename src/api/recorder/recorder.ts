@@ -1,0 +1,33 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { RecorderState } from '../../../contract/recorder.ts';
+import { apiJson } from '../client.ts';
+
+/** GET/POST/DELETE /sessions/{id}/recorder (contract/recorder.ts). */
+const path = (id: string) => `/sessions/${encodeURIComponent(id)}/recorder`;
+export const recorderKey = (id: string) => ['recorder', id] as const;
+
+/** The recording, read again every 700 ms while it records (steps come as the person acts). */
+export function useRecorder(sessionId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: recorderKey(sessionId),
+    queryFn: () => apiJson(path(sessionId), RecorderState),
+    enabled,
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.recording ? 700 : false),
+  });
+}
+
+export function useRecorderControl(sessionId: string) {
+  const queryClient = useQueryClient();
+  const keep = (state: RecorderState) => queryClient.setQueryData(recorderKey(sessionId), state);
+  return {
+    start: useMutation({
+      mutationFn: () => apiJson(path(sessionId), RecorderState, { method: 'POST' }),
+      onSuccess: keep,
+    }),
+    stop: useMutation({
+      mutationFn: () => apiJson(path(sessionId), RecorderState, { method: 'DELETE' }),
+      onSuccess: keep,
+    }),
+  };
+}

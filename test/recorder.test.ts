@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { RecorderState } from '../contract/recorder.ts';
+import { SessionEvent } from '../contract/sessionEvents.ts';
+import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { startRecorderSite, type RecorderSite } from './fixtures/recorderSite.ts';
+import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
+import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
+import { closeLeavingNothing } from './helpers/teardown.ts';
+import { waitForAsync } from './helpers/wait.ts';
+
+/**
+ * Issue 47: a person's input in a live session, recorded as a workflow. Playwright's mouse and
+ * keyboard drive the session over its connect_url (CDP Input events: trusted, as a person's through
+ * the live view are); the recorded flow is saved and replayed with no model configured, and must
+ * give the same submission. The password typed never lands in the flow, the events or the store.
+ */
+const SECRET = 'hunter2-recorded-secret';
+let server: TestServer;
+let site: RecorderSite;
+
+beforeAll(async () => {
+  [server, site] = await Promise.all([startServer(), startRecorderSite()]);
+});
+afterAll(async () => {
+  await closeLeavingNothing(server);
+  await site?.close();
+});
+
+async function newSession(startUrl: string) {
+  const res = await postJson(server, '/api/create_workflow_session', {
+    workflow_name: 'recorder-test',
+    start_url: startUrl,
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return CreateWorkflowSessionResponse.parse(await res.json());
+}
+
+const recorder = (id: string, method = 'GET') => server.api(`/api/sessions/${id}/recorder`, { method });
+
+async function recorded(id: string): Promise<RecorderState> {
+  const res = await recorder(id);
+  expect(res.status, await res.clone().text()).toBe(200);
+  return RecorderState.parse(await res.json());
+}
+
+/** The recording once `done` says its steps are all in (steps arrive as the page tells them). */
+const recordedUntil = (id: string, done: (s: RecorderState) => boolean) =>
+  waitForAsync('the recorded steps', async () => {
+    const s = await recorded(id);
+    return done(s) ? s : undefined;
+  });
+
+describe('the recorder', () => {
+  let browser: Browser;
+  let sessionId: string;
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+  });
+
+  it('records a form filled by hand, across a link, an iframe and a popup, as a flow that replays to the same submission', async () => {
+    const session = await newSession(`${site.origin}/`);
+    sessionId = session.session_id!;
+    const started = await recorder(sessionId, 'POST');
+    expect(started.status, await started.clone().text()).toBe(201);
+    const first = RecorderState.parse(await started.json());
+    expect(first.recording).toBe(true);
+    expect(first.flow.steps.map((s) => s.type)).toEqual(['setViewport', 'navigate']);
+    expect(first.flow.steps[1]).toMatchObject({ url: `${site.origin}/` });
+
+    // A second recorder on the same session is refused.
+    const twice = await recorder(sessionId, 'POST');
+    expect(twice.status).toBe(409);
+    expect(((await twice.json()) as { message: string }).message).toMatch(/already recording/);
+
+    browser = await chromium.connectOverCDP(session.connect_url!);
+    const page: Page = browser
+      .contexts()[0]!
+      .pages()
+      .find((p) => p.url().startsWith(site.origin))!;
+    // A person holds a click's button down for a moment (the clicks here hold it 100 ms): the aria
+    // selector is read from the press, before a navigating click takes its page away.
+    const click = { delay: 100 };
+    await page.getByRole('link', { name: 'Order something' }).click(click);
+    await page.waitForURL(`${site.origin}/form`);
+    await page.getByLabel('Name').click();
+    await page.keyboard.type('Ada');
+    await page.keyboard.press('Tab');
+    // The select keeps the focus Tab gave it: a key chooses Large (its change is the person's).
+    await page.keyboard.press('ArrowDown');
+    await page.getByLabel('Newsletter').click();
+    await page.getByLabel('Password').click();
+    await page.keyboard.type(SECRET);
+    await page.frameLocator('iframe').getByLabel('Comment').click();
+    await page.keyboard.type('Lovely');
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Read the terms' }).click();
+    const popup = await popupOpened;
+    await popup.waitForLoadState();
+    const popupClosed = popup.waitForEvent('close');
+    await popup.getByRole('button', { name: 'Accept' }).click(click);
+    await popupClosed;
+    await page.getByRole('button', { name: 'Send' }).click(click);
+    await page.waitForURL(`${site.origin}/submit`);
+    expect(site.submissions).toEqual([
+      { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'yes' },
+    ]);
+
+    const last = await recordedUntil(sessionId, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
+    const stopped = await recorder(sessionId, 'DELETE');
+    expect(stopped.status).toBe(200);
+    const { flow, variables, recording, warnings } = RecorderState.parse(await stopped.json());
+    expect(recording).toBe(false);
+    expect(warnings).toEqual([]);
+    expect(flow.steps).toEqual(last.flow.steps);
+    const text = JSON.stringify(flow);
+    expect(text).not.toContain(SECRET);
+
+    const steps = flow.steps as Record<string, unknown>[];
+    const summary = steps.map((s) => `${String(s.type)}${s.type === 'change' ? `=${String(s.value)}` : ''}`);
+    expect(summary).toEqual([
+      'setViewport',
+      'navigate',
+      'click',
+      'click',
+      'change=Ada',
+      'keyDown',
+      'keyUp',
+      'change=large',
+      'click',
+      'click',
+      'change={{password}}',
+      'click',
+      'change=Lovely',
+      'click',
+      'click',
+      'click',
+    ]);
+    // The link's click carries the navigation it caused; the clicks name their element as Chrome's Recorder does.
+    expect(steps[2]).toMatchObject({
+      selectors: expect.arrayContaining([['aria/Order something[role="link"]']]) as unknown,
+      assertedEvents: [{ type: 'navigation', url: `${site.origin}/form` }],
+    });
+    expect((steps[2]!.selectors as string[][])[0]).toEqual(['aria/Order something[role="link"]']);
+    expect(steps[4]).toMatchObject({ selectors: expect.arrayContaining([['#name']]) as unknown });
+    // The iframe's field carries Recorder's frame; the popup's click its tab's URL.
+    expect(steps[12]).toMatchObject({ frame: [0], value: 'Lovely' });
+    expect(steps[14]).toMatchObject({ target: `${site.origin}/terms` });
+    expect((steps[14]!.selectors as string[][])[0]).toEqual(['aria/Accept[role="button"]']);
+    expect((steps[15]!.selectors as string[][])[0]).toEqual(['aria/Send[role="button"]']);
+    expect(steps[15]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: `${site.origin}/submit` }] });
+    expect(steps.slice(0, 14).some((s) => 'target' in s)).toBe(false);
+    expect(variables).toEqual([expect.objectContaining({ name: 'password', type: 'string', required: true })]);
+
+    // The session's log told each step as it came, the password's as its placeholder.
+    const events = await server.api(`/api/session/${sessionId}/events?limit=1000`);
+    const { events: log } = (await events.json()) as { events: SessionEvent[] };
+    const told = log.filter((e) => e.event === 'RecorderStep');
+    expect(told.length).toBeGreaterThanOrEqual(flow.steps.length);
+    expect(JSON.stringify(log)).not.toContain(SECRET);
+
+    // Nor in the store, before the replay below is given it as a variable (a run keeps its variables).
+    const dbFiles = fs.readdirSync(server.dataDir).filter((f) => f.startsWith('browserdesk.db'));
+    expect(dbFiles).toContain('browserdesk.db');
+    for (const f of dbFiles) expect(fs.readFileSync(path.join(server.dataDir, f)).includes(SECRET), f).toBe(false);
+
+    // Saved as is, replayed with no model: the same submission.
+    const workflowId = await createWorkflow(server, { name: 'Recorded order', flow, variables });
+    const run = await runWorkflow(server, {
+      workflow_id: workflowId,
+      variables: JSON.stringify({ password: SECRET }),
+    });
+    expect(run.status).toBe(200);
+    const status = await untilCompleted(server, run.body.session_id!);
+    expect(status.succeeded, status.message).toBe(true);
+    expect(site.submissions).toHaveLength(2);
+    expect(site.submissions[1]).toEqual(site.submissions[0]);
+  });
+
+  it('stops with its session, whose flow is still answered', async () => {
+    await browser.close();
+    const ended = await server.api(`/api/sessions/${sessionId}`, { method: 'DELETE' });
+    expect(ended.status).toBeLessThan(300);
+    const after = await recorded(sessionId);
+    expect(after.recording).toBe(false);
+    expect(after.flow.steps).toHaveLength(16);
+  });
+
+  it('an agent starts, reads and stops the recorder over MCP while a person clicks', async () => {
+    const client = await mcpClient(server);
+    const session = await newSession(`${site.origin}/form`);
+    const id = session.session_id!;
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const started = await callTool(client, 'recorder_start', { session_id: id });
+      expect(started.isError, textOf(started)).toBeFalsy();
+      expect(RecorderState.parse(JSON.parse(textOf(started))).flow.steps).toHaveLength(2);
+      const again = await callTool(client, 'recorder_start', { session_id: id });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).toMatch(/already recording/);
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      await page.getByLabel('Newsletter').click();
+      const read = await waitForAsync('the click over MCP', async () => {
+        const res = await callTool(client, 'recorder_read', { session_id: id });
+        const state = RecorderState.parse(JSON.parse(textOf(res)));
+        return state.flow.steps.length === 3 ? state : undefined;
+      });
+      expect(read.flow.steps[2]).toMatchObject({ type: 'click' });
+      expect((read.flow.steps[2] as { selectors: string[][] }).selectors.slice(0, 2)).toEqual([
+        ['aria/Newsletter[role="checkbox"]'],
+        ['#newsletter'],
+      ]);
+      const stopped = await callTool(client, 'recorder_stop', { session_id: id });
+      expect(RecorderState.parse(JSON.parse(textOf(stopped))).recording).toBe(false);
+    } finally {
+      await own.close();
+      await client.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
+  });
+
+  it('refuses a recorder on an unknown or ended session, and answers none where none ran', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const a = await recorder(unknown, 'POST');
+    expect(a.status).toBe(404);
+    const b = await recorder(sessionId, 'POST');
+    expect(b.status).toBe(409);
+    expect(((await b.json()) as { message: string }).message).toMatch(/has ended/);
+    expect((await recorder(unknown)).status).toBe(404);
+    const session = await newSession(`${site.origin}/`);
+    const none = await recorder(session.session_id!);
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { message: string }).message).toMatch(/has no recorder/);
+    await server.api(`/api/sessions/${session.session_id}`, { method: 'DELETE' });
+  });
+});
