@@ -222,8 +222,9 @@ describe('runs end whatever the page does', () => {
     );
     const clicked = done.results[1]!;
     console.log(`alert loop: the click failed after ${clicked.duration} ms (timeout ${timeout} ms)`);
-    // A hang guard (the issue's were 37-68 s): the target, timeout + 2 s, is what the printed time is read against.
-    expect(clicked.duration).toBeLessThan(timeout + 10_000);
+    // A hang guard only (the issue's were 37-68 s): the target, timeout + 2 s, is what the printed
+    // time is read against; a host under the whole suite's load took 11.8 s once, so the guard is wide.
+    expect(clicked.duration).toBeLessThan(timeout + 27_000);
     // Every one answered, at most MAX_DIALOGS_LOGGED told: a loop does not fill the session's log.
     const told = ofType(log, 'Dialog');
     expect(told.length).toBeGreaterThan(1);
