@@ -79,8 +79,10 @@ export class Isolation {
     const dirs = sessionDirsOf(this.opts.dataDir, id);
     const user = this.users?.claim() ?? null;
     try {
-      // No process runs as a fresh claim: its segments in the host's namespace are leftovers.
-      if (user && !this.ownIpc) removeSegmentsOf(user.uid);
+      // No process runs as a fresh claim: its segments in the host's namespace are leftovers, of
+      // this server or of another on the host that could not make namespaces (a container without
+      // SYS_ADMIN), and the new session must not see a former one's frames. Cleared either way.
+      if (user) removeSegmentsOf(user.uid);
       if (user?.tookOver) await removeStaleTables();
       createSessionDirs(this.opts.dataDir, dirs, user);
       if (user && this.egress) await this.egress.add(user.uid);
@@ -95,6 +97,8 @@ export class Isolation {
   async release({ dirs, user }: Pick<TreeSandbox, 'dirs' | 'user'>): Promise<void> {
     await removeSessionDirs(this.opts.dataDir, dirs);
     if (user) {
+      // Without a namespace of its own, what the tree's processes left in the host's stays there.
+      if (!this.ownIpc) removeSegmentsOf(user.uid);
       await this.egress?.remove(user.uid);
       this.users?.release(user);
     }
