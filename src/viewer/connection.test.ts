@@ -5,9 +5,11 @@ import { WebSocket as NodeWebSocket, WebSocketServer } from 'ws';
 import { keepConnected, describe as describeStatus, type ConnectionStatus } from './connection.ts';
 import { toPageUrl, toWebSocketUrl } from './streamUrl.ts';
 
-// Node 20 has no global WebSocket; `ws` implements the same browser API the viewer uses.
+// `ws` implements the browser API the viewer uses, as browsers behave: Node 22's own WebSocket
+// (undici 6) answers a refused connection with 'error' and never 'close', where a browser always
+// closes (code 1006) after it; the viewer waits for that close.
 beforeAll(() => {
-  (globalThis as { WebSocket?: unknown }).WebSocket ??= NodeWebSocket;
+  (globalThis as { WebSocket?: unknown }).WebSocket = NodeWebSocket;
 });
 
 const cleanups: (() => void | Promise<void>)[] = [];
