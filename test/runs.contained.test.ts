@@ -216,9 +216,10 @@ describe('runs end whatever the page does', () => {
     const timeout = 3000;
     const { done, log } = await run([nav(`${site.origin}/alert-loop`), click('#go', { timeout })]);
     expect(done.status).toBe('failed');
-    // The same alert is counted, not repeated: the message stays one readable line.
+    // The same alert is counted, not repeated: the message stays one readable line (a loaded host
+    // may fail the step, as a page that stopped answering, before the second alert opens).
     expect(done.message).toMatch(
-      /^Step 2 \(click #go\): .*\(meanwhile the page opened an alert: 'again' \(accepted\) \d+ times\)$/,
+      /^Step 2 \(click #go\): .*\(meanwhile the page opened an alert: 'again' \(accepted\)(?: \d+ times)?\)$/,
     );
     const clicked = done.results[1]!;
     console.log(`alert loop: the click failed after ${clicked.duration} ms (timeout ${timeout} ms)`);
