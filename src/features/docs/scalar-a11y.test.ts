@@ -8,6 +8,7 @@ const html = `
   <table><tr><td><div><label for="w1">Name</label>: </div><div><div id="w1" class="code-input-lite"><div class="code-input-lite__editor" contenteditable="true" data-placeholder="api-key" role="combobox" aria-autocomplete="list">X-API-Key</div></div></div></td></tr>
   <tr><td><div><div id="w2" class="code-input-lite"><div class="code-input-lite__editor" contenteditable="true" data-placeholder="Token" role="combobox"></div></div></div></td></tr></table>
   <input type="text" class="scalar-password-input" placeholder="QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT">
+  <ul class="endpoints" aria-label="sessions endpoints"><li><a href="#a">GET /sessions</a></li></ul>
 `;
 
 describe("Scalar's accessibility patch", () => {
@@ -20,6 +21,8 @@ describe("Scalar's accessibility patch", () => {
     expect(named!.getAttribute('aria-label')).toBe('Name');
     expect(unlabelled!.getAttribute('aria-label')).toBe('Token');
     expect(document.querySelector('input.scalar-password-input')!.getAttribute('placeholder')).toBe('your API key');
+    // A tag's list of calls may scroll inside its card: the keyboard reaches it.
+    expect(document.querySelector<HTMLElement>('ul.endpoints')!.tabIndex).toBe(0);
   });
 
   it('leaves what already has a name, and can run again', () => {

@@ -20,6 +20,11 @@ export function patchScalarA11y(root: ParentNode): void {
     const name = label || editor.dataset.placeholder;
     if (name) editor.setAttribute('aria-label', name);
   }
+  // A tag's list of calls sits in a card as tall as the window and scrolls when the tag has more
+  // calls than fit (sessions does): a keyboard reaches that scroll only when the list takes focus.
+  for (const list of root.querySelectorAll<HTMLElement>('ul.endpoints:not([tabindex])')) {
+    list.tabIndex = 0;
+  }
   // Its sample key (base64 of a joke) in the empty key field reads like a key already filled in.
   for (const field of root.querySelectorAll<HTMLElement>(
     `[placeholder="${SAMPLE_KEY}"], [data-placeholder="${SAMPLE_KEY}"]`,
