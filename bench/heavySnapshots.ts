@@ -8,8 +8,8 @@
  *   npx tsx bench/heavySnapshots.ts [rounds]
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 import { callTool, mcpClient } from '../test/helpers/mcpClient.ts';
 import { startServer, type TestServer } from '../test/helpers/server.ts';
 import { heavyPage } from './heavyPage.ts';
@@ -39,8 +39,7 @@ const max = (xs: number[]) => Math.round(Math.max(...xs));
 async function main() {
   const heavy = heavyPage(6);
   const site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(heavy));
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const { origin, close: closeSite } = await listenOnLoopback(site);
   const server = await startServer();
   const client = await mcpClient(server);
   try {
@@ -85,8 +84,7 @@ async function main() {
   } finally {
     await client.close();
     await server.discard();
-    site.closeAllConnections();
-    site.close();
+    await closeSite();
   }
 }
 

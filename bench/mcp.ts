@@ -12,10 +12,10 @@
  *   npx tsx bench/mcp.ts [rounds]
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { chromium } from 'playwright-core';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { listenOnLoopback } from '../test/fixtures/loopback.ts';
 import { callTool, mcpClient } from '../test/helpers/mcpClient.ts';
 import { postJson, startServer } from '../test/helpers/server.ts';
 import { heavyPage } from './heavyPage.ts';
@@ -52,8 +52,7 @@ async function main() {
           : '<title>small</title><h1>Order</h1><label>Name <input></label><button>Send</button><a href="/x">More</a>',
     );
   });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  const { origin, close: closeSite } = await listenOnLoopback(site);
   const server = await startServer();
   const client = await mcpClient(server);
   try {
@@ -136,8 +135,7 @@ async function main() {
   } finally {
     await client.close();
     await server.discard();
-    site.closeAllConnections();
-    site.close();
+    await closeSite();
   }
 }
 

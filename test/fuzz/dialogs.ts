@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { runFlowCase, type FlowCase, type FlowWorld } from './flows.ts';
+import { DIALOG_PATHS, runFlowCase, type FlowCase, type FlowWorld } from './flows.ts';
 import { check } from './harness.ts';
 
 /**
@@ -15,25 +15,11 @@ const HANG_MARGIN_MS = 15_000;
 /** Timeouts kept small (500-3000 ms) so cases are quick. */
 const timeoutArb = fc.integer({ min: 500, max: 3000 });
 
-const DIALOG_PAGES = [
-  '/alert',
-  '/alert-on-load',
-  '/confirm',
-  '/prompt',
-  '/beforeunload',
-  '/alert-mousedown',
-  '/alerts',
-  '/alert-later',
-  '/alert-frame',
-  '/alert-popup',
-  '/alert-loop',
-] as const;
-
 type Json = Record<string, unknown>;
 
 const stepArb: fc.Arbitrary<Json> = fc.oneof(
   { weight: 3, arbitrary: fc.constant({ type: 'click', selectors: [['#go']], offsetX: 2, offsetY: 2 }) },
-  { weight: 2, arbitrary: fc.constantFrom(...DIALOG_PAGES).map((p) => ({ type: 'navigate', url: `$SITE${p}` })) },
+  { weight: 2, arbitrary: fc.constantFrom(...DIALOG_PATHS).map((p) => ({ type: 'navigate', url: `$SITE${p}` })) },
   {
     weight: 2,
     arbitrary: fc.constantFrom('after alert', 'ready', 'loaded', 'yes').map((text) => ({
@@ -53,7 +39,7 @@ const stepArb: fc.Arbitrary<Json> = fc.oneof(
 
 export const dialogCaseArb: fc.Arbitrary<FlowCase> = fc
   .record({
-    first: fc.constantFrom(...DIALOG_PAGES),
+    first: fc.constantFrom(...DIALOG_PATHS),
     steps: fc.array(fc.tuple(stepArb, timeoutArb), { minLength: 1, maxLength: 4 }),
     flowTimeout: timeoutArb,
   })

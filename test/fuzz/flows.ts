@@ -36,8 +36,8 @@ export interface FlowCase {
   onPause: 'resume' | 'close' | 'interrupt';
 }
 
-const HOSTILE_PATHS = [
-  '/',
+/** The hostile site's pages that open dialogs (the dialog fuzzer's, dialogs.ts, all of them). */
+export const DIALOG_PATHS = [
   '/alert',
   '/alert-on-load',
   '/confirm',
@@ -49,6 +49,11 @@ const HOSTILE_PATHS = [
   '/alert-frame',
   '/alert-popup',
   '/alert-loop',
+] as const;
+
+const HOSTILE_PATHS = [
+  '/',
+  ...DIALOG_PATHS,
   '/loop',
   '/loop-on-load',
   '/closes',

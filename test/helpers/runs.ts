@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { RunStatusResponse, RunWorkflowResponse } from '../../contract/runs.ts';
 import { SessionLogs, type SessionEvent } from '../../contract/sessionEvents.ts';
@@ -51,4 +52,19 @@ export async function sessionLog(server: TestServer, sessionId: string, timeoutM
     if (Date.now() > deadline) throw new Error(`session ${sessionId} did not end within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Store `flow` as a workflow named for its title (and a random suffix), run it and follow it to
+ * its end; its final status and the session's whole log as JSON text.
+ */
+export async function runFlowToEnd(
+  server: TestServer,
+  flow: { title: string; [field: string]: unknown },
+): Promise<{ status: RunStatusResponse; log: string }> {
+  const workflow_id = await createWorkflow(server, { name: `${flow.title}_${randomBytes(4).toString('hex')}`, flow });
+  const started = await runWorkflow(server, { workflow_id });
+  expect(started.body.succeeded, started.body.message).toBe(true);
+  const status = await untilCompleted(server, started.body.session_id!);
+  return { status, log: JSON.stringify(await sessionLog(server, started.body.session_id!)) };
 }

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunStatusResponse } from '../../contract/runs.ts';
-import { MIN_REDACTED_RUN } from '../../server/credentials/redact.ts';
-import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from '../helpers/runs.ts';
-import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { startPagesSite, type PagesSite } from '../fixtures/pagesSite.ts';
+import { runsOf, storeCredential } from '../helpers/credentials.ts';
+import { runFlowToEnd } from '../helpers/runs.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Issue 37, "Credentials cannot be carved out", in real Chromium through the API: a credential
 // allowed only on this site's origin, typed into a field of it, must not come back one character
@@ -27,64 +24,32 @@ const PAGES: Record<string, string> = {
 };
 
 let server: TestServer;
-let site: http.Server;
+let site: PagesSite;
 let origin: string;
 /** What /done was posted: the field's value as the form sent it. */
 const posted: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
-  site = http.createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += String(chunk);
-    if (req.method === 'POST') posted.push(new URLSearchParams(body).get('pw') ?? '');
-    const page = PAGES[new URL(req.url ?? '/', 'http://site').pathname];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? '');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPagesSite(PAGES, (form) => posted.push(form.get('pw') ?? ''));
+  origin = site.origin;
 });
 afterAll(async () => {
   await server?.close();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
-/**
- * Store a credential with a fresh name and a random value; [name, value]. The value is capital
- * consonants: a hex one shares 4-character runs with the ids and times a status or log holds
- * (which are not page text, so not redacted) once in a while.
- */
-async function credential(allowedHere: boolean): Promise<[string, string]> {
-  const name = `pw_${randomBytes(4).toString('hex')}`;
-  const value = [...randomBytes(20)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
-  const res = await postJson(server, '/api/store_credential', {
-    name,
-    value,
-    allowed_origins: allowedHere ? [origin] : [],
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return [name, value];
-}
+/** Store a credential with a fresh name and a random value, kept to the site's origin or to none; [name, value]. */
+const credential = (allowedHere: boolean) => storeCredential(server, allowedHere ? [origin] : []);
 
 /** Run a flow that opens `path` on the site first; its final status and the session's whole log. */
-async function run(path: string, steps: unknown[]): Promise<{ status: RunStatusResponse; log: string }> {
-  const workflow_id = await createWorkflow(server, {
-    name: `carving_${randomBytes(4).toString('hex')}`,
-    // 30 s a step: these steps succeed or fail by the guard, never by the clock on a loaded host.
-    flow: { title: 'carving', timeout: 30_000, steps: [{ type: 'navigate', url: `${origin}${path}` }, ...steps] },
+const run = (path: string, steps: unknown[]) =>
+  // 30 s a step: these steps succeed or fail by the guard, never by the clock on a loaded host.
+  runFlowToEnd(server, {
+    title: 'carving',
+    timeout: 30_000,
+    steps: [{ type: 'navigate', url: `${origin}${path}` }, ...steps],
   });
-  const started = await runWorkflow(server, { workflow_id });
-  expect(started.body.succeeded, started.body.message).toBe(true);
-  const status = await untilCompleted(server, started.body.session_id!);
-  return { status, log: JSON.stringify(await sessionLog(server, started.body.session_id!)) };
-}
-
-/** The pieces of `value` MIN_REDACTED_RUN characters long that `text` holds. */
-const runsOf = (value: string, text: string) =>
-  [...Array(value.length - MIN_REDACTED_RUN + 1).keys()]
-    .map((at) => value.slice(at, at + MIN_REDACTED_RUN))
-    .filter((piece) => text.includes(piece));
 
 const type = (selector: string, name: string) => ({
   type: 'change',

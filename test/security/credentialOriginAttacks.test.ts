@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStatusResponse, RunWorkflowResponse } from '../../contract/runs.ts';
+import { credentialValue } from '../helpers/credentials.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { waitForAsync } from '../helpers/wait.ts';
 
@@ -96,7 +97,7 @@ const uniq = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
  * the ports and ids a step's message names, which the run's redaction (any 4 characters of a typed
  * credential in a row) would then mask in the message the test compares.
  */
-const secretValue = () => [...randomBytes(24)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
+const secretValue = () => credentialValue(24);
 
 async function store(name: string, value: string, allowed_origins: string[]): Promise<void> {
   const res = await postJson(server, '/api/store_credential', { name, value, allowed_origins });

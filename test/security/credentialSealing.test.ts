@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunStatusResponse } from '../../contract/runs.ts';
-import { MIN_REDACTED_RUN } from '../../server/credentials/redact.ts';
-import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from '../helpers/runs.ts';
-import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { startPagesSite, type PagesSite } from '../fixtures/pagesSite.ts';
+import { CREDENTIAL_LETTERS, runsOf, storeCredential } from '../helpers/credentials.ts';
+import { runFlowToEnd } from '../helpers/runs.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Issue 44, "a credential's value never leaves the browser's input", attacked in real Chromium
 // through the API. The probe that read a credential back whole: type it into a contenteditable on
@@ -35,56 +33,32 @@ const PAGES: Record<string, string> = {
 };
 
 let server: TestServer;
-let site: http.Server;
+let site: PagesSite;
 let origin: string;
-/** Every body the site was posted, and every key event its pages beaconed. */
+/** The password of every form posted to the site. */
 const posted: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
-  site = http.createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += String(chunk);
-    if (req.method === 'POST') posted.push(new URLSearchParams(body).get('pw') ?? '');
-    const page = PAGES[new URL(req.url ?? '/', 'http://site').pathname];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? '');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPagesSite(PAGES, (form) => posted.push(form.get('pw') ?? ''));
+  origin = site.origin;
 });
 afterAll(async () => {
   await server?.close();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
-/** A credential kept to the site's origin, with a fresh name and a random value of capital consonants (see credentialCarving.test.ts); [name, value]. */
-async function credential(): Promise<[string, string]> {
-  const name = `pw_${randomBytes(4).toString('hex')}`;
-  const value = [...randomBytes(20)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
-  const res = await postJson(server, '/api/store_credential', { name, value, allowed_origins: [origin] });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return [name, value];
-}
+/** A credential kept to the site's origin, with a fresh name and a random value; [name, value]. */
+const credential = () => storeCredential(server, [origin]);
 
 /** Run a flow that opens `path` first; its final status and the session's whole log. */
-async function run(path: string, steps: unknown[]): Promise<{ status: RunStatusResponse; log: string }> {
-  const workflow_id = await createWorkflow(server, {
-    name: `sealing_${randomBytes(4).toString('hex')}`,
-    // 30 s a step: these steps succeed or fail by the rules, never by the clock on a loaded host.
-    flow: { title: 'sealing', timeout: 30_000, steps: [{ type: 'navigate', url: `${origin}${path}` }, ...steps] },
+const run = (path: string, steps: unknown[]) =>
+  // 30 s a step: these steps succeed or fail by the rules, never by the clock on a loaded host.
+  runFlowToEnd(server, {
+    title: 'sealing',
+    timeout: 30_000,
+    steps: [{ type: 'navigate', url: `${origin}${path}` }, ...steps],
   });
-  const started = await runWorkflow(server, { workflow_id });
-  expect(started.body.succeeded, started.body.message).toBe(true);
-  const status = await untilCompleted(server, started.body.session_id!);
-  return { status, log: JSON.stringify(await sessionLog(server, started.body.session_id!)) };
-}
-
-/** The pieces of `value` MIN_REDACTED_RUN characters long that `text` holds. */
-const runsOf = (value: string, text: string) =>
-  [...Array(value.length - MIN_REDACTED_RUN + 1).keys()]
-    .map((at) => value.slice(at, at + MIN_REDACTED_RUN))
-    .filter((piece) => text.includes(piece));
 
 /** Nothing of `value` anywhere the run reports. */
 function leaksNothing({ status, log }: { status: RunStatusResponse; log: string }, value: string) {
@@ -110,14 +84,14 @@ const bitProbe = (source: string, at: number, bit: number, as: string) => ({
     as,
     selectors: [
       [
-        `xpath///h1[floor(string-length(substring-before('BCDFGHJKLMNPQRSTVWXZ', substring(string(${source}), ${at + 1}, 1))) div ${2 ** bit}) mod 2 = 1] | //p[1][not(floor(string-length(substring-before('BCDFGHJKLMNPQRSTVWXZ', substring(string(${source}), ${at + 1}, 1))) div ${2 ** bit}) mod 2 = 1)]`,
+        `xpath///h1[floor(string-length(substring-before('${CREDENTIAL_LETTERS}', substring(string(${source}), ${at + 1}, 1))) div ${2 ** bit}) mod 2 = 1] | //p[1][not(floor(string-length(substring-before('${CREDENTIAL_LETTERS}', substring(string(${source}), ${at + 1}, 1))) div ${2 ** bit}) mod 2 = 1)]`,
       ],
     ],
   },
 });
 
 /** The first character of `text` as bitProbe reads it, from its five bits. */
-const fromBits = (bits: string[]) => 'BCDFGHJKLMNPQRSTVWXZ'[bits.reduce((n, b, i) => n + (b === 'H' ? 2 ** i : 0), 0)];
+const fromBits = (bits: string[]) => CREDENTIAL_LETTERS[bits.reduce((n, b, i) => n + (b === 'H' ? 2 ** i : 0), 0)];
 
 describe('the bit-probing read-back (issue 44)', () => {
   it('works on text that is not a credential: the probe reads the first character back, bit by bit', async () => {

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionEvent } from '../../contract/sessionEvents.ts';
+import { startPagesSite, type PagesSite } from '../fixtures/pagesSite.ts';
+import { storeCredential } from '../helpers/credentials.ts';
 import { createWorkflow, runWorkflow, sessionLog, untilCompleted } from '../helpers/runs.ts';
-import { postJson, startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 import { sseBlocks } from '../helpers/sse.ts';
 
 // Issue 44 item 3: a credential typed into a GET form goes into the next page's URL, and from there
@@ -35,22 +34,17 @@ const PAGES: Record<string, string> = {
 };
 
 let server: TestServer;
-let site: http.Server;
+let site: PagesSite;
 let origin: string;
 
 beforeAll(async () => {
   server = await startServer();
-  site = http.createServer((req, res) => {
-    const page = PAGES[new URL(req.url ?? '/', 'http://site').pathname];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? '');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPagesSite(PAGES);
+  origin = site.origin;
 });
 afterAll(async () => {
   await server?.close();
-  site?.closeAllConnections();
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
 });
 
 /** Every event of a session's live stream, read until the server ends it (after SessionEnded). */
@@ -64,11 +58,8 @@ async function streamed(url: string, init?: RequestInit): Promise<SessionEvent[]
 
 describe('session events never carry a credential typed into a GET form', () => {
   it('on the live stream and the pages, with logs_url’s token or the key, and in retrieve_session_logs', async () => {
-    const name = `pw_${randomBytes(4).toString('hex')}`;
-    // Capital consonants: no 4-character run of it is in an id or a time the log holds.
-    const value = [...randomBytes(20)].map((byte) => 'BCDFGHJKLMNPQRSTVWXZ'[byte % 20]).join('');
-    const stored = await postJson(server, '/api/store_credential', { name, value, allowed_origins: [origin] });
-    expect(stored.status, await stored.clone().text()).toBe(200);
+    // Its value is capital consonants: no 4-character run of it is in an id or a time the log holds.
+    const [name, value] = await storeCredential(server, [origin]);
 
     const workflow_id = await createWorkflow(server, {
       name: `events_${name}`,
