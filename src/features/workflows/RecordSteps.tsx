@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CreateWorkflowSessionResponse } from '../../../contract/sessions.ts';
 import { SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
@@ -40,6 +40,12 @@ export function RecordSteps({
   const [session, setSession] = useState<CreateWorkflowSessionResponse | null>(null);
   const [startError, setStartError] = useState<unknown>(null);
   const [opening, setOpening] = useState(false);
+  // When the recording closes, the keyboard comes back to Record (its panel, and the focus in it, are gone).
+  const recordButton = useRef<HTMLButtonElement>(null);
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    if (closed && !session) recordButton.current?.focus();
+  }, [closed, session]);
   const afterStep = after === 'end' || Number(after) >= steps.length ? undefined : Number(after);
 
   const record = async () => {
@@ -109,7 +115,10 @@ export function RecordSteps({
             }
             placeChoice={placeChoice}
             onSaved={(recorded, variables) => onSave(recorded, variables, afterStep)}
-            onClosed={() => setSession(null)}
+            onClosed={() => {
+              setSession(null);
+              setClosed(true);
+            }}
           />
         </Suspense>
       ) : (
@@ -136,7 +145,7 @@ export function RecordSteps({
           </label>
           {startError !== null && <ErrorNotice error={startError} title="Could not open a browser to record in." />}
           <div className="row">
-            <button type="submit" disabled={opening}>
+            <button ref={recordButton} type="submit" disabled={opening}>
               {opening ? 'Opening a browser…' : 'Record'}
             </button>
           </div>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CreateWorkflowSessionResponse } from '../../../contract/sessions.ts';
 import type { Step } from '../../../contract/steps.ts';
@@ -38,6 +38,9 @@ export default function RecordingSession({
   const end = useEndSession();
   const [keepOpening, setKeepOpening] = useState(startsFlow);
   const opening = openingSteps(recording.steps);
+  // Record's button is gone: the keyboard goes to the recording's heading, from where Tab reaches the live view.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   const stopAndSave = async () => {
     const { steps, variables } = await recording.stop(keepOpening ? [] : opening);
@@ -66,6 +69,9 @@ export default function RecordingSession({
         )}
       </div>
       <div className="record-side">
+        <h3 ref={heading} tabIndex={-1}>
+          Recording
+        </h3>
         <p className="hint">
           Do the task in the live browser: each click, field typed, choice and key becomes a step below. Passwords are
           never recorded: they become placeholders you name on saving. The browser is{' '}
