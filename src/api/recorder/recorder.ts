@@ -6,6 +6,9 @@ import { apiJson } from '../client.ts';
 const path = (id: string) => `/sessions/${encodeURIComponent(id)}/recorder`;
 export const recorderKey = (id: string) => ['recorder', id] as const;
 
+/** Start recording on a session (201: the flow so far, its start page). */
+export const startRecorder = (sessionId: string) => apiJson(path(sessionId), RecorderState, { method: 'POST' });
+
 /** The recording, read again every 700 ms while it records (steps come as the person acts). */
 export function useRecorder(sessionId: string, enabled: boolean) {
   return useQuery({
@@ -22,7 +25,7 @@ export function useRecorderControl(sessionId: string) {
   const keep = (state: RecorderState) => queryClient.setQueryData(recorderKey(sessionId), state);
   return {
     start: useMutation({
-      mutationFn: () => apiJson(path(sessionId), RecorderState, { method: 'POST' }),
+      mutationFn: () => startRecorder(sessionId),
       onSuccess: keep,
     }),
     stop: useMutation({

@@ -1,6 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { Step } from '../../../contract/steps.ts';
+import type { Variable } from '../../../contract/variables.ts';
 import type { WorkflowInput } from '../../../contract/workflows.ts';
 import { isStatus } from '../../api/errors.ts';
 import { useWorkflow } from '../../api/workflows/get-workflow.ts';
@@ -16,6 +18,8 @@ import { ImportRecorderButton } from './ImportRecorderButton.tsx';
 import { CopyAsCode } from './CopyAsCode.tsx';
 import { StepList } from './StepList.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
+import { RecordSteps } from './RecordSteps.tsx';
+import { insertRecorded, rowsToDeclare } from './record-insert.ts';
 import {
   emptyFlowText,
   placeIssues,
@@ -119,12 +123,29 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
     }
   });
 
+  /** Recorded steps into the flow where the person chose, their variables declared, and the workflow saved. */
+  const insertRecording = (steps: Step[], variables: Variable[], after: number | undefined) => {
+    setValue('flowText', insertRecorded(getValues('flowText'), steps, after), {
+      shouldValidate: true,
+      shouldDirty: true,
+    });
+    const rows = rowsToDeclare(getValues('variables'), variables);
+    if (rows.length) setValue('variables', [...getValues('variables'), ...rows], { shouldDirty: true });
+    void onSubmit().catch(() => undefined);
+  };
+
   return (
     <>
       <p>
         <Link to="/workflows">← Workflows</Link>
       </p>
       <h1>{id ? 'Edit workflow' : 'New workflow'}</h1>
+      {/* Its own forms: outside the editor's (a form holds no form). */}
+      <RecordSteps
+        workflowName={id ? (save.data?.name ?? initial?.name) : undefined}
+        flowText={flowText}
+        onSave={insertRecording}
+      />
       <form onSubmit={(e) => void onSubmit(e).catch(() => undefined)} noValidate>
         <div className="card">
           <Field

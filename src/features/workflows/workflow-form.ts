@@ -60,16 +60,19 @@ export function toFormValues(w: {
     name: w.name,
     metadata: w.metadata ?? '',
     flowText: flowTextOf(w.flow),
-    variables: w.variables.map((v) => ({
-      name: v.name,
-      type: v.type,
-      required: v.required,
-      default: v.default === undefined ? '' : String(v.default),
-      description: v.description ?? '',
-      enumValues: (v.enumValues ?? []).join('\n'),
-    })),
+    variables: w.variables.map(variableRowOf),
   };
 }
+
+/** A stored variable as a row of the editor's inputs. */
+export const variableRowOf = (v: Variable): VariableRow => ({
+  name: v.name,
+  type: v.type,
+  required: v.required,
+  default: v.default === undefined ? '' : String(v.default),
+  description: v.description ?? '',
+  enumValues: (v.enumValues ?? []).join('\n'),
+});
 
 function typedDefault(row: VariableRow): string | number | boolean | undefined {
   if (row.default === '') return undefined;

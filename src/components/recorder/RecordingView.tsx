@@ -1,0 +1,95 @@
+import { useId, type ReactNode } from 'react';
+import { useCredentials } from '../../api/credentials/get-credentials.ts';
+import { ErrorNotice } from '../ErrorNotice.tsx';
+import { describeStep } from '../steps/describe-step.ts';
+import { WithPlaceholders } from '../steps/WithPlaceholders.tsx';
+import { PlaceholderChoices } from './PlaceholderChoices.tsx';
+import type { Recording } from './use-recording.ts';
+
+/**
+ * A recording as it happens, where a page records: each step in words as it comes, Undo last
+ * step, the placeholders' names, and Stop and save. `children`: the page's own fields of the save
+ * (a new workflow's name, or where the steps go in this one). `saving`/`saveError`: the page's save.
+ */
+export function RecordingView({
+  recording,
+  onSave,
+  saving,
+  saveError,
+  blocked,
+  children,
+}: {
+  recording: Recording;
+  onSave: () => void;
+  saving: boolean;
+  saveError: Error | null;
+  /** Why the recording cannot be saved now, if it cannot (Stop and save waits for it). */
+  blocked?: string;
+  children?: ReactNode;
+}) {
+  const { state, steps, removed, control } = recording;
+  const blockedId = useId();
+  const askNames = recording.recording && Boolean(state?.variables.length);
+  const credentials = useCredentials(askNames);
+  if (!state) return null;
+  return (
+    <>
+      <ol className="steps" aria-label="Recorded steps" aria-live="polite" aria-relevant="additions">
+        {steps.map((step, i) =>
+          removed.has(i) ? null : (
+            <li key={i}>
+              <WithPlaceholders text={describeStep(step, i).words} />
+            </li>
+          ),
+        )}
+      </ol>
+      {state.warnings.map((w) => (
+        <p key={w} className="notice">
+          {w}
+        </p>
+      ))}
+      {recording.recording && (
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSave();
+          }}
+        >
+          {children}
+          <PlaceholderChoices
+            variables={state.variables}
+            names={recording.names}
+            credentials={credentials.data?.credentials.map((c) => c.name) ?? (credentials.isError ? [] : undefined)}
+            onChoose={recording.choose}
+          />
+          <div className="row">
+            <button
+              type="button"
+              className="secondary"
+              disabled={recording.undoable === undefined}
+              onClick={recording.undo}
+            >
+              Undo last step
+            </button>
+            <button
+              type="submit"
+              disabled={control.stop.isPending || saving || Boolean(blocked)}
+              aria-describedby={blocked ? blockedId : undefined}
+            >
+              Stop and save
+            </button>
+          </div>
+          {blocked && (
+            <p className="hint" id={blockedId}>
+              {blocked}
+            </p>
+          )}
+        </form>
+      )}
+      {(control.stop.isError || saveError) && (
+        <ErrorNotice error={control.stop.error ?? saveError} title="Could not save the recording." />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { CreateWorkflowSessionResponse } from '../../../contract/sessions.ts';
+import { SESSION_TIMEOUT_DEFAULT } from '../../../contract/sessions.ts';
+import type { Step } from '../../../contract/steps.ts';
+import type { Variable } from '../../../contract/variables.ts';
+import { recorderKey, startRecorder } from '../../api/recorder/recorder.ts';
+import { endSession } from '../../api/sessions/end-session.ts';
+import { useCreateSession } from '../../api/sessions/create-session.ts';
+import { ErrorNotice } from '../../components/ErrorNotice.tsx';
+import { stepsOf } from '../../components/steps/describe-step.ts';
+import { rememberSession } from '../../lib/session-memory.ts';
+import { parseFlowText } from './flow-text.ts';
+
+// The live view and the recording's panel load only when the person records.
+const RecordingSession = lazy(() => import('./RecordingSession.tsx'));
+
+/**
+ * Record steps into this workflow: a live browser opens here (a session of this workflow), what the
+ * person does in it becomes steps, and Stop and save puts them after the step they chose (at the
+ * end unless they chose one). `onSave` gets them with where they go; the editor inserts and saves.
+ */
+export function RecordSteps({
+  workflowName,
+  flowText,
+  onSave,
+}: {
+  /** The workflow's saved name: the session opens on it (a new name would make a new workflow). */
+  workflowName: string | undefined;
+  flowText: string;
+  onSave: (steps: Step[], variables: Variable[], after: number | undefined) => void;
+}) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const create = useCreateSession();
+  const parsed = useMemo(() => stepsOf(parseFlowText(flowText).value), [flowText]);
+  const steps = parsed ?? [];
+  const [after, setAfter] = useState<string>('end');
+  const [startUrl, setStartUrl] = useState('');
+  const [session, setSession] = useState<CreateWorkflowSessionResponse | null>(null);
+  const [startError, setStartError] = useState<unknown>(null);
+  const [opening, setOpening] = useState(false);
+  // When the recording closes, the keyboard comes back to Record (its panel, and the focus in it, are gone).
+  const recordButton = useRef<HTMLButtonElement>(null);
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    if (closed && !session) recordButton.current?.focus();
+  }, [closed, session]);
+  const afterStep = after === 'end' || Number(after) >= steps.length ? undefined : Number(after);
+
+  const record = async () => {
+    if (!workflowName) return;
+    setStartError(null);
+    setOpening(true);
+    try {
+      const body = { workflow_name: workflowName, ...(startUrl.trim() ? { start_url: startUrl.trim() } : {}) };
+      const created = await create.mutateAsync(body);
+      rememberSession({
+        ...created,
+        workflow_name: workflowName,
+        created_at: new Date().toISOString(),
+        timeout: SESSION_TIMEOUT_DEFAULT,
+      });
+      try {
+        queryClient.setQueryData(recorderKey(created.session_id), await startRecorder(created.session_id));
+      } catch (err) {
+        await endSession(created.session_id).catch(() => undefined);
+        throw err;
+      }
+      setSession(created);
+    } catch (err) {
+      setStartError(err);
+    } finally {
+      setOpening(false);
+    }
+  };
+
+  const placeChoice = (
+    <label>
+      Put the recorded steps{' '}
+      <select value={afterStep === undefined ? 'end' : String(afterStep)} onChange={(e) => setAfter(e.target.value)}>
+        <option value="end">at the end{steps.length ? ` (after step ${steps.length})` : ''}</option>
+        {steps.slice(0, -1).map((s) => (
+          <option key={s.index} value={String(s.index)}>
+            after step {s.index + 1}: {s.words.length > 60 ? `${s.words.slice(0, 59)}…` : s.words}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Record steps</h2>
+      {!workflowName ? (
+        <p className="hint">
+          Save the workflow first, then record steps into it here. To record a new workflow from scratch, open a session
+          and use its Record.
+        </p>
+      ) : session ? (
+        <Suspense
+          fallback={
+            <p className="status" role="status">
+              Loading the recorder…
+            </p>
+          }
+        >
+          <RecordingSession
+            session={session}
+            startsFlow={steps.length === 0}
+            blocked={
+              parsed === null
+                ? 'The flow below is not valid JSON with a "steps" list: fix it, and the recorded steps can go into it.'
+                : undefined
+            }
+            placeChoice={placeChoice}
+            onSaved={(recorded, variables) => onSave(recorded, variables, afterStep)}
+            onClosed={() => {
+              setSession(null);
+              setClosed(true);
+            }}
+          />
+        </Suspense>
+      ) : (
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void record();
+          }}
+        >
+          <p className="hint">
+            Do the steps yourself: a live browser opens here, and each click, field typed, choice and key you make in it
+            becomes a step that replays without a model.
+          </p>
+          {placeChoice}
+          <label>
+            Start page (optional){' '}
+            <input
+              type="url"
+              value={startUrl}
+              placeholder="https://example.com/"
+              onChange={(e) => setStartUrl(e.target.value)}
+            />
+          </label>
+          {startError !== null && <ErrorNotice error={startError} title="Could not open a browser to record in." />}
+          <div className="row">
+            <button ref={recordButton} type="submit" disabled={opening}>
+              {opening ? 'Opening a browser…' : 'Record'}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
