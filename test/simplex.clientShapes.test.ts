@@ -405,7 +405,7 @@ describe('5. closing a run mid-step', () => {
     expect((await pyForm('/api/close_workflow_session', { session_id: early.session_id })).status).toBe(200);
     const closed = await untilDone(client, early.session_id);
     expect(closed.final_message).toMatch(
-      /^(The run was stopped before its first step: the session was closed|Step [12] \(.*\): the session was closed while this step ran|The run was stopped before step 2 \(.*\): the session was closed)$/,
+      /^(The run was stopped before its first step: the session was closed|Step [12] \(.*\): the session was closed while this step ran|The run was stopped before step [12] \(.*\): the session was closed)$/,
     );
 
     const timed = await client.workflows.run(id, { variables: { site: site.origin } });
