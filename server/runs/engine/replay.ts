@@ -221,9 +221,11 @@ export async function replayFlow(opts: ReplayOptions): Promise<FlowOutcome> {
   } catch (err) {
     // Stopped before its first step (the session closed as the run connected): say so, not the library's error.
     const because = stopped();
+    // Before its first step (a tab it was attaching to closed as it connected): the run never
+    // started, and says so as other runs that never got to a step do.
     failure ??= because
       ? `The run was stopped before its first step: ${because}`
-      : `The run could not drive the browser: ${await causeOf(err)}`;
+      : `The run ${results.length ? 'could not drive the browser' : 'could not start: it could not drive the browser'}: ${await causeOf(err)}`;
   } finally {
     await browser?.disconnect().catch(() => undefined);
   }
