@@ -182,7 +182,8 @@ describe('a rolling restart of three nodes on one Postgres', () => {
     submitting = false;
     await stream;
     await Promise.all(inFlight);
-    expect(failures).toEqual([]);
+    // Each failure as its message, so a red run says which submission failed and how.
+    expect(failures.map((f) => (f instanceof Error ? f.message : String(f)))).toEqual([]);
     console.log(
       `rolling restart: ${sent} runs sent over ${Math.round((Date.now() - startedAt) / 1000)} s, ${accepted.length} accepted, ${refusals.length} refusals sent on (${refusals.filter((r) => r === 'unreachable').length} unreachable); ${phases.join('; ')}`,
     );

@@ -80,6 +80,8 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
       const control = asksViewOnly(req) ? null : authorizeSession(app, req, 'control');
       const session = control ?? authorizeSession(app, req, 'view');
       if (!session) return rejectSocket(app, req, socket);
+      // A context session's display is shared with other sessions: it has no VNC of its own.
+      if (session.vncSocket === null) return socket.close(ViewCloseCode.unauthorized, 'no VNC for a context session');
       const end = bridgeVnc(socket, session.vncSocket, {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),

@@ -1,5 +1,5 @@
 import type { BusEvents } from '../events/bus.ts';
-import type { CdpHub } from '../sessions/cdp/hub.ts';
+import type { SessionCdp } from '../sessions/cdp/hub.ts';
 import { CdpClient } from '../sessions/cdp/client.ts';
 import { consoleLevelOf, type NetworkLog } from '../network/networkLog.ts';
 import { NetworkObserver } from '../network/observeNetwork.ts';
@@ -47,7 +47,7 @@ const RECORDED = new Set(['page', 'iframe', 'worker', 'shared_worker', 'service_
  * Playwright do). Returns the stop function.
  */
 export async function observePages(
-  hub: CdpHub,
+  hub: SessionCdp,
   emit: (e: PageEvent) => void,
   network?: NetworkLog,
 ): Promise<() => void> {

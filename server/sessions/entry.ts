@@ -72,6 +72,7 @@ export function liveSessionOf(id: string, input: CreateSessionInput, tree: Brows
     id,
     workflowId: input.workflowId,
     state: 'live',
+    isolation: 'browser',
     hub: tree.hub,
     folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
     user: tree.user,

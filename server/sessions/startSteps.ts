@@ -2,7 +2,7 @@ import type { Log } from '../log.ts';
 import { Invalid } from '../domain/errors.ts';
 import type { Presentation, StorageState } from '../../contract/sessions.ts';
 import { CdpClient } from './cdp/client.ts';
-import type { CdpHub } from './cdp/hub.ts';
+import type { SessionCdp } from './cdp/hub.ts';
 import { applyPresentation } from './browser/presentation.ts';
 import { openStartUrl } from './browser/startUrl.ts';
 import { applyStorageState } from './storageState.ts';
@@ -23,7 +23,7 @@ export interface StartSteps {
  * the session's end: once aborted, the client closes (a step under way fails at once) and the
  * steps stop with the signal's reason.
  */
-export async function runStartSteps(hub: CdpHub, steps: StartSteps, signal: AbortSignal, log: Log): Promise<void> {
+export async function runStartSteps(hub: SessionCdp, steps: StartSteps, signal: AbortSignal, log: Log): Promise<void> {
   signal.throwIfAborted();
   if (!steps.profileState && !steps.sessionData && !steps.presentation && !steps.startUrl) return;
   const cdp = await CdpClient.open(hub);

@@ -2,10 +2,10 @@
  * The seam between the session manager (server/sessions) and its users: the session routes, the
  * VNC/livestream/CDP bridges, and the workflow runner. Implemented by sessionManager.ts.
  */
-import type { CdpHub } from './cdp/hub.ts';
+import type { SessionCdp } from './cdp/hub.ts';
 import type { SessionFolders } from './cdp/policy.ts';
 import type { SessionUser } from './isolation/sessionUsers.ts';
-import type { EndReason, Presentation, SessionState, StorageState } from '../../contract/sessions.ts';
+import type { EndReason, Presentation, SessionIsolation, SessionState, StorageState } from '../../contract/sessions.ts';
 import type { Capability, SessionTokens, TokenHashes } from './tokens.ts';
 import type { ProfileUse } from '../../contract/profileUse.ts';
 
@@ -32,6 +32,10 @@ export interface CreateSessionInput {
   userAgent?: string;
   /** The profile it starts from, and whether it saves back to it (ProfileSource opens it). */
   profile?: ProfileUse;
+  /** A browser of its own, or a context in a shared browser; unset: the server's SESSION_ISOLATION. */
+  isolation?: SessionIsolation;
+  /** The API key it was made with (shared browsers hold one key's sessions only); null: the service's own. */
+  apiKeyId?: string | null;
 }
 
 /** Where the manager opens a session's profile (server/profiles): NotFound naming it when there is none. */
@@ -71,14 +75,16 @@ export interface LiveSession {
   id: string;
   workflowId: string;
   state: SessionState;
+  /** Its own browser, or a context in a shared one (what the answer's `isolation` says). */
+  isolation: SessionIsolation;
   /** The browser's DevTools, over its pipe: the only way in (channels, each under the session's policy). */
-  hub: CdpHub;
+  hub: SessionCdp;
   /** The session's own folders for files the page is given (uploads) and saves (downloads). */
   folders: SessionFolders;
   /** The user the session's processes run as; null when the service cannot switch users. */
   user: SessionUser | null;
-  /** x11vnc's UNIX socket for this session's display. */
-  vncSocket: string;
+  /** x11vnc's UNIX socket for this session's display; null for a context session, whose display is shared (its live view is a screencast of its own pages). */
+  vncSocket: string | null;
   createdAt: Date;
   /** When it went live: its timeout counts from here. */
   liveAt: Date;

@@ -3,7 +3,7 @@ import type { StepResult } from '../../../contract/runs.ts';
 import type { Flow } from '../../../contract/steps.ts';
 import type { VariableValues } from '../fillTemplate.ts';
 import { fillPlaceholders } from '../variables.ts';
-import type { CdpChannel, CdpHub } from '../../sessions/cdp/hub.ts';
+import type { CdpChannel, SessionCdp } from '../../sessions/cdp/hub.ts';
 import type { PauseGate, PauseState } from '../pauseGate.ts';
 import { redactor } from '../../credentials/redact.ts';
 import { actionOf, firstLine, paramsOf, stepLabel, stoppedBecause, stopReasonOf } from '../stepFailure.ts';
@@ -35,7 +35,7 @@ export const NO_RUN_AI_MESSAGE =
   'This step needs a model and none is configured: set MODEL_BASE_URL and MODEL_NAME (an OpenAI-compatible server), or MODEL_PROVIDER with MODEL_NAME and MODEL_API_KEY';
 
 export interface ContainedRunOptions {
-  hub: CdpHub;
+  hub: SessionCdp;
   /** The stored flow: the engine fills each step's placeholders as it runs it. */
   flow: Flow;
   /** The run's variables. */

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { CdpChannel, CdpHub } from './hub.ts';
+import type { CdpChannel, SessionCdp } from './hub.ts';
 
 /** A client this far behind stops the session's browser from being read until it catches up. */
 const HIGH_WATER = 8 * 1024 * 1024;
@@ -14,7 +14,7 @@ const LOW_WATER = 1024 * 1024;
  */
 export function bridgeCdp(
   client: WebSocket,
-  hub: CdpHub,
+  hub: SessionCdp,
   opts: { onError?: (err: Error) => void } = {},
 ): (code: number, reason: string) => void {
   const queue: string[] = [];

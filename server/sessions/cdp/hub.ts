@@ -19,6 +19,23 @@ export const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
  */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * What a session holds of its browser's DevTools: channels, each under the session's policy. A
+ * browser session's is its own browser's hub; a context session's is a view of a shared browser's
+ * hub bound to its browser context (CdpHub.scoped).
+ */
+export type SessionCdp = Pick<CdpHub, 'channel'>;
+
+/** A context session's bounds inside a shared browser: what its channels may see and reach. */
+export interface ContextScope {
+  /** The session's browser context: its channels see and drive this context's targets only. */
+  browserContextId: string;
+  /** The session's own folders (downloads land here; files given to pages come from here). */
+  folders: SessionFolders;
+  /** Browser.close from the session's client: this session ends, never the shared browser. */
+  onBrowserClose: () => void;
+}
+
 const SESSION_NOT_FOUND = -32001;
 const INVALID_REQUEST = -32600;
 const SERVER_ERROR = -32000;

@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import { bridgeCdp } from './bridge.ts';
-import type { CdpHub } from './hub.ts';
+import type { SessionCdp } from './hub.ts';
 
 /** A ticket not used within this long opens nothing: a connect that never came leaves nothing behind. */
 const TICKET_TTL_MS = 60_000;
@@ -21,12 +21,12 @@ const TICKET_TTL_MS = 60_000;
  */
 export class PrivateCdpEndpoint {
   private server: Promise<{ http: http.Server; socketPath: string; dir: string }> | undefined;
-  private readonly tickets = new Map<string, CdpHub>();
+  private readonly tickets = new Map<string, SessionCdp>();
   private readonly sockets = new Set<Duplex>();
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 * 1024 });
 
   /** A one-time ws+unix URL of a new channel of `hub`. */
-  async url(hub: CdpHub): Promise<string> {
+  async url(hub: SessionCdp): Promise<string> {
     // A failed listen is not kept: the next call tries again.
     const { socketPath } = await (this.server ??= this.listen().catch((err: unknown) => {
       this.server = undefined;

@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import { CdpClient } from '../cdp/client.ts';
-import type { CdpHub } from '../cdp/hub.ts';
+import type { SessionCdp } from '../cdp/hub.ts';
 
 /**
  * The livestream: CDP Page.startScreencast frames of the session's active tab, relayed to a
@@ -35,7 +35,7 @@ interface Tab {
 /** Relay the active tab's screencast to `viewer` until either side closes. Returns a closer. */
 export function streamScreencast(
   viewer: WebSocket,
-  hub: CdpHub,
+  hub: SessionCdp,
   opts: ScreencastOptions = {},
 ): (code?: number, reason?: string) => void {
   let cdp: CdpClient | undefined;
