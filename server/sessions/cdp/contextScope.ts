@@ -44,6 +44,8 @@ const FORCES_CONTEXT = new Set([
   'Browser.setPermission',
 ]);
 
+const COOKIES = new Set(['Storage.getCookies', 'Storage.setCookies', 'Storage.clearCookies']);
+
 /** Commands that name a browser window: only windows this view was told of (Browser.getWindowForTarget of its own targets). */
 const NAMES_WINDOW = new Set(['Browser.getWindowBounds', 'Browser.setWindowBounds']);
 
@@ -73,12 +75,7 @@ const TARGET_AND_BROWSER = new Set([
  * on the whole browser (Fetch and Network interception of every context, Security's certificate
  * override, Emulation's screens, SystemInfo, Tracing, Memory), so it is refused.
  */
-const BROWSER_SESSION = new Set([
-  ...TARGET_AND_BROWSER,
-  'Storage.getCookies',
-  'Storage.setCookies',
-  'Storage.clearCookies',
-]);
+const BROWSER_SESSION = new Set([...TARGET_AND_BROWSER, ...COOKIES]);
 
 /** Refused on every session: each reaches past the context (every process, every context's frames). */
 const REFUSED_DOMAINS = ['SystemInfo.', 'Tracing.'];
@@ -184,8 +181,14 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
     if (context !== knowledge.browserContextId) return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
     return { ok: true };
   }
-  if (FORCES_CONTEXT.has(method))
-    return { ok: true, params: { ...params, browserContextId: knowledge.browserContextId } };
+  if (FORCES_CONTEXT.has(method)) {
+    if (browserSession) return { ok: true, params: { ...params, browserContextId: knowledge.browserContextId } };
+    // On a page's (or worker's) session Chromium takes no browserContextId, and Storage's cookie
+    // commands there act on the browser's DEFAULT context (the test shows it), not the page's: so
+    // these go on the browser session only (Playwright and Puppeteer send them there; a page's own
+    // cookies are Network.getCookies and the like on its session).
+    return { ok: false, message: `${method} is sent on the browser session on a context session` };
+  }
   if (NAMES_WINDOW.has(method))
     return typeof params.windowId === 'number' && knowledge.windows.has(params.windowId)
       ? { ok: true }
