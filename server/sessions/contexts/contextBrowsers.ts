@@ -5,7 +5,7 @@ import { SharedBrowser, type ContextLease } from './sharedBrowser.ts';
 
 export interface ContextBrowsersOptions {
   starts: BrowserStarts;
-  config: Pick<Config, 'dataDir' | 'CONTEXTS_PER_BROWSER' | 'CONTEXT_BROWSER_RECYCLE_AFTER' | 'CONTEXT_BROWSER_IDLE_S'>;
+  config: Pick<Config, 'CONTEXTS_PER_BROWSER' | 'CONTEXT_BROWSER_RECYCLE_AFTER' | 'CONTEXT_BROWSER_IDLE_S'>;
   log: Log;
   /** A shared browser died: its sessions end as crashed (and nothing else does). */
   onCrash(sessionIds: string[]): void;
@@ -52,7 +52,7 @@ export class ContextBrowsers {
       [...this.browsers].find((b) => b.takes(owner, this.limits)) ?? this.startBrowser(owner, signal, refusable);
     browser.reserve();
     try {
-      return await browser.open(sessionId, this.opts.config.dataDir);
+      return await browser.open(sessionId);
     } catch (err) {
       browser.reserved--;
       this.settle(browser);

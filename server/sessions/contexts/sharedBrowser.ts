@@ -64,7 +64,7 @@ export class SharedBrowser {
    * A fresh off-the-record context for `sessionId`, with its first page (Playwright and Puppeteer
    * find the session's page there) and its own folders. The place was reserved by the caller.
    */
-  async open(sessionId: string, dataDir: string): Promise<ContextLease> {
+  async open(sessionId: string): Promise<ContextLease> {
     clearTimeout(this.idleTimer);
     const tree = await this.tree;
     if (!tree.alive) throw new Error('the shared browser is not running');
