@@ -45,7 +45,8 @@ export class SessionRecordings {
     }
     this.phases = {
       live: (session, tree) => {
-        if (!shouldRecord(this.mode, session)) return;
+        // A context session's display is shared with other sessions: it is never recorded from it.
+        if (!tree || !shouldRecord(this.mode, session)) return;
         const r = Recording.start({
           dataDir: deps.config.dataDir,
           sessionId: session.id,

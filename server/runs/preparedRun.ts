@@ -22,11 +22,15 @@ export interface PreparedRun {
   profile?: ProfileUse;
 }
 
-/** The session a run asks for. */
+/**
+ * The session a run asks for: a browser of its own, whatever SESSION_ISOLATION says (a queued run
+ * does not carry the API key it came with, and a shared browser holds one key's sessions only).
+ */
 export const sessionOf = (run: PreparedRun) => ({
   workflowId: run.workflowId,
   timeoutSeconds: 1200,
   proxies: false,
   forRun: true,
+  isolation: 'browser' as const,
   ...(run.profile ? { profile: run.profile } : {}),
 });
