@@ -5,7 +5,7 @@ import { FORM_OR_JSON, defineOperations } from './operation.ts';
 import { FlowResumeMessage, InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
 import { Step } from './steps.ts';
-import { SessionIsolation } from './sessions.ts';
+import { SessionIsolation } from './isolation.ts';
 
 /**
  * The browser agent: Simplex's editor sessions (../shared/simplex-api.md, "Editor sessions"). A

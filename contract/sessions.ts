@@ -4,6 +4,9 @@ import { searchablePageQuery } from './listSearch.ts';
 import { defineOperations } from './operation.ts';
 import { RunStatus } from './runs.ts';
 import { ProfileUse } from './profileUse.ts';
+import { SessionIsolation } from './isolation.ts';
+
+export { SessionIsolation };
 
 export const SESSION_TIMEOUT_MIN = 30;
 export const SESSION_TIMEOUT_MAX = 86_400;
@@ -122,14 +125,6 @@ const SessionData = z
 export const Presentation = z.enum(['kiosk', 'browser']);
 export type Presentation = z.infer<typeof Presentation>;
 export const PRESENTATION_DEFAULT: Presentation = 'kiosk';
-
-/**
- * What a session costs (Browserdesk's own addition): `browser`, a browser of its own (its own
- * display, processes and user); `context`, an off-the-record browser context in a browser that
- * sessions of the same API key share, started in milliseconds (README, "Context sessions").
- */
-export const SessionIsolation = z.enum(['browser', 'context']);
-export type SessionIsolation = z.infer<typeof SessionIsolation>;
 
 export const CreateWorkflowSessionRequest = z
   .object({

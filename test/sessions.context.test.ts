@@ -9,6 +9,8 @@ import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { browserProcess, serviceProcesses } from './helpers/processes.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 import { waitForAsync as waitFor } from './helpers/wait.ts';
+import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
+import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
 
 // Context sessions (README, "Context sessions"): a session as an off-the-record browser context in
 // a browser that sessions of one API key share. Real Chromium, through the real server.
@@ -161,5 +163,46 @@ describe('context sessions', () => {
     const d = await create({ isolation: 'context' });
     expect((await stateOf(d.session_id)).state).toBe('live');
     await end(d.session_id);
+  });
+
+  it('runs a workflow in a context session when the run asks, and it replays as in a browser of its own', async () => {
+    const workflow_id = await createWorkflow(server, {
+      name: 'context run',
+      flow: {
+        title: 'context run',
+        steps: [
+          { type: 'navigate', url: `${siteUrl}/run` },
+          { type: 'waitForElement', selectors: [['#cookie']] },
+        ],
+      },
+    });
+    const started = await runWorkflow(server, { workflow_id, isolation: 'context' });
+    expect(started.body.succeeded, started.body.message).toBe(true);
+    const status = await untilCompleted(server, started.body.session_id!);
+    expect(status.status, status.message).toBe('succeeded');
+    expect((await stateOf(started.body.session_id!)).isolation).toBe('context');
+
+    const form = new FormData();
+    form.append('workflow_id', workflow_id);
+    form.append('isolation', 'shared');
+    const bad = await server.api('/api/run_workflow', { method: 'POST', body: form });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('isolation');
+  });
+
+  it("MCP's session_create makes a context session when asked, in the calling key's browser", async () => {
+    const client = await mcpClient(server);
+    try {
+      const made = textOf(await callTool(client, 'session_create', { isolation: 'context' }));
+      const { session_id, isolation } = JSON.parse(made.split('\n\n')[0]!.split('\nOpened')[0]!) as {
+        session_id: string;
+        isolation: string;
+      };
+      expect(isolation).toBe('context');
+      expect((await stateOf(session_id)).isolation).toBe('context');
+      await callTool(client, 'session_close', { session_id });
+    } finally {
+      await client.close();
+    }
   });
 });
