@@ -314,6 +314,30 @@ describe('a raw client on a context view', () => {
     );
   });
 
+  it("attaches to the browser's own target as a browser session, under the browser session's rules", async () => {
+    const cdp = await clientOnA();
+    const { targetInfo } = await cdp.send<{ targetInfo: TargetInfo }>('Target.getTargetInfo');
+    expect(targetInfo.type).toBe('browser');
+    for (const flatten of [true, false]) {
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', {
+        targetId: targetInfo.targetId,
+        flatten,
+      });
+      const send = (method: string, params: Record<string, unknown> = {}) =>
+        flatten
+          ? cdp.send(method, params, sessionId)
+          : cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method, params }) });
+      await expect(send('Fetch.enable')).rejects.toThrow(refused);
+      await expect(send('Target.attachToTarget', { targetId: pageB, flatten: true })).rejects.toThrow(unknownTarget);
+      if (flatten) {
+        const { targetInfos } = await cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets', {}, sessionId);
+        expect(targetInfos.map((t) => t.targetId)).not.toContain(pageB);
+        expect(targetInfos.map((t) => t.targetId)).toContain(pageA);
+      }
+    }
+    expect(await alive(pageB)).toBe(true);
+  });
+
   it('an unscoped channel of the same hub still sees the whole browser', async () => {
     const cdp = await CdpClient.open(hub);
     clients.push(cdp);

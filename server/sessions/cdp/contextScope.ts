@@ -81,8 +81,12 @@ const BROWSER_SESSION = new Set([...TARGET_AND_BROWSER, ...COOKIES]);
 const REFUSED_DOMAINS = ['SystemInfo.', 'Tracing.'];
 const REFUSED = new Set(['Memory.simulatePressureNotification', 'Memory.setPressureNotificationsSuppressed']);
 
-/** Inside Target.sendMessageToTarget: commands whose answer or events this view would have to rewrite there. */
+/**
+ * Inside Target.sendMessageToTarget: commands whose answer or events this view would have to rewrite
+ * there, and a browser session opened there (its traffic would never pass the browser session's rules).
+ */
 const NOT_WRAPPED = new Set([
+  'Target.attachToBrowserTarget',
   'Target.getBrowserContexts',
   'Target.getTargets',
   'Target.setDiscoverTargets',
@@ -104,6 +108,7 @@ export class ScopeKnowledge {
   private static readonly MAX = 10_000;
   private readonly contexts = new Map<string, string | null>();
   private readonly frames = new Set<string>();
+  private readonly browsers = new Set<string>();
   readonly windows = new Set<number>();
 
   constructor(readonly browserContextId: string) {}
@@ -113,10 +118,16 @@ export class ScopeKnowledge {
     return this.contexts.get(targetId);
   }
 
-  learn(info: { targetId?: unknown; browserContextId?: unknown }): void {
+  learn(info: { targetId?: unknown; browserContextId?: unknown; type?: unknown }): void {
     if (typeof info.targetId !== 'string') return;
     bounded(this.contexts, ScopeKnowledge.MAX);
     this.contexts.set(info.targetId, typeof info.browserContextId === 'string' ? info.browserContextId : null);
+    if (info.type === BROWSER_TARGET) this.browsers.add(info.targetId);
+  }
+
+  /** The browser's own target (one per browser; a client may attach to it as to a browser session). */
+  isBrowser(targetId: string): boolean {
+    return this.browsers.has(targetId);
   }
 
   ours(targetId: string): boolean {
@@ -146,6 +157,8 @@ export type ScopeVerdict =
   | Verdict
   | { ok: 'answer'; result: Record<string, unknown>; browserClose?: true }
   | { ok: 'lookup'; targetIds: string[] }
+  /** Target.attachToTarget of the browser's own target: what it opens is a browser session (Puppeteer's browser.target().createCDPSession()). */
+  | { ok: 'browserAttach' }
   | { ok: false; message: string; code: number };
 
 export interface ScopeCommandContext {
@@ -178,6 +191,10 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
     if (typeof targetId !== 'string') return { ok: true }; // Chromium refuses it itself
     const context = knowledge.contextOf(targetId);
     if (context === undefined) return { ok: 'lookup', targetIds: [targetId] };
+    if (knowledge.isBrowser(targetId)) {
+      if (method === 'Target.getTargetInfo') return { ok: true };
+      if (method === 'Target.attachToTarget' && wrapping === 0) return { ok: 'browserAttach' };
+    }
     if (context !== knowledge.browserContextId) return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
     return { ok: true };
   }
@@ -274,7 +291,7 @@ function visible(info: TargetInfo, knowledge: ScopeKnowledge): boolean {
  * context that auto-attach caught on a browser session) let go: the hub resumes it, in case it waits
  * for a debugger, and detaches it, so no other session's page is ever held by this one.
  */
-export type EventFate = 'forward' | 'drop' | 'release';
+export type EventFate = 'forward' | 'drop' | 'release' | 'browser';
 
 export interface ScopeEventContext {
   knowledge: ScopeKnowledge;
@@ -305,6 +322,8 @@ export function scopeEvent(msg: CdpMessage, ctx: ScopeEventContext): EventFate {
       const info = params.targetInfo;
       knowledge.learn(info);
       if (info.browserContextId === knowledge.browserContextId) return 'forward';
+      // The browser's own target, which the channel attached to itself (the guard marks it a browser session).
+      if (info.type === BROWSER_TARGET) return 'browser';
       // A page's own children (its frames and workers) are in its context whether Chromium says so or not.
       if (!ctx.browserSession && info.browserContextId === undefined) return 'forward';
       return 'release';
