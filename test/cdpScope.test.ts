@@ -166,7 +166,7 @@ describe('a raw client on a context view', () => {
     expect(seen).toContain(pageA);
     expect(seen).not.toContain(pageB);
     expect(seen).not.toContain(laterB);
-    expect((await cdp.send('Target.getBrowserContexts')).browserContextIds).toEqual([]);
+    expect(await cdp.send('Target.getBrowserContexts')).toEqual({ browserContextIds: [], defaultBrowserContextId: A });
   });
 
   it("cannot reach B's page: attach, close, activate, info and its window answer as for no such target", async () => {

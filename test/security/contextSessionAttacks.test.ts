@@ -158,7 +158,12 @@ describe('a context session attacking what shares its browser', () => {
     // A page the victim opens now is not told of either, and is not held.
     const { targetId } = await same.cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
     await same.cdp.send('Target.closeTarget', { targetId });
-    expect(await attacker.send('Target.getBrowserContexts')).toEqual({ browserContextIds: [] });
+    const { browserContextIds, defaultBrowserContextId } = await attacker.send<{
+      browserContextIds: string[];
+      defaultBrowserContextId: string;
+    }>('Target.getBrowserContexts');
+    expect(browserContextIds).toEqual([]);
+    expect([same.context, other.context]).not.toContain(defaultBrowserContextId);
     expect(seen).not.toContain(same.page);
     expect(seen).not.toContain(targetId);
     await untouched(same);

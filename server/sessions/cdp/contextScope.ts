@@ -217,8 +217,10 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
         ? { ok: false, message: 'Target.setAutoAttach on a context session must be flat (flatten: true)' }
         : { ok: true };
     case 'Target.getBrowserContexts':
-      // None: the libraries then take the session's context for their default one (see above).
-      return { ok: 'answer', result: { browserContextIds: [] } };
+      // None besides the default, which is the session's: the libraries then take the session's
+      // context for their default one (see above), and the service's own storage-state export
+      // (artifacts/storageOut.ts) reads the session's context as the default one.
+      return { ok: 'answer', result: { browserContextIds: [], defaultBrowserContextId: knowledge.browserContextId } };
     case 'Browser.close':
       return { ok: 'answer', result: {}, browserClose: true };
     case 'Target.sendMessageToTarget':
