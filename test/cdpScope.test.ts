@@ -2,6 +2,7 @@ import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
+import { readStorageState } from '../server/artifacts/storageOut.ts';
 import { CdpClient } from '../server/sessions/cdp/client.ts';
 import { CdpHub, type SessionCdp } from '../server/sessions/cdp/hub.ts';
 import { PrivateCdpEndpoint } from '../server/sessions/cdp/privateEndpoint.ts';
@@ -336,6 +337,20 @@ describe('a raw client on a context view', () => {
       }
     }
     expect(await alive(pageB)).toBe(true);
+  });
+
+  it("gives the service's own storage-state export the session's cookies only", async () => {
+    const cdp = await clientOnA();
+    // (An earlier test's Storage.clearCookies, bound to A, cleared A's.)
+    await hub.call('Storage.setCookies', {
+      browserContextId: A,
+      cookies: [{ name: 'a_kept', value: 'of-a', domain: 'example.test', path: '/' }],
+    });
+    const state = await readStorageState(cdp, undefined, Date.now() + 10_000);
+    const names = state.cookies.map((c) => c.name);
+    expect(names).toEqual(['a_kept']);
+    expect(names).not.toContain('b_secret');
+    expect(names).not.toContain('default_secret');
   });
 
   it('an unscoped channel of the same hub still sees the whole browser', async () => {
