@@ -245,6 +245,27 @@ describe('a context session attacking what shares its browser', () => {
     await expect(
       attacker.send('DOM.setFileInputFiles', { files: [file], nodeId: root.nodeId }, sessionId),
     ).rejects.toThrow(/Only files in this session/);
+    // No file: page is opened (every context of the shared browser runs as one user), nor an internal
+    // page that shows the whole browser (chrome://process-internals: every profile's frames).
+    const opens = /opens http, https, data and blob URLs/;
+    for (const url of [
+      `file://${file}`,
+      `FILE://${folder}/`,
+      `view-source:file://${file}`,
+      'chrome://process-internals/#web-contents',
+      'chrome://inspect/#pages',
+      'devtools://devtools/bundled/inspector.html',
+      'about:version',
+    ]) {
+      await expect(attacker.send('Page.navigate', { url }, sessionId)).rejects.toThrow(opens);
+      await expect(attacker.send('Target.createTarget', { url })).rejects.toThrow(opens);
+    }
+    const { result } = await attacker.send<{ result: { value: string } }>(
+      'Runtime.evaluate',
+      { expression: 'location.href' },
+      sessionId,
+    );
+    expect(result.value.startsWith('file:')).toBe(false);
   });
 
   it('cannot crash the shared browser, list its processes or trace it; Browser.close ends its own session only', async () => {

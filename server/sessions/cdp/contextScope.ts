@@ -93,6 +93,32 @@ const NOT_WRAPPED = new Set([
   'Browser.close',
 ]);
 
+/**
+ * What a context session's pages may be sent to by Target.createTarget and Page.navigate (which
+ * Chromium runs as the browser's own navigations, past the rules that keep a web page from them).
+ * A precaution more than a found hole: every context of a shared browser runs as one user, so
+ * file: could reach other sessions' folders (tried: Chromium answered ERR_FILE_NOT_FOUND for another
+ * session's download, which nothing here guarantees), and chrome: pages show browser-wide facts
+ * (chrome://process-internals counts every profile's renderers; its frame trees were per profile).
+ */
+const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:']);
+const OPENABLE_ABOUT = new Set(['about:blank', 'about:srcdoc']);
+const URL_MESSAGE =
+  'A context session opens http, https, data and blob URLs and about:blank only (it shares its browser, files and internal pages with other sessions)';
+
+function openable(url: unknown): boolean {
+  if (url === undefined) return true; // Chromium's own default: about:blank
+  if (typeof url !== 'string') return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (OPENABLE_SCHEMES.has(parsed.protocol)) return true;
+  return parsed.protocol === 'about:' && OPENABLE_ABOUT.has(`about:${parsed.pathname}`);
+}
+
 const UNKNOWN_TARGET = 'No target with given id found';
 const INVALID_PARAMS = -32602;
 
@@ -198,6 +224,8 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
     if (context !== knowledge.browserContextId) return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
     return { ok: true };
   }
+  if ((method === 'Target.createTarget' || method === 'Page.navigate') && !openable(params.url))
+    return { ok: false, message: URL_MESSAGE };
   if (FORCES_CONTEXT.has(method)) {
     if (browserSession) return { ok: true, params: { ...params, browserContextId: knowledge.browserContextId } };
     // On a page's (or worker's) session Chromium takes no browserContextId, and Storage's cookie
