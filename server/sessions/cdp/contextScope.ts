@@ -199,6 +199,17 @@ export interface ScopeCommandContext {
 
 /** A context session's rules over one command (the session's policy, policy.ts, is applied after these). */
 export function scopeCommand(method: string, params: Record<string, unknown>, ctx: ScopeCommandContext): ScopeVerdict {
+  const verdict = rules(method, params, ctx);
+  if (verdict.ok !== true) return verdict;
+  // Whatever else names a context (a command not listed above, a stray field) names the session's.
+  const going = verdict.params ?? params;
+  const ours = ctx.knowledge.browserContextId;
+  return 'browserContextId' in going && going.browserContextId !== ours
+    ? { ok: true, params: { ...going, browserContextId: ours } }
+    : verdict;
+}
+
+function rules(method: string, params: Record<string, unknown>, ctx: ScopeCommandContext): ScopeVerdict {
   const { knowledge, browserSession } = ctx;
   const wrapping = ctx.wrapping ?? 0;
   const refused = { ok: false as const, message: notOnContextSession(method) };
@@ -209,20 +220,16 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
   if (wrapping > 0 && NOT_WRAPPED.has(method))
     return { ok: false, message: `${method} cannot be wrapped in Target.sendMessageToTarget on a context session` };
 
-  if (NAMES_TARGET.has(method)) {
-    const targetId = params.targetId;
-    // Without one, getTargetInfo and getWindowForTarget answer about the session they are sent on.
-    if (targetId === undefined && (method === 'Target.getTargetInfo' || method === 'Browser.getWindowForTarget'))
-      return { ok: true };
-    if (typeof targetId !== 'string') return { ok: true }; // Chromium refuses it itself
+  // A command naming a target (NAMES_TARGET, or any other with a targetId) reaches the session's
+  // targets only; without one, getTargetInfo and getWindowForTarget answer about their own session.
+  const targetId = params.targetId;
+  if (typeof targetId === 'string') {
     const context = knowledge.contextOf(targetId);
     if (context === undefined) return { ok: 'lookup', targetIds: [targetId] };
-    if (knowledge.isBrowser(targetId)) {
-      if (method === 'Target.getTargetInfo') return { ok: true };
-      if (method === 'Target.attachToTarget' && wrapping === 0) return { ok: 'browserAttach' };
-    }
-    if (context !== knowledge.browserContextId) return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
-    return { ok: true };
+    const browserTarget = knowledge.isBrowser(targetId);
+    if (browserTarget && method === 'Target.attachToTarget' && wrapping === 0) return { ok: 'browserAttach' };
+    if (!(browserTarget && method === 'Target.getTargetInfo') && context !== knowledge.browserContextId)
+      return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
   }
   if ((method === 'Target.createTarget' || method === 'Page.navigate') && !openable(params.url))
     return { ok: false, message: URL_MESSAGE };
