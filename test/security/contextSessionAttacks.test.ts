@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreatedApiKey } from '../../contract/apiKeys.ts';
 import { CreateWorkflowSessionResponse, Session } from '../../contract/sessions.ts';
@@ -122,6 +124,7 @@ let same: Victim;
 let other: Victim;
 let attacker: CdpClient;
 let attackerId: string;
+let attackerUrl: string;
 
 describe('a context session attacking what shares its browser', () => {
   beforeAll(async () => {
@@ -129,7 +132,8 @@ describe('a context session attacking what shares its browser', () => {
     other = await victim(otherKey);
     const made = await create();
     attackerId = made.session_id;
-    attacker = await connect(made.connect_url!);
+    attackerUrl = made.connect_url!;
+    attacker = await connect(attackerUrl);
     // Same key: one browser; the other key's is another.
     expect(server.app.sessions.placesUsed).toBe(2);
   });
@@ -167,6 +171,36 @@ describe('a context session attacking what shares its browser', () => {
     expect(seen).not.toContain(same.page);
     expect(seen).not.toContain(targetId);
     await untouched(same);
+  });
+
+  it('Playwright and Puppeteer on its connect_url see its own context only, and open pages in it', async () => {
+    const pw = await chromium.connectOverCDP(attackerUrl);
+    try {
+      expect(pw.contexts()).toHaveLength(1);
+      const context = pw.contexts()[0]!;
+      const page = await context.newPage();
+      const urls = context.pages().map((p) => p.url());
+      expect(urls).toHaveLength(2);
+      expect((await context.cookies()).map((c) => c.name)).not.toContain('victim_secret');
+      await page.close();
+    } finally {
+      await pw.close();
+    }
+    const pp = await puppeteer.connect({ browserWSEndpoint: attackerUrl, defaultViewport: null });
+    try {
+      expect(pp.browserContexts()).toHaveLength(1);
+      expect(await pp.pages()).toHaveLength(1);
+      const page = await pp.newPage();
+      expect(await pp.pages()).toHaveLength(2);
+      expect((await pp.defaultBrowserContext().cookies()).map((c) => c.name)).not.toContain('victim_secret');
+      await page.close();
+    } finally {
+      await pp.disconnect();
+    }
+    const { targetInfos } = await same.cdp.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
+    expect(targetInfos.filter((t) => t.type === 'page').map((t) => t.targetId)).toEqual([same.page]);
+    await untouched(same);
+    await untouched(other);
   });
 
   it.each(victims)("cannot attach to, close, activate or read %s's page", async (_who, of) => {
