@@ -8,6 +8,7 @@ import { CdpHub, type SessionCdp } from '../server/sessions/cdp/hub.ts';
 import { PrivateCdpEndpoint } from '../server/sessions/cdp/privateEndpoint.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { waitForAsync } from './helpers/wait.ts';
+import type { TargetInfo } from './helpers/cdpSocket.ts';
 
 /**
  * A context session's CDP view (CdpHub.scoped, sessions/cdp/contextScope.ts) on a real Chromium:
@@ -27,12 +28,6 @@ let viewA: SessionCdp;
 let closes = 0;
 const clients: CdpClient[] = [];
 
-interface TargetInfo {
-  targetId: string;
-  type: string;
-  url: string;
-  browserContextId?: string;
-}
 
 const allTargets = async () => ((await hub.call('Target.getTargets')) as { targetInfos: TargetInfo[] }).targetInfos;
 

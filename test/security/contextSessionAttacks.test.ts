@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreatedApiKey } from '../../contract/apiKeys.ts';
 import { CreateWorkflowSessionResponse, Session } from '../../contract/sessions.ts';
 import type { CdpClient } from '../../server/sessions/cdp/client.ts';
-import { connectCdp } from '../helpers/cdpSocket.ts';
+import { connectCdp, type TargetInfo } from '../helpers/cdpSocket.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { closeLeavingNothing } from '../helpers/teardown.ts';
 import { waitForAsync } from '../helpers/wait.ts';
@@ -26,12 +26,6 @@ let siteUrl: string;
 let otherKey: string;
 const clients: CdpClient[] = [];
 
-interface TargetInfo {
-  targetId: string;
-  type: string;
-  url: string;
-  browserContextId?: string;
-}
 
 /** A context session, and what its own client sees of itself: its page and its context. */
 interface Victim {
