@@ -28,7 +28,6 @@ let viewA: SessionCdp;
 let closes = 0;
 const clients: CdpClient[] = [];
 
-
 const allTargets = async () => ((await hub.call('Target.getTargets')) as { targetInfos: TargetInfo[] }).targetInfos;
 
 async function newPage(browserContextId: string, url = 'about:blank'): Promise<string> {

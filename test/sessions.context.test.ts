@@ -1,4 +1,5 @@
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
@@ -151,8 +152,11 @@ describe('context sessions', () => {
     expect((await stateOf(b.session_id)).state).toBe('live');
 
     const c = await create({ isolation: 'context' });
-    const tree = browsers().find((p) => serviceProcesses(server.dataDir).some((q) => q.tree === p.tree))!.tree!;
-    process.kill(browserProcess(server.dataDir, tree).pid, 'SIGKILL');
+    // The browser b and c share: its folder holds theirs (<browser root>/c/<context>/uploads).
+    const root = path.dirname(path.dirname(path.dirname(server.app.sessions.get(c.session_id)!.folders.uploads)));
+    const shared = browsers().find((p) => p.cmdline.includes(`${root}/`))!;
+    expect(server.app.sessions.get(b.session_id)!.folders.uploads.startsWith(`${root}/`)).toBe(true);
+    process.kill(browserProcess(server.dataDir, shared.tree).pid, 'SIGKILL');
     for (const s of [b, c]) {
       await waitFor('the shared browser’s sessions ended', async () =>
         (await stateOf(s.session_id)).state === 'ended' ? true : undefined,

@@ -244,6 +244,7 @@ export class BrowserSessionManager implements SessionManager {
     entry.stop.signal.throwIfAborted();
     this.armTimer(id, entry, session.expiresAt);
     await repo.markLive(id, session.expiresAt.toISOString());
+    entry.context?.handedOut();
     bus.emit('session.started', {
       session_id: id,
       workflow_id: input.workflowId,

@@ -26,7 +26,6 @@ let siteUrl: string;
 let otherKey: string;
 const clients: CdpClient[] = [];
 
-
 /** A context session, and what its own client sees of itself: its page and its context. */
 interface Victim {
   id: string;

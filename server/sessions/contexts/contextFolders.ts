@@ -10,8 +10,8 @@ import type { SessionUser } from '../isolation/sessionUsers.ts';
  * session's folder (Browser.setDownloadBehavior is bound to the context), and the CDP policy lets a
  * session name only its own folders' files.
  */
-export function contextFoldersOf(browserRoot: string, sessionId: string): SessionFolders {
-  const dir = path.join(browserRoot, 'c', createHash('sha256').update(sessionId).digest('hex').slice(0, 12));
+export function contextFoldersOf(browserRoot: string, browserContextId: string): SessionFolders {
+  const dir = path.join(browserRoot, 'c', createHash('sha256').update(browserContextId).digest('hex').slice(0, 12));
   return { uploads: path.join(dir, 'uploads'), downloads: path.join(dir, 'downloads') };
 }
 
@@ -19,7 +19,7 @@ export function contextFoldersOf(browserRoot: string, sessionId: string): Sessio
 export function makeContextFolders(folders: SessionFolders, user: SessionUser | null): void {
   const dir = path.dirname(folders.uploads);
   fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
-  fs.mkdirSync(dir, { mode: 0o700 }); // fails if it exists: session ids are never reused
+  fs.mkdirSync(dir, { mode: 0o700 }); // fails if it exists: context ids are never reused
   for (const d of [folders.uploads, folders.downloads]) fs.mkdirSync(d, { mode: 0o700 });
   if (user)
     for (const d of [path.dirname(dir), dir, folders.uploads, folders.downloads]) fs.chownSync(d, user.uid, user.gid);

@@ -16,6 +16,14 @@ export interface ContextLease {
   readonly alive: boolean;
   /** Dispose the context and remove the session's folders. Idempotent. */
   release(): Promise<void>;
+  /** The session has been handed out: its browser makes the next context ahead now. */
+  handedOut(): void;
+}
+
+/** A context made for a session, with the folders its downloads go to. */
+interface MadeContext {
+  id: string;
+  folders: SessionFolders;
 }
 
 /** What a shared browser tells its sessions' owner (the manager, through ContextBrowsers). */
@@ -40,7 +48,7 @@ export class SharedBrowser {
   readonly sessions = new Map<string, ContextLease>();
   private idleTimer: NodeJS.Timeout | undefined;
   /** A context made ahead for the key's next session (takeContext); it goes with the browser. */
-  private spare: Promise<string> | undefined;
+  private spare: Promise<MadeContext> | undefined;
 
   constructor(
     /** The API key whose sessions it holds (null: sessions made without one, such as the service's own). */
@@ -70,15 +78,7 @@ export class SharedBrowser {
     clearTimeout(this.idleTimer);
     const tree = await this.tree;
     if (!tree.alive) throw new Error('the shared browser is not running');
-    const folders = contextFoldersOf(tree.dirs.root, sessionId);
-    makeContextFolders(folders, tree.user);
-    let id: string;
-    try {
-      id = await this.takeContext(tree);
-    } catch (err) {
-      removeContextFolders(folders);
-      throw err;
-    }
+    const { id, folders } = await this.takeContext(tree);
     let released: Promise<void> | undefined;
     const lease: ContextLease = {
       browserContextId: id,
@@ -92,6 +92,7 @@ export class SharedBrowser {
       get alive() {
         return released === undefined && tree.alive;
       },
+      handedOut: () => this.makeAhead(tree),
       release: () =>
         (released ??= (async () => {
           await this.dispose(tree, id);
@@ -104,34 +105,52 @@ export class SharedBrowser {
   }
 
   /**
-   * A fresh context with its blank first page: the one made ahead (nothing has happened in it yet),
-   * else one made now; either way the next is made ahead for the key's next session. A new context's
-   * first page is a new window, which is most of a create's time (bench/arena.ts: 88 ms p50 made on
-   * demand), so the next create finds it ready.
+   * A fresh context with its blank first page and its folders: the one made ahead (nothing has
+   * happened in it yet), else one made now; either way the next is made ahead for the key's next
+   * session. Most of a create's time on demand (88 ms p50, bench/arena.ts) was the context's first
+   * window and its first Browser.setDownloadBehavior (about 50 ms; later ones take a few), so the
+   * next create finds both done.
    */
-  private async takeContext(tree: BrowserTree): Promise<string> {
+  private async takeContext(tree: BrowserTree): Promise<MadeContext> {
     const ahead = this.spare;
     this.spare = undefined;
-    const id = (await ahead?.catch(() => undefined)) ?? (await this.newContext(tree));
-    if (!this.retiring && tree.alive) {
-      const next = this.newContext(tree);
-      next.catch(() => undefined); // a failure here is the next create's: it makes one of its own
-      this.spare = next;
-    }
-    return id;
+    return (await ahead?.catch(() => undefined)) ?? (await this.newContext(tree));
   }
 
-  private async newContext(tree: BrowserTree): Promise<string> {
-    const { browserContextId } = (await tree.hub.call('Target.createBrowserContext', { disposeOnDetach: false })) as {
-      browserContextId: string;
-    };
+  /**
+   * The next context, made ahead once a create has been answered: made while a create is under way,
+   * its window held the browser's main thread and slowed that create's own calls (Browser.getVersion
+   * took 70 to 130 ms instead of a few).
+   */
+  private makeAhead(tree: BrowserTree): void {
+    if (this.spare || this.retiring || !tree.alive) return;
+    const next = this.newContext(tree);
+    next.catch(() => undefined); // a failure here is the next create's: it makes one of its own
+    this.spare = next;
+  }
+
+  /** A context, its first page, and its folders, its downloads already pointed there. */
+  private async newContext(tree: BrowserTree): Promise<MadeContext> {
+    const { browserContextId: id } = (await tree.hub.call('Target.createBrowserContext', {
+      disposeOnDetach: false,
+    })) as { browserContextId: string };
+    const folders = contextFoldersOf(tree.dirs.root, id);
     try {
-      await tree.hub.call('Target.createTarget', { url: 'about:blank', browserContextId });
+      makeContextFolders(folders, tree.user);
+      await Promise.all([
+        tree.hub.call('Target.createTarget', { url: 'about:blank', browserContextId: id }),
+        tree.hub.call('Browser.setDownloadBehavior', {
+          behavior: 'allowAndName',
+          downloadPath: folders.downloads,
+          browserContextId: id,
+        }),
+      ]);
     } catch (err) {
-      await this.dispose(tree, browserContextId);
+      await this.dispose(tree, id);
+      removeContextFolders(folders);
       throw err;
     }
-    return browserContextId;
+    return { id, folders };
   }
 
   /** Its pages and storage go with it; a browser that died has nothing left to dispose. */
