@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Log } from '../log.ts';
-import type { SessionPhases } from '../sessions/lifecycle.ts';
+import type { LiveDisplay, SessionPhases } from '../sessions/lifecycle.ts';
 import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import { Recording, recordingFileOf } from './recorder.ts';
 
@@ -44,8 +44,11 @@ export class SessionRecordings {
       return;
     }
     this.phases = {
-      live: (session, tree) => {
+      // No display of its own (a context session, whose display is shared with other sessions): never
+      // grabbed, or the recording would show other sessions' windows. Such a session has no recording.
+      live: (session, tree: LiveDisplay | null | undefined) => {
         if (!shouldRecord(this.mode, session)) return;
+        if (!tree || session.isolation === 'context') return;
         const r = Recording.start({
           dataDir: deps.config.dataDir,
           sessionId: session.id,
