@@ -153,3 +153,5 @@ export const ViewerInput = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('text'), text: z.string().min(1).max(MAX_INPUT_TEXT) }),
 ]);
 export type ViewerInput = z.infer<typeof ViewerInput>;
+/** A message as a viewer writes it (defaults may be left out). */
+export type ViewerInputMessage = z.input<typeof ViewerInput>;

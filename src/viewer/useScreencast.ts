@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import type { ViewerInput } from '../../contract/viewer.ts';
+import type { ViewerInputMessage } from '../../contract/viewer.ts';
 import { keepConnected, type ConnectionStatus } from './connection.ts';
 import { useViewerConnection } from './useViewerConnection.ts';
 
@@ -71,7 +71,7 @@ export function useScreencast(url: string, onStatusChange: ((status: ConnectionS
     };
   }, [wsUrl, report]);
 
-  const send = useCallback((input: ViewerInput) => {
+  const send = useCallback((input: ViewerInputMessage) => {
     const socket = socketRef.current;
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(input));
   }, []);
