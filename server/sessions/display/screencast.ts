@@ -45,7 +45,7 @@ export interface ShownTab {
 }
 
 export interface ScreencastStream {
-  /** Stop relaying and close the viewer's socket. Idempotent. */
+  /** Stop relaying (closing the viewer's socket with `code`). Idempotent. */
   end(code?: number, reason?: string): void;
   /** The tab on screen, once it has sent a frame; undefined before the first frame or after the end. */
   shown(): ShownTab | undefined;
@@ -72,6 +72,31 @@ function geometryOf(jpeg: Buffer, metadata: Record<string, unknown> | undefined)
 
 /** Relay the active tab's screencast to `viewer` until either side closes. */
 export function streamScreencast(viewer: WebSocket, hub: SessionCdp, opts: ScreencastOptions = {}): ScreencastStream {
+  const stream = watchScreencast(hub, {
+    ...opts,
+    onFrame: (frame) => {
+      if (viewer.readyState !== WebSocket.OPEN || viewer.bufferedAmount > MAX_QUEUED_BYTES) return;
+      viewer.send(frame, { binary: true });
+    },
+    onEnd: (code, reason) => {
+      if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING)
+        viewer.close(code, reason);
+    },
+  });
+  viewer.on('close', () => stream.end());
+  viewer.on('error', () => stream.end());
+  return stream;
+}
+
+export interface ScreencastWatch extends ScreencastOptions {
+  /** Each frame of the tab on screen (8-byte capture time, then the JPEG); also the last one again when another tab comes to front. */
+  onFrame: (frame: Buffer) => void;
+  /** Once, when the watch ends (asked to, or the browser went). */
+  onEnd?: (code: number, reason: string) => void;
+}
+
+/** Watch the active tab's screencast until ended or the browser goes (the livestream, the live view, a recording). */
+export function watchScreencast(hub: SessionCdp, opts: ScreencastWatch): ScreencastStream {
   let cdp: CdpClient | undefined;
   const tabs = new Map<string, Tab>(); // by CDP session id
   const attaching = new Set<string>(); // target ids
@@ -83,17 +108,14 @@ export function streamScreencast(viewer: WebSocket, hub: SessionCdp, opts: Scree
     if (closed) return;
     closed = true;
     cdp?.close();
-    if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING) viewer.close(code, reason);
+    opts.onEnd?.(code, reason);
   };
   const fail = (err: unknown) => {
     if (closed) return;
     opts.onError?.(err instanceof Error ? err : new Error(String(err)));
   };
 
-  const relay = (frame: Buffer) => {
-    if (viewer.readyState !== WebSocket.OPEN || viewer.bufferedAmount > MAX_QUEUED_BYTES) return;
-    viewer.send(frame, { binary: true });
-  };
+  const relay = (frame: Buffer) => opts.onFrame(frame);
 
   const pickActive = () => {
     let best: Tab | undefined;
@@ -208,8 +230,6 @@ export function streamScreencast(viewer: WebSocket, hub: SessionCdp, opts: Scree
       fail(err);
       end(1011, 'browser unavailable');
     });
-  viewer.on('close', () => end());
-  viewer.on('error', () => end());
   return {
     end,
     shown: () => {
