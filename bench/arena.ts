@@ -2,6 +2,8 @@
  * The field's own benchmark, "hello-browser" (issue 33), run the field's way: a session's lifecycle
  * is create → chromium.connectOverCDP(url) → page.goto(url, {waitUntil: 'domcontentloaded'}) →
  * release; 10 warm-ups, then n lifecycles one at a time (c1) and n in rounds of ten at once (c10).
+ * Both kinds of session are measured: a browser of its own (the default) and a context in a browser
+ * the key shares (isolation: 'context').
  * The baseline, in the same run and on the same page: raw Chromium launched headless per session by
  * this client (create = the browser up with its DevTools URL, connect, goto, release = closed and
  * exited). Browserdesk runs with its default settings (warm pool and all).
@@ -123,10 +125,11 @@ const rawChromium: Provider = {
   },
 };
 
-function service(server: TestServer): Provider {
+/** Browserdesk's sessions of one kind: a browser of their own, or a context in a browser the key shares. */
+function service(server: TestServer, isolation: 'browser' | 'context'): Provider {
   return {
     async create() {
-      const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'arena' });
+      const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'arena', isolation });
       if (res.status !== 200) throw new Error(`create answered ${res.status}: ${await res.text()}`);
       const s = (await res.json()) as { session_id: string; connect_url: string };
       return {
@@ -147,7 +150,7 @@ async function coldCreates(): Promise<{ ours: number[]; raw: number[] }> {
   const ours: number[] = [];
   const raw: number[] = [];
   try {
-    const provider = service(server);
+    const provider = service(server, 'browser');
     for (let i = 0; i < Math.ceil(N / 4) + 2; i++) {
       let t = performance.now();
       const s = await provider.create();
@@ -235,27 +238,46 @@ async function main(): Promise<void> {
       // The one setting worth comparing on a host: BROWSER_STARTS_AT_ONCE=1 npx tsx bench/arena.ts.
       BROWSER_STARTS_AT_ONCE: process.env.BROWSER_STARTS_AT_ONCE ?? String(defaults.BROWSER_STARTS_AT_ONCE),
     });
-    let ours: { c1: Awaited<ReturnType<typeof measure>>; c10: Awaited<ReturnType<typeof measure>> };
+    type Measured = Awaited<ReturnType<typeof measure>>;
+    let ours: { c1: Measured; c10: Measured };
+    let contexts: { c1: Measured; c10: Measured };
     try {
-      await (server.app.sessions as BrowserSessionManager).whenWarm(60_000);
-      ours = { c1: await measure(service(server), pageUrl, 1), c10: await measure(service(server), pageUrl, AT_ONCE) };
+      const manager = server.app.sessions as BrowserSessionManager;
+      await manager.whenWarm(60_000);
+      ours = {
+        c1: await measure(service(server, 'browser'), pageUrl, 1),
+        c10: await measure(service(server, 'browser'), pageUrl, AT_ONCE),
+      };
+      await manager.whenWarm(60_000);
+      contexts = {
+        c1: await measure(service(server, 'context'), pageUrl, 1),
+        c10: await measure(service(server, 'context'), pageUrl, AT_ONCE),
+      };
     } finally {
       await server.discard();
     }
     const s = {
       browserdesk_c1: summary(ours.c1.runs),
+      context_c1: summary(contexts.c1.runs),
       raw_c1: summary(rawC1.runs),
       browserdesk_c10: summary(ours.c10.runs),
+      context_c10: summary(contexts.c10.runs),
       raw_c10: summary(rawC10.runs),
     };
     const coldP50 = quantile(cold.ours, 0.5);
     const rawLaunchP50 = quantile(cold.raw, 0.5);
     Object.assign(out, s, {
-      sustained_per_second: { browserdesk_c10: ours.c10.perSecond, raw_c10: rawC10.perSecond },
+      sustained_per_second: {
+        browserdesk_c10: ours.c10.perSecond,
+        context_c10: contexts.c10.perSecond,
+        raw_c10: rawC10.perSecond,
+      },
       machine_cpu_ms_per_lifecycle: {
         browserdesk_c1: ours.c1.cpuMsPerLifecycle,
+        context_c1: contexts.c1.cpuMsPerLifecycle,
         raw_c1: rawC1.cpuMsPerLifecycle,
         browserdesk_c10: ours.c10.cpuMsPerLifecycle,
+        context_c10: contexts.c10.cpuMsPerLifecycle,
         raw_c10: rawC10.cpuMsPerLifecycle,
       },
       cold_create: { browserdesk_p50: coldP50, raw_launch_and_page_p50: rawLaunchP50 },
@@ -266,6 +288,9 @@ async function main(): Promise<void> {
         c10_slowest_create_vs_raw_slowest: ratio(s.browserdesk_c10.create!.max, s.raw_c10.create!.max),
         cold_create_ratio: ratio(coldP50, rawLaunchP50),
         sustained_ratio: ratio(ours.c10.perSecond, rawC10.perSecond),
+        context_c1_lifecycle_p50_ratio: ratio(s.context_c1.lifecycle!.p50, s.raw_c1.lifecycle!.p50),
+        context_c1_create_p50_ms: s.context_c1.create!.p50,
+        context_c10_lifecycle_p50_ratio: ratio(s.context_c10.lifecycle!.p50, s.raw_c10.lifecycle!.p50),
       },
     });
     console.log(JSON.stringify(out));

@@ -5,6 +5,7 @@ import { FORM_OR_JSON, defineOperations } from './operation.ts';
 import { FlowResumeMessage, InterruptResponse, SessionIdForm } from './runControl.ts';
 import { SessionIdParams } from './sessionEvents.ts';
 import { Step } from './steps.ts';
+import { SessionIsolation } from './isolation.ts';
 
 /**
  * The browser agent: Simplex's editor sessions (../shared/simplex-api.md, "Editor sessions"). A
@@ -55,6 +56,9 @@ export const StartEditorSessionRequest = z
         ProfileUse,
       )
       .optional(),
+    isolation: SessionIsolation.optional().describe(
+      "Browserdesk's own addition: context makes the editor's session a browser context in a browser this API key's sessions share; default: the server's SESSION_ISOLATION",
+    ),
   })
   .strict();
 export type StartEditorSessionRequest = z.output<typeof StartEditorSessionRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ProfileUse } from './profileUse.ts';
-import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN } from './sessions.ts';
+import { SESSION_TIMEOUT_MAX, SESSION_TIMEOUT_MIN, SessionIsolation } from './sessions.ts';
 import { nestsDeeperThan, tooDeepMessage, webUrl, wellFormed } from './common.ts';
 
 /**
@@ -102,6 +102,9 @@ export const agentToolInputs = {
         .optional()
         .describe("Route the browser through the server's PROXY_URL (refused when it has none)"),
       profile: ProfileUse.optional(),
+      isolation: SessionIsolation.optional().describe(
+        "context: a browser context in a browser this API key's sessions share (starts in milliseconds); browser: a browser of its own. Default: the server's SESSION_ISOLATION",
+      ),
     })
     .strict(),
   session_close: z.object({ session_id: sessionId }).strict(),

@@ -3,6 +3,7 @@ import { ProfileName } from './profileUse.ts';
 import { callerMetadata, CALLER_METADATA_MAX_CHARS, jsonString, page } from './common.ts';
 import { searchablePageQuery } from './listSearch.ts';
 import { defineOperations } from './operation.ts';
+import { SessionIsolation } from './isolation.ts';
 
 /** Who paused a run. */
 export const PauseType = z
@@ -69,6 +70,9 @@ export const RunWorkflowFields = z
       .describe(
         "true: the run's browser state is saved back to `profile` as its next version when the run's session ends. Default false.",
       ),
+    isolation: SessionIsolation.optional().describe(
+      "Browserdesk's own addition: context runs the workflow in a browser context of a browser this API key's sessions share (a run with a profile still takes a browser of its own); browser in a browser of its own. Default: the server's SESSION_ISOLATION",
+    ),
   })
   .strict();
 export type RunWorkflowFields = z.infer<typeof RunWorkflowFields>;

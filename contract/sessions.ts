@@ -4,6 +4,9 @@ import { searchablePageQuery } from './listSearch.ts';
 import { defineOperations } from './operation.ts';
 import { RunStatus } from './runs.ts';
 import { ProfileUse } from './profileUse.ts';
+import { SessionIsolation } from './isolation.ts';
+
+export { SessionIsolation };
 
 export const SESSION_TIMEOUT_MIN = 30;
 export const SESSION_TIMEOUT_MAX = 86_400;
@@ -123,14 +126,6 @@ export const Presentation = z.enum(['kiosk', 'browser']);
 export type Presentation = z.infer<typeof Presentation>;
 export const PRESENTATION_DEFAULT: Presentation = 'kiosk';
 
-/**
- * What a session costs (Browserdesk's own addition): `browser`, a browser of its own (its own
- * display, processes and user); `context`, an off-the-record browser context in a browser that
- * sessions of the same API key share, started in milliseconds (README, "Context sessions").
- */
-export const SessionIsolation = z.enum(['browser', 'context']);
-export type SessionIsolation = z.infer<typeof SessionIsolation>;
-
 export const CreateWorkflowSessionRequest = z
   .object({
     workflow_name: z
@@ -177,6 +172,9 @@ export const CreateWorkflowSessionRequest = z
       .describe(
         "Browserdesk's own addition, optional: the User-Agent every page, tab and worker of the session sends (Chromium launched with it, so such a session does not come from the warm pool)",
       ),
+    isolation: SessionIsolation.optional().describe(
+      "Browserdesk's own addition, optional: `context` makes the session a fresh off-the-record browser context in a browser that sessions of the same API key share (started in tens of milliseconds, cookies, storage and cache its own; see the README's Context sessions); `browser` gives it a browser of its own. Unset: the server's SESSION_ISOLATION (browser by default). A context session asked with proxies, user_agent or a profile takes a browser of its own, as the answer's isolation says",
+    ),
     presentation: Presentation.default(PRESENTATION_DEFAULT).describe(
       "Browserdesk's own addition, optional: kiosk (default) shows the page alone filling the screen, with no tab strip, address bar or infobar, for embeds under your brand; browser shows Chromium's whole window, for interactive work",
     ),
@@ -190,6 +188,9 @@ export const CreateWorkflowSessionResponse = z.object({
   livestream_url: z.string().optional().describe('Address for viewing the live session (view only)'),
   connect_url: z.string().optional().describe('Connection address for a Chrome DevTools Protocol client'),
   vnc_url: z.string().optional().describe('VNC connection address; a plain GET is an embeddable viewer page'),
+  isolation: SessionIsolation.optional().describe(
+    "Browserdesk's own addition: what the session is, a browser of its own or a context in a shared one",
+  ),
 });
 export type CreateWorkflowSessionResponse = z.infer<typeof CreateWorkflowSessionResponse>;
 
@@ -214,6 +215,9 @@ export const Session = z.object({
   state: SessionStateEnum,
   end_reason: EndReasonEnum.nullable(),
   proxies: z.boolean(),
+  isolation: SessionIsolation.describe(
+    "Browserdesk's own addition: `browser`, a browser of its own; `context`, a browser context in a browser shared with other sessions of the same API key",
+  ),
   timeout: z.number().int(),
   webhook_url: z.string().nullable(),
   metadata: z.string().nullable(),

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretKey, SECRET_KEY_FORMAT } from './secrets/secretKey.ts';
+import { SessionIsolation } from '../contract/sessions.ts';
 
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -55,6 +56,14 @@ export const EnvSchema = z.object({
   /** Ten: the field's benchmark sends ten creates at once, and a batch client does the same. */
   WARM_POOL_MAX: z.coerce.number().int().min(0).max(50).default(10),
   MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(defaultMaxSessions),
+  /** What a session is when its create does not say (`isolation`): a browser of its own, or a context in a shared one. */
+  SESSION_ISOLATION: SessionIsolation.default('browser'),
+  /** Context sessions one shared browser holds at once; a shared browser takes one of MAX_SESSIONS' places. */
+  CONTEXTS_PER_BROWSER: z.coerce.number().int().min(1).max(64).default(8),
+  /** A shared browser is stopped and replaced once it has served this many sessions (what a long-lived browser keeps grows). */
+  CONTEXT_BROWSER_RECYCLE_AFTER: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** A shared browser with no session for this long is stopped (its key's next session takes a warm one). */
+  CONTEXT_BROWSER_IDLE_S: z.coerce.number().int().min(0).max(86_400).default(60),
   /**
    * Browser starts that run at once; more wait in line (a create before the pool's refills). Two on
    * two cores: measured (bench/arena.ts), one start leaves a core idle while it waits on I/O and IPC.

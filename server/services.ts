@@ -270,7 +270,7 @@ export async function buildServices(
   const cluster = new Membership({
     config,
     nodes: nodesRepo(db),
-    load: () => sessions.active,
+    load: () => sessions.placesUsed,
     draining: () => sessions.draining,
     onBeat: (deadBefore) => reapDeadNodes({ sessions: repos.sessions, bus, log, runs }, deadBefore),
     log,

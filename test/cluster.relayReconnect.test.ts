@@ -83,6 +83,7 @@ describe('the event relay when its LISTEN connection drops', () => {
       id: missed,
       workflow_id: randomUUID(),
       proxies: 0,
+      isolation: 'browser' as const,
       timeout_seconds: 60,
       webhook_url: null,
       metadata: null,

@@ -42,6 +42,7 @@ beforeAll(async () => {
       id,
       workflow_id: workflowId,
       proxies: 0,
+      isolation: 'browser' as const,
       timeout_seconds: 3600,
       webhook_url: null,
       metadata,

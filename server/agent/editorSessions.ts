@@ -89,7 +89,7 @@ export class EditorSessions {
     this.editors.delete(id);
   }
 
-  async start(request: StartEditorSessionRequest): Promise<StartEditorSessionResponse> {
+  async start(request: StartEditorSessionRequest, apiKeyId: string | null = null): Promise<StartEditorSessionResponse> {
     const choice = this.deps.model.choice;
     if (!choice.configured)
       throw new Unavailable(ErrorCode.notConfigured, `The agent needs a model. ${choice.message}`);
@@ -103,7 +103,9 @@ export class EditorSessions {
           start_url: request.url,
           ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
           ...(request.profile ? { profile: request.profile } : {}),
+          ...(request.isolation ? { isolation: request.isolation } : {}),
         }),
+        apiKeyId,
       );
     } catch (err) {
       await this.deps.workflows.delete(workflow.id).catch(() => undefined);

@@ -29,6 +29,12 @@ export interface ToolResult {
 /** A failure the agent is told as it is (its message is for the caller: never a secret). */
 export class ToolError extends Error {}
 
+/** Who a tool call is made for. */
+export interface ToolCaller {
+  /** The API key of the request (null: the service's own agent, or no key). */
+  apiKeyId: string | null;
+}
+
 export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
@@ -39,7 +45,8 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
    * `signal`: the caller's (an MCP request's, the agent's turn's), aborted when it gives up: a tool
    * that waits long (the model, a page) stops at it.
    */
-  run(input: z.output<S>, signal: AbortSignal): Promise<ToolOutcome>;
+  /** `caller`: who called (MCP: the request's API key), for tools whose work belongs to a key (session_create). */
+  run(input: z.output<S>, signal: AbortSignal, caller?: ToolCaller): Promise<ToolOutcome>;
 }
 
 /** Declares a tool with its input type inferred from its schema. */
@@ -121,7 +128,7 @@ export class AgentToolRegistry {
   async call(
     name: string,
     args: unknown,
-    opts: { signal: AbortSignal; record?: boolean; caps?: readonly McpCapability[] },
+    opts: { signal: AbortSignal; record?: boolean; caps?: readonly McpCapability[]; caller?: ToolCaller },
   ): Promise<ToolResult> {
     const tool = this.tools.get(name);
     if (!tool)
@@ -137,7 +144,7 @@ export class AgentToolRegistry {
     let result: ToolResult;
     let record: { sessionId: string | undefined; ok: boolean; message: string };
     try {
-      const outcome = await tool.run(parsed.data, opts.signal);
+      const outcome = await tool.run(parsed.data, opts.signal, opts.caller);
       result = { content: outcome.content, isError: false };
       record = { sessionId: outcome.sessionId ?? input.session_id, ok: true, message: outcome.summary };
     } catch (err) {

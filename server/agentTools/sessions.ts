@@ -15,15 +15,19 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
       description:
         'Start a new browser session (a real Chromium a person can watch live at vnc_url). Answers session_id, which every browser_* tool takes, vnc_url (interactive, for a person) and livestream_url (view only). With start_url, the session opens that page first.',
       input: agentToolInputs.session_create,
-      async run(input) {
+      async run(input, _signal, caller) {
         const name = input.workflow_name ?? 'Agent session';
-        const { sessionId, workflowId, tokens } = await records.create({
-          workflow_name: name,
-          timeout: input.timeout ?? SESSION_TIMEOUT_DEFAULT,
-          proxies: input.proxies ?? false,
-          presentation: PRESENTATION_DEFAULT,
-          ...(input.profile ? { profile: input.profile } : {}),
-        });
+        const { sessionId, workflowId, isolation, tokens } = await records.create(
+          {
+            workflow_name: name,
+            timeout: input.timeout ?? SESSION_TIMEOUT_DEFAULT,
+            proxies: input.proxies ?? false,
+            presentation: PRESENTATION_DEFAULT,
+            ...(input.profile ? { profile: input.profile } : {}),
+            ...(input.isolation ? { isolation: input.isolation } : {}),
+          },
+          caller?.apiKeyId ?? null,
+        );
         const { vnc_url, livestream_url } = urls.session(sessionId, tokens);
         let opened: string | undefined;
         if (input.start_url) {
@@ -35,7 +39,7 @@ export function sessionTools(kit: ToolKit): AgentTool[] {
         return {
           sessionId,
           content: [
-            json({ session_id: sessionId, workflow_id: workflowId, vnc_url, livestream_url }),
+            json({ session_id: sessionId, workflow_id: workflowId, isolation, vnc_url, livestream_url }),
             ...(opened ? [{ type: 'text' as const, text: opened }] : []),
           ],
           summary: `Session created for workflow "${name}"${opened ? `; ${opened}` : ''}`,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { Log } from '../log.ts';
-import type { LiveDisplay, SessionPhases } from '../sessions/lifecycle.ts';
+import type { SessionPhases } from '../sessions/lifecycle.ts';
 import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import { Recording, recordingFileOf } from './recorder.ts';
 import { ScreencastRecording, type SessionRecording } from './screencastRecording.ts';
@@ -45,7 +45,7 @@ export class SessionRecordings {
       return;
     }
     this.phases = {
-      live: (session, tree: LiveDisplay | null | undefined) => {
+      live: (session, tree) => {
         if (!shouldRecord(this.mode, session)) return;
         const onProblem = (message: string) =>
           deps.log.warn({ session_id: session.id }, `screen recording: ${message}`);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpCapability } from '../../contract/mcp.ts';
-import type { AgentToolRegistry } from '../agentTools/registry.ts';
+import type { AgentToolRegistry, ToolCaller } from '../agentTools/registry.ts';
 
 // Loaded when first used: it is about 300 ms and 25 MB the idle server does not need.
 const sdk = async () => {
@@ -23,6 +23,7 @@ function mcpServerOver(
   registry: AgentToolRegistry,
   version: string,
   caps: readonly McpCapability[],
+  caller: ToolCaller,
 ): Server {
   const server = new Server(
     { name: 'browserdesk', version },
@@ -33,7 +34,7 @@ function mcpServerOver(
   // is an error result the agent reads (isError), not a JSON-RPC failure.
   // The request's signal: aborted when its client goes away, so a long call (browser_extract) stops.
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => ({
-    ...(await registry.call(request.params.name, request.params.arguments, { caps, signal: extra.signal })),
+    ...(await registry.call(request.params.name, request.params.arguments, { caps, signal: extra.signal, caller })),
   }));
   return server;
 }
@@ -43,7 +44,7 @@ function mcpServerOver(
  * request alone and dropped with it. Stateless because every tool names its session_id: nothing
  * of an MCP "session" has to be kept, so any node, any restart and any number of clients answer
  * alike. Answers are plain JSON (enableJsonResponse): a tool call has no progress to stream.
- * `caps`: the tool groups beyond the core the request's URL turned on (?caps=pdf,evaluate).
+ * `caps`: the tool groups beyond the core the request's URL turned on (?caps=pdf,evaluate); `caller`: its API key.
  */
 export async function answerMcp(
   registry: AgentToolRegistry,
@@ -52,9 +53,10 @@ export async function answerMcp(
   res: ServerResponse,
   body: unknown,
   caps: readonly McpCapability[],
+  caller: ToolCaller,
 ): Promise<void> {
   const mcp = await sdk();
-  const server = mcpServerOver(mcp, registry, version, caps);
+  const server = mcpServerOver(mcp, registry, version, caps, caller);
   const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close().catch(() => undefined);

@@ -9,7 +9,7 @@ import { addRoute } from '../http/route.ts';
  * and /editor_interrupt); the work is in app.agent.
  */
 export async function agentRoutes(app: FastifyInstance): Promise<void> {
-  addRoute(app, ops.startEditorSession, ({ body }) => app.agent.start(body));
+  addRoute(app, ops.startEditorSession, ({ body }, req) => app.agent.start(body, req.apiKeyId));
 
   // One message_url for both: a run under way takes the message (its pause's answer), else the agent.
   addRoute(app, ops.agentMessage, async ({ params, body }) => {

@@ -44,7 +44,9 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
       // The SDK's transport writes the answer itself, on the raw response.
       reply.hijack();
       try {
-        await answerMcp(app.agentTools.registry, VERSION, req.raw, reply.raw, req.body, query.data.caps ?? []);
+        await answerMcp(app.agentTools.registry, VERSION, req.raw, reply.raw, req.body, query.data.caps ?? [], {
+          apiKeyId: req.apiKeyId,
+        });
       } catch (err) {
         req.log.error({ err }, 'MCP request failed');
         if (!reply.raw.headersSent) {

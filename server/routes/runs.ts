@@ -17,8 +17,9 @@ export async function runRoutes(app: FastifyInstance): Promise<void> {
   const { runs } = app;
 
   addRoute(app, runOperations.runWorkflow, async (_input, req, reply) => {
-    const { outcome, response } = await runs.submit((filesDir) =>
-      receiveRunRequest(req, filesDir, { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES }),
+    const { outcome, response } = await runs.submit(
+      (filesDir) => receiveRunRequest(req, filesDir, { maxFiles: MAX_FILES, maxFileBytes: MAX_FILE_BYTES }),
+      req.apiKeyId,
     );
     // Simplex's answer either way; a run whose browser did not start is a 503 with succeeded false.
     return reply.status(outcome === 'not_started' ? 503 : 200).send(response);

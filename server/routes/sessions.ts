@@ -6,9 +6,9 @@ import { addRoute } from '../http/route.ts';
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   const { sessionRecords } = app;
 
-  addRoute(app, sessionOperations.createWorkflowSession, async ({ body }) => {
-    const { sessionId, workflowId, tokens } = await sessionRecords.create(body);
-    return { session_id: sessionId, workflow_id: workflowId, ...app.urls.session(sessionId, tokens) };
+  addRoute(app, sessionOperations.createWorkflowSession, async ({ body }, req) => {
+    const { sessionId, workflowId, isolation, tokens } = await sessionRecords.create(body, req.apiKeyId);
+    return { session_id: sessionId, workflow_id: workflowId, ...app.urls.session(sessionId, tokens), isolation };
   });
 
   addRoute(app, sessionOperations.listSessions, ({ query }) => sessionRecords.list(query));

@@ -14,7 +14,7 @@ export type PrepareRunDeps = Pick<RunServiceDeps, 'config' | 'workflows' | 'cred
 /** Every check the request can fail, before anything starts; a failure is a 4xx naming the field. */
 export async function prepareRun(
   deps: PrepareRunDeps,
-  run: { runId: string; filesDir: string },
+  run: { runId: string; filesDir: string; apiKeyId: string | null },
   form: RunForm,
 ): Promise<PreparedRun> {
   const fields = parseOrInvalid(RunWorkflowFields, form.fields);
@@ -61,5 +61,7 @@ export async function prepareRun(
     webhookUrl: fields.webhook_url,
     heal: healRequested(fields),
     ...(profile ? { profile } : {}),
+    ...(fields.isolation ? { isolation: fields.isolation } : {}),
+    apiKeyId: run.apiKeyId,
   };
 }

@@ -1,4 +1,5 @@
 import type { ProfileUse } from '../../contract/profileUse.ts';
+import type { SessionIsolation } from '../../contract/sessions.ts';
 import type { Flow } from '../../contract/steps.ts';
 import type { VariableValues } from './fillTemplate.ts';
 
@@ -20,6 +21,10 @@ export interface PreparedRun {
   heal: boolean;
   /** The profile the run's browser starts from (run_workflow's profile and persist_profile). */
   profile?: ProfileUse;
+  /** run_workflow's isolation; unset: the server's SESSION_ISOLATION. */
+  isolation?: SessionIsolation;
+  /** The API key the run came with: a context session shares a browser with that key's sessions only. */
+  apiKeyId?: string | null;
 }
 
 /** The session a run asks for. */
@@ -28,5 +33,7 @@ export const sessionOf = (run: PreparedRun) => ({
   timeoutSeconds: 1200,
   proxies: false,
   forRun: true,
+  apiKeyId: run.apiKeyId ?? null,
+  ...(run.isolation ? { isolation: run.isolation } : {}),
   ...(run.profile ? { profile: run.profile } : {}),
 });

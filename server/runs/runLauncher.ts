@@ -61,8 +61,7 @@ export class RunLauncher implements RunQueueHost {
       deps.folders.remove(run);
       throw drainingRefusal();
     }
-    if (deps.sessions.active >= deps.config.MAX_SESSIONS)
-      return { outcome: 'queued', response: await this.queue.enqueue(run) };
+    if (!deps.sessions.hasRoom(sessionOf(run))) return { outcome: 'queued', response: await this.queue.enqueue(run) };
     let created;
     try {
       created = await deps.sessions.create(sessionOf(run));

@@ -79,13 +79,13 @@ export class RunService {
    * run_workflow: `receive` writes the request's files into the run's own folder and answers its
    * form; the run is checked (a 4xx names the field, and the folder goes), then started or queued.
    */
-  async submit(receive: (filesDir: string) => Promise<RunForm>): Promise<RunStart> {
+  async submit(receive: (filesDir: string) => Promise<RunForm>, apiKeyId: string | null = null): Promise<RunStart> {
     const runId = randomUUID();
     const filesDir = this.folders.of(runId);
     const form = await receive(filesDir);
     let prepared;
     try {
-      prepared = await prepareRun(this.deps, { runId, filesDir }, form);
+      prepared = await prepareRun(this.deps, { runId, filesDir, apiKeyId }, form);
     } catch (err) {
       this.folders.remove({ filesDir });
       throw err;

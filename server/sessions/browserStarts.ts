@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Log } from '../log.ts';
 import { PRESENTATION_DEFAULT } from '../../contract/sessions.ts';
@@ -148,6 +149,24 @@ export class BrowserStarts {
     await runStartSteps(tree.hub, steps, signal, this.opts.log);
     if (!tree.alive) throw new Error('the browser died while starting');
     return tree;
+  }
+
+  /**
+   * A browser with nothing of any session's in it yet, for sessions to share (ContextBrowsers): the
+   * pool's, else one of its own once it has its place in the gate (`signal` and `refusable` as in
+   * waitForPlace; they bound the wait only, as other sessions may come to share the browser).
+   */
+  async plain(signal: AbortSignal, refusable: boolean): Promise<BrowserTree> {
+    const pooled = this.pool.take();
+    const cold = async (id: string) => {
+      const place = await this.waitForPlace(signal, refusable);
+      return BrowserTree.start({
+        ...this.treeOptions(id),
+        gate: undefined,
+        kiosk: PRESENTATION_DEFAULT === 'kiosk',
+      }).finally(place);
+    };
+    return pooled ? pooled.tree.catch(() => cold(pooled.id)) : cold(randomUUID());
   }
 
   async close(): Promise<void> {

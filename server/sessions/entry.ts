@@ -1,8 +1,10 @@
 import type { Log } from '../log.ts';
 import { Invalid } from '../domain/errors.ts';
 import type { NewSession } from '../store/sessions.ts';
+import type { SessionIsolation } from '../../contract/sessions.ts';
 import type { LiveDisplay } from './lifecycle.ts';
 import type { BrowserTree } from './browser/tree.ts';
+import type { ContextLease } from './contexts/sharedBrowser.ts';
 import { hashColumns, SessionTokenSets, type TokenHashes } from './tokens.ts';
 import type { CreateSessionInput, EndReason, LiveSession } from './types.ts';
 
@@ -11,10 +13,15 @@ type EndListener = (reason: EndReason | undefined) => void;
 /** A session as the manager holds it, from the create that counts it to the end that drops it. */
 export interface Entry {
   workflowId: string;
+  /** What it runs in (a browser session's browser takes a place of MAX_SESSIONS; see placesUsed). */
+  isolation: SessionIsolation;
   /** Set once the browser is up; until then the session is starting. */
   session?: LiveSession;
   tokens: SessionTokenSets;
+  /** Its own browser, once started (a browser session). */
   tree?: BrowserTree;
+  /** Its context in a shared browser, once made (a context session). */
+  context?: ContextLease;
   timer?: NodeJS.Timeout;
   webhookUrl?: string;
   metadata?: string;
@@ -31,8 +38,9 @@ export interface Entry {
   waiting?: boolean;
 }
 
-export const newEntry = (input: CreateSessionInput, hashes: TokenHashes): Entry => ({
+export const newEntry = (input: CreateSessionInput, isolation: SessionIsolation, hashes: TokenHashes): Entry => ({
   workflowId: input.workflowId,
+  isolation,
   tokens: new SessionTokenSets(hashes),
   webhookUrl: input.webhookUrl,
   metadata: input.metadata,
@@ -53,30 +61,52 @@ export function tellEndListeners(entry: Entry, reason: EndReason, log: Log): voi
 }
 
 /** The session's record as it starts: its timeout counted from now until it goes live. */
-export const newSessionRow = (id: string, input: CreateSessionInput, hashes: TokenHashes, now: Date): NewSession => ({
+export const newSessionRow = (
+  id: string,
+  input: CreateSessionInput,
+  isolation: SessionIsolation,
+  hashes: TokenHashes,
+  now: Date,
+): NewSession => ({
   id,
   workflow_id: input.workflowId,
   proxies: input.proxies ? 1 : 0,
   timeout_seconds: input.timeoutSeconds,
   webhook_url: input.webhookUrl ?? null,
   metadata: input.metadata ?? null,
+  isolation,
   ...hashColumns(hashes),
   created_at: now.toISOString(),
   expires_at: new Date(now.getTime() + input.timeoutSeconds * 1000).toISOString(),
 });
 
+/** What a live session runs in: a browser of its own, or a context in a shared one. */
+export type SessionHost = Pick<LiveSession, 'isolation' | 'hub' | 'folders' | 'user' | 'vncSocket'>;
+
+export const treeHost = (tree: BrowserTree): SessionHost => ({
+  isolation: 'browser',
+  hub: tree.hub,
+  folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
+  user: tree.user,
+  vncSocket: tree.vncSocket,
+});
+
+export const contextHost = (lease: ContextLease): SessionHost => ({
+  isolation: 'context',
+  hub: lease.cdp,
+  folders: lease.folders,
+  user: lease.user,
+  vncSocket: null,
+});
+
 /** The session handed out once its browser is ready: live from now, its timeout counting from here. */
-export function liveSessionOf(id: string, input: CreateSessionInput, tree: BrowserTree, createdAt: Date): LiveSession {
+export function liveSessionOf(id: string, input: CreateSessionInput, host: SessionHost, createdAt: Date): LiveSession {
   const live = new Date();
   return {
     id,
     workflowId: input.workflowId,
     state: 'live',
-    isolation: 'browser',
-    hub: tree.hub,
-    folders: { uploads: tree.dirs.uploads, downloads: tree.dirs.downloads },
-    user: tree.user,
-    vncSocket: tree.vncSocket,
+    ...host,
     createdAt,
     liveAt: live,
     expiresAt: new Date(live.getTime() + input.timeoutSeconds * 1000),

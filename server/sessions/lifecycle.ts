@@ -18,7 +18,7 @@ export interface SessionPhases {
   /** The session has its id and its record; its browser is about to start (or be taken from the pool). */
   starting?(sessionId: string): Promise<void> | void;
   /** The session is live (browser, display and VNC up), before create() returns its URLs. */
-  live?(session: LiveSession, display: LiveDisplay): Promise<void> | void;
+  live?(session: LiveSession, display: LiveDisplay | null): Promise<void> | void;
   /** The session is ending and its browser is still up: the last moment to read from it. */
   beforeEnd?(session: LiveSession, reason: EndReason): Promise<void> | void;
   /** The session's processes are gone (every path: stopped, timed out, crashed, server closing). */
@@ -71,7 +71,7 @@ export class SessionLifecycle {
     return this.run('starting', sessionId, (s) => s.starting?.(sessionId));
   }
 
-  live(session: LiveSession, display: LiveDisplay): Promise<void> {
+  live(session: LiveSession, display: LiveDisplay | null): Promise<void> {
     return this.run('live', session.id, (s) => s.live?.(session, display));
   }
 

@@ -8,7 +8,15 @@ import type { ProfileSource } from './types.ts';
 
 /** What the session manager (sessionManager.ts) is built from. */
 export interface ManagerOptions {
-  config: BrowserStartsOptions['config'] & Pick<Config, 'MAX_SESSIONS'>;
+  config: BrowserStartsOptions['config'] &
+    Pick<
+      Config,
+      | 'MAX_SESSIONS'
+      | 'SESSION_ISOLATION'
+      | 'CONTEXTS_PER_BROWSER'
+      | 'CONTEXT_BROWSER_RECYCLE_AFTER'
+      | 'CONTEXT_BROWSER_IDLE_S'
+    >;
   repo: SessionsRepo;
   bus: Bus;
   log: Log;

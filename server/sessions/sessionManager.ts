@@ -4,12 +4,24 @@ import { removeAllSessionDirs } from './isolation/sessionDirs.ts';
 import { killTree } from './browser/processes.ts';
 import type { BrowserTree, ProcessKind, TreeOptions } from './browser/tree.ts';
 import type { StartGate } from './browser/startGate.ts';
-import { BrowserStarts, type StartPlace } from './browserStarts.ts';
+import { BrowserStarts, type Launch, type StartPlace } from './browserStarts.ts';
 import { announceCrashed, endWhatAPreviousProcessLeft } from './crashRecovery.ts';
 import { ProfileLeases } from './profileLeases.ts';
 import * as refuse from './refusals.ts';
 import { grants, mintTokens, type TokenHashes } from './tokens.ts';
-import { laterExpiry, liveDisplayOf, liveSessionOf, newEntry, newSessionRow, tellEndListeners } from './entry.ts';
+import { ContextBrowsers } from './contexts/contextBrowsers.ts';
+import { startContext } from './contexts/contextStart.ts';
+import { isolationOf } from './contexts/isolationOf.ts';
+import {
+  contextHost,
+  laterExpiry,
+  liveDisplayOf,
+  liveSessionOf,
+  newEntry,
+  newSessionRow,
+  tellEndListeners,
+  treeHost,
+} from './entry.ts';
 import type { Entry } from './entry.ts';
 import type { ManagerOptions } from './managerOptions.ts';
 import type {
@@ -30,6 +42,7 @@ export class BrowserSessionManager implements SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly starts: BrowserStarts;
+  private readonly contexts: ContextBrowsers;
   private readonly leases: ProfileLeases;
   private isClosed = false;
   private isDraining = false;
@@ -40,9 +53,26 @@ export class BrowserSessionManager implements SessionManager {
       config: opts.config,
       log: opts.log,
       // A tree beyond the sessions that can still start would only wait (queued runs start cold).
-      room: () => opts.config.MAX_SESSIONS - this.entries.size,
+      room: () => opts.config.MAX_SESSIONS - this.placesUsed,
       onPid: (id, kind, pid) => void this.safely(() => opts.repo.addPid(id, kind, pid)),
     });
+    this.contexts = new ContextBrowsers({
+      starts: this.starts,
+      config: opts.config,
+      log: opts.log,
+      onCrash: (ids) => ids.forEach((id) => void this.end(id, 'crashed')),
+      onBrowserClose: (id) => void this.end(id, 'stopped'),
+    });
+  }
+
+  /**
+   * MAX_SESSIONS' places taken: a browser session's browser (starting or live) each, and each
+   * browser that context sessions share, however many contexts it holds (CONTEXTS_PER_BROWSER at most).
+   */
+  get placesUsed(): number {
+    let browsers = 0;
+    for (const entry of this.entries.values()) if (entry.isolation === 'browser') browsers++;
+    return browsers + this.contexts.count;
   }
 
   /** Store writes after close (the store is gone) must not turn an orderly shutdown into a crash. */
@@ -101,8 +131,14 @@ export class BrowserSessionManager implements SessionManager {
     return [...this.entries.keys()];
   }
 
-  assertRoom(): void {
-    if (this.entries.size >= this.opts.config.MAX_SESSIONS) throw refuse.atCapacity(this.opts.config.MAX_SESSIONS);
+  hasRoom(input: Pick<CreateSessionInput, 'isolation' | 'apiKeyId'> = {}): boolean {
+    const context = (input.isolation ?? this.opts.config.SESSION_ISOLATION) === 'context';
+    if (context && this.contexts.hasRoomFor(input.apiKeyId ?? null)) return true;
+    return this.placesUsed < this.opts.config.MAX_SESSIONS;
+  }
+
+  assertRoom(input: Pick<CreateSessionInput, 'isolation' | 'apiKeyId'> = {}): void {
+    if (!this.hasRoom(input)) throw refuse.atCapacity(this.opts.config.MAX_SESSIONS);
   }
 
   /**
@@ -147,28 +183,33 @@ export class BrowserSessionManager implements SessionManager {
     if (proxies) throw new Invalid([proxies]);
     const profile = input.profile ? await this.leases.open(input.profile) : undefined;
     if (this.isClosed) throw refuse.shuttingDown();
-    this.assertRoom();
+    const isolation = isolationOf(input, config);
+    this.assertRoom({ isolation, apiKeyId: input.apiKeyId });
 
     // A pooled tree carries its own id, and a reserved session's id was handed out already, so a
     // reserved session starts cold (its run waited anyway; a start is well under a second).
     // Launch flags (a proxy, a User-Agent) need a browser of its own.
     // A profile with a browser folder is laid in before Chromium starts: that browser is its own too.
+    // A context session takes a place in a shared browser (ContextBrowsers), never a pool tree of its own.
     const pooled =
-      input.proxies || input.userAgent || reservedId || profile?.coldStart ? undefined : this.starts.pool.take();
+      isolation === 'context' || input.proxies || input.userAgent || reservedId || profile?.coldStart
+        ? undefined
+        : this.starts.pool.take();
     const id = reservedId ?? pooled?.id ?? randomUUID();
     const now = new Date();
-    const entry = newEntry(input, hashes);
+    const entry = newEntry(input, isolation, hashes);
     // Counted at once (assertRoom), before the store's answer: no other create can pass meanwhile.
     this.entries.set(id, entry);
     // A start of its own waits for its place in the gate before anything is recorded, so a create
     // the host is too busy for is refused (429) and leaves nothing: no record, no `failed_to_start`.
     // A queued run's start waits as long as it takes: its caller was answered when it queued.
-    const place = pooled ? undefined : await this.waitForPlace(id, entry, reservedId === undefined);
+    const place =
+      pooled || isolation === 'context' ? undefined : await this.waitForPlace(id, entry, reservedId === undefined);
     let lease: ProfileLease | undefined;
     try {
       // Before the record: a create refused because another session persists the profile leaves nothing.
       if (profile) lease = await this.leases.take(id, profile);
-      await repo.insert(newSessionRow(id, input, hashes, now));
+      await repo.insert(newSessionRow(id, input, isolation, hashes, now));
     } catch (err) {
       this.entries.delete(id);
       place?.();
@@ -182,11 +223,12 @@ export class BrowserSessionManager implements SessionManager {
     bus.emit('session.changed', { session_id: id });
     await this.opts.lifecycle.starting(id);
 
-    let tree: BrowserTree;
+    let session: LiveSession;
     try {
-      const onTree = (started: BrowserTree) => void (entry.tree = started);
-      tree = await this.starts.launch(id, { pooled, place, input, lease, signal: entry.stop.signal, onTree });
-      tree.onExit((what, clean) => void this.end(id, this.exitReason(id, what, clean)));
+      session =
+        isolation === 'context'
+          ? await this.startContextSession(id, entry, input, now, reservedId === undefined)
+          : await this.startBrowserSession(id, entry, { pooled, place, input, lease }, now);
     } catch (err) {
       place?.();
       if (!entry.ending && !isDomainError(err)) this.opts.log.error({ err, session_id: id }, 'session failed to start');
@@ -197,10 +239,8 @@ export class BrowserSessionManager implements SessionManager {
       throw refuse.browserNotStarted();
     }
 
-    // Live from now: the timeout counts from the moment the URLs are handed out.
-    const session = liveSessionOf(id, input, tree, now);
     entry.session = session;
-    await this.opts.lifecycle.live(session, liveDisplayOf(tree));
+    await this.opts.lifecycle.live(session, entry.tree ? liveDisplayOf(entry.tree) : null);
     entry.stop.signal.throwIfAborted();
     this.armTimer(id, entry, session.expiresAt);
     await repo.markLive(id, session.expiresAt.toISOString());
@@ -212,6 +252,39 @@ export class BrowserSessionManager implements SessionManager {
     });
     bus.emit('session.changed', { session_id: id });
     return session;
+  }
+
+  /** Its own browser, from the pool or started; live from when it is handed out (its timeout counts from then). */
+  private async startBrowserSession(
+    id: string,
+    entry: Entry,
+    launch: Pick<Launch, 'pooled' | 'place' | 'input' | 'lease'>,
+    createdAt: Date,
+  ): Promise<LiveSession> {
+    const onTree = (started: BrowserTree) => void (entry.tree = started);
+    const tree = await this.starts.launch(id, { ...launch, signal: entry.stop.signal, onTree });
+    tree.onExit((what, clean) => void this.end(id, this.exitReason(id, what, clean)));
+    return liveSessionOf(id, launch.input, treeHost(tree), createdAt);
+  }
+
+  /** A context in a browser its key shares (its crash or Browser.close ends the session: ContextBrowsers). */
+  private async startContextSession(
+    id: string,
+    entry: Entry,
+    input: CreateSessionInput,
+    createdAt: Date,
+    refusable: boolean,
+  ): Promise<LiveSession> {
+    const lease = await startContext({
+      id,
+      input,
+      contexts: this.contexts,
+      signal: entry.stop.signal,
+      refusable,
+      log: this.opts.log,
+      onLease: (l) => void (entry.context = l),
+    });
+    return liveSessionOf(id, input, contextHost(lease), createdAt);
   }
 
   /**
@@ -301,7 +374,8 @@ export class BrowserSessionManager implements SessionManager {
     clearTimeout(entry.timer);
     // Before anything closes: the browser is still up for a last read (its storage state).
     const live = entry.session;
-    if (live && live.state === 'live' && entry.tree?.alive) await lifecycle.beforeEnd(live, reason);
+    const up = entry.tree?.alive ?? entry.context?.alive ?? false;
+    if (live && live.state === 'live' && up) await lifecycle.beforeEnd(live, reason);
     await this.leases.release(id, reason, { live: entry.session !== undefined, tree: entry.tree });
     if (entry.session) entry.session.state = 'ended';
     await this.safely(() => repo.markEnded(id, reason));
@@ -317,8 +391,9 @@ export class BrowserSessionManager implements SessionManager {
     bus.emit('session.changed', { session_id: id });
     // A tree still starting is killed by create() when its start fails on the stop; its processes
     // carry the marker, so a sweep by tree id catches them either way.
-    if (entry.tree) await entry.tree.kill();
-    else await killTree(this.opts.config.dataDir, id, []);
+    if (entry.context) await this.contexts.release(id, entry.context);
+    else if (entry.tree) await entry.tree.kill();
+    else if (entry.isolation === 'browser') await killTree(this.opts.config.dataDir, id, []);
     await this.safely(() => repo.dropTree(id));
     this.entries.delete(id);
     await lifecycle.afterEnd(id, reason);
@@ -338,6 +413,7 @@ export class BrowserSessionManager implements SessionManager {
     this.isClosed = true;
     await Promise.all([this.starts.pool.close(), ...[...this.entries.keys()].map((id) => this.end(id, 'stopped'))]);
     await Promise.all(this.inflight);
+    await this.contexts.closeAll();
     await this.starts.close();
     // Every tree is gone with its folders: the root goes too, so nothing is left in $TMPDIR.
     await removeAllSessionDirs(this.opts.config.dataDir);

@@ -5,6 +5,7 @@ import type {
   CreateWorkflowSessionRequest,
   Session,
   SessionClients,
+  SessionIsolation,
   SessionSortField,
   SessionState,
 } from '../../contract/sessions.ts';
@@ -63,6 +64,7 @@ export class SessionRecords {
       state: row.state,
       end_reason: row.end_reason,
       proxies: row.proxies === 1,
+      isolation: row.isolation,
       timeout: row.timeout_seconds,
       webhook_url: row.webhook_url,
       metadata: row.metadata,
@@ -125,8 +127,9 @@ export class SessionRecords {
    */
   async create(
     request: z.output<typeof CreateWorkflowSessionRequest>,
-  ): Promise<{ sessionId: string; workflowId: string; tokens: SessionTokens }> {
-    await this.admit(request);
+    apiKeyId: string | null = null,
+  ): Promise<{ sessionId: string; workflowId: string; isolation: SessionIsolation; tokens: SessionTokens }> {
+    await this.admit(request, apiKeyId);
     const workflow = await this.opts.workflows.ensureByName(request.workflow_name);
     try {
       const { session, tokens } = await this.opts.manager.create({
@@ -140,15 +143,20 @@ export class SessionRecords {
         startUrl: request.start_url,
         userAgent: request.user_agent,
         profile: request.profile,
+        isolation: request.isolation,
+        apiKeyId,
       });
-      return { sessionId: session.id, workflowId: workflow.id, tokens };
+      return { sessionId: session.id, workflowId: workflow.id, isolation: session.isolation, tokens };
     } catch (err) {
       if (workflow.created) await this.opts.workflows.deleteIfUnused(workflow.id);
       throw err;
     }
   }
 
-  private async admit(request: { proxies: boolean; webhook_url?: string }): Promise<void> {
+  private async admit(
+    request: { proxies: boolean; webhook_url?: string; isolation?: SessionIsolation },
+    apiKeyId: string | null,
+  ): Promise<void> {
     const { config } = this.opts;
     const issues: Issue[] = [];
     const proxies = proxiesIssue(request.proxies, config.PROXY_URL);
@@ -158,7 +166,7 @@ export class SessionRecords {
       : null;
     if (webhook) issues.push(webhook);
     if (issues.length) throw new Invalid(issues);
-    this.opts.manager.assertRoom();
+    this.opts.manager.assertRoom({ isolation: request.isolation, apiKeyId });
   }
 
   /** Fresh capability tokens for a live session's views. */

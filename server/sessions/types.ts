@@ -104,8 +104,12 @@ export interface SessionManager {
   drain(): void;
   /** Ids of the sessions starting or live on this node. */
   liveIds(): string[];
-  /** Throws AtCapacity (with its retry-after) when MAX_SESSIONS sessions are starting or live. */
-  assertRoom(): void;
+  /** MAX_SESSIONS' places in use: each browser session's browser, and each browser context sessions share. */
+  readonly placesUsed: number;
+  /** A session like `input` could start now: a place is free, or (a context session) a browser of its key has room. */
+  hasRoom(input?: Pick<CreateSessionInput, 'isolation' | 'apiKeyId'>): boolean;
+  /** Throws AtCapacity (with its retry-after) when hasRoom(input) is false. */
+  assertRoom(input?: Pick<CreateSessionInput, 'isolation' | 'apiKeyId'>): void;
   /** Start (or take from the warm pool) a browser and hand it out. Throws Invalid or AtCapacity (domain/errors.ts) on bad input or limits. */
   create(input: CreateSessionInput): Promise<{ session: LiveSession; tokens: SessionTokens }>;
   /** Start a queued run's session under the id and token hashes its caller was answered with (never from the warm pool, whose browsers carry their own ids). */

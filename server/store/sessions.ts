@@ -1,4 +1,4 @@
-import type { EndReason, SessionSortField, SessionState } from '../../contract/sessions.ts';
+import type { EndReason, SessionIsolation, SessionSortField, SessionState } from '../../contract/sessions.ts';
 import { nowIso, type Sql } from './db.ts';
 import { durationMs, listClauses, type ListQuery } from './listQuery.ts';
 
@@ -8,6 +8,7 @@ export interface SessionRow {
   state: SessionState;
   end_reason: EndReason | null;
   proxies: number;
+  isolation: SessionIsolation;
   timeout_seconds: number;
   webhook_url: string | null;
   metadata: string | null;
@@ -39,6 +40,7 @@ const SESSION_COLUMNS = [
   'id',
   'workflow_id',
   'proxies',
+  'isolation',
   'timeout_seconds',
   'webhook_url',
   'metadata',

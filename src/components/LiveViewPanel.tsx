@@ -1,5 +1,6 @@
 import { Suspense, useId, useRef, useState } from 'react';
-import type { SessionClients, SessionIsolation } from '../../contract/sessions.ts';
+import type { SessionIsolation } from '../../contract/isolation.ts';
+import type { SessionClients } from '../../contract/sessions.ts';
 import { ScaleMode } from '../../contract/viewer.ts';
 import { LazyScreencastViewer, LazyVncViewer } from './LazyViewers.tsx';
 import { TabList } from './TabList.tsx';

@@ -8,6 +8,7 @@ export const sessionFixture = (over: Partial<Session> = {}): Session => ({
   state: 'live',
   end_reason: null,
   proxies: false,
+  isolation: 'browser',
   timeout: 1200,
   webhook_url: null,
   metadata: null,

@@ -10,7 +10,10 @@ export interface SessionDisplay {
 /** Each session's X display as it goes live, by session id (for tests that read the screen itself). */
 export function recordDisplays(server: TestServer): Map<string, SessionDisplay> {
   const displays = new Map<string, SessionDisplay>();
-  server.app.lifecycle.subscribe({ name: 'test: displays', live: (s, display) => void displays.set(s.id, display) });
+  server.app.lifecycle.subscribe({
+    name: 'test: displays',
+    live: (s, display) => void (display && displays.set(s.id, display)),
+  });
   return displays;
 }
 

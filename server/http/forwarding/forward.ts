@@ -170,13 +170,13 @@ export function installForwarding(app: FastifyInstance): void {
    * with the most room (its body streamed on unread: this runs before parsing). With no such node,
    * or once passed on, it is answered here: queued (a run) or 429 (a session).
    */
-  // Requests this node kept that are not answered yet: their sessions do not count in `active`
+  // Requests this node kept that are not answered yet: their sessions do not count in `placesUsed`
   // until their body is read and checked, and requests arriving together must not all stay.
   let keptHere = 0;
   async function placeElsewhere(this: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (req.headers[FORWARDED_HEADER] !== undefined) return;
     // A draining node keeps nothing new: it goes to a node with room as if this one were full.
-    if (!app.sessions.draining && app.sessions.active + keptHere < app.config.MAX_SESSIONS) {
+    if (!app.sessions.draining && app.sessions.placesUsed + keptHere < app.config.MAX_SESSIONS) {
       keptHere++;
       reply.raw.once('close', () => keptHere--);
       return;

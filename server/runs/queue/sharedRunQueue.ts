@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../../contract/errors.ts';
 import type { RunWorkflowResponse } from '../../../contract/runs.ts';
 import { Flow } from '../../../contract/steps.ts';
+import { SessionIsolation } from '../../../contract/sessions.ts';
 import { grants, hashColumns, hashesFromColumns, mintTokens } from '../../sessions/tokens.ts';
 import type { Capability, LiveSession } from '../../sessions/types.ts';
 import { AtCapacity, Conflict, Unavailable } from '../../domain/errors.ts';
@@ -56,6 +57,9 @@ const StoredRun = z.object({
   /** Whether the run asked for self-healing; rows queued before it was kept have none: false. */
   heal: z.boolean().default(false),
   profile: ProfileUse.optional(),
+  /** run_workflow's isolation and the key the run came with; rows queued before they were kept have neither (the server's default, no key). */
+  isolation: SessionIsolation.optional(),
+  apiKeyId: z.string().nullable().optional(),
 });
 const preparedColumn = jsonColumn('queued_runs.prepared', StoredRun);
 
@@ -425,6 +429,9 @@ const storedOf = (run: PreparedRun): z.infer<typeof StoredRun> => ({
   metadata: run.metadata,
   webhookUrl: run.webhookUrl,
   heal: run.heal,
+  profile: run.profile,
+  isolation: run.isolation,
+  apiKeyId: run.apiKeyId,
 });
 
 /** The run's uploads, as the upload route left them (one file per name, nothing else). */

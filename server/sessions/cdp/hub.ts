@@ -4,6 +4,8 @@ import { parseCommand } from './parseCommand.ts';
 import { CdpClient } from './client.ts';
 import type { CdpMessage, ChannelSink } from './channel.ts';
 import { checkCommand, type SessionFolders } from './policy.ts';
+import { ContextGuard } from './contextGuard.ts';
+import { ScopeKnowledge } from './contextScope.ts';
 
 /**
  * Unanswered commands one channel may have in Chromium at once, by count and by bytes. Past either
@@ -61,10 +63,16 @@ export class CdpChannel {
     return this.pressed;
   }
 
+  /** A context session's channel is bound to its browser context (contextGuard.ts); without one, the whole browser. */
+  readonly guard: ContextGuard | undefined;
+
   constructor(
     private readonly hub: CdpHub,
     readonly sink: ChannelSink,
-  ) {}
+    guardOf?: (channel: CdpChannel) => ContextGuard,
+  ) {
+    this.guard = guardOf?.(this);
+  }
 
   /**
    * A command from the consumer, as raw text (a client's WebSocket frame, parsed here once with
@@ -185,9 +193,40 @@ export class CdpHub {
 
   /** A new channel with its own browser-target session. */
   async channel(sink: ChannelSink): Promise<CdpChannel> {
-    const channel = new CdpChannel(this, sink);
+    return this.attach(new CdpChannel(this, sink));
+  }
+
+  /**
+   * A context session's view of this (shared) browser: its channels see and drive `scope`'s browser
+   * context only, and its files are the session's (contextScope.ts says what is bound and how).
+   */
+  scoped(scope: ContextScope): SessionCdp {
+    const knowledge = new ScopeKnowledge(scope.browserContextId);
+    return {
+      channel: (sink) =>
+        this.attach(
+          new CdpChannel(
+            this,
+            sink,
+            (channel) =>
+              new ContextGuard(
+                this,
+                scope,
+                knowledge,
+                (msg, sessionId, params) => this.pass(channel, msg, sessionId, params, scope.folders),
+                (msg) => sink.message(msg),
+                () => channel.closed,
+                (count, bytes) => channel.account(count, bytes),
+              ),
+          ),
+        ),
+    };
+  }
+
+  private async attach(channel: CdpChannel): Promise<CdpChannel> {
     const { sessionId } = (await this.call('Target.attachToBrowserTarget')) as { sessionId: string };
     channel.root = sessionId;
+    channel.guard?.browserSessions.add(sessionId);
     channel.sessions.add(sessionId);
     this.owners.set(sessionId, channel);
     this.channels.add(channel);
@@ -201,9 +240,25 @@ export class CdpHub {
     const sessionId = msg.sessionId ?? channel.root;
     if (!channel.sessions.has(sessionId))
       return reply({ code: SESSION_NOT_FOUND, message: 'Session with given id not found.' });
-    const params = msg.params ?? {};
-    const verdict = checkCommand(msg.method, params, { folders: this.folders, owns: (s) => channel.sessions.has(s) });
-    if (!verdict.ok) return reply({ code: SERVER_ERROR, message: verdict.message });
+    if (channel.guard) return channel.guard.submit(msg, sessionId);
+    this.pass(channel, msg, sessionId, msg.params ?? {}, this.folders);
+  }
+
+  /** A command on to Chromium under the session's policy (a context session's already passed its view's rules). */
+  private pass(
+    channel: CdpChannel,
+    msg: CdpCommand,
+    sessionId: string,
+    params: Record<string, unknown>,
+    folders: SessionFolders,
+  ): void {
+    const verdict = checkCommand(msg.method, params, { folders, owns: (s) => channel.sessions.has(s) });
+    if (!verdict.ok)
+      return channel.sink.message({
+        id: msg.id,
+        error: { code: SERVER_ERROR, message: verdict.message },
+        ...(msg.sessionId ? { sessionId: msg.sessionId } : {}),
+      });
     const id = this.nextId++;
     const bytes = this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
     this.pending.set(id, { channel, clientId: msg.id, method: msg.method, bytes });
@@ -301,6 +356,7 @@ export class CdpHub {
     const owner = this.owners.get(msg.sessionId);
     if (!owner) return;
     const child = (msg.params as { sessionId?: string } | undefined)?.sessionId;
+    if (owner.guard && owner.guard.event(msg, (s) => owner.sessions.has(s)) !== 'forward') return;
     if (msg.method === 'Target.attachedToTarget' && child) {
       owner.sessions.add(child);
       this.owners.set(child, owner);
@@ -327,7 +383,8 @@ export class CdpHub {
       channel.sessions.add(attached);
       this.owners.set(attached, channel);
     }
-    channel.sink.message(this.forClient(channel, { ...msg, id: p.clientId }));
+    const seen = channel.guard ? channel.guard.answered(p.method, msg) : msg;
+    channel.sink.message(this.forClient(channel, { ...seen, id: p.clientId }));
   }
 
   /** The channel's own browser session is its "connection": its messages carry no sessionId. */

@@ -1,4 +1,4 @@
-import { SessionIsolation } from '../../../contract/sessions.ts';
+import { SessionIsolation } from '../../../contract/isolation.ts';
 
 /**
  * A session's isolation as its API answer says it; 'browser' (today's only kind) when the answer has
