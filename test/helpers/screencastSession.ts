@@ -11,14 +11,12 @@ export const INPUT_PAGE = `data:text/html,${encodeURIComponent(`<!doctype html><
 <script>window.clicks=[];window.keys=[];addEventListener('mousedown',e=>clicks.push([e.clientX,e.clientY,e.button,e.detail]));addEventListener('keydown',e=>keys.push(e.key))</script>`)}`;
 
 /**
- * A real session (from the API) whose live view is its screencast with input, as a context
- * session's is: its VNC is withdrawn from the session the server holds (vncSocket null, what a
- * context session has), so GET /s/:id/vnc serves the screencast page and stream. The session's
- * page shows INPUT_PAGE.
+ * A context session from the API (its live view is a screencast of its own pages that takes input),
+ * its page showing INPUT_PAGE. The server needs room for a shared browser.
  */
 export async function openScreencastSession(server: TestServer): Promise<{ session: ViewSession; cdp: CdpPage }> {
-  const session = await openViewSession(server);
-  server.app.sessions.get(session.id)!.vncSocket = null;
+  const session = await openViewSession(server, { isolation: 'context' });
+  if (server.app.sessions.get(session.id)?.isolation !== 'context') throw new Error('not a context session');
   const cdp = await CdpPage.attach(session.connectUrl);
   await cdp.call('Page.navigate', { url: INPUT_PAGE });
   await waitForAsync('the input page', async () =>
