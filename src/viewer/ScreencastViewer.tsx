@@ -14,6 +14,8 @@ export interface ScreencastViewerProps {
   viewOnly?: boolean;
   background?: string;
   onStatusChange?: (status: ConnectionStatus) => void;
+  /** What the status line says until the stream first connects (else "Connecting…"). */
+  connectingText?: string;
   label?: string;
   className?: string;
 }
@@ -28,6 +30,7 @@ export function ScreencastViewer({
   viewOnly = false,
   background,
   onStatusChange,
+  connectingText,
   label = 'Live browser',
   className,
 }: ScreencastViewerProps) {
@@ -133,7 +136,7 @@ export function ScreencastViewer({
           Keys go to the remote browser. Press {LEAVE_KEYS_LABEL} to leave it.
         </p>
       )}
-      <StatusLine status={status} />
+      <StatusLine status={status} connectingText={connectingText} />
     </div>
   );
 }

@@ -2,7 +2,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFixture } from '../../lib/session-fixture.ts';
-import { IsolationBadge, isolationOf } from './IsolationBadge.tsx';
+import { isolationOf } from '../../lib/isolation.ts';
+import { IsolationBadge } from './IsolationBadge.tsx';
 
 afterEach(cleanup);
 

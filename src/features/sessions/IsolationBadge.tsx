@@ -1,14 +1,5 @@
-import { SessionIsolation } from '../../../contract/isolation.ts';
-
-/**
- * A session's isolation as its API answer says it; 'browser' (today's only kind) when the answer has
- * none, from a server older than context sessions.
- */
-export function isolationOf(session: object | undefined): SessionIsolation {
-  const value = session && 'isolation' in session ? session.isolation : undefined;
-  const parsed = SessionIsolation.safeParse(value);
-  return parsed.success ? parsed.data : 'browser';
-}
+import type { SessionIsolation } from '../../../contract/isolation.ts';
+import { isolationOf } from '../../lib/isolation.ts';
 
 const TEXT: Record<SessionIsolation, { short: string; long: string }> = {
   browser: { short: 'own browser', long: 'A browser of its own' },
