@@ -44,7 +44,8 @@ const credentials = async (svc: Service) => {
     if (res.status !== 200) throw new Error(`store_credential answered ${res.status}: ${await res.text()}`);
   }
 };
-const open = new Service('open', {}, credentials);
+// A shared browser (context sessions, in the cdp property) stops as its last session ends: every case ends with no process left.
+const open = new Service('open', { CONTEXT_BROWSER_IDLE_S: '0' }, credentials);
 let strict: Service | undefined;
 let flowWorld: FlowWorld;
 let routeWorld: RouteWorld;

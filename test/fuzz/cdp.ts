@@ -78,6 +78,14 @@ const REFUSED = (method: string) =>
   method === 'Target.exposeDevToolsProtocol' ||
   method === 'Target.setRemoteLocations' ||
   method.startsWith('Extensions.');
+/** What a context session's view (sessions/cdp/contextScope.ts) refuses besides, on any session: each reaches the shared browser. */
+const REFUSED_IN_CONTEXT = (method: string) =>
+  REFUSED(method) ||
+  ['Browser.crash', 'Browser.crashGpuProcess', 'Target.createBrowserContext', 'Target.disposeBrowserContext'].includes(
+    method,
+  ) ||
+  method.startsWith('SystemInfo.') ||
+  method.startsWith('Tracing.');
 const HOST_FILES = ['/etc/passwd', '/root', '/tmp/../etc/shadow', 'relative.txt'];
 
 const junkMethod = fc.oneof(
@@ -344,12 +352,15 @@ const frameArb: fc.Arbitrary<Frame> = fc.oneof(
 );
 
 export interface CdpCase {
+  /** A browser of its own, or a context in a browser its key shares (the view's rules apply besides the policy). */
+  isolation: 'browser' | 'context';
   /** Attach to the page first (flat or not), so $SESSION names a target session of this connection. */
   attach: 'none' | 'flat' | 'nonflat';
   frames: Frame[];
 }
 
 export const cdpCaseArb: fc.Arbitrary<CdpCase> = fc.record({
+  isolation: fc.constantFrom('browser', 'context'),
   attach: fc.constantFrom('none', 'flat', 'nonflat'),
   frames: fc.array(frameArb, { minLength: 1, maxLength: 25 }),
 });
@@ -418,11 +429,18 @@ class Connection {
   }
 }
 
+/** What stand-ins are filled with, and what this session refuses whatever the parameters. */
+interface Stand {
+  page: string;
+  session: string;
+  refused: (method: string) => boolean;
+}
+
 /** The text of a command, stand-ins filled; `fresh` ids are numbered and noted with what they must be refused for. */
 function commandText(
   conn: Connection,
   c: Command,
-  ctx: { page: string; session: string },
+  ctx: Stand,
   mustFail: Map<number, string>,
   wrappedMethods: string[] = [],
 ): string {
@@ -444,7 +462,7 @@ function commandText(
   const hostFiles =
     JSON.stringify(params).match(/"files":\[[^\]]*"(\/etc|\/root|\/tmp\/\.\.|relative)/) !== null &&
     /DOM\.setFileInputFiles|Input\.dispatchDragEvent/.test(c.method);
-  if (typeof id === 'number' && c.id === 'fresh' && (methods.some(REFUSED) || hostFiles))
+  if (typeof id === 'number' && c.id === 'fresh' && (methods.some(ctx.refused) || hostFiles))
     mustFail.set(id, `${methods.join(' wrapping ')} ${JSON.stringify(params).slice(0, 200)}`);
   return JSON.stringify({
     ...c.extra,
@@ -458,7 +476,7 @@ function commandText(
 function wrap(
   conn: Connection,
   frame: Extract<Frame, { k: 'wrapped' }>,
-  ctx: { page: string; session: string },
+  ctx: Stand,
   mustFail: Map<number, string>,
 ): string {
   const innerMethod = 'junk' in frame.inner ? undefined : frame.inner.method;
@@ -478,14 +496,17 @@ function wrap(
       outer,
       ctx,
       level === frame.depth ? mustFail : new Map(),
-      level === frame.depth && innerMethod && REFUSED(innerMethod) ? [innerMethod] : [],
+      level === frame.depth && innerMethod && ctx.refused(innerMethod) ? [innerMethod] : [],
     );
   }
   return text;
 }
 
-async function createSession(svc: Service): Promise<{ sessionId: string; connectUrl: string }> {
-  const res = await svc.postJson('/api/create_workflow_session', { workflow_name: 'fuzz cdp' });
+async function createSession(
+  svc: Service,
+  isolation: CdpCase['isolation'],
+): Promise<{ sessionId: string; connectUrl: string }> {
+  const res = await svc.postJson('/api/create_workflow_session', { workflow_name: 'fuzz cdp', isolation });
   const text = await res.text();
   check(res.status === 200, `create_workflow_session answered ${res.status}: ${text.slice(0, 500)}`);
   const s = CreateWorkflowSessionResponse.parse(JSON.parse(text));
@@ -497,7 +518,7 @@ async function createSession(svc: Service): Promise<{ sessionId: string; connect
 export async function runCdpCase(fuzz: CdpCase, svc: Service): Promise<void> {
   await svc.up();
   await healthy(svc);
-  const { connectUrl } = await createSession(svc);
+  const { connectUrl } = await createSession(svc, fuzz.isolation);
   const ws = new WebSocket(connectUrl, { maxPayload: 256 * 1024 * 1024 });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   const conn = new Connection(ws);
@@ -531,7 +552,7 @@ export async function runCdpCase(fuzz: CdpCase, svc: Service): Promise<void> {
         () => `Target.attachToTarget on the page failed: ${JSON.stringify(attached)?.slice(0, 300)}`,
       );
     }
-    const ctx = { page, session };
+    const ctx: Stand = { page, session, refused: fuzz.isolation === 'context' ? REFUSED_IN_CONTEXT : REFUSED };
 
     for (const frame of fuzz.frames) {
       if (conn.closed) break;

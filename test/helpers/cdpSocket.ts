@@ -28,3 +28,11 @@ export function cdpOverSocket(ws: WebSocket): Promise<CdpClient> {
     });
   });
 }
+
+/** A target as Target.getTargets and the target events describe it (the fields tests read). */
+export interface TargetInfo {
+  targetId: string;
+  type: string;
+  url: string;
+  browserContextId?: string;
+}

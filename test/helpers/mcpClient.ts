@@ -18,9 +18,21 @@ export async function mcpClient(
   return client;
 }
 
-/** A tool call's answer, typed as the spec's CallToolResult. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+/**
+ * A tool call's answer, typed as the spec's CallToolResult. `timeoutMs`: the SDK's own wait for the
+ * answer (60 s unless given), a hang guard for a call a loaded host may take long over.
+ */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs?: number,
+): Promise<CallToolResult> {
+  return (await client.callTool(
+    { name, arguments: args },
+    undefined,
+    timeoutMs ? { timeout: timeoutMs } : undefined,
+  )) as CallToolResult;
 }
 
 /** The text parts of a result, joined. */

@@ -35,16 +35,23 @@ export function tabsBed() {
     return (JSON.parse((res.content[0] as { text: string }).text) as { session_id: string }).session_id;
   }
 
+  /**
+   * The SDK's wait for one answer: a hang guard. A tab flood (200 popups, each a renderer the host
+   * starts and the service attaches to) kept one call past the SDK's 60 s on a host busy with the
+   * whole suite, though the same call takes seconds alone.
+   */
+  const CALL_TIMEOUT_MS = 180_000;
+
   /** A call that must succeed: its text. */
   async function ok(name: string, args: Record<string, unknown>): Promise<string> {
-    const res = await callTool(bed.client, name, args);
+    const res = await callTool(bed.client, name, args, CALL_TIMEOUT_MS);
     expect(res.isError, `${name}: ${textOf(res)}`).toBeFalsy();
     return textOf(res);
   }
 
   /** A call that must fail: its message. */
   async function refused(name: string, args: Record<string, unknown>): Promise<string> {
-    const res = await callTool(bed.client, name, args);
+    const res = await callTool(bed.client, name, args, CALL_TIMEOUT_MS);
     expect(res.isError, `${name} was not refused: ${textOf(res)}`).toBe(true);
     return textOf(res);
   }

@@ -51,11 +51,16 @@ describe('tabs under attack', () => {
       // action's 5 s. Either way the popups open, and every answer from then on is kept.
       const said = [
         textOf(
-          await callTool(bed.client, 'browser_click', {
-            session_id: id,
-            element: 'Flood',
-            ref: refOf(snap, /button "Flood"/),
-          }),
+          await callTool(
+            bed.client,
+            'browser_click',
+            {
+              session_id: id,
+              element: 'Flood',
+              ref: refOf(snap, /button "Flood"/),
+            },
+            180_000,
+          ),
         ),
       ];
       await waitForAsync('the popups to open', async () => {
@@ -79,7 +84,7 @@ describe('tabs under attack', () => {
     } finally {
       await callTool(bed.client, 'session_close', { session_id: id });
     }
-  }, 120_000);
+  }, 400_000); // a hang guard: 12 s alone, 86 s once with the whole suite on 2 cores
 
   it('answers a dialog nobody answers the runs way after the fallback, and says so in the next answer', async () => {
     const id = await newSession('/dialogs');

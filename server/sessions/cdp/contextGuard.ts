@@ -25,6 +25,8 @@ export class ContextGuard {
   readonly browserSessions = new Set<string>();
   /** Downloads its client was told of. */
   readonly downloads = new Set<string>();
+  /** Pipe ids of Target.attachToTarget commands to the browser's own target: their sessions are browser sessions. */
+  private readonly browserAttaches = new Set<number>();
   private readonly queue: { msg: CdpCommand; sessionId: string; bytes: number }[] = [];
   private looking = false;
 
@@ -32,8 +34,8 @@ export class ContextGuard {
     private readonly hub: GuardedHub,
     private readonly scope: GuardScope,
     readonly knowledge: ScopeKnowledge,
-    /** Where a command the rules passed goes on (the session's policy, then the pipe). */
-    private readonly pass: (msg: CdpCommand, sessionId: string, params: Record<string, unknown>) => void,
+    /** Where a command the rules passed goes on (the session's policy, then the pipe): its id on the pipe, if it went. */
+    private readonly pass: (msg: CdpCommand, sessionId: string, params: Record<string, unknown>) => number | undefined,
     /** Where the view's own answers and refusals go (the channel's client). */
     private readonly reply: (msg: CdpMessage) => void,
     private readonly isClosed: () => boolean,
@@ -74,6 +76,9 @@ export class ContextGuard {
       if (verdict.ok === 'answer') {
         respond({ result: verdict.result });
         if (verdict.browserClose) this.scope.onBrowserClose();
+      } else if (verdict.ok === 'browserAttach') {
+        const id = this.pass(msg, sessionId, params);
+        if (id !== undefined) this.browserAttaches.add(id);
       } else if (verdict.ok) this.pass(msg, sessionId, verdict.params ?? params);
       else respond({ error: { code: 'code' in verdict ? verdict.code : SERVER_ERROR, message: verdict.message } });
     }
@@ -85,22 +90,23 @@ export class ContextGuard {
     await Promise.all(
       targetIds.map(async (targetId) => {
         const answer = await this.hub.call('Target.getTargetInfo', { targetId }).catch(() => undefined);
-        const info = answer?.targetInfo as { browserContextId?: unknown } | undefined;
-        this.knowledge.learn({ targetId, browserContextId: info?.browserContextId });
+        const info = answer?.targetInfo as { browserContextId?: unknown; type?: unknown } | undefined;
+        this.knowledge.learn({ targetId, browserContextId: info?.browserContextId, type: info?.type });
       }),
     );
   }
 
-  /** What of an answer to `method` the client sees (and what the view learns from it). */
+  /** What of an answer to `method` (`msg` under its pipe id) the client sees, and what the view learns from it. */
   answered(method: string, msg: CdpMessage): CdpMessage {
-    if (method === 'Target.attachToBrowserTarget' && typeof msg.result?.sessionId === 'string')
+    const browserAttach = msg.id !== undefined && this.browserAttaches.delete(msg.id);
+    if ((method === 'Target.attachToBrowserTarget' || browserAttach) && typeof msg.result?.sessionId === 'string')
       this.browserSessions.add(msg.result.sessionId);
     if (!msg.result) return msg;
     return { ...msg, result: scopeResult(method, msg.result, this.knowledge) };
   }
 
   /** What becomes of an event on `sessionId`, one of the channel's sessions. */
-  event(msg: CdpMessage, holds: (sessionId: string) => boolean): EventFate {
+  event(msg: CdpMessage, holds: (sessionId: string) => boolean): Exclude<EventFate, 'browser'> {
     const fate = scopeEvent(msg, {
       knowledge: this.knowledge,
       browserSession: this.browserSessions.has(msg.sessionId ?? ''),
@@ -108,7 +114,9 @@ export class ContextGuard {
       downloads: this.downloads,
     });
     if (fate === 'release') this.release(String(msg.params?.sessionId), msg.sessionId!);
-    return fate;
+    if (fate !== 'browser') return fate;
+    if (typeof msg.params?.sessionId === 'string') this.browserSessions.add(msg.params.sessionId);
+    return 'forward';
   }
 
   /**

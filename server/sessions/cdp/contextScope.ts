@@ -44,6 +44,8 @@ const FORCES_CONTEXT = new Set([
   'Browser.setPermission',
 ]);
 
+const COOKIES = new Set(['Storage.getCookies', 'Storage.setCookies', 'Storage.clearCookies']);
+
 /** Commands that name a browser window: only windows this view was told of (Browser.getWindowForTarget of its own targets). */
 const NAMES_WINDOW = new Set(['Browser.getWindowBounds', 'Browser.setWindowBounds']);
 
@@ -73,24 +75,49 @@ const TARGET_AND_BROWSER = new Set([
  * on the whole browser (Fetch and Network interception of every context, Security's certificate
  * override, Emulation's screens, SystemInfo, Tracing, Memory), so it is refused.
  */
-const BROWSER_SESSION = new Set([
-  ...TARGET_AND_BROWSER,
-  'Storage.getCookies',
-  'Storage.setCookies',
-  'Storage.clearCookies',
-]);
+const BROWSER_SESSION = new Set([...TARGET_AND_BROWSER, ...COOKIES]);
 
 /** Refused on every session: each reaches past the context (every process, every context's frames). */
 const REFUSED_DOMAINS = ['SystemInfo.', 'Tracing.'];
 const REFUSED = new Set(['Memory.simulatePressureNotification', 'Memory.setPressureNotificationsSuppressed']);
 
-/** Inside Target.sendMessageToTarget: commands whose answer or events this view would have to rewrite there. */
+/**
+ * Inside Target.sendMessageToTarget: commands whose answer or events this view would have to rewrite
+ * there, and a browser session opened there (its traffic would never pass the browser session's rules).
+ */
 const NOT_WRAPPED = new Set([
+  'Target.attachToBrowserTarget',
   'Target.getBrowserContexts',
   'Target.getTargets',
   'Target.setDiscoverTargets',
   'Browser.close',
 ]);
+
+/**
+ * What a context session's pages may be sent to by Target.createTarget and Page.navigate (which
+ * Chromium runs as the browser's own navigations, past the rules that keep a web page from them).
+ * A precaution more than a found hole: every context of a shared browser runs as one user, so
+ * file: could reach other sessions' folders (tried: Chromium answered ERR_FILE_NOT_FOUND for another
+ * session's download, which nothing here guarantees), and chrome: pages show browser-wide facts
+ * (chrome://process-internals counts every profile's renderers; its frame trees were per profile).
+ */
+const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:']);
+const OPENABLE_ABOUT = new Set(['about:blank', 'about:srcdoc']);
+const URL_MESSAGE =
+  'A context session opens http, https, data and blob URLs and about:blank only (it shares its browser, files and internal pages with other sessions)';
+
+function openable(url: unknown): boolean {
+  if (url === undefined) return true; // Chromium's own default: about:blank
+  if (typeof url !== 'string') return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (OPENABLE_SCHEMES.has(parsed.protocol)) return true;
+  return parsed.protocol === 'about:' && OPENABLE_ABOUT.has(`about:${parsed.pathname}`);
+}
 
 const UNKNOWN_TARGET = 'No target with given id found';
 const INVALID_PARAMS = -32602;
@@ -107,6 +134,7 @@ export class ScopeKnowledge {
   private static readonly MAX = 10_000;
   private readonly contexts = new Map<string, string | null>();
   private readonly frames = new Set<string>();
+  private readonly browsers = new Set<string>();
   readonly windows = new Set<number>();
 
   constructor(readonly browserContextId: string) {}
@@ -116,10 +144,16 @@ export class ScopeKnowledge {
     return this.contexts.get(targetId);
   }
 
-  learn(info: { targetId?: unknown; browserContextId?: unknown }): void {
+  learn(info: { targetId?: unknown; browserContextId?: unknown; type?: unknown }): void {
     if (typeof info.targetId !== 'string') return;
     bounded(this.contexts, ScopeKnowledge.MAX);
     this.contexts.set(info.targetId, typeof info.browserContextId === 'string' ? info.browserContextId : null);
+    if (info.type === BROWSER_TARGET) this.browsers.add(info.targetId);
+  }
+
+  /** The browser's own target (one per browser; a client may attach to it as to a browser session). */
+  isBrowser(targetId: string): boolean {
+    return this.browsers.has(targetId);
   }
 
   ours(targetId: string): boolean {
@@ -149,6 +183,8 @@ export type ScopeVerdict =
   | Verdict
   | { ok: 'answer'; result: Record<string, unknown>; browserClose?: true }
   | { ok: 'lookup'; targetIds: string[] }
+  /** Target.attachToTarget of the browser's own target: what it opens is a browser session (Puppeteer's browser.target().createCDPSession()). */
+  | { ok: 'browserAttach' }
   | { ok: false; message: string; code: number };
 
 export interface ScopeCommandContext {
@@ -163,6 +199,17 @@ export interface ScopeCommandContext {
 
 /** A context session's rules over one command (the session's policy, policy.ts, is applied after these). */
 export function scopeCommand(method: string, params: Record<string, unknown>, ctx: ScopeCommandContext): ScopeVerdict {
+  const verdict = rules(method, params, ctx);
+  if (verdict.ok !== true) return verdict;
+  // Whatever else names a context (a command not listed above, a stray field) names the session's.
+  const going = verdict.params ?? params;
+  const ours = ctx.knowledge.browserContextId;
+  return 'browserContextId' in going && going.browserContextId !== ours
+    ? { ok: true, params: { ...going, browserContextId: ours } }
+    : verdict;
+}
+
+function rules(method: string, params: Record<string, unknown>, ctx: ScopeCommandContext): ScopeVerdict {
   const { knowledge, browserSession } = ctx;
   const wrapping = ctx.wrapping ?? 0;
   const refused = { ok: false as const, message: notOnContextSession(method) };
@@ -173,19 +220,27 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
   if (wrapping > 0 && NOT_WRAPPED.has(method))
     return { ok: false, message: `${method} cannot be wrapped in Target.sendMessageToTarget on a context session` };
 
-  if (NAMES_TARGET.has(method)) {
-    const targetId = params.targetId;
-    // Without one, getTargetInfo and getWindowForTarget answer about the session they are sent on.
-    if (targetId === undefined && (method === 'Target.getTargetInfo' || method === 'Browser.getWindowForTarget'))
-      return { ok: true };
-    if (typeof targetId !== 'string') return { ok: true }; // Chromium refuses it itself
+  // A command naming a target (NAMES_TARGET, or any other with a targetId) reaches the session's
+  // targets only; without one, getTargetInfo and getWindowForTarget answer about their own session.
+  const targetId = params.targetId;
+  if (typeof targetId === 'string') {
     const context = knowledge.contextOf(targetId);
     if (context === undefined) return { ok: 'lookup', targetIds: [targetId] };
-    if (context !== knowledge.browserContextId) return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
-    return { ok: true };
+    const browserTarget = knowledge.isBrowser(targetId);
+    if (browserTarget && method === 'Target.attachToTarget' && wrapping === 0) return { ok: 'browserAttach' };
+    if (!(browserTarget && method === 'Target.getTargetInfo') && context !== knowledge.browserContextId)
+      return { ok: false, message: UNKNOWN_TARGET, code: INVALID_PARAMS };
   }
-  if (FORCES_CONTEXT.has(method))
-    return { ok: true, params: { ...params, browserContextId: knowledge.browserContextId } };
+  if ((method === 'Target.createTarget' || method === 'Page.navigate') && !openable(params.url))
+    return { ok: false, message: URL_MESSAGE };
+  if (FORCES_CONTEXT.has(method)) {
+    if (browserSession) return { ok: true, params: { ...params, browserContextId: knowledge.browserContextId } };
+    // On a page's (or worker's) session Chromium takes no browserContextId, and Storage's cookie
+    // commands there act on the browser's DEFAULT context (the test shows it), not the page's: so
+    // these go on the browser session only (Playwright and Puppeteer send them there; a page's own
+    // cookies are Network.getCookies and the like on its session).
+    return { ok: false, message: `${method} is sent on the browser session on a context session` };
+  }
   if (NAMES_WINDOW.has(method))
     return typeof params.windowId === 'number' && knowledge.windows.has(params.windowId)
       ? { ok: true }
@@ -197,8 +252,10 @@ export function scopeCommand(method: string, params: Record<string, unknown>, ct
         ? { ok: false, message: 'Target.setAutoAttach on a context session must be flat (flatten: true)' }
         : { ok: true };
     case 'Target.getBrowserContexts':
-      // None: the libraries then take the session's context for their default one (see above).
-      return { ok: 'answer', result: { browserContextIds: [] } };
+      // None besides the default, which is the session's: the libraries then take the session's
+      // context for their default one (see above), and the service's own storage-state export
+      // (artifacts/storageOut.ts) reads the session's context as the default one.
+      return { ok: 'answer', result: { browserContextIds: [], defaultBrowserContextId: knowledge.browserContextId } };
     case 'Browser.close':
       return { ok: 'answer', result: {}, browserClose: true };
     case 'Target.sendMessageToTarget':
@@ -271,7 +328,7 @@ function visible(info: TargetInfo, knowledge: ScopeKnowledge): boolean {
  * context that auto-attach caught on a browser session) let go: the hub resumes it, in case it waits
  * for a debugger, and detaches it, so no other session's page is ever held by this one.
  */
-export type EventFate = 'forward' | 'drop' | 'release';
+export type EventFate = 'forward' | 'drop' | 'release' | 'browser';
 
 export interface ScopeEventContext {
   knowledge: ScopeKnowledge;
@@ -302,6 +359,8 @@ export function scopeEvent(msg: CdpMessage, ctx: ScopeEventContext): EventFate {
       const info = params.targetInfo;
       knowledge.learn(info);
       if (info.browserContextId === knowledge.browserContextId) return 'forward';
+      // The browser's own target, which the channel attached to itself (the guard marks it a browser session).
+      if (info.type === BROWSER_TARGET) return 'browser';
       // A page's own children (its frames and workers) are in its context whether Chromium says so or not.
       if (!ctx.browserSession && info.browserContextId === undefined) return 'forward';
       return 'release';

@@ -251,10 +251,10 @@ export class CdpHub {
     sessionId: string,
     params: Record<string, unknown>,
     folders: SessionFolders,
-  ): void {
+  ): number | undefined {
     const verdict = checkCommand(msg.method, params, { folders, owns: (s) => channel.sessions.has(s) });
     if (!verdict.ok)
-      return channel.sink.message({
+      return void channel.sink.message({
         id: msg.id,
         error: { code: SERVER_ERROR, message: verdict.message },
         ...(msg.sessionId ? { sessionId: msg.sessionId } : {}),
@@ -263,6 +263,7 @@ export class CdpHub {
     const bytes = this.write({ id, method: msg.method, params: verdict.params ?? params, sessionId });
     this.pending.set(id, { channel, clientId: msg.id, method: msg.method, bytes });
     channel.account(1, bytes);
+    return id;
   }
 
   /** A command of the hub's own client, under a pipe id of its own (answered through ownSink). */
