@@ -56,8 +56,11 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
     if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null)
       html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
     // A session with no display of its own (a context session) is shown by a screencast: the page must not speak RFB.
-    if (file === 'vnc.html' && authorizeSession(app, req, 'view')?.vncSocket === null)
-      html = html.replace('<head>', `<head><meta name="${SCREENCAST_META}" content="screencast">`);
+    // A queued run's session has no kind yet: the page loads itself again once it has one.
+    if (file === 'vnc.html') {
+      const kind = queued ? 'pending' : authorizeSession(app, req, 'view')?.vncSocket === null ? 'screencast' : null;
+      if (kind) html = html.replace('<head>', `<head><meta name="${SCREENCAST_META}" content="${kind}">`);
+    }
     return reply
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'no-referrer')
