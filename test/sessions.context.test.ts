@@ -200,6 +200,15 @@ describe('context sessions', () => {
       };
       expect(isolation).toBe('context');
       expect((await stateOf(session_id)).isolation).toBe('context');
+      // The agent tools drive it through the same scoped view: its own page, nobody else's.
+      const other = await create({ isolation: 'context', start_url: `${siteUrl}/other` });
+      expect(textOf(await callTool(client, 'browser_navigate', { session_id, url: `${siteUrl}/mine` }))).toContain(
+        'ctx /mine',
+      );
+      const tabs = textOf(await callTool(client, 'browser_tabs', { session_id, action: 'list' }));
+      expect(tabs).toContain('/mine');
+      expect(tabs).not.toContain('/other');
+      await end(other.session_id);
       await callTool(client, 'session_close', { session_id });
     } finally {
       await client.close();
