@@ -59,3 +59,99 @@ export const positionOfWaiting = (reason: string): number | undefined => {
 
 /** Meta tag the server adds to the VNC page when its token only grants viewing. */
 export const VIEW_ONLY_META = 'browserdesk-view-only';
+
+/**
+ * Meta tag the server adds to the VNC page when its session has no display of its own (a context
+ * session, sharing its browser's display): the page shows a screencast of the session's own pages
+ * and sends input as ViewerInput messages, instead of speaking RFB.
+ */
+export const SCREENCAST_META = 'browserdesk-view-kind';
+
+/** The largest frame a screencast sends (Page.startScreencast maxWidth/maxHeight), and so the coordinate bounds. */
+export const SCREENCAST_MAX = { width: 1920, height: 1080 } as const;
+
+/** Bytes one input message may have: the longest is a pasted text. */
+export const MAX_INPUT_MESSAGE_BYTES = 8 * 1024;
+
+/** Characters one `text` message may insert. */
+export const MAX_INPUT_TEXT = 2000;
+
+/** Keys that are not a character, as KeyboardEvent.key names them: the ones the screencast viewer passes on. */
+export const NAMED_KEYS = [
+  'Enter',
+  'Tab',
+  'Backspace',
+  'Delete',
+  'Escape',
+  'Insert',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Shift',
+  'Control',
+  'Alt',
+  'Meta',
+  'CapsLock',
+  'ContextMenu',
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}` as const),
+] as const;
+export type NamedKey = (typeof NAMED_KEYS)[number];
+
+/** CDP Input modifiers bit field: Alt 1, Ctrl 2, Meta 4, Shift 8. */
+const modifiers = z.number().int().min(0).max(15).default(0);
+/** A point on the frame the viewer shows, in that frame's pixels (the server maps it onto the page). */
+const framePoint = {
+  x: z.number().finite().min(0).max(SCREENCAST_MAX.width),
+  y: z.number().finite().min(0).max(SCREENCAST_MAX.height),
+};
+
+/** One printable character (a code point, so an emoji counts as one), or a named key. */
+const keyName = z.union([
+  z.enum(NAMED_KEYS),
+  z.string().refine((s) => [...s].length === 1 && !/\p{C}/u.test(s), 'must be one printable character or a named key'),
+]);
+
+/**
+ * What a screencast viewer that may control the session sends: one JSON object per WebSocket text
+ * message. Only a control token's socket reads them (never view_only, never a view token); a message
+ * that does not parse closes that socket with 1008 and changes nothing else.
+ */
+export const ViewerInput = z.discriminatedUnion('t', [
+  z.strictObject({
+    t: z.literal('pointer'),
+    type: z.enum(['move', 'down', 'up']),
+    ...framePoint,
+    button: z.enum(['none', 'left', 'middle', 'right']).default('none'),
+    /** Buttons held, as MouseEvent.buttons: left 1, right 2, middle 4 (back and forward are not passed on). */
+    buttons: z.number().int().min(0).max(7).default(0),
+    clickCount: z.number().int().min(0).max(3).default(0),
+    modifiers,
+  }),
+  z.strictObject({
+    t: z.literal('wheel'),
+    ...framePoint,
+    deltaX: z.number().finite().min(-10_000).max(10_000),
+    deltaY: z.number().finite().min(-10_000).max(10_000),
+    modifiers,
+  }),
+  z.strictObject({
+    t: z.literal('key'),
+    type: z.enum(['down', 'up']),
+    key: keyName,
+    /** KeyboardEvent.code: letters and digits only (KeyA, Digit1, Enter, ShiftLeft). */
+    code: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,32}$/)
+      .optional(),
+    modifiers,
+  }),
+  z.strictObject({ t: z.literal('text'), text: z.string().min(1).max(MAX_INPUT_TEXT) }),
+]);
+export type ViewerInput = z.infer<typeof ViewerInput>;
+/** A message as a viewer writes it (defaults may be left out). */
+export type ViewerInputMessage = z.input<typeof ViewerInput>;

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -23,6 +23,9 @@ export const RECORDING = { fps: 10, crf: 28, preset: 'ultrafast', keyframeSecond
 
 /** A recording stops growing here (a session could feed its recorder bytes; see SECURITY.md). */
 export const MAX_RECORDING_BYTES = 2 * 1024 ** 3;
+
+/** A frames recording drops frames while this much waits for ffmpeg. */
+const MAX_QUEUED_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** How long a stopping ffmpeg gets to write its last fragment before SIGKILL. */
 export const STOP_GRACE_MS = 3_000;
@@ -50,7 +53,7 @@ export const recordingFileOf = (dataDir: string, sessionId: string) =>
  * host): second 0 of the video is the moment the session went live, as the session's log says.
  */
 export function ffmpegArgs(display: string, startedAt: number): string[] {
-  const { fps, crf, preset, keyframeSeconds } = RECORDING;
+  const { fps } = RECORDING;
   return [
     '-hide_banner',
     '-nostdin',
@@ -68,6 +71,47 @@ export function ffmpegArgs(display: string, startedAt: number): string[] {
     display,
     '-vf',
     `fps=${fps}:start_time=${(startedAt / 1000).toFixed(3)}`,
+    ...encoderArgs(),
+  ];
+}
+
+/**
+ * ffmpeg reads JPEG frames from its stdin (a screencast's, for a session with no display of its
+ * own), stamped with the time each arrives, and writes the same MP4 as a display grab. Frames come
+ * only when the page changes, at any size: each is fitted into `size` and the fps filter repeats
+ * the last one to a steady rate.
+ */
+export function ffmpegFrameArgs(size: { width: number; height: number }): string[] {
+  const { fps } = RECORDING;
+  const { width: w, height: h } = size;
+  return [
+    '-hide_banner',
+    '-nostats',
+    '-loglevel',
+    'error',
+    // Start on the first frame: ffmpeg's default probe reads 5 MB of input (hundreds of frames) first.
+    '-probesize',
+    '32',
+    '-analyzeduration',
+    '0',
+    '-use_wallclock_as_timestamps',
+    '1',
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'mjpeg',
+    '-i',
+    'pipe:0',
+    '-vf',
+    `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,fps=${fps}`,
+    ...encoderArgs(),
+  ];
+}
+
+/** H.264 in fragmented MP4 on stdout, as RECORDING says. */
+function encoderArgs(): string[] {
+  const { fps, crf, preset, keyframeSeconds } = RECORDING;
+  return [
     '-an',
     '-c:v',
     'libx264',
@@ -149,7 +193,7 @@ export class Recording {
   private readonly begun: Promise<void>;
 
   private constructor(
-    private readonly opts: RecordingOptions,
+    private readonly opts: Pick<RecordingOptions, 'maxBytes' | 'onProblem'>,
     private readonly child: ChildProcess,
     file: string,
     out: fs.WriteStream,
@@ -218,6 +262,38 @@ export class Recording {
     return new Recording(opts, child, file, out, startedAt);
   }
 
+  /**
+   * Record JPEG frames the service hands in (writeFrame) rather than a display: ffmpeg is the
+   * service's child, at the recorder's niceness, reading its stdin, so it ends when the service does.
+   */
+  static startFromFrames(opts: {
+    dataDir: string;
+    sessionId: string;
+    size: { width: number; height: number };
+    maxBytes?: number;
+    onProblem?: (message: string) => void;
+  }): Recording {
+    const file = recordingFileOf(opts.dataDir, opts.sessionId);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const out = fs.createWriteStream(file, { mode: 0o600 });
+    // Nothing of the service's environment (its keys) reaches ffmpeg.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
+    const child = spawn('nice', ['-n', String(RECORDING.niceness), 'ffmpeg', ...ffmpegFrameArgs(opts.size)], {
+      env,
+      cwd: path.dirname(file),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin!.on('error', () => {}); // ffmpeg gone: its exit says why
+    return new Recording(opts, child, file, out, Date.now());
+  }
+
+  /** Hand a JPEG to a frames recording; dropped while ffmpeg is behind (live beats complete) or stopping. */
+  writeFrame(jpeg: Buffer): void {
+    const stdin = this.child.stdin;
+    if (!stdin || this.stopRequested || !stdin.writable || stdin.writableLength > MAX_QUEUED_FRAME_BYTES) return;
+    stdin.write(jpeg);
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -252,6 +328,7 @@ export class Recording {
         this.child.exitCode === null && this.child.signalCode === null && this.child.pid !== undefined;
       if (running()) {
         this.hurry();
+        this.child.stdin?.end(); // a frames recording: no more frames
         if (this.bytes === 0) {
           // Nothing written yet: let it reach its first frame (at the browser's priority now) rather than leave none.
           await withinOr(this.begun, FIRST_FRAME_WAIT_MS, undefined);

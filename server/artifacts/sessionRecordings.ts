@@ -5,6 +5,7 @@ import type { Log } from '../log.ts';
 import type { SessionPhases } from '../sessions/lifecycle.ts';
 import type { LiveSession, SessionManager } from '../sessions/types.ts';
 import { Recording, recordingFileOf } from './recorder.ts';
+import { ScreencastRecording, type SessionRecording } from './screencastRecording.ts';
 
 /** Whether a session is recorded under RECORD_SESSIONS: every one, the sessions of runs, or none. */
 const shouldRecord = (mode: Config['RECORD_SESSIONS'], session: Pick<LiveSession, 'forRun'>) =>
@@ -30,7 +31,7 @@ function onPath(command: string): boolean {
 export class SessionRecordings {
   /** What this server records (RECORD_SESSIONS). */
   readonly mode: Config['RECORD_SESSIONS'];
-  private readonly recording = new Map<string, Recording>();
+  private readonly recording = new Map<string, SessionRecording>();
   /** Its part in each session's lifecycle (services.ts subscribes it): none when nothing is recorded. */
   readonly phases: SessionPhases = {};
 
@@ -45,17 +46,23 @@ export class SessionRecordings {
     }
     this.phases = {
       live: (session, tree) => {
-        // A context session's display is shared with other sessions: it is never recorded from it.
-        if (!tree || !shouldRecord(this.mode, session)) return;
-        const r = Recording.start({
-          dataDir: deps.config.dataDir,
-          sessionId: session.id,
-          display: tree.display,
-          xauthority: tree.xauthority,
-          ipc: tree.ipc,
-          user: session.user,
-          onProblem: (message) => deps.log.warn({ session_id: session.id }, `screen recording: ${message}`),
-        });
+        if (!shouldRecord(this.mode, session)) return;
+        const onProblem = (message: string) =>
+          deps.log.warn({ session_id: session.id }, `screen recording: ${message}`);
+        // No display of its own (a context session, whose display is shared with other sessions): its
+        // display is never grabbed, which would record other sessions' windows; its own pages' screencast is.
+        const r: SessionRecording =
+          !tree || session.isolation === 'context'
+            ? new ScreencastRecording(session.hub, { dataDir: deps.config.dataDir, sessionId: session.id, onProblem })
+            : Recording.start({
+                dataDir: deps.config.dataDir,
+                sessionId: session.id,
+                display: tree.display,
+                xauthority: tree.xauthority,
+                ipc: tree.ipc,
+                user: session.user,
+                onProblem,
+              });
         this.recording.set(session.id, r);
         // On every path, just before the tree is killed. A crash skips beforeEnd: the tree's sweep
         // then asks ffmpeg to finish (SIGTERM, one signal: a second one makes ffmpeg drop its last

@@ -2,15 +2,16 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
+import { SCREENCAST_META, VIEW_ONLY_META, ViewCloseCode, waitingReason } from '../../contract/viewer.ts';
 import { ErrorCode } from '../../contract/errors.ts';
-import type { Capability } from '../sessions/types.ts';
+import type { Capability, LiveSession } from '../sessions/types.ts';
 import { Unavailable } from '../domain/errors.ts';
 import { DIST_DIR } from '../http/dashboard.ts';
 import { authorizeSession, refuseSessionToken, sessionTokenOf } from '../http/sessionAccess.ts';
 import { joinSession } from '../http/sessionClients.ts';
 import { bridgeVnc } from '../sessions/display/vncBridge.ts';
 import { streamScreencast } from '../sessions/display/screencast.ts';
+import { acceptViewerInput } from '../sessions/display/screencastControl.ts';
 
 /** Where the queued run's session the token opens for `capability` waits for a browser, or null. */
 async function waiting(app: FastifyInstance, req: FastifyRequest, capability: Capability): Promise<number | null> {
@@ -54,6 +55,12 @@ function servePage(app: FastifyInstance, file: 'vnc.html' | 'live.html') {
     // Tell the VNC page a view token cannot drive, so it does not grab keyboard and pointer for nothing.
     if (file === 'vnc.html' && !authorizeSession(app, req, 'control') && (await waiting(app, req, 'control')) === null)
       html = html.replace('<head>', `<head><meta name="${VIEW_ONLY_META}" content="true">`);
+    // A session with no display of its own (a context session) is shown by a screencast: the page must not speak RFB.
+    // A queued run's session has no kind yet: the page loads itself again once it has one.
+    if (file === 'vnc.html') {
+      const kind = queued ? 'pending' : authorizeSession(app, req, 'view')?.vncSocket === null ? 'screencast' : null;
+      if (kind) html = html.replace('<head>', `<head><meta name="${SCREENCAST_META}" content="${kind}">`);
+    }
     return reply
       .header('cache-control', 'no-store')
       .header('referrer-policy', 'no-referrer')
@@ -69,6 +76,31 @@ async function rejectSocket(app: FastifyInstance, req: FastifyRequest, socket: W
   else socket.close(ViewCloseCode.unauthorized, 'unauthorized');
 }
 
+/**
+ * A screencast of the session's own pages on `socket`; with `control`, the viewer's input drives the
+ * tab it shows (a context session's vnc_url), else anything it sends is dropped unread.
+ */
+function serveScreencast(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  socket: WebSocket,
+  session: LiveSession,
+  view: { kind: 'vnc' | 'livestream'; control: boolean },
+): void {
+  const stream = streamScreencast(socket, session.hub, {
+    onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
+  });
+  if (view.control)
+    acceptViewerInput(socket, stream, {
+      onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast input'),
+    });
+  else socket.on('message', () => {});
+  socket.on(
+    'close',
+    joinSession(app, session, view.kind, () => stream.end(ViewCloseCode.sessionEnded, 'session ended')),
+  );
+}
+
 /** GET /s/:id/vnc (viewer page, or RFB over WebSocket) and GET /s/:id/live (livestream page, or frames). */
 export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
   app.route({
@@ -80,8 +112,9 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
       const control = asksViewOnly(req) ? null : authorizeSession(app, req, 'control');
       const session = control ?? authorizeSession(app, req, 'view');
       if (!session) return rejectSocket(app, req, socket);
-      // A context session's display is shared with other sessions: it has no VNC of its own.
-      if (session.vncSocket === null) return socket.close(ViewCloseCode.unauthorized, 'no VNC for a context session');
+      // A context session's display is shared with other sessions: its view is a screencast of its own pages.
+      if (session.vncSocket === null)
+        return serveScreencast(app, req, socket, session, { kind: 'vnc', control: control !== null });
       const end = bridgeVnc(socket, session.vncSocket, {
         viewOnly: !control,
         onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'vnc bridge'),
@@ -101,15 +134,8 @@ export async function sessionViewRoutes(app: FastifyInstance): Promise<void> {
     wsHandler: (socket, req) => {
       const session = authorizeSession(app, req, 'view');
       if (!session) return rejectSocket(app, req, socket);
-      const end = streamScreencast(socket, session.hub, {
-        onError: (err) => req.log.debug({ err: err.message, session: session.id }, 'screencast'),
-      });
-      // Input from a livestream viewer is never read; drop anything it sends.
-      socket.on('message', () => {});
-      socket.on(
-        'close',
-        joinSession(app, session, 'livestream', () => end(ViewCloseCode.sessionEnded, 'session ended')),
-      );
+      // Input from a livestream viewer is never read.
+      serveScreencast(app, req, socket, session, { kind: 'livestream', control: false });
     },
   });
 }

@@ -1,7 +1,8 @@
 import { Suspense, useId, useRef, useState } from 'react';
+import type { SessionIsolation } from '../../contract/isolation.ts';
 import type { SessionClients } from '../../contract/sessions.ts';
 import { ScaleMode } from '../../contract/viewer.ts';
-import { LazyVncViewer } from './LazyViewers.tsx';
+import { LazyScreencastViewer, LazyVncViewer } from './LazyViewers.tsx';
 import { TabList } from './TabList.tsx';
 import type { VncViewerHandle } from '../viewer/index.ts';
 import { LEAVE_KEYS_LABEL } from '../viewer/leaveChord.ts';
@@ -9,17 +10,24 @@ import { Watchers } from './Watchers.tsx';
 
 type Tab = 'vnc' | 'live';
 
-/** The session's browser: interactive noVNC on one tab, the view-only livestream on the other. */
+/**
+ * The session's browser: interactive noVNC on one tab, the view-only livestream on the other. A
+ * context session has no display of its own: its interactive view is a screencast of its own pages
+ * that takes input (no scaling choice, no remote clipboard: paste into the screen sends text).
+ */
 export function LiveViewPanel({
   vncUrl,
   livestreamUrl,
   clients,
+  isolation = 'browser',
 }: {
   vncUrl?: string;
   livestreamUrl?: string;
   /** Who is connected now (GET /api/sessions/{id}), shown beside the title. */
   clients?: SessionClients | null;
+  isolation?: SessionIsolation;
 }) {
+  const screencast = isolation === 'context';
   const [tab, setTab] = useState<Tab>(vncUrl ? 'vnc' : 'live');
   const [liveOpened, setLiveOpened] = useState(!vncUrl);
   const [scale, setScale] = useState<ScaleMode>('fit');
@@ -34,7 +42,7 @@ export function LiveViewPanel({
     if (t === 'live') setLiveOpened(true);
   };
   const tabs = [
-    { key: 'vnc' as const, label: 'Interactive (noVNC)', url: vncUrl },
+    { key: 'vnc' as const, label: screencast ? 'Interactive' : 'Interactive (noVNC)', url: vncUrl },
     { key: 'live' as const, label: 'Livestream', url: livestreamUrl },
   ].filter((t) => t.url);
 
@@ -55,13 +63,15 @@ export function LiveViewPanel({
         />
         {vncUrl && tab === 'vnc' && (
           <>
-            <span className="live-bar-item">
-              <label htmlFor={`${id}-scale`}>Scale</label>
-              <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))}>
-                <option value="fit">Fit to the frame</option>
-                <option value="none">None (1:1, scroll)</option>
-              </select>
-            </span>
+            {!screencast && (
+              <span className="live-bar-item">
+                <label htmlFor={`${id}-scale`}>Scale</label>
+                <select id={`${id}-scale`} value={scale} onChange={(e) => setScale(ScaleMode.parse(e.target.value))}>
+                  <option value="fit">Fit to the frame</option>
+                  <option value="none">None (1:1, scroll)</option>
+                </select>
+              </span>
+            )}
             <label className="check live-bar-item">
               <input type="checkbox" checked={viewOnly} onChange={(e) => setViewOnly(e.target.checked)} /> View only
             </label>
@@ -90,43 +100,54 @@ export function LiveViewPanel({
         >
           <div ref={frame} className="viewer-host">
             <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-              <LazyVncViewer
-                ref={viewer}
-                url={vncUrl}
-                scale={scale}
-                viewOnly={viewOnly}
-                onClipboard={setRemoteClip}
-                className="viewer-frame above-fold"
-                label="Live browser (interactive)"
-              />
+              {screencast ? (
+                <LazyScreencastViewer
+                  url={vncUrl}
+                  viewOnly={viewOnly}
+                  className="viewer-frame above-fold"
+                  label="Live browser (interactive)"
+                />
+              ) : (
+                <LazyVncViewer
+                  ref={viewer}
+                  url={vncUrl}
+                  scale={scale}
+                  viewOnly={viewOnly}
+                  onClipboard={setRemoteClip}
+                  className="viewer-frame above-fold"
+                  label="Live browser (interactive)"
+                />
+              )}
             </Suspense>
           </div>
-          <details className="live-clipboard">
-            <summary>Clipboard</summary>
-            <div className="field">
-              <label htmlFor={`${id}-remote-clip`}>Copied in the remote browser</label>
-              <textarea
-                id={`${id}-remote-clip`}
-                readOnly
-                rows={2}
-                value={remoteClip}
-                placeholder="Text copied in the session appears here."
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-send-clip`}>Send to the remote clipboard</label>
-              <textarea id={`${id}-send-clip`} rows={2} value={toSend} onChange={(e) => setToSend(e.target.value)} />
-            </div>
-            <button
-              type="button"
-              className="secondary small"
-              disabled={viewOnly || !toSend}
-              onClick={() => viewer.current?.pasteClipboard(toSend)}
-            >
-              Send text
-            </button>
-            {viewOnly && <p className="hint">Turn off view only to send text.</p>}
-          </details>
+          {!screencast && (
+            <details className="live-clipboard">
+              <summary>Clipboard</summary>
+              <div className="field">
+                <label htmlFor={`${id}-remote-clip`}>Copied in the remote browser</label>
+                <textarea
+                  id={`${id}-remote-clip`}
+                  readOnly
+                  rows={2}
+                  value={remoteClip}
+                  placeholder="Text copied in the session appears here."
+                />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-send-clip`}>Send to the remote clipboard</label>
+                <textarea id={`${id}-send-clip`} rows={2} value={toSend} onChange={(e) => setToSend(e.target.value)} />
+              </div>
+              <button
+                type="button"
+                className="secondary small"
+                disabled={viewOnly || !toSend}
+                onClick={() => viewer.current?.pasteClipboard(toSend)}
+              >
+                Send text
+              </button>
+              {viewOnly && <p className="hint">Turn off view only to send text.</p>}
+            </details>
+          )}
         </div>
       )}
       {livestreamUrl && (

@@ -47,9 +47,9 @@ export interface ViewSession {
   end(): Promise<void>;
 }
 
-/** Start a real session through the API (POST /api/create_workflow_session) and read its URLs. */
-export async function openViewSession(server: TestServer): Promise<ViewSession> {
-  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'view tests' });
+/** Start a real session through the API (POST /api/create_workflow_session, with `fields`) and read its URLs. */
+export async function openViewSession(server: TestServer, fields: Record<string, unknown> = {}): Promise<ViewSession> {
+  const res = await postJson(server, '/api/create_workflow_session', { workflow_name: 'view tests', ...fields });
   if (res.status !== 200) throw new Error(`create_workflow_session: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as {
     session_id: string;

@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws';
 import { CdpClient } from '../cdp/client.ts';
 import type { SessionCdp } from '../cdp/hub.ts';
+import { jpegSize } from './jpegSize.ts';
 
 /**
  * The livestream: CDP Page.startScreencast frames of the session's active tab, relayed to a
@@ -11,6 +12,9 @@ import type { SessionCdp } from '../cdp/hub.ts';
  * relayed: the newest tab (new tabs open in front), else the one that most recently became visible
  * (Page.screencastVisibilityChanged fires when a tab is brought to front or hidden). Hidden tabs
  * produce no frames, so screencasting them all costs nothing until they show.
+ *
+ * The stream also says which tab it shows and how its last frame maps onto that page (`shown()`),
+ * so a viewer that may drive the session sends its input there (screencastInput.ts).
  */
 
 export interface ScreencastOptions {
@@ -23,6 +27,30 @@ export interface ScreencastOptions {
 /** Drop frames rather than queue them when a viewer falls this far behind: live beats complete. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
 
+/** How the last frame of a tab maps onto its page: the JPEG's size and CDP's screencast frame metadata. */
+export interface FrameGeometry {
+  /** The JPEG's pixels. */
+  width: number;
+  height: number;
+  /** The page's viewport in CSS pixels, and the height above it the frame also shows. */
+  deviceWidth: number;
+  deviceHeight: number;
+  offsetTop: number;
+}
+
+/** The tab a viewer is shown: where its input goes (the tab's CDP session on the stream's own client). */
+export interface ShownTab {
+  geometry: FrameGeometry;
+  send(method: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface ScreencastStream {
+  /** Stop relaying (closing the viewer's socket with `code`). Idempotent. */
+  end(code?: number, reason?: string): void;
+  /** The tab on screen, once it has sent a frame; undefined before the first frame or after the end. */
+  shown(): ShownTab | undefined;
+}
+
 interface Tab {
   targetId: string;
   sessionId: string;
@@ -30,14 +58,45 @@ interface Tab {
   /** Bumped when the tab opens or shows; the highest visible one is relayed. */
   rank: number;
   lastFrame?: Buffer;
+  geometry?: FrameGeometry;
 }
 
-/** Relay the active tab's screencast to `viewer` until either side closes. Returns a closer. */
-export function streamScreencast(
-  viewer: WebSocket,
-  hub: SessionCdp,
-  opts: ScreencastOptions = {},
-): (code?: number, reason?: string) => void {
+function geometryOf(jpeg: Buffer, metadata: Record<string, unknown> | undefined): FrameGeometry | undefined {
+  const size = jpegSize(jpeg);
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const deviceWidth = num(metadata?.deviceWidth);
+  const deviceHeight = num(metadata?.deviceHeight);
+  if (!size || !deviceWidth || !deviceHeight) return undefined;
+  return { ...size, deviceWidth, deviceHeight, offsetTop: num(metadata?.offsetTop) ?? 0 };
+}
+
+/** Relay the active tab's screencast to `viewer` until either side closes. */
+export function streamScreencast(viewer: WebSocket, hub: SessionCdp, opts: ScreencastOptions = {}): ScreencastStream {
+  const stream = watchScreencast(hub, {
+    ...opts,
+    onFrame: (frame) => {
+      if (viewer.readyState !== WebSocket.OPEN || viewer.bufferedAmount > MAX_QUEUED_BYTES) return;
+      viewer.send(frame, { binary: true });
+    },
+    onEnd: (code, reason) => {
+      if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING)
+        viewer.close(code, reason);
+    },
+  });
+  viewer.on('close', () => stream.end());
+  viewer.on('error', () => stream.end());
+  return stream;
+}
+
+export interface ScreencastWatch extends ScreencastOptions {
+  /** Each frame of the tab on screen (8-byte capture time, then the JPEG); also the last one again when another tab comes to front. */
+  onFrame: (frame: Buffer) => void;
+  /** Once, when the watch ends (asked to, or the browser went). */
+  onEnd?: (code: number, reason: string) => void;
+}
+
+/** Watch the active tab's screencast until ended or the browser goes (the livestream, the live view, a recording). */
+export function watchScreencast(hub: SessionCdp, opts: ScreencastWatch): ScreencastStream {
   let cdp: CdpClient | undefined;
   const tabs = new Map<string, Tab>(); // by CDP session id
   const attaching = new Set<string>(); // target ids
@@ -49,17 +108,14 @@ export function streamScreencast(
     if (closed) return;
     closed = true;
     cdp?.close();
-    if (viewer.readyState === WebSocket.OPEN || viewer.readyState === WebSocket.CONNECTING) viewer.close(code, reason);
+    opts.onEnd?.(code, reason);
   };
   const fail = (err: unknown) => {
     if (closed) return;
     opts.onError?.(err instanceof Error ? err : new Error(String(err)));
   };
 
-  const relay = (frame: Buffer) => {
-    if (viewer.readyState !== WebSocket.OPEN || viewer.bufferedAmount > MAX_QUEUED_BYTES) return;
-    viewer.send(frame, { binary: true });
-  };
+  const relay = (frame: Buffer) => opts.onFrame(frame);
 
   const pickActive = () => {
     let best: Tab | undefined;
@@ -132,7 +188,9 @@ export function streamScreencast(
         const tab = tabs.get(sessionId);
         if (!tab) break;
         const jpeg = Buffer.from(p.data as string, 'base64');
-        const ts = (p.metadata as { timestamp?: number } | undefined)?.timestamp;
+        const metadata = p.metadata as Record<string, unknown> | undefined;
+        tab.geometry = geometryOf(jpeg, metadata) ?? tab.geometry;
+        const ts = metadata?.timestamp as number | undefined;
         const frame = Buffer.allocUnsafe(8 + jpeg.length);
         frame.writeDoubleBE(ts ? ts * 1000 : Date.now(), 0);
         jpeg.copy(frame, 8);
@@ -172,7 +230,13 @@ export function streamScreencast(
       fail(err);
       end(1011, 'browser unavailable');
     });
-  viewer.on('close', () => end());
-  viewer.on('error', () => end());
-  return end;
+  return {
+    end,
+    shown: () => {
+      const tab = active;
+      if (closed || !cdp || !tab?.geometry) return undefined;
+      const client = cdp;
+      return { geometry: tab.geometry, send: (method, params) => client.send(method, params, tab.sessionId) };
+    },
+  };
 }

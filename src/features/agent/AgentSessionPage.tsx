@@ -10,6 +10,7 @@ import { useSession } from '../../api/sessions/get-session.ts';
 import { useSessionEventStream } from '../../api/sessions/stream-session-events.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LiveViewPanel } from '../../components/LiveViewPanel.tsx';
+import { isolationOf } from '../../lib/isolation.ts';
 import { recallSession } from '../../lib/session-memory.ts';
 import { AgentChat, agentActivity } from './AgentChat.tsx';
 import { agentWorkflowId, chatModel, hasAgentEvents, recordedSteps, stateRevision } from './chat-model.ts';
@@ -85,6 +86,7 @@ export function AgentSessionPage() {
                 vncUrl={urls.vnc_url}
                 livestreamUrl={urls.livestream_url}
                 clients={session.data?.clients}
+                isolation={isolationOf(session.data)}
               />
             ) : views.isError ? (
               <ErrorNotice error={views.error} title="Could not open the live view." />

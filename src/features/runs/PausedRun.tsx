@@ -1,9 +1,9 @@
-import { Suspense } from 'react';
+import type { SessionIsolation } from '../../../contract/isolation.ts';
 import type { RunStatusResponse } from '../../../contract/runs.ts';
 import { useResumeRun } from '../../api/runs/resume-run.ts';
 import { useSessionViews } from '../../api/sessions/create-session-views.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+import { SessionScreen } from '../../components/SessionScreen.tsx';
 import { LEAVE_KEYS_LABEL } from '../../viewer/leaveChord.ts';
 
 type Pause = NonNullable<RunStatusResponse['pause']>;
@@ -16,10 +16,13 @@ export function PausedRun({
   sessionId,
   pause,
   vncUrl: launched,
+  isolation,
 }: {
   sessionId: string;
   pause: Pause;
   vncUrl?: string;
+  /** Which view its vnc_url needs (SessionScreen); undefined while the session is read. */
+  isolation: SessionIsolation | undefined;
 }) {
   const resume = useResumeRun(sessionId);
   // A run started elsewhere (the API, another tab): fresh URLs for its live view.
@@ -36,14 +39,13 @@ export function PausedRun({
         The session’s time limit keeps counting while the run waits.
       </p>
       {vncUrl && (
-        <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-          <LazyVncViewer
-            url={vncUrl}
-            scale="fit"
-            className="viewer-frame"
-            label="Live browser (interactive): act here, then resume"
-          />
-        </Suspense>
+        <SessionScreen
+          isolation={isolation}
+          url={vncUrl}
+          scale="fit"
+          className="viewer-frame"
+          label="Live browser (interactive): act here, then resume"
+        />
       )}
       <div className="row" style={{ marginTop: '0.75rem' }}>
         <button type="button" onClick={() => resume.mutate()} disabled={resume.isPending}>

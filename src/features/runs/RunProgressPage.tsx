@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { isStatus } from '../../api/errors.ts';
 import { useRunStatus } from '../../api/runs/get-run-status.ts';
@@ -7,7 +7,8 @@ import { useSession } from '../../api/sessions/get-session.ts';
 import { useSessionEventStream } from '../../api/sessions/stream-session-events.ts';
 import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
-import { LazyVncViewer } from '../../components/LazyViewers.tsx';
+import { SessionScreen } from '../../components/SessionScreen.tsx';
+import { isolationWhenRead } from '../../lib/isolation.ts';
 import { preloadVncViewer } from '../../viewer/preload.ts';
 import { recallRun } from './run-memory.ts';
 import { LiveSessionLog } from '../../components/inspector/LiveSessionLog.tsx';
@@ -68,7 +69,9 @@ export function RunProgressPage() {
           incomplete: find it under <Link to="/runs">Runs</Link>.
         </p>
       )}
-      {run?.pause && <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={vncUrl} />}
+      {run?.pause && (
+        <PausedRun sessionId={sessionId} pause={run.pause} vncUrl={vncUrl} isolation={isolationWhenRead(session)} />
+      )}
       <div className="live-split">
         <section aria-labelledby="live-title">
           <h2 id="live-title" className="visually-hidden">
@@ -77,19 +80,18 @@ export function RunProgressPage() {
           {run?.pause ? (
             <p className="status">The run is paused: the interactive view is above.</p>
           ) : vncUrl && live ? (
-            <Suspense fallback={<p className="status">Loading the viewer…</p>}>
-              <LazyVncViewer
-                url={vncUrl}
-                viewOnly
-                scale="fit"
-                className="viewer-frame above-fold"
-                label="Live view of the run"
-                // Until the picture arrives, the run's state as the server reported it over HTTP.
-                connectingText={
-                  run && `Running, ${run.results.length} of ${run.total_actions} steps done: opening the live view…`
-                }
-              />
-            </Suspense>
+            <SessionScreen
+              isolation={isolationWhenRead(session)}
+              url={vncUrl}
+              viewOnly
+              scale="fit"
+              className="viewer-frame above-fold"
+              label="Live view of the run"
+              // Until the picture arrives, the run's state as the server reported it over HTTP.
+              connectingText={
+                run && `Running, ${run.results.length} of ${run.total_actions} steps done: opening the live view…`
+              }
+            />
           ) : run?.screenshot ? (
             <figure style={{ margin: 0 }}>
               <img className="screenshot" src={run.screenshot} alt="The page when the run ended" />

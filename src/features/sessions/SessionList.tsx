@@ -14,6 +14,7 @@ import { SEARCH_SETTLE_MS, serverSearchOf, useSettled } from '../../components/t
 import { sortByValue, type ListFeatures } from '../../components/tables/table-features.ts';
 import { useListTable } from '../../components/tables/useListTable.ts';
 import { BulkEnd } from './BulkEnd.tsx';
+import { IsolationBadge } from './IsolationBadge.tsx';
 import {
   emptyListText,
   endedBadly,
@@ -59,11 +60,15 @@ const columns = helper.columns([
   helper.accessor('id', {
     header: 'Session',
     enableSorting: false,
-    cell: ({ getValue }) => (
-      <Link to={`/sessions/${getValue()}`}>
-        <code>{getValue().slice(0, 8)}</code>
-        <span className="visually-hidden"> session {getValue()}</span>
-      </Link>
+    cell: ({ row, getValue }) => (
+      <>
+        <Link to={`/sessions/${getValue()}`}>
+          <code>{getValue().slice(0, 8)}</code>
+          <span className="visually-hidden"> session {getValue()}</span>
+        </Link>{' '}
+        {/* Only the kind that is not the default is named, so the list stays quiet. */}
+        <IsolationBadge session={row.original} quiet />
+      </>
     ),
   }),
   helper.accessor((s) => s.workflow_name ?? undefined, {

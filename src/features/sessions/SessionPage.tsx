@@ -13,6 +13,8 @@ import { LiveViewPanel } from '../../components/LiveViewPanel.tsx';
 import { ProfileNote } from './ProfileNote.tsx';
 import { RecordPanel } from './RecordPanel.tsx';
 import { recallSession } from '../../lib/session-memory.ts';
+import { isolationOf } from '../../lib/isolation.ts';
+import { IsolationBadge } from './IsolationBadge.tsx';
 import { SessionBadge } from './SessionBadge.tsx';
 import { SessionRun } from './SessionRun.tsx';
 import { TimeLeft, TimeLimit, TimeWarning } from './TimeLeft.tsx';
@@ -66,6 +68,11 @@ export function SessionPage() {
         {session.data && state !== 'loading' && (
           <li>
             State: <SessionBadge session={{ ...session.data, state }} runOutcome={runOutcome} />
+          </li>
+        )}
+        {session.data && state !== 'loading' && (
+          <li>
+            Isolation: <IsolationBadge session={session.data} />
           </li>
         )}
         {(session.data?.workflow_name ?? remembered?.workflow_name) && (
@@ -144,7 +151,12 @@ export function SessionPage() {
       ) : urls ? (
         <>
           {(urls.vnc_url || urls.livestream_url) && (
-            <LiveViewPanel vncUrl={urls.vnc_url} livestreamUrl={urls.livestream_url} clients={session.data?.clients} />
+            <LiveViewPanel
+              vncUrl={urls.vnc_url}
+              livestreamUrl={urls.livestream_url}
+              clients={session.data?.clients}
+              isolation={isolationOf(session.data)}
+            />
           )}
           <div className="live-after">
             <RecordPanel sessionId={id} />

@@ -7,6 +7,7 @@ import { isStatus } from '../../api/errors.ts';
 import { useEndSession } from '../../api/sessions/end-session.ts';
 import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { LiveViewPanel } from '../../components/LiveViewPanel.tsx';
+import { isolationOf } from '../../lib/isolation.ts';
 import { RecordingView } from '../../components/recorder/RecordingView.tsx';
 import { useRecording } from '../../components/recorder/use-recording.ts';
 import { openingSteps } from './record-insert.ts';
@@ -63,7 +64,11 @@ export default function RecordingSession({
     <div className="record-grid">
       <div className="record-view">
         {session.vnc_url || session.livestream_url ? (
-          <LiveViewPanel vncUrl={session.vnc_url} livestreamUrl={session.livestream_url} />
+          <LiveViewPanel
+            vncUrl={session.vnc_url}
+            livestreamUrl={session.livestream_url}
+            isolation={isolationOf(session)}
+          />
         ) : (
           <p className="notice">This server gives no live view: record through the session&apos;s connect URL.</p>
         )}
