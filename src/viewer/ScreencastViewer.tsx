@@ -7,6 +7,7 @@ import { framePoint, keyInput, pointerInput } from './screencastInput.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { useScreencast } from './useScreencast.ts';
 import './viewer.css';
+import { viewerRegionProps } from './viewerRegion.ts';
 
 export interface ScreencastViewerProps {
   /** A context session's vnc_url: its page upgrades to a screencast of the session's own tabs that takes input. */
@@ -113,13 +114,7 @@ export function ScreencastViewer({
   return (
     <div
       ref={regionRef}
-      tabIndex={-1}
-      className={`bd-viewer${className ? ` ${className}` : ''}`}
-      style={background ? { background } : undefined}
-      role="region"
-      aria-label={label}
-      data-state={status.state}
-      data-view-only={viewOnly ? 'true' : 'false'}
+      {...viewerRegionProps({ className, background, label, status, viewOnly })}
       data-kind="screencast"
     >
       <canvas

@@ -9,6 +9,7 @@ import { toPageUrl } from './streamUrl.ts';
 import { StatusLine } from './StatusLine.tsx';
 import { useViewerConnection } from './useViewerConnection.ts';
 import './viewer.css';
+import { viewerRegionProps } from './viewerRegion.ts';
 
 export interface VncViewerHandle {
   focus(): void;
@@ -168,16 +169,7 @@ export function VncViewer({
 
   const showIframe = status.state === 'unavailable' && fallback === 'iframe';
   return (
-    <div
-      ref={regionRef}
-      tabIndex={-1}
-      className={`bd-viewer${className ? ` ${className}` : ''}`}
-      style={background ? { background } : undefined}
-      role="region"
-      aria-label={label}
-      data-state={status.state}
-      data-view-only={viewOnly ? 'true' : 'false'}
-    >
+    <div ref={regionRef} {...viewerRegionProps({ className, background, label, status, viewOnly })}>
       {showIframe ? (
         <iframe className="bd-viewer__iframe" src={toPageUrl(url)} title={label} />
       ) : (
