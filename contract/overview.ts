@@ -29,6 +29,12 @@ export const Overview = z.object({
   }),
   capacity: z.object({
     sessions: z.number().int().describe('Sessions starting or live on this node'),
+    places: z
+      .number()
+      .int()
+      .describe(
+        "MAX_SESSIONS' places taken on this node: each browser session's browser, and each browser that context sessions share, whatever it holds",
+      ),
     max_sessions: z.number().int().describe('MAX_SESSIONS of this node'),
     warm_pool: z.object({
       ready: z.number().int().describe('Browsers started and waiting for a session'),

@@ -293,6 +293,7 @@ export async function buildServices(
     store: overviewRepo(db),
     capacity: () => ({
       sessions: sessions.active,
+      places: sessions.placesUsed,
       pool: sessions.poolStats,
       draining: drain.window(),
     }),

@@ -62,6 +62,7 @@ describe('GET /api/overview', () => {
     expect(body.runs).toEqual({ since, succeeded: 1, failed: 1, queued: 1, running: 1 });
     expect(body.capacity).toEqual({
       sessions: 0,
+      places: 0,
       max_sessions: 7,
       warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 3 },
       draining: null,

@@ -9,6 +9,8 @@ export interface OverviewDeps {
   /** This node's sessions starting or live, its warm pool now, and its drain when it drains. */
   capacity(): {
     sessions: number;
+    /** MAX_SESSIONS' places taken (SessionManager.placesUsed). */
+    places: number;
     pool: { ready: number; starting: number; target: number };
     draining: { since: string; deadline: string } | null;
   };
@@ -57,13 +59,14 @@ export class OverviewService {
       if (b && status === 'failed') b.runs_failed += Number(n);
     }
 
-    const { sessions, pool, draining } = this.deps.capacity();
+    const { sessions, places, pool, draining } = this.deps.capacity();
     const { MAX_SESSIONS, WARM_POOL_SIZE, WARM_POOL_MAX } = this.deps.config;
     return {
       generated_at: now.toISOString(),
       sessions: { live: Number(live) },
       capacity: {
         sessions,
+        places,
         max_sessions: MAX_SESSIONS,
         warm_pool: {
           ready: pool.ready,

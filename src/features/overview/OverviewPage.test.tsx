@@ -33,6 +33,7 @@ function overview(over: Partial<Overview> = {}): Overview {
     sessions: { live: 3 },
     capacity: {
       sessions: 3,
+      places: 3,
       max_sessions: 10,
       warm_pool: { ready: 1, starting: 0, target: 1, size: 1, max: 4 },
       draining: null,
@@ -113,11 +114,31 @@ describe('OverviewPage', () => {
     ).toEqual(['2', '0', '0']);
   });
 
+  it('counts places, not sessions, when context sessions share browsers', async () => {
+    serve(
+      overview({
+        capacity: {
+          sessions: 12,
+          places: 2,
+          max_sessions: 10,
+          warm_pool: { ready: 1, starting: 0, target: 1, size: 1, max: 4 },
+          draining: null,
+        },
+      }),
+    );
+    renderPage();
+    const capacity = await screen.findByRole('region', { name: 'Capacity' });
+    expect(capacity.textContent).toContain('2 of 10');
+    expect(capacity.textContent).toContain('browsers on this server, holding 12 sessions');
+    expect(capacity.textContent).not.toContain('full');
+  });
+
   it('says the pool is off, the host full, and that nothing happened yet, in words', async () => {
     serve(
       overview({
         capacity: {
           sessions: 10,
+          places: 10,
           max_sessions: 10,
           warm_pool: { ready: 0, starting: 0, target: 0, size: 0, max: 4 },
           draining: null,

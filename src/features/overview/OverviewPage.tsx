@@ -13,17 +13,20 @@ const OverviewChart = lazy(() => import('./OverviewChart.tsx'));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function CapacityCard({ capacity }: { capacity: Overview['capacity'] }) {
-  const { sessions, max_sessions: max, warm_pool: pool } = capacity;
-  const used = Math.min(100, Math.round((sessions / Math.max(1, max)) * 100));
-  const full = sessions >= max;
+  const { sessions, places, max_sessions: max, warm_pool: pool } = capacity;
+  // Places, not sessions, fill the server: context sessions share a browser, which takes one place.
+  const used = Math.min(100, Math.round((places / Math.max(1, max)) * 100));
+  const full = places >= max;
   return (
     <section className="card overview-card" aria-labelledby="overview-capacity">
       <h2 id="overview-capacity">Capacity</h2>
       <p className="overview-number">
-        {sessions} <span className="overview-of">of {max}</span>
+        {places} <span className="overview-of">of {max}</span>
       </p>
       <p className="hint">
-        sessions on this server
+        {places === sessions
+          ? 'sessions on this server'
+          : `browsers on this server, holding ${plural(sessions, 'session')} (context sessions share one)`}
         {capacity.draining
           ? `: draining before a restart, takes nothing new; stops by ${new Date(capacity.draining.deadline).toLocaleTimeString()}`
           : full
