@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionFolders } from '../cdp/policy.ts';
+import { shortHash } from '../isolation/sessionDirs.ts';
 import type { SessionUser } from '../isolation/sessionUsers.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { SessionUser } from '../isolation/sessionUsers.ts';
  * session name only its own folders' files.
  */
 export function contextFoldersOf(browserRoot: string, browserContextId: string): SessionFolders {
-  const dir = path.join(browserRoot, 'c', createHash('sha256').update(browserContextId).digest('hex').slice(0, 12));
+  const dir = path.join(browserRoot, 'c', shortHash(browserContextId));
   return { uploads: path.join(dir, 'uploads'), downloads: path.join(dir, 'downloads') };
 }
 

@@ -27,7 +27,8 @@ export function sessionsRootOf(dataDir: string): string {
   return path.join(os.tmpdir(), `bd-${shortHash(dataDir)}`);
 }
 
-const shortHash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
+/** A short, stable name for `s` (UNIX socket paths are limited to 107 bytes). */
+export const shortHash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 12);
 
 /**
  * Chromium puts its singleton socket under TMPDIR (org.chromium.Chromium.XXXXXX/SingletonSocket)
