@@ -1,10 +1,17 @@
 import path from 'node:path';
-import { PuppeteerRunnerExtension, selectorToPElementSelector, type Step, type UserFlow } from '@puppeteer/replay';
+import {
+  PuppeteerRunnerExtension,
+  selectorToPElementSelector,
+  type ChangeStep,
+  type Step,
+  type UserFlow,
+} from '@puppeteer/replay';
 import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../contract/steps.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
 import { againWhenReplaced } from './documentReplaced.ts';
+import { typedValueOff } from './typedValueCheck.ts';
 import { NAVIGATION_TIMEOUT_MS } from './engine/stepTimeout.ts';
 import { credentialsIn, type CredentialOrigins } from '../credentials/credentialOrigins.ts';
 import { fillStep, fillTemplate, type FillSources, type VariableValues } from './fillTemplate.ts';
@@ -111,7 +118,12 @@ export class RunExtension extends PuppeteerRunnerExtension {
     if (!step) return;
     // The value is typed, never written back into the step: results and events show the placeholder.
     if (step.type === 'change')
-      return this.healing(step, (s) => super.runStep({ ...s, value: typed!.value } as Step, flow));
+      return this.healing(step, async (s) => {
+        const typing = { ...s, value: typed!.value } as ChangeStep;
+        await super.runStep(typing, flow);
+        // Typed once more when the field holds something else (typedValueCheck.ts): typing twice is harmless, a doubled value is not.
+        if (await typedValueOff(this.page as Page, typing)) await super.runStep(typing, flow);
+      });
     // A wait only reads the page, so one whose document was replaced under it (a page back from the
     // back/forward cache mid-wait) is asked again of the new document instead of failing the step.
     if (step.type === 'waitForElement' || step.type === 'waitForExpression')
