@@ -36,6 +36,9 @@ async function setCookies(cdp: CdpClient, cookies: StorageState['cookies']): Pro
   }
 }
 
+/** How long the hidden tab's visit of an origin may take to load (every request is answered locally). */
+const LOAD_MS = 15_000;
+
 const BLANK = Buffer.from('<!doctype html><title></title>').toString('base64');
 
 /**
@@ -84,30 +87,45 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
   try {
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] }, sessionId);
     await cdp.send('Page.enable', {}, sessionId);
+    // Lifecycle events name their navigation (loaderId): Page.loadEventFired does not, and the new
+    // tab's own about:blank can fire one late, after the visit began, on a busy host.
+    await cdp.send('Page.setLifecycleEventsEnabled', { enabled: true }, sessionId);
     for (const { origin, localStorage } of origins) {
-      const loaded = new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          stop();
-          reject(new Error(`${origin} did not load`));
-        }, 15_000);
-        const stop = cdp.on('Page.loadEventFired', (_p, sid) => {
-          if (sid !== sessionId) return;
-          clearTimeout(timer);
-          stop();
-          resolve();
-        });
+      const loadedIds = new Set<string>();
+      let wake = () => {};
+      const stop = cdp.on('Page.lifecycleEvent', (p, sid) => {
+        if (sid !== sessionId || p.name !== 'load') return;
+        loadedIds.add(p.loaderId as string);
+        wake();
       });
-      loaded.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-      const nav = await cdp.send<{ errorText?: string }>('Page.navigate', { url: `${origin}/` }, sessionId);
-      if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
-      await loaded;
+      try {
+        const nav = await cdp.send<{ errorText?: string; loaderId?: string }>(
+          'Page.navigate',
+          { url: `${origin}/` },
+          sessionId,
+        );
+        if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${origin} did not load`)), LOAD_MS);
+          wake = () => {
+            if (nav.loaderId !== undefined && !loadedIds.has(nav.loaderId)) return;
+            clearTimeout(timer);
+            resolve();
+          };
+          wake();
+        });
+      } finally {
+        stop();
+      }
       const expression = `(() => { for (const [k, v] of ${JSON.stringify(localStorage.map((i) => [i.name, i.value]))}) localStorage.setItem(k, v); return location.origin; })()`;
-      const r = await cdp.send<{ exceptionDetails?: unknown }>(
+      const r = await cdp.send<{ exceptionDetails?: unknown; result?: { value?: unknown } }>(
         'Runtime.evaluate',
         { expression, returnByValue: true },
         sessionId,
       );
-      if (r.exceptionDetails) throw new Error(`could not set localStorage of ${origin}`);
+      // The items went into the origin's storage only if the tab was on that origin when they were written.
+      if (r.exceptionDetails || r.result?.value !== new URL(origin).origin)
+        throw new Error(`could not set localStorage of ${origin}`);
     }
   } finally {
     off();
