@@ -8,12 +8,13 @@ import { SessionStatus } from '../contract/runControl.ts';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { recordingFileOf } from '../server/artifacts/recorder.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
+import { countByName } from './helpers/processes.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
 import { CdpPage, ensureViewerBuilt, waitForAsync } from './helpers/viewSession.ts';
 
 /**
  * The live view and recording of context sessions, end to end: two context sessions of one key
- * share a browser and its display. Each one's vnc_url page shows its own page only and typing
+ * share a browser (headless: no display of its own). Each one's vnc_url page shows its own page only and typing
  * reaches its own page only; its recording is its own page, whatever window is on the shared display.
  */
 
@@ -105,6 +106,14 @@ describe('a context session’s live view and recording', () => {
     const cdpA = await CdpPage.attach(a.connect_url!);
     const cdpB = await CdpPage.attach(b.connect_url!);
     try {
+      // No warm pool here: the browser they share was started for them, headless, with no display or
+      // VNC server (nothing would show it), so the screencast is all there is to see.
+      const counts = countByName(server.dataDir);
+      expect(counts.chromium).toBeGreaterThan(0);
+      expect([counts.Xvfb ?? 0, counts.x11vnc ?? 0]).toEqual([0, 0]);
+      // …and looks to a page as a headful one does (server/sessions/browser/headlessArgs.ts).
+      expect(await cdpA.evaluate('navigator.userAgent')).toMatch(/ Chrome\/\d+\.0\.0\.0 /);
+      expect(await cdpA.evaluate('navigator.webdriver')).toBe(false);
       const html = await (await fetch(a.vnc_url!, { headers: { accept: 'text/html' } })).text();
       expect(html).toContain('name="browserdesk-view-kind" content="screencast"');
 

@@ -155,16 +155,15 @@ export class BrowserStarts {
    * A browser with nothing of any session's in it yet, for sessions to share (ContextBrowsers): the
    * pool's, else one of its own once it has its place in the gate (`signal` and `refusable` as in
    * waitForPlace; they bound the wait only, as other sessions may come to share the browser).
+   * One of its own is headless: its sessions are seen through screencasts only (they share its
+   * display), so Xvfb and x11vnc would cost a start and memory for nothing. The pool's is taken
+   * still, display and all, when one is ready: it is there now, where a start is not.
    */
   async plain(signal: AbortSignal, refusable: boolean): Promise<BrowserTree> {
     const pooled = this.pool.take();
     const cold = async (id: string) => {
       const place = await this.waitForPlace(signal, refusable);
-      return BrowserTree.start({
-        ...this.treeOptions(id),
-        gate: undefined,
-        kiosk: PRESENTATION_DEFAULT === 'kiosk',
-      }).finally(place);
+      return BrowserTree.start({ ...this.treeOptions(id), gate: undefined, headless: true }).finally(place);
     };
     return pooled ? pooled.tree.catch(() => cold(pooled.id)) : cold(randomUUID());
   }

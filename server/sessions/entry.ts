@@ -114,12 +114,13 @@ export function liveSessionOf(id: string, input: CreateSessionInput, host: Sessi
   };
 }
 
-/** The display a live session's tree shows, for the lifecycle's live phase (a screen recorder reads it). */
-export const liveDisplayOf = (tree: BrowserTree): LiveDisplay => ({
-  display: tree.display.name,
-  xauthority: tree.dirs.xauthority,
-  ipc: tree.ipcNamespace,
-});
+/** The display a live session's tree shows, for the lifecycle's live phase (a screen recorder reads it); null when headless. */
+export const liveDisplayOf = (tree: BrowserTree): LiveDisplay | null =>
+  tree.display && {
+    display: tree.display.name,
+    xauthority: tree.dirs.xauthority,
+    ipc: tree.ipcNamespace,
+  };
 
 /** A live session's new end, `timeoutSeconds` from when it went live: Invalid when that has passed. */
 export function laterExpiry(live: LiveSession, timeoutSeconds: number): Date {

@@ -5,6 +5,7 @@ import { CdpHub } from '../cdp/hub.ts';
 import type { SessionFolders } from '../cdp/policy.ts';
 import { SCREEN } from '../display/display.ts';
 import { writeDownloadPrefs } from './downloadPrefs.ts';
+import { headlessArgs } from './headlessArgs.ts';
 import { spawnDetached, type TreeEnv } from './processes.ts';
 
 export interface Chromium {
@@ -23,6 +24,8 @@ export interface ChromiumOptions {
   kiosk?: boolean;
   /** The User-Agent of every page, tab and worker (--user-agent); validated by the contract (printable ASCII). */
   userAgent?: string;
+  /** Draw off screen, with no display (--headless: Chromium's full browser, not the old headless shell). */
+  headless?: boolean;
 }
 
 /**
@@ -54,7 +57,7 @@ const DISABLED_FEATURES = [
  * can reach it. The sandbox stays on unless the browser would run as root.
  */
 export function chromiumArgs(
-  { profileDir, proxyServer, kiosk, userAgent }: ChromiumOptions,
+  { executable, profileDir, proxyServer, kiosk, userAgent, headless }: ChromiumOptions,
   asRoot: boolean,
 ): string[] {
   return [
@@ -94,8 +97,9 @@ export function chromiumArgs(
     '--no-service-autorun',
     '--force-color-profile=srgb',
     ...(proxyServer ? [`--proxy-server=${proxyServer}`] : []),
-    ...(kiosk ? ['--kiosk'] : []),
-    ...(userAgent ? [`--user-agent=${userAgent}`] : []),
+    ...(headless
+      ? headlessArgs(chromiumBinary(executable), userAgent)
+      : [...(kiosk ? ['--kiosk'] : []), ...(userAgent ? [`--user-agent=${userAgent}`] : [])]),
     'about:blank',
   ];
 }
@@ -138,12 +142,12 @@ export function chromiumBinary(configured: string): string {
 const START_TIMEOUT_MS = 60_000;
 
 /**
- * Start a headful Chromium on `tree.display`, as the tree's user, with DevTools on fds 3 (commands
+ * Start Chromium on `tree.display` (headless: on none), as the tree's user, with DevTools on fds 3 (commands
  * in) and 4 (answers out). Ready once the browser answers a command, so nobody is handed a browser
  * that is still busy starting.
  */
 export async function startChromium(
-  tree: TreeEnv & { display: string },
+  tree: TreeEnv,
   opts: ChromiumOptions,
   timeoutMs = START_TIMEOUT_MS,
 ): Promise<Chromium> {

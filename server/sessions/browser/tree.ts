@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { CdpClient } from '../cdp/client.ts';
 import type { CdpHub } from '../cdp/hub.ts';
 import { startChromium, type Chromium } from './chromium.ts';
@@ -39,6 +40,11 @@ export interface TreeOptions {
   proxyServer?: string;
   /** Chromium in kiosk mode from the start (ChromiumOptions.kiosk). */
   kiosk?: boolean;
+  /**
+   * Chromium alone, drawing off screen (ChromiumOptions.headless): no Xvfb and no x11vnc. For a
+   * browser whose pages are seen only through screencasts (a shared browser's context sessions).
+   */
+  headless?: boolean;
   /** Chromium's User-Agent from the start (ChromiumOptions.userAgent). */
   userAgent?: string;
   /** Start at this niceness (warm pool); promote() restores normal priority. */
@@ -55,7 +61,8 @@ export interface TreeOptions {
 }
 
 /**
- * One session's processes: Xvfb, a headful Chromium on it and an x11vnc on it, each its own
+ * One session's processes: Xvfb, a headful Chromium on it and an x11vnc on it (or, headless,
+ * Chromium alone), each its own
  * process group, all as the session's own user in the session's own folders, started as fast as
  * they allow (Chromium and x11vnc in parallel once the display is up) and always ended together.
  *
@@ -76,15 +83,12 @@ export class BrowserTree {
     private readonly opts: TreeOptions,
     private readonly sandbox: TreeSandbox,
     private readonly ipc: IpcNamespace | null,
-    readonly display: Display,
+    /** Null for a headless tree, as is `vnc`. */
+    readonly display: Display | null,
     readonly chromium: Chromium,
-    readonly vnc: VncServer,
+    readonly vnc: VncServer | null,
   ) {
-    for (const [kind, child] of [
-      ['xvfb', display.process],
-      ['chromium', chromium.process],
-      ['x11vnc', vnc.process],
-    ] as const) {
+    for (const [kind, child] of this.members) {
       child.once('exit', (code) => {
         if (!this.killing) this.exitListener?.(kind, code === 0);
       });
@@ -110,21 +114,26 @@ export class BrowserTree {
     return this.ipc?.path;
   }
 
-  get vncSocket(): string {
-    return this.vnc.socket;
+  /** Null for a headless tree: nothing to show over VNC. */
+  get vncSocket(): string | null {
+    return this.vnc?.socket ?? null;
+  }
+
+  /** Each process of the tree, with its kind. */
+  private get members(): [ProcessKind, ChildProcess][] {
+    return [
+      ...(this.display ? [['xvfb', this.display.process] as [ProcessKind, ChildProcess]] : []),
+      ['chromium', this.chromium.process],
+      ...(this.vnc ? [['x11vnc', this.vnc.process] as [ProcessKind, ChildProcess]] : []),
+    ];
   }
 
   get pids(): number[] {
-    return [this.display.pid, this.chromium.pid, this.vnc.pid];
+    return this.members.map(([, child]) => child.pid!);
   }
 
   get alive(): boolean {
-    return (
-      !this.killing &&
-      [this.display.process, this.chromium.process, this.vnc.process].every(
-        (p) => p.exitCode === null && p.signalCode === null,
-      )
-    );
+    return !this.killing && this.members.every(([, p]) => p.exitCode === null && p.signalCode === null);
   }
 
   /**
@@ -170,8 +179,10 @@ export class BrowserTree {
     };
     try {
       goOn();
-      ensureX11SocketDir();
-      writeXauthority(dirs.xauthority, user);
+      if (!opts.headless) {
+        ensureX11SocketDir();
+        writeXauthority(dirs.xauthority, user);
+      }
       const niceness = opts.niceness && process.getuid?.() === 0 ? opts.niceness : 0;
       const base: TreeEnv = {
         dataDir,
@@ -182,10 +193,36 @@ export class BrowserTree {
         tmp: dirs.tmp,
         user,
       };
-      // The X server makes the tree's IPC namespace, the others join it.
       const seeding = opts.seed?.(dirs.profile, user);
       // Awaited below; this only keeps a failure while Xvfb starts from going unhandled.
       seeding?.catch(() => undefined);
+      const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
+      const chromiumOptions = {
+        executable: opts.executable,
+        profileDir: dirs.profile,
+        proxyServer: opts.proxyServer,
+        folders,
+        kiosk: opts.kiosk,
+        userAgent: opts.userAgent,
+        headless: opts.headless,
+      };
+      if (opts.headless) {
+        // Chromium alone makes the tree's IPC namespace.
+        await seeding;
+        goOn();
+        const chromiumAt = performance.now();
+        const chromium = await startChromium({ ...base, ...(ownIpc ? { ipc: 'new' } : {}) }, chromiumOptions);
+        note('chromium', chromium.pid);
+        trace.chromium = since(chromiumAt);
+        if (ownIpc) {
+          ipc = IpcNamespace.of(chromium.process);
+          if (!ipc) throw new Error('Chromium died while starting');
+        }
+        goOn();
+        trace.total = since(began);
+        return new BrowserTree(trace, id, opts, sandbox, ipc, null, chromium, null);
+      }
+      // The X server makes the tree's IPC namespace, the others join it.
       const xvfbAt = performance.now();
       display = await startXvfb({ ...base, xauthority: dirs.xauthority, ...(ownIpc ? { ipc: 'new' } : {}) });
       note('xvfb', display.pid);
@@ -198,17 +235,9 @@ export class BrowserTree {
       await seeding;
       goOn();
       const env = { ...base, display: display.name, ...(ipc ? { ipc: ipc.path } : {}) };
-      const folders = { uploads: dirs.uploads, downloads: dirs.downloads };
       const bothAt = performance.now();
       const [chromium, vnc] = await Promise.all([
-        startChromium(env, {
-          executable: opts.executable,
-          profileDir: dirs.profile,
-          proxyServer: opts.proxyServer,
-          folders,
-          kiosk: opts.kiosk,
-          userAgent: opts.userAgent,
-        }).then((c) => (note('chromium', c.pid), (trace.chromium = since(bothAt)), c)),
+        startChromium(env, chromiumOptions).then((c) => (note('chromium', c.pid), (trace.chromium = since(bothAt)), c)),
         startX11vnc(env, dirs.vncSocket).then((v) => (note('x11vnc', v.pid), (trace.x11vnc = since(bothAt)), v)),
       ]);
       goOn();
@@ -255,7 +284,7 @@ export class BrowserTree {
       this.hub.close();
       await killTree(this.opts.dataDir, this.id, this.pids);
       this.ipc?.close();
-      removeDisplayFiles(this.display.name);
+      if (this.display) removeDisplayFiles(this.display.name);
       await this.opts.isolation.release(this.sandbox);
     })();
     return this.killing;
