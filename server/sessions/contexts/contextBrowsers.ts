@@ -62,9 +62,11 @@ export class ContextBrowsers {
 
   /** The session's context goes; its browser stays for the next session of its key, or goes if it is done. */
   async release(sessionId: string, lease: ContextLease): Promise<void> {
-    const browser = [...this.browsers].find((b) => b.sessions.get(sessionId) === lease);
+    const { browser } = lease;
+    // Held only while its browser is in the set (a stopped one is not) and lists the lease.
+    const held = this.browsers.has(browser) && browser.sessions.get(sessionId) === lease;
     await lease.release();
-    if (!browser) return;
+    if (!held) return;
     browser.reserved--;
     this.settle(browser);
   }

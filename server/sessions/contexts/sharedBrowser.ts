@@ -7,6 +7,8 @@ import { contextFoldersOf, makeContextFolders, removeContextFolders } from './co
 /** A context session's part of a shared browser, from its context's creation to its disposal. */
 export interface ContextLease {
   readonly browserContextId: string;
+  /** The browser it is in. */
+  readonly browser: SharedBrowser;
   /** The session's DevTools: channels that see and drive its context only. */
   readonly cdp: SessionCdp;
   readonly folders: SessionFolders;
@@ -82,6 +84,7 @@ export class SharedBrowser {
     let released: Promise<void> | undefined;
     const lease: ContextLease = {
       browserContextId: id,
+      browser: this,
       cdp: tree.hub.scoped({
         browserContextId: id,
         folders,
