@@ -7,6 +7,7 @@ import { keptRecording } from './kept-recording.ts';
 import { PlaceholderChoices } from './PlaceholderChoices.tsx';
 import { typedNameProblems, typedValues } from './typed-values.ts';
 import { TypedValueChoices } from './TypedValueChoices.tsx';
+import './recorder.css';
 import type { Recording } from './use-recording.ts';
 
 /**
@@ -46,13 +47,22 @@ export function RecordingView({
   return (
     <>
       <ol className="steps" aria-label="Recorded steps" aria-live="polite" aria-relevant="additions">
-        {steps.map((step, i) =>
-          removed.has(i) ? null : (
+        {steps.map((step, i) => {
+          if (removed.has(i)) return null;
+          // In words, with what it acts on (its first selector), as the step list shows it.
+          const { words, selector } = describeStep(step, i);
+          return (
             <li key={i}>
-              <WithPlaceholders text={describeStep(step, i).words} />
+              <WithPlaceholders text={words} />
+              {selector && (
+                <>
+                  {' '}
+                  <code className="recorded-selector">{selector}</code>
+                </>
+              )}
             </li>
-          ),
-        )}
+          );
+        })}
       </ol>
       {state.warnings.map((w) => (
         <p key={w} className="notice">
