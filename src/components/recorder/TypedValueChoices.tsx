@@ -24,7 +24,7 @@ export function TypedValueChoices({
   const id = useId();
   if (!offers.length) return null;
   return (
-    <fieldset className="choices">
+    <fieldset className="choices recorder-choices">
       <legend>Make typed values variables</legend>
       <p className="hint">A variable is given at each run; the value you typed stays its default.</p>
       {offers.map((offer) => {
