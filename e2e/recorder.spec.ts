@@ -1,5 +1,5 @@
 import { chromium } from '@playwright/test';
-import { createWorkflow, expect, expectAccessible, keepScreenshot, test } from './support/fixtures.ts';
+import { createWorkflow, expect, expectAccessible, keepScreenshot, serveHtml, test } from './support/fixtures.ts';
 
 // Issue 47: Record on the session page, through the live view at 1280 px. Keys typed into the
 // remote screen reach the session's browser as a person's, and come back as steps in words;
@@ -122,5 +122,118 @@ test('Record in the workflow editor: the steps done in the live view go after th
   } finally {
     await remote.close();
     await api.delete(`/api/sessions/${body.session_id}`);
+  }
+});
+
+// A site the test run replays on: a name and a password, each labelled.
+const SIGN_UP = `<!doctype html><title>Sign up</title>
+<label>First <input id="first" name="first"></label>
+<label>Password <input id="password" name="password" type="password"></label>`;
+
+test('Record into a new, unsaved workflow: Save and record, a typed value made a variable, then a test run succeeds', async ({
+  authed: page,
+  api,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const site = await serveHtml(SIGN_UP);
+  const name = `e2e record new ${Date.now()}`;
+  let sessionId: string | undefined;
+  let remote: Awaited<ReturnType<typeof chromium.connectOverCDP>> | undefined;
+  try {
+    await page.goto('/workflows/new');
+    const card = page.getByRole('region', { name: 'Record steps' });
+    await card.getByLabel('Start page (optional)').fill(`${site.origin}/`);
+    // Not saved yet, and no name: Save and record saves nothing, and says what is missing; nothing typed is lost.
+    await card.getByRole('button', { name: 'Save and record' }).click();
+    await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(/\/workflows\/new$/);
+    await expect(card.getByLabel('Start page (optional)')).toHaveValue(`${site.origin}/`);
+
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/create_workflow_session'));
+    await card.getByRole('button', { name: 'Save and record' }).click();
+    await expect(page).toHaveURL(/\/workflows\/[0-9a-f-]{36}$/);
+    const id = /\/workflows\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+    const body = (await (await created).json()) as { session_id: string; connect_url: string };
+    sessionId = body.session_id;
+    await expect(card.locator('.bd-viewer[data-state="connected"]')).toBeVisible({ timeout: 20_000 });
+    const steps = card.getByRole('list', { name: 'Recorded steps' }).getByRole('listitem');
+    await expect(steps.filter({ hasText: `${site.origin}/` })).toHaveCount(1);
+
+    remote = await chromium.connectOverCDP(body.connect_url);
+    const context = remote.contexts()[0]!;
+    const tab = context.pages().find((p) => p.url().startsWith(site.origin)) ?? context.pages()[0]!;
+    await tab.bringToFront();
+    await tab.focus('#first');
+
+    // Through the live view: a name, Tab, a password, Tab.
+    await card.locator('.bd-viewer canvas').focus();
+    await page.keyboard.type('hello', { delay: 30 });
+    await page.keyboard.press('Tab');
+    await expect(steps.filter({ hasText: 'Type “hello” into' })).toHaveCount(1, { timeout: 15_000 });
+    await page.keyboard.type('typed-secret', { delay: 30 });
+    await page.keyboard.press('Tab');
+    await expect(steps.filter({ hasText: /Type .*\{\{password\}\}/ })).toHaveCount(1, { timeout: 15_000 });
+
+    const make = card.getByRole('checkbox', { name: /Make “hello” \(step \d+\) a variable/ });
+    await make.focus();
+    await page.keyboard.press('Space');
+    const varName = card.getByRole('textbox', { name: 'Name of the variable for “hello”' });
+    await expect(varName).toHaveValue('first');
+    await varName.fill('1st');
+    await expect(card.getByRole('button', { name: 'Stop and save' })).toBeDisabled();
+    await varName.fill('greeting');
+    await expect(card.getByRole('button', { name: 'Stop and save' })).toBeEnabled();
+    // The recording's panel, at 1280 px and at a phone's 390 px.
+    const panelShot = async (shot: string) => {
+      const file = testInfo.outputPath(`${shot}.png`);
+      await card.screenshot({ path: file });
+      await testInfo.attach(shot, { path: file, contentType: 'image/png' });
+    };
+    await panelShot('editor-recording-panel-1280');
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await panelShot('editor-recording-panel-390');
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await card.getByRole('button', { name: 'Stop and save' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    const saved = (await (await api.get(`/api/workflows/${id}`)).json()) as {
+      flow: { steps: { type: string; value?: string; url?: string }[] };
+      variables: { name: string; default?: unknown; required: boolean }[];
+    };
+    expect(saved.flow.steps.find((s) => s.type === 'navigate')?.url).toBe(`${site.origin}/`);
+    expect(saved.flow.steps.filter((s) => s.type === 'change').map((s) => s.value)).toEqual([
+      '{{greeting}}',
+      '{{password}}',
+    ]);
+    expect(saved.variables).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'greeting', default: 'hello', required: false }),
+        expect.objectContaining({ name: 'password', required: true }),
+      ]),
+    );
+    expect(JSON.stringify(saved)).not.toContain('typed-secret');
+
+    // The test run asks for the password (hidden), runs the saved workflow, and says how it went.
+    const testRun = page.getByRole('region', { name: 'Test run' });
+    const password = testRun.getByLabel(/^password/);
+    await expect(password).toHaveAttribute('type', 'password');
+    await expect(testRun.getByLabel(/^greeting/)).toHaveCount(0);
+    await testRun.getByRole('button', { name: 'Test run', exact: true }).click();
+    await expect(testRun.getByRole('alert')).toContainText(/required/);
+    await password.fill('s3cret');
+    await testRun.getByRole('button', { name: 'Test run', exact: true }).click();
+    await expect(password).toHaveValue('');
+    await expect(testRun.getByRole('status')).toContainText('The test run succeeded', { timeout: 60_000 });
+    const runLink = testRun.getByRole('link', { name: "Open the run's page" });
+    await expect(runLink).toHaveAttribute('href', /^\/runs\/[0-9a-f-]{36}$/);
+    await keepScreenshot(page, testInfo, 'new-workflow-test-run');
+    await expectAccessible(page);
+  } finally {
+    await remote?.close();
+    if (sessionId) await api.delete(`/api/sessions/${sessionId}`);
+    await site.close();
   }
 });

@@ -27,7 +27,7 @@ export function PlaceholderChoices({
         const group = `${id}-${i}`;
         const noCredentials = credentials !== undefined && credentials.length === 0;
         return (
-          <fieldset key={v.name} className="choices">
+          <fieldset key={v.name} className="choices recorder-choices">
             <legend>Placeholder {`{{${v.name}}}`}</legend>
             <label className="check">
               <input

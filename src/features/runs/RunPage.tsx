@@ -12,19 +12,18 @@ import { MetadataWebhookFields } from '../../components/MetadataWebhookFields.ts
 import { profileChoiceDefaults } from '../../components/profile-choice.ts';
 import { ProfileChoice } from '../../components/ProfileChoice.tsx';
 import { FileDrop } from './FileDrop.tsx';
-import { rememberRun } from './run-memory.ts';
-import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
-import { VariablesFields } from './VariablesFields.tsx';
+import { rememberRun } from '../../components/run/run-memory.ts';
+import {
+  initialVars,
+  issueField,
+  runResolver,
+  SchemaHolder,
+  type RunFormContext,
+  type RunFormValues,
+} from '../../components/run/run-form.ts';
+import { VariablesFields } from '../../components/run/VariablesFields.tsx';
 import { WorkflowNeeds } from './WorkflowNeeds.tsx';
 import { FormServerError } from '../../components/FormServerError.tsx';
-
-/** The schema the resolver validates variables with: one object for the form's life, kept current. */
-class SchemaHolder implements RunFormContext {
-  schema: RunFormContext['schema'] = null;
-  set(schema: RunFormContext['schema']) {
-    this.schema = schema;
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -73,23 +72,11 @@ export function RunPage() {
         void navigate(`/runs/${answer.session_id}`);
       }
     } catch (err) {
-      if (err instanceof ApiError && err.status === 422) {
+      if (err instanceof ApiError && err.status === 422)
         for (const issue of err.issues) {
-          const [head, ...rest] = issue.path.split('.');
-          if (head === 'variables' && schema && rest[0])
-            setError(`vars.${rest[0]}`, { type: 'server', message: issue.message });
-          else if (head === 'variables') setError('variablesJson', { type: 'server', message: issue.message });
-          else if (
-            head === 'workflow_id' ||
-            head === 'metadata' ||
-            head === 'webhook_url' ||
-            head === 'profile' ||
-            head === 'persist_profile'
-          )
-            setError(head, { type: 'server', message: issue.message });
-          else setError('root.server', { type: 'server', message: `${issue.path}: ${issue.message}` });
+          const { field, message } = issueField(issue, Boolean(schema));
+          setError(field, { type: 'server', message });
         }
-      }
     }
   });
 

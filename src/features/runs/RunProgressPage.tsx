@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice.tsx';
 import { SessionScreen } from '../../components/SessionScreen.tsx';
 import { isolationWhenRead } from '../../lib/isolation.ts';
 import { preloadVncViewer } from '../../viewer/preload.ts';
-import { recallRun } from './run-memory.ts';
+import { recallRun } from '../../components/run/run-memory.ts';
 import { LiveSessionLog } from '../../components/inspector/LiveSessionLog.tsx';
 import { SessionInspector } from '../../components/inspector/SessionInspector.tsx';
 import { failedStep } from '../../components/steps/StepFailure.tsx';

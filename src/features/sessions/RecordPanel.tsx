@@ -20,7 +20,12 @@ export function RecordPanel({ sessionId }: { sessionId: string }) {
 
   const stopAndSave = async () => {
     const { stopped } = await recording.stop();
-    const input = recordedWorkflow(stopped, { name, removed: recording.removed, names: recording.names });
+    const input = recordedWorkflow(stopped, {
+      name,
+      removed: recording.removed,
+      names: recording.names,
+      typed: recording.typed,
+    });
     const saved = await save.mutateAsync({ input });
     void navigate(`/workflows/${saved.id}`);
   };

@@ -1,9 +1,9 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Step } from '../../../contract/steps.ts';
 import type { Variable } from '../../../contract/variables.ts';
-import type { WorkflowInput } from '../../../contract/workflows.ts';
+import type { Workflow, WorkflowInput } from '../../../contract/workflows.ts';
 import { isStatus } from '../../api/errors.ts';
 import { useWorkflow } from '../../api/workflows/get-workflow.ts';
 import { useSaveWorkflow } from '../../api/workflows/save-workflow.ts';
@@ -19,7 +19,8 @@ import { CopyAsCode } from './CopyAsCode.tsx';
 import { StepList } from './StepList.tsx';
 import { VariablesEditor } from './VariablesEditor.tsx';
 import { RecordSteps } from './RecordSteps.tsx';
-import { insertRecorded, rowsToDeclare } from './record-insert.ts';
+import { insertRecorded, rowsToDeclare, type RecordPlan } from './record-insert.ts';
+import { TestRun } from '../../components/run/TestRun.tsx';
 import {
   emptyFlowText,
   placeIssues,
@@ -35,6 +36,8 @@ export interface ImportedFlowState {
   imported?: { title: string; text: string };
   /** Set after a new workflow was created, so its own page says so. */
   saved?: boolean;
+  /** Set after "Save and record" created it: its own page starts recording at once, as planned. */
+  record?: RecordPlan;
 }
 
 export function WorkflowEditPage() {
@@ -67,10 +70,19 @@ export function WorkflowEditPage() {
   const initial = existing.data
     ? { ...toFormValues(existing.data), flowText: flowTextFor(existing.data.id, existing.data.flow) }
     : undefined;
-  return <WorkflowEditor key={id ?? 'new'} id={id} initial={initial} />;
+  return <WorkflowEditor key={id ?? 'new'} id={id} initial={initial} saved={existing.data} />;
 }
 
-function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormValues }) {
+function WorkflowEditor({
+  id,
+  initial,
+  saved,
+}: {
+  id?: string;
+  initial?: WorkflowFormValues;
+  /** The workflow as saved (kept current by each save): what a test run runs. */
+  saved?: Workflow;
+}) {
   const navigate = useNavigate();
   const location = useLocation();
   const state = location.state as ImportedFlowState | null;
@@ -97,15 +109,25 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
   );
   const flowIssues = useMemo(() => parseLineIssues(errors.flowText?.message), [errors.flowText?.message]);
 
+  // Save and record on a new workflow: what to record once its own page shows (set by the save that creates it).
+  const [recordAfterSave, setRecordAfterSave] = useState<RecordPlan | undefined>(undefined);
   useEffect(() => {
     if (formState.isSubmitSuccessful && save.data && !id)
       void navigate(`/workflows/${save.data.id}`, {
         replace: true,
-        state: { saved: true } satisfies ImportedFlowState,
+        state: {
+          saved: true,
+          ...(recordAfterSave ? { record: recordAfterSave } : {}),
+        } satisfies ImportedFlowState,
       });
-  }, [formState.isSubmitSuccessful, save.data, id, navigate]);
+  }, [formState.isSubmitSuccessful, save.data, id, navigate, recordAfterSave]);
 
-  const onSubmit = handleSubmit(async (input) => {
+  const saveThen = (plan: RecordPlan | undefined) =>
+    handleSubmit(async (input) => {
+      setRecordAfterSave(plan);
+      await saveValid(input);
+    });
+  const saveValid = async (input: WorkflowInput) => {
     try {
       const saved = await save.mutateAsync({ id, input });
       rememberFlowText(saved.id, getValues('flowText'));
@@ -121,7 +143,8 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
       }
       throw err;
     }
-  });
+  };
+  const onSubmit = saveThen(undefined);
 
   /** Recorded steps into the flow where the person chose, their variables declared, and the workflow saved. */
   const insertRecording = (steps: Step[], variables: Variable[], after: number | undefined) => {
@@ -145,7 +168,14 @@ function WorkflowEditor({ id, initial }: { id?: string; initial?: WorkflowFormVa
         workflowName={id ? (save.data?.name ?? initial?.name) : undefined}
         flowText={flowText}
         onSave={insertRecording}
+        onSaveFirst={(plan) => void saveThen(plan)().catch(() => undefined)}
+        saving={formState.isSubmitting}
+        autoStart={id ? state?.record : undefined}
+        onAutoStarted={() =>
+          void navigate(location.pathname, { replace: true, state: { saved: true } satisfies ImportedFlowState })
+        }
       />
+      {id && saved && <TestRun key={id} workflowId={id} schema={saved.variables} name={saved.name} />}
       <form onSubmit={(e) => void onSubmit(e).catch(() => undefined)} noValidate>
         <div className="card">
           <Field

@@ -4,6 +4,16 @@ import { insertSteps } from './flow-steps.ts';
 import { variableRowOf, type VariableRow } from './workflow-form.ts';
 
 /**
+ * Where a recording starts and where its steps go, as the person chose them before Record: carried
+ * across "Save and record" (a new workflow is saved first, and its own page then starts recording).
+ */
+export interface RecordPlan {
+  startUrl: string;
+  /** A step's number (from 0) the steps go after, or 'end'. */
+  after: string;
+}
+
+/**
  * Recorded steps into the flow's text after step `after` (at the end when it is not given, or
  * when the flow has since lost that step). The steps already there keep their text.
  */

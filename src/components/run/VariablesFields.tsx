@@ -8,16 +8,19 @@ const kindOf = (v: Variable) => (v.type === 'enum' ? `one of ${v.enumValues?.len
 /**
  * One input per variable of the workflow's schema, typed and marked required: a checkbox for a
  * boolean, a select of its values for an enum, a text input otherwise. A variable's description is
- * shown under its input and is the input's accessible description.
+ * shown under its input and is the input's accessible description. `secret`: the variables typed
+ * hidden, as a password is (never shown back, nor offered by the browser's autofill memory).
  */
 export function VariablesFields({
   schema,
   register,
   errors,
+  secret,
 }: {
   schema: Variable[];
   register: UseFormRegister<RunFormValues>;
   errors: FieldErrors<RunFormValues>['vars'];
+  secret?: (v: Variable) => boolean;
 }) {
   if (schema.length === 0) return <p className="status">This workflow takes no variables.</p>;
   return (
@@ -76,6 +79,8 @@ export function VariablesFields({
                   </option>
                 ))}
               </select>
+            ) : v.type === 'string' && secret?.(v) ? (
+              <input type="password" autoComplete="off" spellCheck={false} {...control} />
             ) : (
               <input inputMode={v.type === 'number' ? 'decimal' : undefined} {...control} />
             )}

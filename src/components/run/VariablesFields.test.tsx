@@ -5,13 +5,21 @@ import { useForm } from 'react-hook-form';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunWorkflowFields } from '../../../contract/runs.ts';
 import type { Variable } from '../../../contract/variables.ts';
-import { initialVars, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
+import { initialVars, isSecretVariable, runResolver, type RunFormContext, type RunFormValues } from './run-form.ts';
 import { VariablesFields } from './VariablesFields.tsx';
 
 const ID = '3da01067-def5-4369-9fcc-3a0ccecdf3b0';
 
 /** The run form's variables as RunPage wires them: the schema's inputs, the contract's resolver, a submit. */
-function Harness({ schema, onSubmit }: { schema: Variable[]; onSubmit: (fields: RunWorkflowFields) => void }) {
+function Harness({
+  schema,
+  onSubmit,
+  secret,
+}: {
+  schema: Variable[];
+  onSubmit: (fields: RunWorkflowFields) => void;
+  secret?: (v: Variable) => boolean;
+}) {
   const { register, handleSubmit, formState } = useForm<RunFormValues, RunFormContext, RunWorkflowFields>({
     resolver: runResolver,
     context: { schema },
@@ -19,7 +27,7 @@ function Harness({ schema, onSubmit }: { schema: Variable[]; onSubmit: (fields: 
   });
   return (
     <form onSubmit={(e) => void handleSubmit(onSubmit)(e)} noValidate>
-      <VariablesFields schema={schema} register={register} errors={formState.errors.vars} />
+      <VariablesFields schema={schema} register={register} errors={formState.errors.vars} secret={secret} />
       <button type="submit">Run workflow</button>
     </form>
   );
@@ -104,5 +112,30 @@ describe("the run form's variables", () => {
     expect(plan.getAttribute('aria-invalid')).toBe('true');
     expect(descriptionOf(plan)).toBe('Which plan to sign up for Plan is required.');
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('types a secret hidden, as a password, and sends it like any value', async () => {
+    const onSubmit = vi.fn();
+    const secrets: Variable[] = [
+      {
+        name: 'shop_pw',
+        type: 'string',
+        required: true,
+        description: 'Typed into a password field while recording: its value was not recorded',
+      },
+      { name: 'email', type: 'string', required: true },
+    ];
+    render(<Harness schema={secrets} onSubmit={onSubmit} secret={isSecretVariable} />);
+    const pw = screen.getByLabelText(/^shop_pw/);
+    expect(pw.getAttribute('type')).toBe('password');
+    expect(screen.getByLabelText(/^email/).getAttribute('type')).toBeNull();
+    await userEvent.type(pw, 's3cret');
+    await userEvent.type(screen.getByLabelText(/^email/), 'a@b.c');
+    await userEvent.click(screen.getByRole('button', { name: 'Run workflow' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(JSON.parse((onSubmit.mock.calls[0]![0] as RunWorkflowFields).variables!)).toEqual({
+      shop_pw: 's3cret',
+      email: 'a@b.c',
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { RunWorkflowFields } from '../../../contract/runs.ts';
 import type { Variable } from '../../../contract/variables.ts';
-import { profileUse, type ProfileChoiceValues } from '../../components/profile-choice.ts';
+import { profileUse, type ProfileChoiceValues } from '../profile-choice.ts';
 import { inWords } from '../../lib/field-messages.ts';
 
 /**
@@ -19,6 +19,41 @@ export interface RunFormValues extends ProfileChoiceValues {
 export interface RunFormContext {
   /** The workflow's variables schema, or null when unknown. */
   schema: Variable[] | null;
+}
+
+/** The schema the resolver validates variables with: one object for the form's life, kept current. */
+export class SchemaHolder implements RunFormContext {
+  schema: RunFormContext['schema'] = null;
+  set(schema: RunFormContext['schema']) {
+    this.schema = schema;
+  }
+}
+
+/** The run form's fields a server's 422 issue may name; others are the form's own (root) error. */
+type IssueField =
+  `vars.${string}` | 'variablesJson' | 'workflow_id' | 'metadata' | 'webhook_url' | 'profile' | 'persist_profile';
+const ISSUE_FIELDS = new Set(['workflow_id', 'metadata', 'webhook_url', 'profile', 'persist_profile']);
+
+/**
+ * Where a run's 422 issue (`variables.email`, `metadata`…) goes in the form: beside the variable's
+ * own input when the schema gave each one, else beside the field it names, else the form's error.
+ */
+export function issueField(
+  issue: { path: string; message: string },
+  hasSchema: boolean,
+): { field: IssueField | 'root.server'; message: string } {
+  const [head = '', ...rest] = issue.path.split('.');
+  if (head === 'variables' && hasSchema && rest[0]) return { field: `vars.${rest[0]}`, message: issue.message };
+  if (head === 'variables') return { field: 'variablesJson', message: issue.message };
+  if (ISSUE_FIELDS.has(head)) return { field: head as IssueField, message: issue.message };
+  return { field: 'root.server', message: `${issue.path}: ${issue.message}` };
+}
+
+/** A variable whose value is a secret (a recorded password's placeholder, or named like one): typed hidden. */
+export function isSecretVariable(v: Variable): boolean {
+  return (
+    /pass(word)?|passwd|secret|token|otp|api_?key|(^|_)pin($|_)/i.test(v.name) || /password/i.test(v.description ?? '')
+  );
 }
 
 /** The inputs' first values: each variable's default ('' when none; an enum's select then shows its empty choice). */

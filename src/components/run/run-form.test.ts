@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Variable } from '../../../contract/variables.ts';
-import { profileChoiceDefaults } from '../../components/profile-choice.ts';
-import { runResolver, type RunFormValues } from './run-form.ts';
+import { profileChoiceDefaults } from '../profile-choice.ts';
+import { isSecretVariable, issueField, runResolver, type RunFormValues } from './run-form.ts';
 
 const ID = '3da01067-def5-4369-9fcc-3a0ccecdf3b0';
 const schema: Variable[] = [
@@ -69,5 +69,36 @@ describe('run form validation', () => {
     expect(saving.values).toMatchObject({ profile: 'shop-login', persist_profile: 'true' });
     const reading = await resolve({ ...base, profile: 'shop-login' }, null);
     expect(reading.values).toMatchObject({ profile: 'shop-login', persist_profile: 'false' });
+  });
+});
+
+describe("where a run's 422 issue goes", () => {
+  it("beside the variable's own input, the JSON field without a schema, a named field, or the form", () => {
+    expect(issueField({ path: 'variables.email', message: 'm' }, true)).toEqual({ field: 'vars.email', message: 'm' });
+    expect(issueField({ path: 'variables.email', message: 'm' }, false)).toEqual({
+      field: 'variablesJson',
+      message: 'm',
+    });
+    expect(issueField({ path: 'webhook_url', message: 'm' }, true)).toEqual({ field: 'webhook_url', message: 'm' });
+    expect(issueField({ path: 'files.0', message: 'm' }, true)).toEqual({
+      field: 'root.server',
+      message: 'files.0: m',
+    });
+  });
+});
+
+describe('isSecretVariable', () => {
+  it("is a recorded password's placeholder, or a variable named like a secret, and not any other", () => {
+    const v = (name: string, description?: string): Variable => ({ name, type: 'string', required: true, description });
+    for (const secret of [
+      v('password'),
+      v('shop_pw', 'Typed into a password field'),
+      v('api_key'),
+      v('pin'),
+      v('card_pin'),
+    ])
+      expect(isSecretVariable(secret)).toBe(true);
+    for (const plain of [v('email'), v('pinned_note'), v('spinner'), v('first')])
+      expect(isSecretVariable(plain)).toBe(false);
   });
 });

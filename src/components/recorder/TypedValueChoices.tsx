@@ -1,0 +1,69 @@
+import { useId } from 'react';
+import type { TypedChoice, TypedValue } from './typed-values.ts';
+import './recorder.css';
+
+const SHOWN_MAX = 40;
+const shown = (value: string) => (value.length > SHOWN_MAX ? `${value.slice(0, SHOWN_MAX - 1)}…` : value);
+
+/**
+ * For each value typed while recording, "make it a variable" and its name: saved, the step types
+ * `{{name}}`, and the variable is declared with the value typed as its default. `problems`: what is
+ * wrong with a name, by step number (shown beside it, and Stop and save waits for it).
+ */
+export function TypedValueChoices({
+  offers,
+  choices,
+  problems,
+  onChoose,
+}: {
+  offers: readonly TypedValue[];
+  choices: Readonly<Record<number, TypedChoice>>;
+  problems: Readonly<Record<number, string>>;
+  onChoose: (index: number, choice: TypedChoice) => void;
+}) {
+  const id = useId();
+  if (!offers.length) return null;
+  return (
+    <fieldset className="choices recorder-choices">
+      <legend>Make typed values variables</legend>
+      <p className="hint">A variable is given at each run; the value you typed stays its default.</p>
+      {offers.map((offer) => {
+        const choice = choices[offer.index] ?? { make: false, name: offer.suggested };
+        const problem = problems[offer.index];
+        const errorId = `${id}-${offer.index}-error`;
+        return (
+          <div key={offer.index} className="typed-choice">
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={choice.make}
+                onChange={(e) => onChoose(offer.index, { ...choice, make: e.target.checked })}
+              />{' '}
+              <span className="wrap-anywhere">
+                Make “{shown(offer.value)}” (step {offer.index + 1}) a variable
+              </span>
+            </label>
+            {choice.make && (
+              <label>
+                Name of the variable for “{shown(offer.value)}”
+                <input
+                  value={choice.name}
+                  spellCheck={false}
+                  autoComplete="off"
+                  aria-invalid={Boolean(problem)}
+                  aria-describedby={problem ? errorId : undefined}
+                  onChange={(e) => onChoose(offer.index, { ...choice, name: e.target.value })}
+                />
+              </label>
+            )}
+            {choice.make && problem && (
+              <p className="field-error" id={errorId} role="alert">
+                {problem}
+              </p>
+            )}
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
