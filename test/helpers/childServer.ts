@@ -5,6 +5,33 @@ import { freePort, waitForAsync } from './wait.ts';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 
+/**
+ * Every child server this test file started and that still runs. A test whose variable lost one
+ * (a retried test starts another in its place; a start that timed out returned none) still gets it
+ * stopped: after the file's own afterAll hooks (vitest runs them last-registered first), each left
+ * is asked to stop (SIGTERM, which drains) and killed if it has not within the grace.
+ */
+const running = new Set<ChildProcess>();
+const LEFT_GRACE_MS = 15_000;
+// Under vitest only: a benchmark (bench/scaleout.ts) starts child servers too, and stops its own.
+if (process.env.VITEST) {
+  const { afterAll } = await import('vitest');
+  afterAll(stopLeft);
+}
+
+async function stopLeft(): Promise<void> {
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), LEFT_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
 export interface ChildServer {
   /** http://127.0.0.1:PORT */
   url: string;
@@ -56,6 +83,8 @@ export async function startChildServer(opts: {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
