@@ -101,12 +101,16 @@ describe('the recorder', () => {
     const popup = await popupOpened;
     await popup.waitForLoadState();
     const popupClosed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Accept' }).click(click);
+    // Enter in the popup's field sends its form, which tells the opener and closes the popup.
+    await popup.getByLabel('Initials').click();
+    await popup.keyboard.type('AL');
+    // Its release goes nowhere: the popup closed on the key's press.
+    await popup.keyboard.down('Enter');
     await popupClosed;
     await page.getByRole('button', { name: 'Send' }).click(click);
     await page.waitForURL(`${site.origin}/submit`);
     expect(site.submissions).toEqual([
-      { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'yes' },
+      { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'AL' },
     ]);
 
     const last = await recordedUntil(sessionId, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
@@ -137,6 +141,9 @@ describe('the recorder', () => {
       'change=Lovely',
       'click',
       'click',
+      'change=AL',
+      'keyDown',
+      'keyUp',
       'click',
     ]);
     // The link's click carries the navigation it caused; the clicks name their element as Chrome's Recorder does.
@@ -148,10 +155,12 @@ describe('the recorder', () => {
     expect(steps[4]).toMatchObject({ selectors: expect.arrayContaining([['#name']]) as unknown });
     // The iframe's field carries Recorder's frame; the popup's click its tab's URL.
     expect(steps[12]).toMatchObject({ frame: [0], value: 'Lovely' });
-    expect(steps[14]).toMatchObject({ target: `${site.origin}/terms` });
-    expect((steps[14]!.selectors as string[][])[0]).toEqual(['aria/Accept[role="button"]']);
-    expect((steps[15]!.selectors as string[][])[0]).toEqual(['aria/Send[role="button"]']);
-    expect(steps[15]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: `${site.origin}/submit` }] });
+    // The popup's steps, its Enter too, carry its tab's URL: on replay the key goes to the popup.
+    for (const s of steps.slice(14, 18)) expect(s).toMatchObject({ target: `${site.origin}/terms` });
+    expect((steps[14]!.selectors as string[][])[0]).toEqual(['aria/Initials[role="textbox"]']);
+    expect(steps[16]).toMatchObject({ type: 'keyDown', key: 'Enter' });
+    expect((steps[18]!.selectors as string[][])[0]).toEqual(['aria/Send[role="button"]']);
+    expect(steps[18]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: `${site.origin}/submit` }] });
     expect(steps.slice(0, 14).some((s) => 'target' in s)).toBe(false);
     expect(variables).toEqual([expect.objectContaining({ name: 'password', type: 'string', required: true })]);
 
@@ -186,7 +195,96 @@ describe('the recorder', () => {
     expect(ended.status).toBeLessThan(300);
     const after = await recorded(sessionId);
     expect(after.recording).toBe(false);
-    expect(after.flow.steps).toHaveLength(16);
+    expect(after.flow.steps).toHaveLength(19);
+  });
+
+  it('records the scrolls a person made (not the page’s) and the fields and clicks in a shadow root, as a flow that replays', async () => {
+    const session = await newSession(`${site.origin}/extras`);
+    const id = session.session_id!;
+    expect((await recorder(id, 'POST')).status).toBe(201);
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      // The address fields are in <address-box>'s open shadow root (Playwright's locators pierce it).
+      await page.getByLabel('Street').click();
+      await page.keyboard.type('1 Rue Haute');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown');
+      await page.getByLabel('Gift wrap').click();
+      // The wheel over the terms box reads it to its end, which enables its checkbox.
+      const box = (await page.locator('#terms').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, 300);
+      await page.mouse.wheel(0, 300);
+      await expect.poll(() => page.locator('#agreed').isEnabled()).toBe(true);
+      await page.getByLabel('I read the terms').click();
+      // The wheel beside it scrolls the window past the fold, where the offer shows.
+      await page.mouse.move(box.x + box.width + 200, box.y + box.height / 2);
+      await page.mouse.wheel(0, 600);
+      await page.locator('#offer').waitFor();
+      // A person reads before clicking: the page's own scroll of the terms box when the offer is
+      // taken comes well after the wheel, and is the page's, not a step.
+      await new Promise((r) => setTimeout(r, 1500));
+      await page.getByRole('button', { name: 'Take the offer' }).click();
+      await page.getByRole('button', { name: 'Finish' }).click({ delay: 100 });
+      await expect.poll(() => site.extras.length).toBe(1);
+      expect(site.extras[0]).toEqual({
+        street: '1 Rue Haute',
+        country: 'de',
+        gift: 'yes',
+        agreed: 'yes',
+        offer: 'yes',
+      });
+
+      await recordedUntil(id, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
+      const stopped = await recorder(id, 'DELETE');
+      const { flow, warnings } = RecorderState.parse(await stopped.json());
+      expect(warnings).toEqual([]);
+      const steps = flow.steps as Record<string, unknown>[];
+      expect(steps.map((s) => `${String(s.type)}${s.type === 'change' ? `=${String(s.value)}` : ''}`)).toEqual([
+        'setViewport',
+        'navigate',
+        'click',
+        'change=1 Rue Haute',
+        'keyDown',
+        'keyUp',
+        'change=de',
+        'click',
+        'scroll',
+        'click',
+        'scroll',
+        'click',
+        'click',
+      ]);
+      // A field in the shadow root is named through its host (a chain of per-root CSS) and by pierce/.
+      const street = steps[3]!.selectors as string[][];
+      expect(street).toContainEqual(['pierce/#street']);
+      expect(street.some((chain) => chain.length === 2 && chain[1] === '#street')).toBe(true);
+      expect(steps[6]!.selectors as string[][]).toContainEqual(['pierce/#country']);
+      expect(steps[7]!.selectors as string[][]).toContainEqual(['pierce/#gift']);
+      // The terms box scrolled to its end (its wheels merged into one step), then the window.
+      const terms = steps[8]!;
+      expect(terms.selectors as string[][]).toContainEqual(['#terms']);
+      expect(terms.x).toBe(0);
+      expect(terms.y).toBeGreaterThan(300);
+      expect(steps[10]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
+      expect(steps[10]!.y).toBeGreaterThan(300);
+
+      // Replayed with no model: without its scrolls the checkbox stays disabled and the offer hidden.
+      const workflowId = await createWorkflow(server, { name: 'Recorded extras', flow });
+      const run = await runWorkflow(server, { workflow_id: workflowId });
+      expect(run.status).toBe(200);
+      const status = await untilCompleted(server, run.body.session_id!);
+      expect(status.succeeded, status.message).toBe(true);
+      expect(site.extras).toHaveLength(2);
+      expect(site.extras[1]).toEqual(site.extras[0]);
+    } finally {
+      await own.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
   });
 
   it('an agent starts, reads and stops the recorder over MCP while a person clicks', async () => {
