@@ -50,6 +50,8 @@ export const RecorderMessage = z.discriminatedUnion('kind', [
   z.strictObject({ frame: Frame.optional(), seq: on.seq, kind: z.literal('pointer') }),
   z.strictObject({ frame: Frame.optional(), kind: z.literal('key'), key: z.enum(['Enter', 'Escape', 'Tab']) }),
   z.strictObject({ ...on, kind: z.literal('upload'), file: z.string().min(1).max(255) }),
+  /** The element the pointer rested on to show the one pressed next (a menu opened by hovering). */
+  z.strictObject({ ...on, kind: z.literal('hover') }),
   /** Where the person's scroll came to rest: an element's (with its selectors) or the window's. */
   z.strictObject({
     frame: Frame.optional(),
@@ -82,7 +84,7 @@ export const recorderOperations = defineOperations({
     path: '/sessions/{id}/recorder',
     session: 'params.id',
     summary:
-      "Start recording what a person does in the live session (every tab and frame) as a workflow: the start page, clicks, typing (one change per field, passwords as {{placeholders}}), choices, Enter/Escape/Tab, scrolls, uploads. Each step is also a RecorderStep event in the session's log",
+      "Start recording what a person does in the live session (every tab and frame) as a workflow: the start page, clicks, typing (one change per field, passwords as {{placeholders}}), choices, Enter/Escape/Tab, scrolls, hovers that open what is clicked next, uploads. Each step is also a RecorderStep event in the session's log",
     tags: ['sessions'],
     params: SessionIdParams,
     responses: { 201: { description: 'Recording: the flow so far (its start page)', schema: RecorderState } },

@@ -99,4 +99,20 @@ describe('Recording', () => {
     expect(told).toEqual([0, 0, 1, 1, 2, 3, 4, 5]);
     expect(r.state().warnings.join('\n')).toMatch(/1 message\(s\) from the page were not recorder messages/);
   });
+
+  it('keeps a hover before the click it opened, once for a menu hovered again without a step between', async () => {
+    const r = new Recording('t', 'main', () => undefined);
+    const hover = (selectors: string[][]) => r.take(msg({ kind: 'hover', selectors }), main);
+    await hover([['#menu']]);
+    await hover([['#menu']]);
+    await r.take(msg({ kind: 'click', offsetX: 2, offsetY: 2, selectors: [['#item']] }), main);
+    await hover([['#menu']]);
+    // A hover carries nothing but its element.
+    await r.take(msg({ kind: 'hover', selectors: [['#x']], offsetX: 1 }), main);
+    expect(r.state().flow.steps).toEqual([
+      { type: 'hover', selectors: [['#menu']] },
+      { type: 'click', selectors: [['#item']], offsetX: 2, offsetY: 2 },
+      { type: 'hover', selectors: [['#menu']] },
+    ]);
+  });
 });

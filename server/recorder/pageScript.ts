@@ -1,4 +1,5 @@
 import { inPage, TEXT_MAX_CHARS } from '../agent/elementSelectors.ts';
+import { HOVER_SCRIPT } from './hoverScript.ts';
 
 /** Elements a recorded element may be replaced by: what a person means by clicking a button's icon is the button. */
 const ACTIONABLE =
@@ -19,8 +20,9 @@ const ACTIONABLE =
  * wrap named helpers in a `__name` call the page lacks (inPage avoids those by construction).
  */
 export function pageScript(names: { state: string; binding: string }): string {
-  return `(function (state, send, describe, textMax, actionable) {
+  return `(function (state, send, describe, textMax, actionable, hoverReader) {
   if (globalThis[state]) return;
+  var revealer = hoverReader(actionable);
   var me = {
     els: [], seq: 0, sent: new WeakMap(), labelFor: null, enterAt: -1, down: null,
     // Scrolling: until when a scroll is the person's (intentUntil), a press held on a scrollbar (onBar),
@@ -176,6 +178,10 @@ export function pageScript(names: { state: string; binding: string }): string {
     var origin = h.origin(e);
     if (!origin) return;
     var el = origin.closest(actionable) || origin;
+    // A menu item shown only while the pointer rested on its menu: the hover first (hoverScript.ts).
+    var hovered = null;
+    try { hovered = revealer(el); } catch (err) { /* no hover read: the press is still told */ }
+    if (hovered) h.send({ kind: 'hover', selectors: h.selectors(hovered), seq: h.keep(hovered) });
     me.down = { el: el, seq: h.keep(el) };
     h.send({ kind: 'pointer', seq: me.down.seq });
   }), true);
@@ -221,5 +227,5 @@ export function pageScript(names: { state: string; binding: string }): string {
     if (e.key === 'Enter') me.enterAt = performance.now();
     h.send({ kind: 'key', key: e.key });
   }), true);
-})(${JSON.stringify(names.state)}, globalThis[${JSON.stringify(names.binding)}], ${inPage.toString()}, ${TEXT_MAX_CHARS}, ${JSON.stringify(ACTIONABLE)});`;
+})(${JSON.stringify(names.state)}, globalThis[${JSON.stringify(names.binding)}], ${inPage.toString()}, ${TEXT_MAX_CHARS}, ${JSON.stringify(ACTIONABLE)}, ${HOVER_SCRIPT});`;
 }

@@ -158,6 +158,9 @@ export class Recording {
           { ...where, type: 'doubleClick', selectors, offsetX: msg.offsetX, offsetY: msg.offsetY },
           from.tab,
         );
+      case 'hover':
+        // Hovering the same element again (a menu opened twice in a row) is one step.
+        return this.again({ ...where, type: 'hover', selectors }, from.tab, []);
       case 'upload':
         if (/[/\\]/.test(msg.file) || msg.file === '.' || msg.file === '..') return this.drop('malformed');
         return this.push(

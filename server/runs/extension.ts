@@ -57,6 +57,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
   private readonly origins: CredentialOriginGuard;
   private readonly ai: (request: AiRequest) => Promise<unknown>;
   private readonly heal: boolean;
+  /** The tabs (by URL) a keyDown step pressed a key on, for keyInTab. */
+  private readonly keyTabs = new Set<string>();
 
   constructor(
     browser: Browser,
@@ -223,16 +225,18 @@ export class RunExtension extends PuppeteerRunnerExtension {
    * step is done here with puppeteer's public API, as the library does the others: the tab found by
    * URL (as its getTargetPageForStep), the asserted navigation waited for from before the key,
    * 100 ms after it. A key whose tab closes under it did its work (Enter sending a popup's form
-   * that closes the popup), and a keyUp whose tab is gone has nothing to release.
+   * that closes the popup), and a keyUp whose tab is gone after a keyDown there has nothing to
+   * release.
    */
   private async keyInTab(step: KeyDownStep | KeyUpStep, timeout: number): Promise<void> {
     const url = step.target!;
     const browser = this.browser as Browser;
-    const target =
-      step.type === 'keyUp'
-        ? browser.targets().find((t) => t.url() === url)
-        : await browser.waitForTarget((t) => t.url() === url, { timeout });
+    const closedAfterItsKey = step.type === 'keyUp' && this.keyTabs.has(url);
+    const target = closedAfterItsKey
+      ? browser.targets().find((t) => t.url() === url)
+      : await browser.waitForTarget((t) => t.url() === url, { timeout });
     if (!target) return;
+    if (step.type === 'keyDown') this.keyTabs.add(url);
     const page = await target.page();
     if (!page) throw new Error(`the step's target ${url} is not a tab`);
     const navigated = step.assertedEvents?.some((e) => e.type === 'navigation')

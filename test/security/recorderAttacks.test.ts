@@ -27,6 +27,7 @@ const ALLOWED = new Set([
   'keyDown',
   'keyUp',
   'scroll',
+  'hover',
   'customStep',
 ]);
 
@@ -61,6 +62,7 @@ describe('the recorder message edge (fast-check)', () => {
             'upload',
             'pointer',
             'scroll',
+            'hover',
             'evaluate',
             'customStep',
           ),
