@@ -217,6 +217,7 @@ describe('the recorder', () => {
       await page.getByLabel('Gift wrap').click();
       // Two menus whose item shows only while the pointer rests on them (CSS :hover, a script's mouseenter).
       await page.getByRole('button', { name: 'Delivery' }).hover();
+      await page.getByRole('button', { name: 'Fast options' }).hover();
       await page.getByRole('button', { name: 'Express delivery' }).click();
       await page.getByRole('button', { name: 'More' }).hover();
       await page.getByRole('button', { name: 'Add a gift card' }).click();
@@ -264,6 +265,7 @@ describe('the recorder', () => {
         'change=de',
         'click',
         'hover',
+        'hover',
         'click',
         'hover',
         'click',
@@ -279,16 +281,17 @@ describe('the recorder', () => {
       expect(street.some((chain) => chain.length === 2 && chain[1] === '#street')).toBe(true);
       expect(steps[6]!.selectors as string[][]).toContainEqual(['pierce/#country']);
       expect(steps[7]!.selectors as string[][]).toContainEqual(['pierce/#gift']);
-      // Each menu hovered where its :hover or its mouseenter is, then its item clicked.
+      // Each menu (and submenu) hovered where its :hover or its mouseenter is, then its item clicked.
       expect((steps[8]!.selectors as string[][])[0]).toEqual(['#delivery']);
-      expect((steps[10]!.selectors as string[][])[0]).toEqual(['aria/More[role="button"]']);
+      expect((steps[9]!.selectors as string[][])[0]).toEqual(['#fast']);
+      expect((steps[11]!.selectors as string[][])[0]).toEqual(['aria/More[role="button"]']);
       // The terms box scrolled to its end (its wheels merged into one step), then the window.
-      const terms = steps[12]!;
+      const terms = steps[13]!;
       expect(terms.selectors as string[][]).toContainEqual(['#terms']);
       expect(terms.x).toBe(0);
       expect(terms.y).toBeGreaterThan(300);
-      expect(steps[14]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
-      expect(steps[14]!.y).toBeGreaterThan(300);
+      expect(steps[15]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
+      expect(steps[15]!.y).toBeGreaterThan(300);
 
       // Replayed with no model: without its hovers the menus' items stay hidden, without its scrolls
       // the checkbox stays disabled and the offer hidden.
@@ -299,6 +302,15 @@ describe('the recorder', () => {
       expect(status.succeeded, status.message).toBe(true);
       expect(site.extras).toHaveLength(before + 2);
       expect(site.extras[before + 1]).toEqual(site.extras[before]);
+
+      // The hovers are what opens the menus: the same flow without them stops at the first item.
+      const unhovered = { ...flow, steps: flow.steps.filter((s) => s.type !== 'hover') };
+      const withoutId = await createWorkflow(server, { name: `Recorded extras unhovered ${id}`, flow: unhovered });
+      const without = await runWorkflow(server, { workflow_id: withoutId });
+      const failed = await untilCompleted(server, without.body.session_id!);
+      expect(failed.succeeded).toBe(false);
+      expect(failed.message).toMatch(/^Step 9 \(click aria\/Express delivery/);
+      expect(site.extras).toHaveLength(before + 2);
     } finally {
       await own.close();
       await server.api(`/api/sessions/${id}`, { method: 'DELETE' });

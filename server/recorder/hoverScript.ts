@@ -2,8 +2,9 @@
  * The page script's hover reader (pageScript.ts calls it once per document): which element, if any,
  * the person's pointer had to rest on for the element they press to be there at all. A menu opened
  * by hovering its button, whose item the person then clicks, replays only with a `hover` step on
- * that button before the click; a hover step for every move of the mouse would be noise. Two sound
- * signs only, each tying the pressed element (or an ancestor, A) to the hovered one (H):
+ * that button before the click (a submenu's: a hover on each level); a hover step for every move of
+ * the mouse would be noise. Two sound signs only, each tying the pressed element (or an ancestor,
+ * A) to the hovered one (H):
  *
  * - a CSS rule with `:hover` shows A (it sets display, visibility or a height) and its `:hover` is
  *   on H, an ancestor of the pressed element: `.menu:hover .items { display: block }`;
@@ -15,7 +16,7 @@
  * Plain JavaScript in a string for the reason pageScript.ts gives.
  */
 export const HOVER_SCRIPT = `function (actionable) {
-  var REVEAL_MS = 1000, RULES_MAX = 5000;
+  var REVEAL_MS = 1000, RULES_MAX = 5000, LEVELS_MAX = 4;
   var SHOWING = ['display', 'visibility', 'height', 'max-height'];
   var over = null, revealedBy = new WeakMap(), quietUntil = -1;
   addEventListener('pointerover', function (e) {
@@ -83,14 +84,22 @@ export const HOVER_SCRIPT = `function (actionable) {
     }
     return null;
   };
-  return function revealer(pressed) {
-    var selectors = hoverRules(pressed.getRootNode());
-    for (var a = pressed; a && a !== document.body; a = a.parentElement) {
-      var h = byCss(a, pressed, selectors);
-      if (h) return h;
-      h = revealedBy.get(a);
-      if (h && h.isConnected && h !== a && !a.contains(h) && oneWidget(a, h)) return h;
+  var byScript = function (a) {
+    var h = revealedBy.get(a);
+    return h && h.isConnected && h !== a && !a.contains(h) && oneWidget(a, h) ? h : null;
+  };
+  /**
+   * The elements to hover, outermost first, for the pressed one to be there: a menu's, then its
+   * submenu's (what shows a hovered element is looked for from it up), LEVELS_MAX at most.
+   */
+  return function revealers(pressed) {
+    var selectors = hoverRules(pressed.getRootNode()), found = [];
+    for (var a = pressed; a && a !== document.body && found.length < LEVELS_MAX; a = a.parentElement) {
+      var h = byCss(a, pressed, selectors) || byScript(a);
+      if (!h || found.indexOf(h) >= 0) continue;
+      found.unshift(h);
+      pressed = a = h;
     }
-    return null;
+    return found;
   };
 }`;

@@ -22,7 +22,7 @@ const ACTIONABLE =
 export function pageScript(names: { state: string; binding: string }): string {
   return `(function (state, send, describe, textMax, actionable, hoverReader) {
   if (globalThis[state]) return;
-  var revealer = hoverReader(actionable);
+  var revealers = hoverReader(actionable);
   var me = {
     els: [], seq: 0, sent: new WeakMap(), labelFor: null, enterAt: -1, down: null,
     // Scrolling: until when a scroll is the person's (intentUntil), a press held on a scrollbar (onBar),
@@ -178,12 +178,13 @@ export function pageScript(names: { state: string; binding: string }): string {
     var origin = h.origin(e);
     if (!origin) return;
     var el = origin.closest(actionable) || origin;
-    // A menu item shown only while the pointer rested on its menu: the hover first (hoverScript.ts).
-    var hovered = null;
-    try { hovered = revealer(el); } catch (err) { /* no hover read: the press is still told */ }
-    if (hovered) h.send({ kind: 'hover', selectors: h.selectors(hovered), seq: h.keep(hovered) });
     me.down = { el: el, seq: h.keep(el) };
     h.send({ kind: 'pointer', seq: me.down.seq });
+    // A menu item shown only while the pointer rested on its menu: its hovers, steps before the
+    // click's (told after the press, whose aria read starts at once, hovers or not: hoverScript.ts).
+    var hovered = [];
+    try { hovered = revealers(el); } catch (err) { /* no hover read: the press is still told */ }
+    hovered.forEach(function (on) { h.send({ kind: 'hover', selectors: h.selectors(on), seq: h.keep(on) }); });
   }), true);
   var release = guard(function () {
     // A scrollbar let go: the scroll it made may still be settling.
