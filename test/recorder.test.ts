@@ -317,6 +317,47 @@ describe('the recorder', () => {
     }
   });
 
+  it('records a press on a scrollbar as a scroll of its element, and no click', async () => {
+    const session = await newSession(`${site.origin}/extras`);
+    const id = session.session_id!;
+    expect((await recorder(id, 'POST')).status).toBe(201);
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      // The terms box's own scrollbar is at its right edge, inside its border, beside its content.
+      const bar = await page.locator('#terms').evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const left = box.left + el.clientLeft + el.clientWidth;
+        return {
+          x: (left + box.right - el.clientLeft) / 2,
+          y: box.top + el.clientTop + el.clientHeight / 2,
+          width: box.right - left,
+        };
+      });
+      expect(bar.width).toBeGreaterThan(0);
+      // Pressed on its track below the thumb, which pages it down.
+      await page.mouse.move(bar.x, bar.y);
+      await page.mouse.down();
+      await new Promise((r) => setTimeout(r, 200));
+      await page.mouse.up();
+      expect(await page.locator('#terms').evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      const state = await recordedUntil(id, (s) => s.flow.steps.some((step) => step.type === 'scroll'));
+      // Nothing else comes after it settles.
+      await new Promise((r) => setTimeout(r, 500));
+      const steps = (await recorded(id)).flow.steps as Record<string, unknown>[];
+      expect(steps).toEqual(state.flow.steps);
+      expect(steps.map((s) => s.type)).toEqual(['setViewport', 'navigate', 'scroll']);
+      expect(steps[2]!.selectors as string[][]).toContainEqual(['#terms']);
+      expect(steps[2]!.y).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
+  });
+
   it('an agent starts, reads and stops the recorder over MCP while a person clicks', async () => {
     const client = await mcpClient(server);
     const session = await newSession(`${site.origin}/form`);
