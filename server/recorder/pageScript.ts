@@ -14,6 +14,10 @@ const ACTIONABLE =
  * from the agent's own in-page reader (server/agent/elementSelectors.ts inPage), so a recorded step
  * names its element as the agent's do.
  *
+ * A scroll event is trusted even when the page's own script scrolled: a scroll counts only shortly
+ * after the person's trusted wheel or scroll key, or while they hold a scrollbar, and is sent once,
+ * where it came to rest. A hover is sent only before a press it revealed (hoverScript.ts).
+ *
  * A password field's value is never sent: only that it was typed into, and the field's name.
  *
  * Plain JavaScript in a string, not a compiled function: tsx compiles with keepNames, which would
