@@ -21,6 +21,8 @@ const Part = z.string().min(1).max(2000);
 const PageSelectors = z.array(z.array(Part).min(1).max(16)).min(1).max(8);
 const Frame = z.array(z.number().int().min(0).max(1000)).max(16);
 const Offset = z.number().finite().min(-100_000).max(100_000);
+/** A scroll position in CSS pixels (negative in a right-to-left scroller). */
+const ScrollPosition = z.number().finite().min(-10_000_000).max(10_000_000);
 const on = {
   selectors: PageSelectors,
   frame: Frame.optional(),
@@ -48,6 +50,16 @@ export const RecorderMessage = z.discriminatedUnion('kind', [
   z.strictObject({ frame: Frame.optional(), seq: on.seq, kind: z.literal('pointer') }),
   z.strictObject({ frame: Frame.optional(), kind: z.literal('key'), key: z.enum(['Enter', 'Escape', 'Tab']) }),
   z.strictObject({ ...on, kind: z.literal('upload'), file: z.string().min(1).max(255) }),
+  /** The element the pointer rested on to show the one pressed next (a menu opened by hovering). */
+  z.strictObject({ ...on, kind: z.literal('hover') }),
+  /** Where the person's scroll came to rest: an element's (with its selectors) or the window's. */
+  z.strictObject({
+    frame: Frame.optional(),
+    kind: z.literal('scroll'),
+    selectors: PageSelectors.optional(),
+    x: ScrollPosition,
+    y: ScrollPosition,
+  }),
 ]);
 export type RecorderMessage = z.infer<typeof RecorderMessage>;
 
@@ -72,7 +84,7 @@ export const recorderOperations = defineOperations({
     path: '/sessions/{id}/recorder',
     session: 'params.id',
     summary:
-      "Start recording what a person does in the live session (every tab and frame) as a workflow: the start page, clicks, typing (one change per field, passwords as {{placeholders}}), choices, Enter/Escape/Tab, uploads. Each step is also a RecorderStep event in the session's log",
+      "Start recording what a person does in the live session (every tab and frame) as a workflow: the start page, clicks, typing (one change per field, passwords as {{placeholders}}), choices, Enter/Escape/Tab, scrolls, hovers that open what is clicked next, uploads. Each step is also a RecorderStep event in the session's log",
     tags: ['sessions'],
     params: SessionIdParams,
     responses: { 201: { description: 'Recording: the flow so far (its start page)', schema: RecorderState } },

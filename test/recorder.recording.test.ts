@@ -68,4 +68,51 @@ describe('Recording', () => {
       { type: 'click', target: 'https://shop.test/p', selectors: [['#a']], offsetX: 1, offsetY: 1 },
     ]);
   });
+
+  it('keeps one scroll step per scrolled place, at where the person stopped, until something else happens', async () => {
+    const told: number[] = [];
+    const r = new Recording('t', 'main', (_s, i) => told.push(i));
+    const scroll = (x: number, y: number, selectors?: string[][]) =>
+      r.take(JSON.stringify({ kind: 'scroll', x, y, ...(selectors ? { selectors } : {}) }), main);
+    await scroll(0, 100);
+    await scroll(0, 400);
+    await scroll(0, 80, [['#list']]);
+    await scroll(0, 120, [['#list']]);
+    await r.take(msg({ kind: 'click', offsetX: 1, offsetY: 1 }), main);
+    await scroll(0, 50, [['#list']]);
+    await r.take(JSON.stringify({ kind: 'scroll', x: 0, y: 10, frame: [0] }), main);
+    await r.take(JSON.stringify({ kind: 'scroll', x: 0, y: 20 }), {
+      ...main,
+      tab: 'popup',
+      tabUrl: 'https://shop.test/p',
+    });
+    // Positions out of bounds are not a scroll.
+    await scroll(0, 1e12);
+    expect(r.state().flow.steps).toEqual([
+      { type: 'scroll', x: 0, y: 400 },
+      { type: 'scroll', selectors: [['#list']], x: 0, y: 120 },
+      { type: 'click', selectors: [['#a']], offsetX: 1, offsetY: 1 },
+      { type: 'scroll', selectors: [['#list']], x: 0, y: 50 },
+      { type: 'scroll', frame: [0], x: 0, y: 10 },
+      { type: 'scroll', target: 'https://shop.test/p', x: 0, y: 20 },
+    ]);
+    expect(told).toEqual([0, 0, 1, 1, 2, 3, 4, 5]);
+    expect(r.state().warnings.join('\n')).toMatch(/1 message\(s\) from the page were not recorder messages/);
+  });
+
+  it('keeps a hover before the click it opened, once for a menu hovered again without a step between', async () => {
+    const r = new Recording('t', 'main', () => undefined);
+    const hover = (selectors: string[][]) => r.take(msg({ kind: 'hover', selectors }), main);
+    await hover([['#menu']]);
+    await hover([['#menu']]);
+    await r.take(msg({ kind: 'click', offsetX: 2, offsetY: 2, selectors: [['#item']] }), main);
+    await hover([['#menu']]);
+    // A hover carries nothing but its element.
+    await r.take(msg({ kind: 'hover', selectors: [['#x']], offsetX: 1 }), main);
+    expect(r.state().flow.steps).toEqual([
+      { type: 'hover', selectors: [['#menu']] },
+      { type: 'click', selectors: [['#item']], offsetX: 2, offsetY: 2 },
+      { type: 'hover', selectors: [['#menu']] },
+    ]);
+  });
 });

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { RecorderState } from '../contract/recorder.ts';
@@ -10,6 +8,7 @@ import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
 import { closeLeavingNothing } from './helpers/teardown.ts';
+import { storeBytes } from './helpers/testDatabase.ts';
 import { waitForAsync } from './helpers/wait.ts';
 
 /**
@@ -101,12 +100,16 @@ describe('the recorder', () => {
     const popup = await popupOpened;
     await popup.waitForLoadState();
     const popupClosed = popup.waitForEvent('close');
-    await popup.getByRole('button', { name: 'Accept' }).click(click);
+    // Enter in the popup's field sends its form, which tells the opener and closes the popup.
+    await popup.getByLabel('Initials').click(click);
+    await popup.keyboard.type('AL');
+    // Its release goes nowhere: the popup closed on the key's press.
+    await popup.keyboard.down('Enter');
     await popupClosed;
     await page.getByRole('button', { name: 'Send' }).click(click);
     await page.waitForURL(`${site.origin}/submit`);
     expect(site.submissions).toEqual([
-      { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'yes' },
+      { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'AL' },
     ]);
 
     const last = await recordedUntil(sessionId, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
@@ -137,6 +140,9 @@ describe('the recorder', () => {
       'change=Lovely',
       'click',
       'click',
+      'change=AL',
+      'keyDown',
+      'keyUp',
       'click',
     ]);
     // The link's click carries the navigation it caused; the clicks name their element as Chrome's Recorder does.
@@ -148,10 +154,12 @@ describe('the recorder', () => {
     expect(steps[4]).toMatchObject({ selectors: expect.arrayContaining([['#name']]) as unknown });
     // The iframe's field carries Recorder's frame; the popup's click its tab's URL.
     expect(steps[12]).toMatchObject({ frame: [0], value: 'Lovely' });
-    expect(steps[14]).toMatchObject({ target: `${site.origin}/terms` });
-    expect((steps[14]!.selectors as string[][])[0]).toEqual(['aria/Accept[role="button"]']);
-    expect((steps[15]!.selectors as string[][])[0]).toEqual(['aria/Send[role="button"]']);
-    expect(steps[15]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: `${site.origin}/submit` }] });
+    // The popup's steps, its Enter too, carry its tab's URL: on replay the key goes to the popup.
+    for (const s of steps.slice(14, 18)) expect(s).toMatchObject({ target: `${site.origin}/terms` });
+    expect(steps[14]!.selectors as string[][]).toContainEqual(['#initials']);
+    expect(steps[16]).toMatchObject({ type: 'keyDown', key: 'Enter' });
+    expect((steps[18]!.selectors as string[][])[0]).toEqual(['aria/Send[role="button"]']);
+    expect(steps[18]).toMatchObject({ assertedEvents: [{ type: 'navigation', url: `${site.origin}/submit` }] });
     expect(steps.slice(0, 14).some((s) => 'target' in s)).toBe(false);
     expect(variables).toEqual([expect.objectContaining({ name: 'password', type: 'string', required: true })]);
 
@@ -163,9 +171,10 @@ describe('the recorder', () => {
     expect(JSON.stringify(log)).not.toContain(SECRET);
 
     // Nor in the store, before the replay below is given it as a variable (a run keeps its variables).
-    const dbFiles = fs.readdirSync(server.dataDir).filter((f) => f.startsWith('browserdesk.db'));
-    expect(dbFiles).toContain('browserdesk.db');
-    for (const f of dbFiles) expect(fs.readFileSync(path.join(server.dataDir, f)).includes(SECRET), f).toBe(false);
+    // (SQLite's files, or on the Postgres pass the cluster's data files.)
+    const stored = await storeBytes(server);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.includes(SECRET)).toBe(false);
 
     // Saved as is, replayed with no model: the same submission.
     const workflowId = await createWorkflow(server, { name: 'Recorded order', flow, variables });
@@ -186,7 +195,167 @@ describe('the recorder', () => {
     expect(ended.status).toBeLessThan(300);
     const after = await recorded(sessionId);
     expect(after.recording).toBe(false);
-    expect(after.flow.steps).toHaveLength(16);
+    expect(after.flow.steps).toHaveLength(19);
+  });
+
+  it('records the scrolls a person made (not the page’s), hovers that open a menu, and fields and clicks in a shadow root, as a flow that replays', async () => {
+    const session = await newSession(`${site.origin}/extras`);
+    const id = session.session_id!;
+    const before = site.extras.length;
+    expect((await recorder(id, 'POST')).status).toBe(201);
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      // The address fields are in <address-box>'s open shadow root (Playwright's locators pierce it).
+      await page.getByLabel('Street').click();
+      await page.keyboard.type('1 Rue Haute');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown');
+      await page.getByLabel('Gift wrap').click();
+      // Two menus whose item shows only while the pointer rests on them (CSS :hover, a script's mouseenter).
+      await page.getByRole('button', { name: 'Delivery' }).hover();
+      await page.getByRole('button', { name: 'Fast options' }).hover();
+      await page.getByRole('button', { name: 'Express delivery' }).click();
+      await page.getByRole('button', { name: 'More' }).hover();
+      await page.getByRole('button', { name: 'Add a gift card' }).click();
+      // Moving on from a menu, and clicking outside any, records no hover.
+      await page.mouse.move(0, 0);
+      // The wheel over the terms box reads it to its end, which enables its checkbox.
+      const box = (await page.locator('#terms').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, 300);
+      await page.mouse.wheel(0, 300);
+      await expect.poll(() => page.locator('#agreed').isEnabled()).toBe(true);
+      await page.getByLabel('I read the terms').click();
+      // The wheel beside it scrolls the window past the fold, where the offer shows.
+      await page.mouse.move(box.x + box.width + 200, box.y + box.height / 2);
+      await page.mouse.wheel(0, 600);
+      await page.locator('#offer').waitFor();
+      // A person reads before clicking: the page's own scroll of the terms box when the offer is
+      // taken comes well after the wheel, and is the page's, not a step.
+      await new Promise((r) => setTimeout(r, 1500));
+      await page.getByRole('button', { name: 'Take the offer' }).click();
+      await page.getByRole('button', { name: 'Finish' }).click({ delay: 100 });
+      await expect.poll(() => site.extras.length).toBe(before + 1);
+      expect(site.extras[before]).toEqual({
+        street: '1 Rue Haute',
+        country: 'de',
+        gift: 'yes',
+        agreed: 'yes',
+        offer: 'yes',
+        delivery: 'express',
+        card: 'yes',
+      });
+
+      await recordedUntil(id, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
+      const stopped = await recorder(id, 'DELETE');
+      const { flow, warnings } = RecorderState.parse(await stopped.json());
+      expect(warnings).toEqual([]);
+      const steps = flow.steps as Record<string, unknown>[];
+      expect(steps.map((s) => `${String(s.type)}${s.type === 'change' ? `=${String(s.value)}` : ''}`)).toEqual([
+        'setViewport',
+        'navigate',
+        'click',
+        'change=1 Rue Haute',
+        'keyDown',
+        'keyUp',
+        'change=de',
+        'click',
+        'hover',
+        'hover',
+        'click',
+        'hover',
+        'click',
+        'scroll',
+        'click',
+        'scroll',
+        'click',
+        'click',
+      ]);
+      // A field in the shadow root is named through its host (a chain of per-root CSS) and by pierce/.
+      const street = steps[3]!.selectors as string[][];
+      expect(street).toContainEqual(['pierce/#street']);
+      expect(street.some((chain) => chain.length === 2 && chain[1] === '#street')).toBe(true);
+      expect(steps[6]!.selectors as string[][]).toContainEqual(['pierce/#country']);
+      expect(steps[7]!.selectors as string[][]).toContainEqual(['pierce/#gift']);
+      // Each menu (and submenu) hovered where its :hover or its mouseenter is, then its item clicked.
+      expect((steps[8]!.selectors as string[][])[0]).toEqual(['#delivery']);
+      expect((steps[9]!.selectors as string[][])[0]).toEqual(['#fast']);
+      expect((steps[11]!.selectors as string[][])[0]).toEqual(['aria/More[role="button"]']);
+      // The terms box scrolled to its end (its wheels merged into one step), then the window.
+      const terms = steps[13]!;
+      expect(terms.selectors as string[][]).toContainEqual(['#terms']);
+      expect(terms.x).toBe(0);
+      expect(terms.y).toBeGreaterThan(300);
+      expect(steps[15]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
+      expect(steps[15]!.y).toBeGreaterThan(300);
+
+      // Replayed with no model: without its hovers the menus' items stay hidden, without its scrolls
+      // the checkbox stays disabled and the offer hidden.
+      const workflowId = await createWorkflow(server, { name: `Recorded extras ${id}`, flow });
+      const run = await runWorkflow(server, { workflow_id: workflowId });
+      expect(run.status).toBe(200);
+      const status = await untilCompleted(server, run.body.session_id!);
+      expect(status.succeeded, status.message).toBe(true);
+      expect(site.extras).toHaveLength(before + 2);
+      expect(site.extras[before + 1]).toEqual(site.extras[before]);
+
+      // The hovers are what opens the menus: the same flow without them stops at the first item.
+      const unhovered = { ...flow, steps: flow.steps.filter((s) => s.type !== 'hover') };
+      const withoutId = await createWorkflow(server, { name: `Recorded extras unhovered ${id}`, flow: unhovered });
+      const without = await runWorkflow(server, { workflow_id: withoutId });
+      const failed = await untilCompleted(server, without.body.session_id!);
+      expect(failed.succeeded).toBe(false);
+      expect(failed.message).toMatch(/^Step 9 \(click aria\/Express delivery/);
+      expect(site.extras).toHaveLength(before + 2);
+    } finally {
+      await own.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
+  });
+
+  it('records a press on a scrollbar as a scroll of its element, and no click', async () => {
+    const session = await newSession(`${site.origin}/extras`);
+    const id = session.session_id!;
+    expect((await recorder(id, 'POST')).status).toBe(201);
+    const own = await chromium.connectOverCDP(session.connect_url!);
+    try {
+      const page = own
+        .contexts()[0]!
+        .pages()
+        .find((p) => p.url().startsWith(site.origin))!;
+      // The terms box's own scrollbar is at its right edge, inside its border, beside its content.
+      const bar = await page.locator('#terms').evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const left = box.left + el.clientLeft + el.clientWidth;
+        return {
+          x: (left + box.right - el.clientLeft) / 2,
+          y: box.top + el.clientTop + el.clientHeight / 2,
+          width: box.right - left,
+        };
+      });
+      expect(bar.width).toBeGreaterThan(0);
+      // Pressed on its track below the thumb, which pages it down.
+      await page.mouse.move(bar.x, bar.y);
+      await page.mouse.down();
+      await new Promise((r) => setTimeout(r, 200));
+      await page.mouse.up();
+      expect(await page.locator('#terms').evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      const state = await recordedUntil(id, (s) => s.flow.steps.some((step) => step.type === 'scroll'));
+      // Nothing else comes after it settles.
+      await new Promise((r) => setTimeout(r, 500));
+      const steps = (await recorded(id)).flow.steps as Record<string, unknown>[];
+      expect(steps).toEqual(state.flow.steps);
+      expect(steps.map((s) => s.type)).toEqual(['setViewport', 'navigate', 'scroll']);
+      expect(steps[2]!.selectors as string[][]).toContainEqual(['#terms']);
+      expect(steps[2]!.y).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+      await server.api(`/api/sessions/${id}`, { method: 'DELETE' });
+    }
   });
 
   it('an agent starts, reads and stops the recorder over MCP while a person clicks', async () => {

@@ -124,6 +124,10 @@ export class Recording {
       ...(from.tab === this.mainTab ? {} : { target: from.tabUrl }),
       ...(msg.frame?.length ? { frame: msg.frame } : {}),
     };
+    if (msg.kind === 'scroll') {
+      const on = msg.selectors ? { selectors: msg.selectors } : {};
+      return this.again({ ...where, type: 'scroll', ...on, x: msg.x, y: msg.y }, from.tab, ['x', 'y']);
+    }
     if (msg.kind === 'key') {
       this.push({ ...where, type: 'keyDown', key: msg.key }, from.tab);
       this.push({ ...where, type: 'keyUp', key: msg.key }, from.tab);
@@ -154,6 +158,9 @@ export class Recording {
           { ...where, type: 'doubleClick', selectors, offsetX: msg.offsetX, offsetY: msg.offsetY },
           from.tab,
         );
+      case 'hover':
+        // Hovering the same element again (a menu opened twice in a row) is one step.
+        return this.again({ ...where, type: 'hover', selectors }, from.tab, []);
       case 'upload':
         if (/[/\\]/.test(msg.file) || msg.file === '.' || msg.file === '..') return this.drop('malformed');
         return this.push(
@@ -166,7 +173,7 @@ export class Recording {
         else if (msg.value === undefined) return this.drop('malformed');
         else if (new RegExp(PLACEHOLDER.source).test(msg.value)) return this.drop('placeholder');
         else value = msg.value;
-        return this.change({ ...where, type: 'change', selectors, value }, from.tab);
+        return this.again({ ...where, type: 'change', selectors, value }, from.tab, ['value']);
       }
     }
   }
@@ -232,12 +239,15 @@ export class Recording {
     return name;
   }
 
-  /** Typing again into the field of the last step: that step's value becomes the new one. */
-  private change(step: Built, tab: string): void {
+  /**
+   * The same action again on the element of the last step (typing again into its field, scrolling
+   * on where it scrolled: the same element, or the window): that step takes the new `fields`.
+   */
+  private again(step: Built, tab: string, fields: readonly string[]): void {
     const i = this.steps.length - 1;
     const last = this.steps[i];
-    if (last?.type === 'change' && this.meta[i]!.tab === tab && sameElement(last, step)) {
-      last.value = step.value;
+    if (last?.type === step.type && this.meta[i]!.tab === tab && sameElement(last, step)) {
+      for (const f of fields) last[f] = step[f];
       this.told(i);
       return;
     }

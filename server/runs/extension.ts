@@ -3,10 +3,12 @@ import {
   PuppeteerRunnerExtension,
   selectorToPElementSelector,
   type ChangeStep,
+  type KeyDownStep,
+  type KeyUpStep,
   type Step,
   type UserFlow,
 } from '@puppeteer/replay';
-import { Locator, type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { Locator, type Browser, type ElementHandle, type KeyInput, type Page } from 'puppeteer-core';
 import { ACT_DEFAULT_STEPS, DEFAULT_EXTRACT_AS, type Selector } from '../../contract/steps.ts';
 import type { AiRequest } from './engine/messages.ts';
 import { CredentialOriginGuard } from './credentialGuard.ts';
@@ -57,6 +59,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
   private readonly origins: CredentialOriginGuard;
   private readonly ai: (request: AiRequest) => Promise<unknown>;
   private readonly heal: boolean;
+  /** The tabs (by URL) a keyDown step pressed a key on, for keyInTab. */
+  private readonly keyTabs = new Set<string>();
 
   constructor(
     browser: Browser,
@@ -128,6 +132,8 @@ export class RunExtension extends PuppeteerRunnerExtension {
     // back/forward cache mid-wait) is asked again of the new document instead of failing the step.
     if (step.type === 'waitForElement' || step.type === 'waitForExpression')
       return againWhenReplaced(() => super.runStep(step, flow), 3);
+    if ((step.type === 'keyDown' || step.type === 'keyUp') && step.target && step.target !== 'main')
+      return this.keyInTab(step, step.timeout ?? flow?.timeout ?? this.timeout);
     if (step.type !== 'customStep') return this.healing(step, (s) => super.runStep(s, flow));
     if (step.name === 'pause') {
       const { message, variable } = step.parameters as { message: string; variable?: string };
@@ -215,6 +221,47 @@ export class RunExtension extends PuppeteerRunnerExtension {
       }
       this.lastHeal = { oldSelectors: selectors, newSelectors: found };
     }
+  }
+
+  /**
+   * A key step on a tab other than the first. The library finds the step's tab and then presses the
+   * key on `mainPage.keyboard` (the first tab) whatever the target, so Enter in a popup's field
+   * would go to the opener. The fix through the library would call its runStepInFrame with the
+   * popup as mainPage, but that method is internal (missing from the .d.ts, free to change in any
+   * release), and swapping `this.page` under it would move every other lookup it makes; so the
+   * step is done here with puppeteer's public API, as the library does the others: the tab found by
+   * URL (as its getTargetPageForStep), the asserted navigation waited for from before the key,
+   * 100 ms after it. A key whose tab closes under it did its work (Enter sending a popup's form
+   * that closes the popup), and a keyUp whose tab is gone after a keyDown there has nothing to
+   * release.
+   */
+  private async keyInTab(step: KeyDownStep | KeyUpStep, timeout: number): Promise<void> {
+    const url = step.target!;
+    const browser = this.browser as Browser;
+    const closedAfterItsKey = step.type === 'keyUp' && this.keyTabs.has(url);
+    const target = closedAfterItsKey
+      ? browser.targets().find((t) => t.url() === url)
+      : await browser.waitForTarget((t) => t.url() === url, { timeout });
+    if (!target) return;
+    if (step.type === 'keyDown') this.keyTabs.add(url);
+    const page = await target.page();
+    if (!page) throw new Error(`the step's target ${url} is not a tab`);
+    const navigated = step.assertedEvents?.some((e) => e.type === 'navigation')
+      ? page.waitForNavigation({ timeout })
+      : undefined;
+    // Awaited below; until then a failure of the key itself must not leave it unhandled.
+    navigated?.catch(() => undefined);
+    const key = step.key as KeyInput;
+    try {
+      await (step.type === 'keyDown' ? page.keyboard.down(key) : page.keyboard.up(key));
+    } catch (err) {
+      // puppeteer-core exports no error class for it: its message says the session or target closed.
+      if (!navigated && (page.isClosed() || /\b(session|target) closed\b|has been closed/i.test(firstLineOf(err))))
+        return;
+      throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await navigated;
   }
 
   private find(selectors: Selector[], timeout: number): Promise<ElementHandle<Element>> {

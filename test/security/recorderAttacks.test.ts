@@ -26,6 +26,8 @@ const ALLOWED = new Set([
   'change',
   'keyDown',
   'keyUp',
+  'scroll',
+  'hover',
   'customStep',
 ]);
 
@@ -34,6 +36,10 @@ function assertHarmless(state: RecorderState): void {
   for (const step of state.flow.steps as Record<string, unknown>[]) {
     expect(ALLOWED.has(String(step.type)), JSON.stringify(step)).toBe(true);
     if (step.type === 'customStep') expect(step.name).toBe('uploadFile');
+    if (step.type === 'scroll') {
+      expect(Object.keys(step).every((k) => ['type', 'x', 'y', 'selectors', 'frame', 'target'].includes(k))).toBe(true);
+      for (const n of [step.x, step.y]) expect(Math.abs(n as number)).toBeLessThanOrEqual(10_000_000);
+    }
     // A value with {{…}} would be filled from variables or credentials on replay: only the
     // recorder's own declared placeholders may have them.
     if (typeof step.value === 'string' && step.value.includes('{{'))
@@ -48,7 +54,18 @@ describe('the recorder message edge (fast-check)', () => {
     fc
       .record(
         {
-          kind: fc.constantFrom('click', 'doubleClick', 'change', 'key', 'upload', 'pointer', 'evaluate', 'customStep'),
+          kind: fc.constantFrom(
+            'click',
+            'doubleClick',
+            'change',
+            'key',
+            'upload',
+            'pointer',
+            'scroll',
+            'hover',
+            'evaluate',
+            'customStep',
+          ),
           selectors: fc.oneof(
             fc.array(fc.array(fc.string({ maxLength: 40 }), { maxLength: 3 }), { maxLength: 3 }),
             fc.anything(),
@@ -56,6 +73,8 @@ describe('the recorder message edge (fast-check)', () => {
           seq: fc.oneof(fc.nat(), fc.double(), fc.string()),
           offsetX: fc.oneof(fc.double(), fc.string()),
           offsetY: fc.double(),
+          x: fc.oneof(fc.double(), fc.integer(), fc.string()),
+          y: fc.oneof(fc.double({ min: -1e8, max: 1e8 }), fc.constant(Number.MAX_VALUE)),
           value: fc.oneof(fc.string({ maxLength: 50 }), fc.constant('{{credentials.bank}}'), fc.anything()),
           secret: fc.oneof(fc.boolean(), fc.anything()),
           field: fc.string({ maxLength: 80 }),
@@ -65,6 +84,24 @@ describe('the recorder message edge (fast-check)', () => {
           expression: fc.constant('alert(1)'),
         },
         { requiredKeys: ['kind'] },
+      )
+      .map((m) => JSON.stringify(m)),
+    // Scrolls shaped as the page script's, with numbers of every kind and code where steps keep it.
+    fc
+      .record(
+        {
+          kind: fc.constant('scroll'),
+          x: fc.double(),
+          y: fc.oneof(fc.integer(), fc.double()),
+          selectors: fc.array(fc.array(fc.string({ maxLength: 40 }), { minLength: 1, maxLength: 3 }), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+          frame: fc.array(fc.nat({ max: 5 }), { maxLength: 3 }),
+          type: fc.constantFrom('waitForExpression', 'scroll'),
+          expression: fc.constant('alert(1)'),
+        },
+        { requiredKeys: ['kind', 'x', 'y'] },
       )
       .map((m) => JSON.stringify(m)),
   );
@@ -155,7 +192,7 @@ describe('a hostile page and a client at the binding', () => {
     return RecorderState.parse(await res.json());
   };
 
-  it('a page forging clicks, changes, keys and binding calls adds no step; the person’s one click is recorded', async () => {
+  it('a page forging clicks, changes, keys, scrolls and binding calls adds no step; the person’s one click is recorded', async () => {
     const res = await postJson(server, '/api/create_workflow_session', {
       workflow_name: 'recorder-attack',
       start_url: `${site.origin}/attack`,
