@@ -61,6 +61,9 @@ describe('the recorder', () => {
   });
 
   it('records a form filled by hand, across a link, an iframe and a popup, as a flow that replays to the same submission', async () => {
+    // This test's own submissions (a retry of it finds the first try's there).
+    const before = site.submissions.length;
+    const mine = () => site.submissions.slice(before);
     const session = await newSession(`${site.origin}/`);
     sessionId = session.session_id!;
     const started = await recorder(sessionId, 'POST');
@@ -108,7 +111,7 @@ describe('the recorder', () => {
     await popupClosed;
     await page.getByRole('button', { name: 'Send' }).click(click);
     await page.waitForURL(`${site.origin}/submit`);
-    expect(site.submissions).toEqual([
+    expect(mine()).toEqual([
       { name: 'Ada', size: 'large', newsletter: 'yes', password: SECRET, comment: 'Lovely', accepted: 'AL' },
     ]);
 
@@ -185,8 +188,8 @@ describe('the recorder', () => {
     expect(run.status).toBe(200);
     const status = await untilCompleted(server, run.body.session_id!);
     expect(status.succeeded, status.message).toBe(true);
-    expect(site.submissions).toHaveLength(2);
-    expect(site.submissions[1]).toEqual(site.submissions[0]);
+    expect(mine()).toHaveLength(2);
+    expect(mine()[1]).toEqual(mine()[0]);
   });
 
   it('stops with its session, whose flow is still answered', async () => {
