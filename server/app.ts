@@ -9,7 +9,7 @@ import { installApiKeyAuth } from './http/auth.ts';
 import { installConnectionLimits, serverTimeouts } from './http/connectionLimits.ts';
 import { installForwarding } from './http/forwarding/forward.ts';
 import { serveDashboard } from './http/dashboard.ts';
-import { loggerOptions } from './http/logger.ts';
+import { loggerOptions, type LogDestination } from './http/logger.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { eventRoutes } from './routes/events.ts';
 import { sessionViewRoutes } from './routes/sessionViews.ts';
@@ -42,11 +42,14 @@ declare module 'fastify' {
 
 export const BODY_LIMIT = 1024 * 1024;
 
-/** Build the service without listening, so tests can start it on port 0. */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+/**
+ * Build the service without listening, so tests can start it on port 0. `logTo`: where its log
+ * lines go instead of stdout (a test keeps them, to show when a test fails).
+ */
+export async function buildApp(config: Config, logTo?: LogDestination): Promise<FastifyInstance> {
   // maxParamLength: a kept file's name (up to 200 bytes, percent-encoded) is a path parameter of its download_url.
   const app = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    logger: loggerOptions(config.LOG_LEVEL, logTo),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { maxParamLength: 1024 },

@@ -21,9 +21,35 @@ export interface TestServer {
 }
 
 /**
+ * The error lines this file's servers logged lately, kept rather than printed: a test that fails
+ * prints those logged while it ran (a 503 "the browser could not be started" says why only there).
+ * Under vitest only: benchmarks start servers too.
+ */
+const kept: string[] = [];
+const KEPT_LINES = 200;
+const keptLog = {
+  write(line: string) {
+    kept.push(line.length > 4000 ? `${line.slice(0, 4000)}…` : line);
+    if (kept.length > KEPT_LINES) kept.splice(0, kept.length - KEPT_LINES);
+  },
+};
+let keptSince = 0;
+if (process.env.VITEST) {
+  const { beforeEach } = await import('vitest');
+  beforeEach((ctx) => {
+    keptSince = kept.length;
+    ctx.onTestFailed(() => {
+      const lines = kept.slice(Math.min(keptSince, kept.length));
+      if (lines.length) console.error(`The test servers logged, while this test ran:\n${lines.join('')}`);
+    });
+  });
+}
+
+/**
  * Start the real server on loopback, port 0, with its own data folder. `env` adds or overrides
  * environment variables (MODEL_*, WARM_POOL_SIZE, ...). Pass `dataDir` to restart on old data.
- * The servers log nothing unless TEST_LOG_LEVEL names a level (e.g. error, to see why a start failed).
+ * The servers log their errors into memory (printed for a test that fails, above), or to stdout at
+ * the level TEST_LOG_LEVEL names.
  * In the Postgres pass (BROWSERDESK_TEST_DB=postgres) a new data folder gets a fresh database
  * (DATABASE_URL, unless `env` names one) and a restart on old data the same one (testDatabaseEnv).
  */
@@ -32,7 +58,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const apiKey = env.BROWSERDESK_API_KEY ?? `test_${randomBytes(16).toString('hex')}`;
   const database = await testDatabaseEnv(env, dir);
   const config = loadConfig({
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'silent'),
     WARM_POOL_SIZE: '0',
     WEBHOOK_ALLOW_PRIVATE: '1',
     BROWSER_ALLOW_PRIVATE_NETWORKS: '1',
@@ -43,7 +69,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
     DATA_DIR: dir,
     BROWSERDESK_API_KEY: apiKey,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, process.env.TEST_LOG_LEVEL || !process.env.VITEST ? undefined : keptLog);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = app.publicUrl();
   return {
