@@ -15,6 +15,7 @@ import { FileDrop } from './FileDrop.tsx';
 import { rememberRun } from '../../components/run/run-memory.ts';
 import {
   initialVars,
+  isSecretVariable,
   issueField,
   runResolver,
   SchemaHolder,
@@ -156,7 +157,9 @@ export function RunPage() {
         </div>
 
         {workflow.data && <WorkflowNeeds flow={workflow.data.flow} files={files} />}
-        {schema && <VariablesFields schema={schema} register={register} errors={errors.vars} />}
+        {schema && (
+          <VariablesFields schema={schema} register={register} errors={errors.vars} secret={isSecretVariable} />
+        )}
         {!schema && (
           <div className="card">
             <Field
