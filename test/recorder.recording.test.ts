@@ -16,6 +16,20 @@ describe('Recording', () => {
     ]);
   });
 
+  it('makes one double click of an item a hover showed, keeping the hovers before its first click', async () => {
+    const r = new Recording('t', 'main', () => undefined);
+    const hover = msg({ kind: 'hover', selectors: [['#menu']] });
+    const click = msg({ kind: 'click', selectors: [['#item']], offsetX: 3, offsetY: 4 });
+    await r.take(msg({ kind: 'click', selectors: [['#before']], offsetX: 1, offsetY: 1 }), main);
+    for (const m of [hover, click, hover, click]) await r.take(m, main);
+    await r.take(msg({ kind: 'doubleClick', selectors: [['#item']], offsetX: 3, offsetY: 4 }), main);
+    expect(r.state().flow.steps).toEqual([
+      { type: 'click', selectors: [['#before']], offsetX: 1, offsetY: 1 },
+      { type: 'hover', selectors: [['#menu']] },
+      { type: 'doubleClick', selectors: [['#item']], offsetX: 3, offsetY: 4 },
+    ]);
+  });
+
   it('names each password field its own variable, and keeps one change per field with its last value', async () => {
     const told: number[] = [];
     const r = new Recording('t', 'main', (_s, i) => told.push(i));

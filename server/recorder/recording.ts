@@ -254,13 +254,21 @@ export class Recording {
     this.push(step, tab);
   }
 
-  /** A double click comes after its two clicks: Recorder's doubleClick takes their place. */
+  /**
+   * A double click comes after its two clicks: Recorder's doubleClick takes their place. Each click
+   * may have come after the hovers that showed its element (hoverScript.ts): those before the first
+   * click stay, those the second one repeated go with it.
+   */
   private doubleClick(step: Built, tab: string): void {
-    const n = this.steps.length;
-    const [a, b] = [this.steps[n - 2], this.steps[n - 1]];
-    if (a?.type === 'click' && b?.type === 'click' && sameElement(a, step) && sameElement(b, step)) {
-      this.steps.splice(n - 2, 2);
-      this.meta.splice(n - 2, 2);
+    const clicks: number[] = [];
+    for (let i = this.steps.length - 1; i >= 0 && clicks.length < 2; i--) {
+      const s = this.steps[i]!;
+      if (s.type === 'click' && sameElement(s, step)) clicks.push(i);
+      else if (s.type !== 'hover') break;
+    }
+    if (clicks.length === 2) {
+      this.steps.splice(clicks[1]!);
+      this.meta.splice(clicks[1]!);
     }
     this.push(step, tab);
   }
