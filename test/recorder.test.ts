@@ -3,7 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { RecorderState } from '../contract/recorder.ts';
 import { SessionEvent } from '../contract/sessionEvents.ts';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
-import { startRecorderSite, type RecorderSite } from './fixtures/recorderSite.ts';
+import { startRecorderSite, tabOn, type RecorderSite } from './fixtures/recorderSite.ts';
 import { createWorkflow, runWorkflow, untilCompleted } from './helpers/runs.ts';
 import { postJson, startServer, type TestServer } from './helpers/server.ts';
 import { callTool, mcpClient, textOf } from './helpers/mcpClient.ts';
@@ -79,10 +79,7 @@ describe('the recorder', () => {
     expect(((await twice.json()) as { message: string }).message).toMatch(/already recording/);
 
     browser = await chromium.connectOverCDP(session.connect_url!);
-    const page: Page = browser
-      .contexts()[0]!
-      .pages()
-      .find((p) => p.url().startsWith(site.origin))!;
+    const page: Page = tabOn(browser, site.origin);
     // A person holds a click's button down for a moment (the clicks here hold it 100 ms): the aria
     // selector is read from the press, before a navigating click takes its page away.
     const click = { delay: 100 };
@@ -208,10 +205,7 @@ describe('the recorder', () => {
     expect((await recorder(id, 'POST')).status).toBe(201);
     const own = await chromium.connectOverCDP(session.connect_url!);
     try {
-      const page = own
-        .contexts()[0]!
-        .pages()
-        .find((p) => p.url().startsWith(site.origin))!;
+      const page = tabOn(own, site.origin);
       // The address fields are in <address-box>'s open shadow root (Playwright's locators pierce it).
       await page.getByLabel('Street').click();
       await page.keyboard.type('1 Rue Haute');
@@ -326,10 +320,7 @@ describe('the recorder', () => {
     expect((await recorder(id, 'POST')).status).toBe(201);
     const own = await chromium.connectOverCDP(session.connect_url!);
     try {
-      const page = own
-        .contexts()[0]!
-        .pages()
-        .find((p) => p.url().startsWith(site.origin))!;
+      const page = tabOn(own, site.origin);
       // The terms box's own scrollbar is at its right edge, inside its border, beside its content.
       const bar = await page.locator('#terms').evaluate((el) => {
         const box = el.getBoundingClientRect();
@@ -373,10 +364,7 @@ describe('the recorder', () => {
       const again = await callTool(client, 'recorder_start', { session_id: id });
       expect(again.isError).toBe(true);
       expect(textOf(again)).toMatch(/already recording/);
-      const page = own
-        .contexts()[0]!
-        .pages()
-        .find((p) => p.url().startsWith(site.origin))!;
+      const page = tabOn(own, site.origin);
       await page.getByLabel('Newsletter').click();
       const read = await waitForAsync('the click over MCP', async () => {
         const res = await callTool(client, 'recorder_read', { session_id: id });

@@ -5,7 +5,7 @@ import { RECORDER_MESSAGE_MAX_BYTES, RECORDER_MESSAGES_PER_SECOND, RecorderState
 import { Flow } from '../../contract/steps.ts';
 import { CreateWorkflowSessionResponse } from '../../contract/sessions.ts';
 import { Recording, RECORDER_MAX_STEPS } from '../../server/recorder/recording.ts';
-import { startRecorderSite, type RecorderSite } from '../fixtures/recorderSite.ts';
+import { startRecorderSite, tabOn, type RecorderSite } from '../fixtures/recorderSite.ts';
 import { postJson, startServer, type TestServer } from '../helpers/server.ts';
 import { closeLeavingNothing } from '../helpers/teardown.ts';
 import { waitForAsync } from '../helpers/wait.ts';
@@ -234,10 +234,7 @@ describe('a hostile page and a client at the binding', () => {
     expect((await server.api(`/api/sessions/${id}/recorder`, { method: 'POST' })).status).toBe(201);
     const own = await chromium.connectOverCDP(session.connect_url!);
     try {
-      const page = own
-        .contexts()[0]!
-        .pages()
-        .find((p) => p.url().startsWith(site.origin))!;
+      const page = tabOn(own, site.origin);
       const cdp = await page.context().newCDPSession(page);
       const worlds: number[] = [];
       cdp.on('Runtime.executionContextCreated', ({ context }) => {
