@@ -126,7 +126,7 @@ export class RunExtension extends PuppeteerRunnerExtension {
         const typing = { ...s, value: typed!.value } as ChangeStep;
         await super.runStep(typing, flow);
         // Typed once more when the field holds something else (typedValueCheck.ts): typing twice is harmless, a doubled value is not.
-        if (await typedValueOff(this.page as Page, typing)) await super.runStep(typing, flow);
+        if (await typedValueOff(typing, (sel, ms) => this.find(sel, ms))) await super.runStep(typing, flow);
       });
     // A wait only reads the page, so one whose document was replaced under it (a page back from the
     // back/forward cache mid-wait) is asked again of the new document instead of failing the step.

@@ -1,5 +1,6 @@
-import { selectorToPElementSelector, type ChangeStep } from '@puppeteer/replay';
-import { Locator, type Page } from 'puppeteer-core';
+import type { ChangeStep } from '@puppeteer/replay';
+import type { ElementHandle } from 'puppeteer-core';
+import type { Selector } from '../../contract/steps.ts';
 
 /** How long the check looks for the field it just typed into: it is there, unless the page moved on. */
 const FIND_MS = 1_000;
@@ -13,12 +14,14 @@ const FIND_MS = 1_000;
  * stands as typed. A field that rewrites what is typed (a mask) reads as off and is typed once
  * more, to the same result; the step never fails on this check.
  */
-export async function typedValueOff(page: Page, step: ChangeStep): Promise<boolean> {
+export async function typedValueOff(
+  step: ChangeStep,
+  /** The run's own element finder on the first tab (RunExtension.find). */
+  find: (selectors: Selector[], timeout: number) => Promise<ElementHandle<Element>>,
+): Promise<boolean> {
   if (step.frame?.length || step.target || step.assertedEvents?.length) return false;
   try {
-    const handle = await Locator.race(step.selectors.map((s) => page.locator(selectorToPElementSelector(s))))
-      .setTimeout(FIND_MS)
-      .waitHandle();
+    const handle = await find(step.selectors, FIND_MS);
     try {
       return await handle.evaluate((el, wanted) => {
         const typed =

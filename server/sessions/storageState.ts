@@ -1,3 +1,4 @@
+import { within } from '../domain/within.ts';
 import type { CdpClient } from './cdp/client.ts';
 import type { StorageState } from '../../contract/sessions.ts';
 
@@ -105,15 +106,13 @@ export async function applyStorageState(cdp: CdpClient, state: StorageState): Pr
           sessionId,
         );
         if (nav.errorText) throw new Error(`could not open ${origin} to set its localStorage: ${nav.errorText}`);
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`${origin} did not load`)), LOAD_MS);
+        const loaded = new Promise<void>((resolve) => {
           wake = () => {
-            if (nav.loaderId !== undefined && !loadedIds.has(nav.loaderId)) return;
-            clearTimeout(timer);
-            resolve();
+            if (nav.loaderId === undefined || loadedIds.has(nav.loaderId)) resolve();
           };
           wake();
         });
+        await within(loaded, LOAD_MS, `${origin} did not load`);
       } finally {
         stop();
       }
