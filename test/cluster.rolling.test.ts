@@ -112,7 +112,8 @@ afterAll(async () => {
 describe('a rolling restart of three nodes on one Postgres', () => {
   it('loses no run under a steady stream of runs, and sends each run.completed once', async () => {
     const saved = await send(nodes[0]!, 'POST', '/api/workflows', {
-      name: 'roll',
+      // Its own name each try: a retry must not meet the first try's workflow (409).
+      name: `roll-${randomBytes(4).toString('hex')}`,
       flow: { title: 'roll', steps: [{ type: 'navigate', url: siteUrl }] },
     });
     expect(typeof saved !== 'string' && saved.status).toBe(201);
@@ -225,7 +226,8 @@ describe('a rolling restart of three nodes on one Postgres', () => {
     // Nothing is left waiting or running, and the store agrees with the webhooks.
     const statuses = await queryOnce<{ status: string; n: number }>(
       databaseUrl,
-      'SELECT status, count(*)::int AS n FROM runs GROUP BY status',
+      'SELECT status, count(*)::int AS n FROM runs WHERE workflow_id = $1 GROUP BY status',
+      [workflowId],
     );
     expect(statuses).toEqual([{ status: 'succeeded', n: accepted.length }]);
   }, 480_000); // a hang guard: 215 s at load 25 and 333 s at load 45 on 2 cores (the file, three node starts included)

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CreateWorkflowSessionResponse } from '../contract/sessions.ts';
 import { MAX_STOPPED_TAKERS, type SharedRunQueue } from '../server/runs/queue/sharedRunQueue.ts';
 import { createDatabase, queryOnce, startPostgres, type TestPostgres } from './helpers/postgres.ts';
@@ -41,12 +42,15 @@ async function takenByDeadNode(sessionId: string, stops: number): Promise<void> 
     databaseUrl,
     "INSERT INTO nodes (id, max_sessions, sessions, started_at, heartbeat_at) VALUES ('dead-node', 1, 1, 1, 1) ON CONFLICT (id) DO NOTHING",
   );
+  // One statement, as a node's claim is: the server's own reaper may look at any moment, and must
+  // never see the queue's row taken and the run's row not (or the reverse).
   await queryOnce(
     databaseUrl,
-    "UPDATE queued_runs SET claimed_by = 'dead-node', stopped_takers = $2 WHERE session_id = $1",
+    `WITH taken AS (
+       UPDATE queued_runs SET claimed_by = 'dead-node', stopped_takers = $2 WHERE session_id = $1 RETURNING run_id
+     ) UPDATE runs SET node_id = 'dead-node' WHERE id IN (SELECT run_id FROM taken)`,
     [sessionId, stops],
   );
-  await queryOnce(databaseUrl, "UPDATE runs SET node_id = 'dead-node' WHERE session_id = $1", [sessionId]);
 }
 
 describe('a queued run whose takers keep stopping', () => {
@@ -54,8 +58,10 @@ describe('a queued run whose takers keep stopping', () => {
     const holder = CreateWorkflowSessionResponse.parse(
       await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
     );
+    // A retry needs the node's one place free again (this try may fail before it ends the holder).
+    onTestFinished(async () => void (await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })));
     const workflowId = await createWorkflow(server, {
-      name: 'poison',
+      name: `poison-${randomUUID()}`,
       flow: { title: 'poison', steps: [{ type: 'navigate', url: 'about:blank' }] },
     });
     const queue = server.app.runs.queue as SharedRunQueue;
@@ -87,5 +93,28 @@ describe('a queued run whose takers keep stopping', () => {
     // The first one still runs once the node has room.
     expect((await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await untilCompleted(server, once, 60_000)).status).toBe('succeeded');
+  });
+
+  it('is not failed a second time when a reaper failed it first (its end was told once)', async () => {
+    const holder = CreateWorkflowSessionResponse.parse(
+      await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
+    );
+    onTestFinished(async () => void (await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })));
+    const workflowId = await createWorkflow(server, {
+      name: `reaped-${randomUUID()}`,
+      flow: { title: 'reaped', steps: [{ type: 'navigate', url: 'about:blank' }] },
+    });
+    const reaped = await queuedRun(workflowId);
+    await takenByDeadNode(reaped, MAX_STOPPED_TAKERS - 1);
+    // What another node's reaper does to a dead node's unfinished runs (RunsRepo.failUnfinished), first.
+    await queryOnce(databaseUrl, "UPDATE runs SET status = 'failed', message = 'reaped first' WHERE session_id = $1", [
+      reaped,
+    ]);
+    await (server.app.runs.queue as SharedRunQueue).requeueOfDeadNodes(Date.now());
+    expect(await queryOnce(databaseUrl, 'SELECT status, message FROM runs WHERE session_id = $1', [reaped])).toEqual([
+      { status: 'failed', message: 'reaped first' },
+    ]);
+    expect(await queryOnce(databaseUrl, 'SELECT run_id FROM queued_runs WHERE session_id = $1', [reaped])).toEqual([]);
+    expect((await sessionLog(server, reaped)).filter((e) => e.event === 'RunError')).toEqual([]);
   });
 });

@@ -29,6 +29,8 @@ export interface NodeDrainDeps {
  */
 export class NodeDrain {
   private began: { since: Date; deadline: Date } | undefined;
+  /** Requests under way that start a session or a run (hold): the drain waits for their answers too. */
+  private held = 0;
   private finish!: () => void;
   /** Resolves when the drain is over: nothing runs any more, or DRAIN_TIMEOUT_S has passed. */
   readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
@@ -49,6 +51,22 @@ export class NodeDrain {
       ...window,
       runs: this.deps.runs.inFlight(),
       sessions: this.deps.sessions.active,
+    };
+  }
+
+  /**
+   * Keep the drain open while a request that starts a session or a run is answered; call the
+   * returned function once its answer is sent. *Why:* such a request may be passed to another node
+   * (a draining node places nothing itself), and that node may be creating the run when this one
+   * would close. Cut then, the client hears a reset, sends the run again, and it runs twice.
+   */
+  hold(): () => void {
+    this.held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held--;
     };
   }
 
@@ -74,7 +92,7 @@ export class NodeDrain {
   }
 
   private async wait(deadline: Date): Promise<void> {
-    while (this.deps.runs.inFlight() + this.deps.sessions.active > 0) {
+    while (this.deps.runs.inFlight() + this.deps.sessions.active + this.held > 0) {
       if (Date.now() >= deadline.getTime()) {
         this.tell(
           `DRAIN_TIMEOUT_S (${this.deps.config.DRAIN_TIMEOUT_S} s) ran out: the node stops, and the session ends now`,

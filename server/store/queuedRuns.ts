@@ -35,6 +35,14 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
       await tx.run('UPDATE runs SET node_id = ? WHERE id = ? AND status = ?', [UNCLAIMED, id, 'queued']);
     return runIds;
   };
+  /** A run this node holds, out of the queue with its files; false when it does not hold it. */
+  const dropClaimed = async (tx: Sql, runId: string) => {
+    await tx.run(
+      'DELETE FROM queued_run_files WHERE run_id = ? AND EXISTS (SELECT 1 FROM queued_runs WHERE run_id = ? AND claimed_by = ?)',
+      [runId, runId, nodeId],
+    );
+    return (await tx.run('DELETE FROM queued_runs WHERE run_id = ? AND claimed_by = ?', [runId, nodeId])) > 0;
+  };
   return {
     insert: (
       row: Omit<QueuedRunRow, 'claimed_by' | 'seq' | 'put_back' | 'stopped_takers' | 'created_at'>,
@@ -96,14 +104,7 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
         await unclaim(tx, [runId]);
       }),
     /** Its browser is live (or it failed): the run leaves the queue, if this node still holds it. */
-    remove: (runId: string) =>
-      sql.tx(async (tx) => {
-        await tx.run(
-          'DELETE FROM queued_run_files WHERE run_id = ? AND EXISTS (SELECT 1 FROM queued_runs WHERE run_id = ? AND claimed_by = ?)',
-          [runId, runId, nodeId],
-        );
-        return (await tx.run('DELETE FROM queued_runs WHERE run_id = ? AND claimed_by = ?', [runId, nodeId])) > 0;
-      }),
+    remove: (runId: string) => sql.tx((tx) => dropClaimed(tx, runId)),
     /**
      * close_session on a run no node has taken yet: out of the queue, and the run is this node's
      * to fail (so that a crash before its failure is written leaves it to this node's restart).
@@ -130,10 +131,18 @@ export function queuedRunsRepo(sql: Sql, nodeId: string) {
            AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = queued_runs.session_id)`;
         const params = 'node' in of ? [nodeId] : [of.deadBefore, nodeId];
         // Taken by this many nodes that each stopped while starting it: it may be what stops them.
-        const poisoned = await tx.all<QueuedRunRow>(
+        // This node takes the run's row too, in the same transaction: while it said the dead node,
+        // a reaper failing the dead node's runs (failUnfinished) would fail it a second time, and
+        // one that did so first has told its end already (then it only leaves the queue).
+        const poisoned: QueuedRunRow[] = [];
+        for (const row of await tx.all<QueuedRunRow>(
           `UPDATE queued_runs SET claimed_by = ?, stopped_takers = stopped_takers + 1 WHERE ${held} AND stopped_takers + 1 >= ? RETURNING *`,
           [nodeId, ...params, maxStoppedTakers],
-        );
+        )) {
+          if (await tx.run("UPDATE runs SET node_id = ? WHERE id = ? AND status = 'queued'", [nodeId, row.run_id]))
+            poisoned.push(row);
+          else await dropClaimed(tx, row.run_id);
+        }
         const rows = await tx.all<{ run_id: string }>(
           `UPDATE queued_runs SET claimed_by = NULL, put_back = 1, stopped_takers = stopped_takers + 1 WHERE ${held} RETURNING run_id`,
           params,

@@ -188,6 +188,11 @@ export function installForwarding(app: FastifyInstance): void {
       await forwardHttp(req, reply, { target, path, nodeId: app.cluster.nodeId, agents, track });
   }
 
+  /** A request that starts a browser keeps a drain from ending until it is answered (NodeDrain.hold), here or by the node it went to. */
+  async function holdDrain(this: unknown, _req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.raw.once('close', app.drain.hold());
+  }
+
   app.decorate('passToOwner', async (req: FastifyRequest, reply: FastifyReply, sessionId: string, body?: Buffer) => {
     const to = await ownerOf(req, sessionId);
     return to ? forward(req, reply, to, body) : false;
@@ -215,7 +220,7 @@ export function installForwarding(app: FastifyInstance): void {
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.config?.startsBrowser) route.onRequest = withHook(route.onRequest, placeElsewhere);
+    if (route.config?.startsBrowser) route.onRequest = withHook(withHook(route.onRequest, placeElsewhere), holdDrain);
     const session = route.config?.session;
     if (!session) return;
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, session });
