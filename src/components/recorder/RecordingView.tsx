@@ -21,6 +21,7 @@ export function RecordingView({
   saving,
   saveError,
   blocked,
+  declared = [],
   children,
 }: {
   recording: Recording;
@@ -29,6 +30,8 @@ export function RecordingView({
   saveError: Error | null;
   /** Why the recording cannot be saved now, if it cannot (Stop and save waits for it). */
   blocked?: string;
+  /** The workflow's variables as declared now: a suggested name is none of them. */
+  declared?: readonly string[];
   children?: ReactNode;
 }) {
   const { state, steps, removed, control } = recording;
@@ -38,7 +41,7 @@ export function RecordingView({
   if (!state) return null;
   // The placeholders' variables as named: a typed value's variable takes another name.
   const placeholderNames = keptRecording(state, { removed, names: recording.names }).variables.map((v) => v.name);
-  const offers = typedValues(steps, removed, placeholderNames);
+  const offers = typedValues(steps, removed, [...placeholderNames, ...declared]);
   const problems = typedNameProblems(
     Object.fromEntries(offers.flatMap((o) => (recording.typed[o.index] ? [[o.index, recording.typed[o.index]!]] : []))),
     placeholderNames,
@@ -89,6 +92,7 @@ export function RecordingView({
             choices={recording.typed}
             problems={problems}
             onChoose={recording.chooseTyped}
+            declared={declared}
           />
           <div className="row">
             <button

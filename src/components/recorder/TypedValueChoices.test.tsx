@@ -11,7 +11,7 @@ const offers = [
   { index: 4, value: 'L', suggested: 'size' },
 ];
 let last: Record<number, TypedChoice> = {};
-function Harness() {
+function Harness({ declared }: { declared?: string[] }) {
   const [choices, setChoices] = useState<Record<number, TypedChoice>>({});
   return (
     <TypedValueChoices
@@ -22,6 +22,7 @@ function Harness() {
         last = { ...last, [i]: c };
         setChoices((all) => ({ ...all, [i]: c }));
       }}
+      declared={declared}
     />
   );
 }
@@ -53,5 +54,19 @@ describe('TypedValueChoices', () => {
     expect(name.getAttribute('aria-invalid')).toBe('false');
     expect(last[2]).toEqual({ make: true, name: 'greeting' });
     expect(last[4]).toBeUndefined();
+  });
+
+  it('says when a name is one the workflow declares already: allowed, the step uses that variable', async () => {
+    render(<Harness declared={['email']} />);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Make “hello” (step 3) a variable' }));
+    const name = screen.getByRole('textbox', { name: 'Name of the variable for “hello”' });
+    expect(name.getAttribute('aria-describedby')).toBeNull();
+    await userEvent.clear(name);
+    await userEvent.type(name, 'email');
+    expect(name.getAttribute('aria-invalid')).toBe('false');
+    const note = document.getElementById(name.getAttribute('aria-describedby')!)!;
+    expect(note.textContent).toMatch(/has a variable email already: this step will use it/);
+    await userEvent.type(name, '2');
+    expect(name.getAttribute('aria-describedby')).toBeNull();
   });
 });

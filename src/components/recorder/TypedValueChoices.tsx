@@ -8,18 +8,21 @@ const shown = (value: string) => (value.length > SHOWN_MAX ? `${value.slice(0, S
 /**
  * For each value typed while recording, "make it a variable" and its name: saved, the step types
  * `{{name}}`, and the variable is declared with the value typed as its default. `problems`: what is
- * wrong with a name, by step number (shown beside it, and Stop and save waits for it).
+ * wrong with a name, by step number (shown beside it, and Stop and save waits for it). `declared`:
+ * the workflow's variables; a name among them is allowed (the same value in two places), and said.
  */
 export function TypedValueChoices({
   offers,
   choices,
   problems,
   onChoose,
+  declared = [],
 }: {
   offers: readonly TypedValue[];
   choices: Readonly<Record<number, TypedChoice>>;
   problems: Readonly<Record<number, string>>;
   onChoose: (index: number, choice: TypedChoice) => void;
+  declared?: readonly string[];
 }) {
   const id = useId();
   if (!offers.length) return null;
@@ -31,6 +34,9 @@ export function TypedValueChoices({
         const choice = choices[offer.index] ?? { make: false, name: offer.suggested };
         const problem = problems[offer.index];
         const errorId = `${id}-${offer.index}-error`;
+        const noteId = `${id}-${offer.index}-note`;
+        const existing = choice.make && !problem && declared.includes(choice.name.trim());
+        const describedBy = problem ? errorId : existing ? noteId : undefined;
         return (
           <div key={offer.index} className="typed-choice">
             <label className="check">
@@ -51,10 +57,16 @@ export function TypedValueChoices({
                   spellCheck={false}
                   autoComplete="off"
                   aria-invalid={Boolean(problem)}
-                  aria-describedby={problem ? errorId : undefined}
+                  aria-describedby={describedBy}
                   onChange={(e) => onChoose(offer.index, { ...choice, name: e.target.value })}
                 />
               </label>
+            )}
+            {existing && (
+              <p className="hint" id={noteId}>
+                The workflow has a variable {choice.name.trim()} already: this step will use it, and its default stays
+                as it is.
+              </p>
             )}
             {choice.make && problem && (
               <p className="field-error" id={errorId} role="alert">

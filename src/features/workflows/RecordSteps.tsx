@@ -26,6 +26,7 @@ const RecordingSession = lazy(() => import('./RecordingSession.tsx'));
 export function RecordSteps({
   workflowName,
   flowText,
+  declared = [],
   onSave,
   onSaveFirst,
   saving = false,
@@ -35,6 +36,8 @@ export function RecordSteps({
   /** The workflow's saved name: the session opens on it (a new name would make a new workflow). */
   workflowName: string | undefined;
   flowText: string;
+  /** The names of the variables the editor declares now. */
+  declared?: readonly string[];
   onSave: (steps: Step[], variables: Variable[], after: number | undefined) => void;
   /** Not saved yet: save the workflow, then record on its page as `plan` says. */
   onSaveFirst: (plan: RecordPlan) => void;
@@ -134,6 +137,7 @@ export function RecordSteps({
                 : undefined
             }
             placeChoice={placeChoice}
+            declared={declared}
             onSaved={(recorded, variables) => onSave(recorded, variables, afterStep)}
             onClosed={() => {
               setSession(null);

@@ -23,6 +23,7 @@ export default function RecordingSession({
   startsFlow,
   blocked,
   placeChoice,
+  declared,
   onSaved,
   onClosed,
 }: {
@@ -32,6 +33,8 @@ export default function RecordingSession({
   /** Why the steps cannot go into the flow now (its JSON does not parse). */
   blocked?: string;
   placeChoice: ReactNode;
+  /** The workflow's variables as declared now (a typed value's suggested name avoids them). */
+  declared: readonly string[];
   onSaved: (steps: Step[], variables: Variable[]) => void;
   onClosed: () => void;
 }) {
@@ -88,6 +91,7 @@ export default function RecordingSession({
           saving={end.isPending}
           saveError={null}
           blocked={blocked}
+          declared={declared}
         >
           {placeChoice}
           {opening.length > 0 && (

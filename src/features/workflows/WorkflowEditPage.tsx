@@ -167,6 +167,7 @@ function WorkflowEditor({
       <RecordSteps
         workflowName={id ? (save.data?.name ?? initial?.name) : undefined}
         flowText={flowText}
+        declared={variableRows.map((v) => v.name.trim()).filter(Boolean)}
         onSave={insertRecording}
         onSaveFirst={(plan) => void saveThen(plan)().catch(() => undefined)}
         saving={formState.isSubmitting}
