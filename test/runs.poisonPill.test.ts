@@ -53,17 +53,25 @@ async function takenByDeadNode(sessionId: string, stops: number): Promise<void> 
   );
 }
 
+/**
+ * The node's one place taken by a live session (so runs queue), and a workflow to run. The holder
+ * is ended when the test finishes: a retry needs the place free again.
+ */
+async function nodeFullAndWorkflow() {
+  const holder = CreateWorkflowSessionResponse.parse(
+    await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
+  );
+  onTestFinished(async () => void (await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })));
+  const workflowId = await createWorkflow(server, {
+    name: `poison-${randomUUID()}`,
+    flow: { title: 'poison', steps: [{ type: 'navigate', url: 'about:blank' }] },
+  });
+  return { holder, workflowId };
+}
+
 describe('a queued run whose takers keep stopping', () => {
   it(`goes back to the queue until ${MAX_STOPPED_TAKERS} takers stopped, then fails saying why`, async () => {
-    const holder = CreateWorkflowSessionResponse.parse(
-      await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
-    );
-    // A retry needs the node's one place free again (this try may fail before it ends the holder).
-    onTestFinished(async () => void (await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })));
-    const workflowId = await createWorkflow(server, {
-      name: `poison-${randomUUID()}`,
-      flow: { title: 'poison', steps: [{ type: 'navigate', url: 'about:blank' }] },
-    });
+    const { holder, workflowId } = await nodeFullAndWorkflow();
     const queue = server.app.runs.queue as SharedRunQueue;
 
     // One taker stopped: the run goes back, first in line.
@@ -96,14 +104,7 @@ describe('a queued run whose takers keep stopping', () => {
   });
 
   it('is not failed a second time when a reaper failed it first (its end was told once)', async () => {
-    const holder = CreateWorkflowSessionResponse.parse(
-      await (await postJson(server, '/api/create_workflow_session', { workflow_name: 'holder' })).json(),
-    );
-    onTestFinished(async () => void (await server.api(`/api/sessions/${holder.session_id}`, { method: 'DELETE' })));
-    const workflowId = await createWorkflow(server, {
-      name: `reaped-${randomUUID()}`,
-      flow: { title: 'reaped', steps: [{ type: 'navigate', url: 'about:blank' }] },
-    });
+    const { workflowId } = await nodeFullAndWorkflow();
     const reaped = await queuedRun(workflowId);
     await takenByDeadNode(reaped, MAX_STOPPED_TAKERS - 1);
     // What another node's reaper does to a dead node's unfinished runs (RunsRepo.failUnfinished), first.
