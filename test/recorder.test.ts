@@ -218,6 +218,8 @@ describe('the recorder', () => {
       await page.getByRole('button', { name: 'Express delivery' }).click();
       await page.getByRole('button', { name: 'More' }).hover();
       await page.getByRole('button', { name: 'Add a gift card' }).click();
+      await page.getByRole('button', { name: 'Paper' }).hover();
+      await page.getByRole('menuitem', { name: 'Gold paper' }).click();
       // Moving on from a menu, and clicking outside any, records no hover.
       await page.mouse.move(0, 0);
       // The wheel over the terms box reads it to its end, which enables its checkbox.
@@ -245,6 +247,7 @@ describe('the recorder', () => {
         offer: 'yes',
         delivery: 'express',
         card: 'yes',
+        paper: 'gold',
       });
 
       await recordedUntil(id, (s) => s.flow.steps.at(-1)?.assertedEvents !== undefined);
@@ -266,6 +269,8 @@ describe('the recorder', () => {
         'click',
         'hover',
         'click',
+        'hover',
+        'click',
         'scroll',
         'click',
         'scroll',
@@ -282,13 +287,15 @@ describe('the recorder', () => {
       expect((steps[8]!.selectors as string[][])[0]).toEqual(['#delivery']);
       expect((steps[9]!.selectors as string[][])[0]).toEqual(['#fast']);
       expect((steps[11]!.selectors as string[][])[0]).toEqual(['aria/More[role="button"]']);
+      // The portal's menu is tied to its button by aria-controls alone (their common ancestor is the body).
+      expect(steps[13]!.selectors as string[][]).toContainEqual(['#paper']);
       // The terms box scrolled to its end (its wheels merged into one step), then the window.
-      const terms = steps[13]!;
+      const terms = steps[15]!;
       expect(terms.selectors as string[][]).toContainEqual(['#terms']);
       expect(terms.x).toBe(0);
       expect(terms.y).toBeGreaterThan(300);
-      expect(steps[15]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
-      expect(steps[15]!.y).toBeGreaterThan(300);
+      expect(steps[17]).toEqual({ type: 'scroll', x: 0, y: expect.any(Number) as unknown });
+      expect(steps[17]!.y).toBeGreaterThan(300);
 
       // Replayed with no model: without its hovers the menus' items stay hidden, without its scrolls
       // the checkbox stays disabled and the offer hidden.

@@ -11,7 +11,9 @@
  * - A was added or had its style, class or hidden changed within REVEAL_MS of the person's trusted
  *   pointer entering H, with no wheel, key, scroll or press in between (a script's menu), A is
  *   neither H nor around it, and both sit in one widget (their closest common ancestor is not the
- *   body).
+ *   body), or ARIA ties them: H's aria-controls or aria-owns names an element holding the pressed
+ *   one (a menu that a component library draws in a portal at the end of the body is named by its
+ *   trigger so).
  *
  * Plain JavaScript in a string for the reason pageScript.ts gives.
  */
@@ -84,9 +86,21 @@ export const HOVER_SCRIPT = `function (actionable) {
     }
     return null;
   };
-  var byScript = function (a) {
+  var ids = function (el, attribute) {
+    return (el.getAttribute(attribute) || '').split(/\\s+/).filter(Boolean);
+  };
+  /** H's aria-controls or aria-owns names an element holding the pressed one, at, in or around A. */
+  var ariaLinked = function (a, h, pressed) {
+    var root = pressed.getRootNode(), named = ids(h, 'aria-controls').concat(ids(h, 'aria-owns'));
+    for (var i = 0; i < named.length; i++) {
+      var t = root.getElementById ? root.getElementById(named[i]) : null;
+      if (t && t.contains(pressed) && (a.contains(t) || t.contains(a))) return true;
+    }
+    return false;
+  };
+  var byScript = function (a, pressed) {
     var h = revealedBy.get(a);
-    return h && h.isConnected && h !== a && !a.contains(h) && oneWidget(a, h) ? h : null;
+    return h && h.isConnected && h !== a && !a.contains(h) && (oneWidget(a, h) || ariaLinked(a, h, pressed)) ? h : null;
   };
   /**
    * The elements to hover, outermost first, for the pressed one to be there: a menu's, then its
@@ -95,7 +109,7 @@ export const HOVER_SCRIPT = `function (actionable) {
   return function revealers(pressed) {
     var selectors = hoverRules(pressed.getRootNode()), found = [];
     for (var a = pressed; a && a !== document.body && found.length < LEVELS_MAX; a = a.parentElement) {
-      var h = byCss(a, pressed, selectors) || byScript(a);
+      var h = byCss(a, pressed, selectors) || byScript(a, pressed);
       if (!h || found.indexOf(h) >= 0) continue;
       found.unshift(h);
       pressed = a = h;
