@@ -217,9 +217,10 @@ describe('runs end whatever the page does', () => {
     const { done, log } = await run([nav(`${site.origin}/alert-loop`), click('#go', { timeout })]);
     expect(done.status).toBe('failed');
     // The same alert is counted, not repeated: the message stays one readable line (a loaded host
-    // may fail the step, as a page that stopped answering, before the second alert opens).
+    // may fail the step, as a page that stopped answering, before the second alert opens). Failed
+    // as a wait for its element that ran out, it ends with where to look (stepFailure.ts).
     expect(done.message).toMatch(
-      /^Step 2 \(click #go\): .*\(meanwhile the page opened an alert: 'again' \(accepted\)(?: \d+ times)?\)$/,
+      /^Step 2 \(click #go\): .*\(meanwhile the page opened an alert: 'again' \(accepted\)(?: \d+ times)?\)(?:\. Check the selector in the workflow editor\.)?$/,
     );
     const clicked = done.results[1]!;
     console.log(`alert loop: the click failed after ${clicked.duration} ms (timeout ${timeout} ms)`);
